@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kinds of bug.
+const (
+	KindDeadlock       = "deadlock"
+	KindLeak           = "leak"
+	KindPanic          = "panic"
+	KindFail           = "fail"
+	KindMisuse         = "misuse"
+	KindStepLimit      = "steplimit"
+	KindNondeterminism = "nondeterminism"
+	KindBlocked        = "blocked"
+)
+
+// Kinds lists every kind of bug, for flags and documentation.
+var Kinds = []string{KindDeadlock, KindLeak, KindPanic, KindFail, KindMisuse, KindStepLimit, KindNondeterminism, KindBlocked}
+
+// Bug is what an oracle found.
+type Bug struct {
+	Kind    string
+	Message string
+	G       *G   // the goroutine that failed, or the test goroutine
+	Blocked []*G // for deadlocks and leaks: the goroutines blocked forever
+	Stack   string
+	Value   any // the panic value
+}
+
+func panicMessage(r any) string {
+	switch v := r.(type) {
+	case error:
+		return v.Error()
+	case fmt.Stringer:
+		return v.String()
+	case string:
+		return v
+	}
+	return fmt.Sprint(r)
+}
+
+var misusePanics = []string{
+	"close of closed channel",
+	"close of nil channel",
+	"send on closed channel",
+	"sync: negative WaitGroup counter",
+	"sync: unlock of unlocked mutex",
+	"sync: RUnlock of unlocked RWMutex",
+	"sync: Unlock of unlocked RWMutex",
+	"sync: WaitGroup is reused before previous Wait has returned",
+	"sync.Cond.Wait without",
+}
+
+func isMisusePanic(msg string) bool {
+	for _, m := range misusePanics {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// misuse ends the run with a misuse bug. Go reports these as fatal errors
+// that no recover can catch, so the run cannot go on.
+func (e *Exec) misuse(msg string) {
+	if e.res.Bug == nil {
+		e.res.Bug = &Bug{Kind: KindMisuse, Message: msg, G: e.cur, Stack: stackOf()}
+	}
+	e.finish()
+	e.park(e.cur)
+}
+
+func (e *Exec) divergence() *Bug {
+	var keys []string
+	for _, c := range e.choices {
+		keys = append(keys, c.Key())
+	}
+	return &Bug{
+		Kind:    KindNondeterminism,
+		Message: fmt.Sprintf("the run diverged from the schedule at step %d: enabled were %s; the test behaves differently from run to run (state kept across runs, wall-clock time or randomness not controlled by heddle), or the program changed", e.steps+1, strings.Join(keys, ", ")),
+		G:       e.cur,
+	}
+}

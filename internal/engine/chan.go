@@ -1,0 +1,203 @@
+package engine
+
+import (
+	"runtime"
+	"unsafe"
+)
+
+// chanState is the shadow state of a channel.
+type chanState struct {
+	// closed is set when a controlled goroutine closed the channel, or a
+	// probe found it closed.
+	closed bool
+	// owned is set for channels made by rewritten code during this run.
+	// Only controlled goroutines can reach them, so the shadow state is
+	// the whole truth and they are never probed. Other channels (made by
+	// code that is not rewritten, such as a stdlib context's Done, or
+	// before the run) are foreign: heddle probes them.
+	owned bool
+}
+
+func (e *Exec) chanOf(p unsafe.Pointer) *chanState {
+	c := e.chans[p]
+	if c == nil {
+		c = &chanState{}
+		e.chans[p] = c
+	}
+	return c
+}
+
+// RegisterChan records a channel made by rewritten code during the run.
+func (e *Exec) RegisterChan(p unsafe.Pointer) {
+	e.chanOf(p).owned = true
+}
+
+// caseReady reports whether case c of g's pending operation can proceed.
+// Probing a foreign channel may perform the operation; then g.committed is
+// set to the case's index.
+func (e *Exec) caseReady(g *G, c ChanCase) bool {
+	p := c.Chan()
+	if p == nil {
+		return false
+	}
+	cs := e.chanOf(p)
+	if cs.closed {
+		return true
+	}
+	if c.Cap() > 0 {
+		if c.IsSend() {
+			if c.Len() < c.Cap() {
+				return true
+			}
+		} else if c.Len() > 0 {
+			return true
+		}
+	} else if h, _ := e.partner(g, c); h != nil {
+		return true
+	}
+	if cs.owned {
+		return false
+	}
+	return e.probe(g, c, cs)
+}
+
+// probe tries a foreign channel operation without blocking.
+func (e *Exec) probe(g *G, c ChanCase, cs *chanState) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			// Sending on a closed channel: the case is ready, and will
+			// panic when it runs, as it would natively.
+			cs.closed = true
+			ok = true
+		}
+	}()
+	if !c.Try() {
+		return false
+	}
+	for i, x := range g.op.Cases {
+		if x == c {
+			g.committed = i
+		}
+	}
+	return true
+}
+
+// partner finds the goroutine that can complete a rendezvous with case c of
+// g on an unbuffered channel: the one that has waited longest with a
+// matching operation.
+func (e *Exec) partner(g *G, c ChanCase) (*G, int) {
+	p := c.Chan()
+	var best *G
+	bestCase := -1
+	for _, h := range e.gs {
+		if h == g || h.state != gParked {
+			continue
+		}
+		switch h.op.Kind {
+		case OpSend, OpRecv, OpSelect:
+		default:
+			continue
+		}
+		if h.committed >= 0 {
+			continue
+		}
+		for i, hc := range h.op.Cases {
+			if hc.Chan() == p && hc.IsSend() != c.IsSend() {
+				if best == nil || h.opSeq < best.opSeq {
+					best, bestCase = h, i
+				}
+				break
+			}
+		}
+	}
+	if best == nil {
+		return nil, -1
+	}
+	return best, bestCase
+}
+
+// Select performs a send, a receive or a select: cases are the channel
+// operations, hasDefault says whether there is a default case. It returns
+// the index of the case performed, or -1 for the default.
+func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
+	kind := OpSelect
+	if len(cases) == 1 && !hasDefault {
+		if cases[0].IsSend() {
+			kind = OpSend
+		} else {
+			kind = OpRecv
+		}
+	} else if len(cases) == 0 && !hasDefault {
+		kind = OpBlock
+	}
+	var obj unsafe.Pointer
+	if len(cases) == 1 {
+		obj = cases[0].Chan()
+	}
+	e.yield(Op{Kind: kind, Obj: obj, Cases: cases, Dflt: hasDefault})
+	g := e.cur
+	i := g.sel
+	if i < 0 {
+		return -1
+	}
+	c := cases[i]
+	if g.committed == i {
+		// A probe already performed it.
+		return i
+	}
+	if g.matched {
+		// A partner chose g to complete its rendezvous; it is performing
+		// the matching operation on the real channel right now.
+		g.matched = false
+		c.Do()
+		return i
+	}
+	cs := e.chanOf(c.Chan())
+	if c.Cap() == 0 && !cs.closed {
+		if h, hi := e.partner(g, c); h != nil {
+			e.rendezvous(g, c, h, hi)
+			return i
+		}
+	}
+	c.Do()
+	return i
+}
+
+// rendezvous completes an unbuffered send or receive of g with partner h,
+// as one joint step: h performs its half on the real channel and runs on to
+// its next scheduling point, then g continues. The real channel operation
+// gives the race detector the happens-before edge a rendezvous creates.
+func (e *Exec) rendezvous(g *G, c ChanCase, h *G, hi int) {
+	h.sel = hi
+	h.matched = true
+	e.record(h, h.op, nil, 0)
+	e.returnTo = g
+	h.state = gRunning
+	e.cur = h
+	raceDisable()
+	h.wake <- struct{}{}
+	raceEnable()
+	c.Do()
+	raceDisable()
+	<-g.wake
+	raceEnable()
+	if e.aborting {
+		runtime.Goexit()
+	}
+	g.state = gRunning
+	e.cur = g
+}
+
+// Close closes a channel: close performs the real close.
+func (e *Exec) Close(p unsafe.Pointer, close func()) {
+	e.yield(Op{Kind: OpClose, Obj: p})
+	if p != nil {
+		e.chanOf(p).closed = true
+	}
+	close()
+}
+
+// ChanLen is the scheduling point of len(ch).
+func (e *Exec) ChanLen(p unsafe.Pointer) {
+	e.yield(Op{Kind: OpChanLen, Obj: p})
+}

@@ -1,0 +1,68 @@
+package engine
+
+import "unsafe"
+
+// condState is the shadow state of a sync.Cond.
+type condState struct {
+	// waiters are the goroutines in Wait that joined the wait list and
+	// were not signalled yet, oldest first.
+	waiters []*G
+}
+
+func (e *Exec) cond(p unsafe.Pointer) *condState {
+	c := e.conds[p]
+	if c == nil {
+		c = &condState{}
+		e.conds[p] = c
+	}
+	return c
+}
+
+// CondWait models Cond.Wait as Go implements it: join the wait list, unlock
+// c.L, wait to be signalled, lock c.L. lockPtr is c.L's address when it is
+// a sync mutex, to catch a Wait without the lock.
+func (e *Exec) CondWait(p unsafe.Pointer, unlock, lock func(), lockPtr unsafe.Pointer) {
+	e.yield(Op{Kind: OpCondWait, Obj: p})
+	if lockPtr != nil && !e.lockHeld(lockPtr) {
+		e.misuse("fatal error: sync: unlock of unlocked mutex (sync.Cond.Wait without holding c.L)")
+		return
+	}
+	g := e.cur
+	c := e.cond(p)
+	g.signalled = false
+	c.waiters = append(c.waiters, g)
+	unlock()
+	e.yield(Op{Kind: OpCondBlocked, Obj: p})
+	g.signalled = false
+	raceAcquire(p)
+	lock()
+}
+
+func (e *Exec) lockHeld(p unsafe.Pointer) bool {
+	if m, ok := e.mutexes[p]; ok {
+		return m.locked
+	}
+	if rw, ok := e.rws[p]; ok {
+		return rw.writer || rw.readers > 0
+	}
+	return false
+}
+
+// CondSignal models Signal (all == false) and Broadcast.
+func (e *Exec) CondSignal(p unsafe.Pointer, all bool) {
+	kind := OpCondSignal
+	if all {
+		kind = OpCondBroadcast
+	}
+	e.yield(Op{Kind: kind, Obj: p})
+	c := e.cond(p)
+	raceReleaseMerge(p)
+	for len(c.waiters) > 0 {
+		g := c.waiters[0]
+		c.waiters = c.waiters[1:]
+		g.signalled = true
+		if !all {
+			break
+		}
+	}
+}

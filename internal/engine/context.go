@@ -1,0 +1,247 @@
+package engine
+
+import (
+	"context"
+	"time"
+	"unsafe"
+)
+
+// ctx is heddle's model of a cancellable context. Its Done channel is an
+// owned channel, closed by a visible step, so goroutines that wait on it are
+// scheduled like any other channel receive, and its deadline is a timer on
+// the virtual clock.
+type ctx struct {
+	e        *Exec
+	parent   context.Context
+	done     chan struct{}
+	err      error // Canceled or DeadlineExceeded once cancelled
+	cause    error
+	deadline time.Time
+	children []*ctx
+	after    []*afterFunc
+	timer    *Timer
+}
+
+type afterFunc struct {
+	f       func()
+	stopped bool
+	started bool
+}
+
+func (c *ctx) Deadline() (time.Time, bool) {
+	if c.deadline.IsZero() {
+		return c.parent.Deadline()
+	}
+	return c.deadline, true
+}
+
+func (c *ctx) Done() <-chan struct{} { return c.done }
+
+func (c *ctx) Err() error { return c.err }
+
+func (c *ctx) Value(key any) any { return c.parent.Value(key) }
+
+func (c *ctx) String() string { return "heddle.context" }
+
+// AfterFunc makes ctx an afterFuncer, so that contexts derived from it by
+// code that is not rewritten are cancelled with it.
+func (c *ctx) AfterFunc(f func()) func() bool { return c.e.afterFunc(c, f) }
+
+// WithCancel models context.WithCancel and, with a deadline, WithDeadline.
+// It returns the context and its cancel function, which takes the error to
+// record as the cause (context.Canceled for a plain cancel).
+func (e *Exec) WithCancel(parent context.Context, deadline time.Time, deadlineCause error) (context.Context, func(cause error)) {
+	if parent == nil {
+		panic("cannot create context from nil parent")
+	}
+	c := &ctx{e: e, parent: parent, done: make(chan struct{})}
+	e.RegisterChan(chanAddr(c.done))
+	if pd, ok := parent.Deadline(); ok && !deadline.IsZero() && pd.Before(deadline) {
+		deadline = time.Time{} // the parent's earlier deadline applies
+	}
+	c.deadline = deadline
+	switch p := parent.(type) {
+	case *ctx:
+		if p.err != nil {
+			e.cancel(c, p.err, p.cause)
+		} else {
+			p.children = append(p.children, c)
+		}
+	default:
+		if d := parent.Done(); d != nil {
+			select {
+			case <-d:
+				e.cancel(c, parent.Err(), context.Cause(parent))
+			default:
+				e.watch(d, c.done, func() { e.cancel(c, parent.Err(), context.Cause(parent)) })
+			}
+		}
+	}
+	if !deadline.IsZero() && c.err == nil {
+		d := deadline.Sub(e.Now())
+		if d <= 0 {
+			e.cancel(c, context.DeadlineExceeded, orErr(deadlineCause, context.DeadlineExceeded))
+		} else {
+			c.timer = e.newTimer(d)
+			c.timer.fireFn = func() { e.cancel(c, context.DeadlineExceeded, orErr(deadlineCause, context.DeadlineExceeded)) }
+		}
+	}
+	return c, func(cause error) {
+		if e.aborting || Current() != e {
+			return
+		}
+		e.yield(Op{Kind: OpCancel, Obj: unsafe.Pointer(c)})
+		e.cancel(c, context.Canceled, cause)
+	}
+}
+
+func orErr(err, def error) error {
+	if err != nil {
+		return err
+	}
+	return def
+}
+
+// cancel cancels c and its children, inside the current step.
+func (e *Exec) cancel(c *ctx, err, cause error) {
+	if c.err != nil {
+		return
+	}
+	c.err = err
+	c.cause = cause
+	e.chanOf(chanAddr(c.done)).closed = true
+	close(c.done)
+	if c.timer != nil {
+		e.stopTimer(c.timer)
+	}
+	for _, k := range c.children {
+		e.cancel(k, err, cause)
+	}
+	c.children = nil
+	for _, a := range c.after {
+		if !a.stopped && !a.started {
+			a.started = true
+			e.Go(a.f)
+		}
+	}
+	if p, ok := c.parent.(*ctx); ok {
+		for i, k := range p.children {
+			if k == c {
+				p.children = append(p.children[:i], p.children[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
+func (e *Exec) afterFunc(c *ctx, f func()) func() bool {
+	a := &afterFunc{f: f}
+	if c.err != nil {
+		a.started = true
+		e.Go(f)
+	} else {
+		c.after = append(c.after, a)
+	}
+	return func() bool {
+		if a.started || a.stopped {
+			return false
+		}
+		a.stopped = true
+		return true
+	}
+}
+
+// ContextAfterFunc models context.AfterFunc.
+func (e *Exec) ContextAfterFunc(parent context.Context, f func()) func() bool {
+	if c, ok := parent.(*ctx); ok {
+		return e.afterFunc(c, f)
+	}
+	d := parent.Done()
+	if d == nil {
+		return func() bool { return true }
+	}
+	stop := make(chan struct{})
+	e.RegisterChan(chanAddr(stop))
+	stopped, started := false, false
+	e.watch(d, stop, func() {
+		if !stopped {
+			started = true
+			e.Go(f)
+		}
+	})
+	return func() bool {
+		if started || stopped {
+			return false
+		}
+		stopped = true
+		e.chanOf(chanAddr(stop)).closed = true
+		close(stop)
+		return true
+	}
+}
+
+// ContextCause returns the cause of a context modelled by heddle.
+func ContextCause(c context.Context) (error, bool) {
+	x, ok := c.(*ctx)
+	if !ok {
+		return nil, false
+	}
+	return x.cause, true
+}
+
+// watch starts a system goroutine that waits until foreign is closed (then
+// runs f) or stop is closed. System goroutines are not reported as leaks.
+func (e *Exec) watch(foreign <-chan struct{}, stop <-chan struct{}, f func()) {
+	e.Go(func() {
+		i := e.Select([]ChanCase{&structRecv{ch: foreign}, &structRecv{ch: stop}}, false)
+		if i == 0 {
+			f()
+		}
+	})
+	e.gs[len(e.gs)-1].System = true
+}
+
+// structRecv is a receive case on a chan struct{}, for the engine's own
+// goroutines.
+type structRecv struct {
+	ch  <-chan struct{}
+	got bool
+}
+
+func (c *structRecv) Chan() unsafe.Pointer { return chanAddrRecv(c.ch) }
+func (c *structRecv) IsSend() bool         { return false }
+func (c *structRecv) Len() int             { return len(c.ch) }
+func (c *structRecv) Cap() int             { return cap(c.ch) }
+func (c *structRecv) Do() {
+	if !c.got {
+		<-c.ch
+	}
+}
+func (c *structRecv) Try() bool {
+	if c.got {
+		return true
+	}
+	select {
+	case <-c.ch:
+		c.got = true
+		return true
+	default:
+		return false
+	}
+}
+
+func chanAddrRecv[T any](ch <-chan T) unsafe.Pointer {
+	return *(*unsafe.Pointer)(unsafe.Pointer(&ch))
+}
+
+// GoWait runs f in a new controlled goroutine and waits for it to return,
+// the way t.Run runs a subtest.
+func (e *Exec) GoWait(f func()) {
+	done := make(chan struct{})
+	e.RegisterChan(chanAddr(done))
+	e.Go(func() {
+		defer e.Close(chanAddr(done), func() { close(done) })
+		f()
+	})
+	e.Select([]ChanCase{&structRecv{ch: done}}, false)
+}

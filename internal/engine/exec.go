@@ -1,0 +1,464 @@
+// Package engine runs one execution of a test under heddle's control: it owns
+// the run's goroutines and the shadow state of every synchronization object
+// they touch, serializes the goroutines so that exactly one runs at a time,
+// and asks a Strategy which one runs at each scheduling point.
+//
+// Exploration across runs (budgets, strategies that learn, reports) lives in
+// package explore; one file per modelled primitive lives here.
+package engine
+
+import (
+	mathrand "math/rand"
+	randv2 "math/rand/v2"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+// active is the run in progress. Explorations run one at a time per process.
+var active atomic.Pointer[Exec]
+
+// Current returns the run in progress, or nil outside an exploration.
+func Current() *Exec { return active.Load() }
+
+type gState uint8
+
+const (
+	gRunning gState = iota // owns the processor
+	gParked                // waiting at a scheduling point; op is pending
+	gDone                  // returned, panicked or called Goexit
+)
+
+// G is a controlled goroutine.
+type G struct {
+	// ID is the symbolic id: g0 for the test goroutine, g0.2 for the second
+	// goroutine g0 started. Stable from run to run.
+	ID string
+	// Index is the creation order in the run, from 0.
+	Index  int
+	Parent *G
+	// System marks goroutines heddle starts itself (to watch a foreign
+	// context); they are never reported as leaks.
+	System bool
+	// GoPC is the call site of the go statement, when the run records
+	// positions.
+	GoPC uintptr
+
+	exec  *Exec
+	fn    func()
+	wake  chan struct{}
+	state gState
+	op    Op
+	opSeq uint64 // announcement order, for FIFO among waiters
+	kids  int
+	nTmr  int // timers this goroutine created, for timer ids
+
+	sel       int  // the case the scheduler chose for the pending select
+	committed int  // a probe already performed this case (-1: none)
+	matched   bool // a partner chose this goroutine to complete a rendezvous
+	signalled bool // OpCondBlocked: woken by Signal or Broadcast
+	spins     int  // consecutive scheduling points without visible progress
+}
+
+// Result is what a run produced.
+type Result struct {
+	Bug     *Bug
+	Steps   int
+	Choices []Choice // the choices made where more than one was enabled
+	Trace   []Step   // every step
+	Gs      []*G     // every goroutine of the run
+	MaxGs   int      // most goroutines alive at once
+}
+
+// Config is the per-run configuration.
+type Config struct {
+	StepLimit int
+	MaxStarve time.Duration
+	// Horizon is how far virtual time may advance after the test function
+	// returned, to let leftover goroutines finish, before the ones still
+	// blocked are leaks.
+	Horizon time.Duration
+	// Record makes the run capture call sites, enabled sets and vector
+	// clocks of every step (for reports and replay -v). It is slower.
+	Record bool
+	// Seed seeds the run's math/rand sources.
+	Seed uint64
+	// Progress is incremented at every step; a watchdog reads it.
+	Progress *atomic.Int64
+	// Stuck is closed by the watchdog when the running goroutine made no
+	// progress for too long: it is blocked outside heddle's control.
+	Stuck <-chan struct{}
+}
+
+// Exec is one run.
+type Exec struct {
+	cfg   Config
+	strat Strategy
+
+	gs       []*G
+	cur      *G
+	live     int
+	maxLive  int
+	steps    int
+	seq      uint64
+	returnTo *G // the goroutine to resume when a rendezvous partner parks
+
+	chans   map[unsafe.Pointer]*chanState
+	mutexes map[unsafe.Pointer]*mutexState
+	rws     map[unsafe.Pointer]*rwState
+	wgs     map[unsafe.Pointer]*wgState
+	onces   map[unsafe.Pointer]*onceState
+	conds   map[unsafe.Pointer]*condState
+	owned   map[unsafe.Pointer]*Timer // *time.Timer / *time.Ticker -> timer
+	timers  []*Timer                  // active timers
+	nTimers uint64
+	now     time.Duration // virtual time since Epoch
+
+	mainDone   bool
+	mainDoneAt time.Duration
+	aborting   bool
+	ended      bool
+	done       chan struct{}
+	exited     chan struct{}
+
+	choices []Choice
+	point   Point
+	res     Result
+
+	rand   *mathrand.Rand
+	randV2 *randv2.Rand
+
+	// T is the run's testing state, owned by package explore.
+	T any
+}
+
+// Epoch is the virtual instant at which every run starts.
+var Epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Run executes body once as goroutine g0 under strategy s and returns what
+// happened. body runs in a new goroutine; Run returns when every controlled
+// goroutine has finished or has been unwound.
+func Run(cfg Config, s Strategy, body func()) *Result {
+	e := &Exec{
+		cfg:     cfg,
+		strat:   s,
+		chans:   map[unsafe.Pointer]*chanState{},
+		mutexes: map[unsafe.Pointer]*mutexState{},
+		rws:     map[unsafe.Pointer]*rwState{},
+		wgs:     map[unsafe.Pointer]*wgState{},
+		onces:   map[unsafe.Pointer]*onceState{},
+		conds:   map[unsafe.Pointer]*condState{},
+		owned:   map[unsafe.Pointer]*Timer{},
+		done:    make(chan struct{}),
+		exited:  make(chan struct{}),
+	}
+	if e.cfg.StepLimit <= 0 {
+		e.cfg.StepLimit = 100000
+	}
+	if e.cfg.Horizon <= 0 {
+		e.cfg.Horizon = time.Minute
+	}
+	if !active.CompareAndSwap(nil, e) {
+		panic("heddle: two explorations at once in one process")
+	}
+	defer active.Store(nil)
+
+	g0 := e.newG(nil, body)
+	g0.state = gRunning
+	e.cur = g0
+	e.record(g0, Op{Kind: OpStart}, nil, 0)
+	go e.goroutine(g0)
+	g0.wake <- struct{}{}
+
+	select {
+	case <-e.done:
+		e.unwind()
+	case <-cfg.Stuck:
+		e.stuck()
+	}
+	e.res.Steps = e.steps
+	e.res.Gs = e.gs
+	e.res.MaxGs = e.maxLive
+	return &e.res
+}
+
+func (e *Exec) newG(parent *G, fn func()) *G {
+	g := &G{
+		Index:     len(e.gs),
+		Parent:    parent,
+		exec:      e,
+		fn:        fn,
+		wake:      make(chan struct{}, 1),
+		state:     gParked,
+		op:        Op{Kind: OpStart},
+		committed: -1,
+	}
+	if parent == nil {
+		g.ID = "g0"
+	} else {
+		parent.kids++
+		g.ID = parent.ID + "." + strconv.Itoa(parent.kids)
+	}
+	e.seq++
+	g.opSeq = e.seq
+	e.gs = append(e.gs, g)
+	e.live++
+	if e.live > e.maxLive {
+		e.maxLive = e.live
+	}
+	return g
+}
+
+// goroutine is the body of every controlled goroutine's real goroutine.
+func (e *Exec) goroutine(g *G) {
+	<-g.wake
+	if e.aborting {
+		e.exited <- struct{}{}
+		return
+	}
+	normal := false
+	defer func() {
+		if !normal {
+			if r := recover(); r != nil && !e.aborting {
+				e.panicked(g, r, debug.Stack())
+			}
+		}
+		e.exit(g)
+	}()
+	g.fn()
+	normal = true
+}
+
+// Go starts a controlled goroutine running f. The go statement is not a
+// scheduling point; the new goroutine's first step is.
+func (e *Exec) Go(f func()) {
+	if e.aborting {
+		return
+	}
+	parent := e.cur
+	g := e.newG(parent, f)
+	if e.cfg.Record {
+		g.GoPC = userPC()
+	}
+	go e.goroutine(g)
+}
+
+// NumGoroutine counts the run's goroutines that are alive.
+func (e *Exec) NumGoroutine() int { return e.live }
+
+// Gosched is a scheduling point with no effect.
+func (e *Exec) Gosched() {
+	e.yield(Op{Kind: OpYield})
+}
+
+// yield is the scheduling point: the running goroutine announces op and
+// parks until the strategy picks it. When yield returns, op is enabled and
+// the caller performs it.
+func (e *Exec) yield(op Op) {
+	g := e.cur
+	if e.aborting {
+		runtime.Goexit()
+	}
+	if e.cfg.Record {
+		op.PC = userPC()
+	}
+	g.op = op
+	g.state = gParked
+	g.committed = -1
+	e.seq++
+	g.opSeq = e.seq
+	if r := e.returnTo; r != nil {
+		// g completed a rendezvous for r and reached its next operation:
+		// hand the processor back to r.
+		e.returnTo = nil
+		e.switchTo(g, r)
+		return
+	}
+	next := e.pick()
+	if next == nil {
+		e.finish()
+		e.park(g)
+		return
+	}
+	if next != g {
+		e.switchTo(g, next)
+		return
+	}
+	g.state = gRunning
+}
+
+// switchTo hands the processor from g to next and parks g.
+func (e *Exec) switchTo(g, next *G) {
+	next.state = gRunning
+	e.cur = next
+	raceDisable()
+	next.wake <- struct{}{}
+	<-g.wake
+	raceEnable()
+	if e.aborting {
+		runtime.Goexit()
+	}
+}
+
+// park waits for g's turn (after the run ended, for its unwinding).
+func (e *Exec) park(g *G) {
+	raceDisable()
+	<-g.wake
+	raceEnable()
+	if e.aborting {
+		runtime.Goexit()
+	}
+}
+
+// exit is called on the way out of every controlled goroutine.
+func (e *Exec) exit(g *G) {
+	if e.aborting {
+		e.exited <- struct{}{}
+		return
+	}
+	g.state = gDone
+	e.live--
+	e.record(g, Op{Kind: OpExit}, nil, 0)
+	if g.Index == 0 {
+		e.mainDone = true
+		e.mainDoneAt = e.now
+	}
+	if e.res.Bug != nil {
+		e.finish()
+		return
+	}
+	if r := e.returnTo; r != nil {
+		e.returnTo = nil
+		r.state = gRunning
+		e.cur = r
+		r.wake <- struct{}{}
+		return
+	}
+	next := e.pick()
+	if next == nil {
+		e.finish()
+		return
+	}
+	next.state = gRunning
+	e.cur = next
+	raceDisable()
+	next.wake <- struct{}{}
+	raceEnable()
+}
+
+// finish ends the run; the host unwinds what is left.
+func (e *Exec) finish() {
+	if e.ended {
+		return
+	}
+	e.ended = true
+	close(e.done)
+}
+
+// unwind ends every goroutine still parked, one at a time, by making it call
+// runtime.Goexit, so that nothing outlives the run.
+func (e *Exec) unwind() {
+	e.aborting = true
+	for _, g := range e.gs {
+		if g.state == gDone {
+			continue
+		}
+		g.state = gDone
+		g.wake <- struct{}{}
+		<-e.exited
+	}
+}
+
+// stuck handles a goroutine blocked outside heddle's control. It cannot be
+// unwound: its goroutine is abandoned, and the others are unwound.
+func (e *Exec) stuck() {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	g := e.cur
+	e.res.Bug = &Bug{
+		Kind:    KindBlocked,
+		Message: "goroutine " + g.ID + " blocked outside heddle's control (in code that was not rewritten, or on I/O)",
+		G:       g,
+		Stack:   string(buf),
+	}
+	e.aborting = true
+	for _, h := range e.gs {
+		if h == g || h.state == gDone || h.state == gRunning {
+			continue
+		}
+		h.state = gDone
+		h.wake <- struct{}{}
+		<-e.exited
+	}
+}
+
+// panicked records a panic that no deferred call recovered.
+func (e *Exec) panicked(g *G, r any, stack []byte) {
+	if e.res.Bug != nil {
+		return
+	}
+	kind := KindPanic
+	msg := panicMessage(r)
+	if isMisusePanic(msg) {
+		kind = KindMisuse
+	}
+	if f, ok := r.(failNow); ok {
+		kind, msg = KindFail, string(f)
+	}
+	e.res.Bug = &Bug{Kind: kind, Message: msg, G: g, Stack: string(stack), Value: r}
+}
+
+// failNow is the panic value of Fail, used by explore to end a goroutine
+// that failed its test from outside the test goroutine.
+type failNow string
+
+// Fail ends the run with a failure reported by g.
+func (e *Exec) Fail(msg string) {
+	if e.res.Bug == nil {
+		e.res.Bug = &Bug{Kind: KindFail, Message: msg, G: e.cur}
+	}
+}
+
+// Bug returns the bug the run found so far, if any.
+func (e *Exec) Bug() *Bug { return e.res.Bug }
+
+// SetBug records a bug found by an oracle outside the engine.
+func (e *Exec) SetBug(b *Bug) {
+	if e.res.Bug == nil {
+		e.res.Bug = b
+	}
+}
+
+// Cur returns the running goroutine.
+func (e *Exec) Cur() *G { return e.cur }
+
+// MainDone reports whether the test goroutine has returned.
+func (e *Exec) MainDone() bool { return e.mainDone }
+
+// Rand returns the run's math/rand source.
+func (e *Exec) Rand() *mathrand.Rand {
+	if e.rand == nil {
+		e.rand = mathrand.New(mathrand.NewSource(int64(e.cfg.Seed)))
+	}
+	return e.rand
+}
+
+// RandV2 returns the run's math/rand/v2 source.
+func (e *Exec) RandV2() *randv2.Rand {
+	if e.randV2 == nil {
+		e.randV2 = randv2.New(randv2.NewPCG(e.cfg.Seed, 0x6865646c65))
+	}
+	return e.randV2
+}
+
+// PendingKind is the kind of g's pending operation.
+func (g *G) PendingKind() OpKind { return g.op.Kind }
+
+// Pending is g's pending operation.
+func (g *G) Pending() Op { return g.op }
+
+// Done reports whether g has finished.
+func (g *G) Done() bool { return g.state == gDone }

@@ -1,0 +1,36 @@
+package engine
+
+import "unsafe"
+
+// onceState is the shadow state of a sync.Once.
+type onceState struct {
+	done    bool // f returned (or panicked)
+	running bool // f is running; other Do calls wait
+}
+
+func (e *Exec) once(p unsafe.Pointer) *onceState {
+	o := e.onces[p]
+	if o == nil {
+		o = &onceState{}
+		e.onces[p] = o
+	}
+	return o
+}
+
+// OnceDo models Once.Do: the first call runs f, later calls wait until it
+// returned.
+func (e *Exec) OnceDo(p unsafe.Pointer, f func()) {
+	e.yield(Op{Kind: OpOnce, Obj: p})
+	o := e.once(p)
+	if o.done {
+		raceAcquire(p)
+		return
+	}
+	o.running = true
+	defer func() {
+		o.running = false
+		o.done = true
+		raceRelease(p)
+	}()
+	f()
+}

@@ -1,0 +1,264 @@
+package engine
+
+import (
+	"sort"
+	"time"
+)
+
+// Choice is one thing the scheduler may do next: run a goroutine (for a
+// select, with one of its ready cases) or fire a timer.
+type Choice struct {
+	G     *G     // the goroutine to run; nil for a timer firing
+	Case  int    // the select case, or -1
+	Timer *Timer // the timer to fire; nil for a goroutine
+	// Early is set on a timer firing (or a sleeping goroutine waking) while
+	// other goroutines could run: it starves them for the given virtual
+	// duration, which strategies treat as a costly choice.
+	Early time.Duration
+}
+
+// Key names the choice in a schedule: g0.1, g0.1#2 (select case 2) or
+// @g0/t1 (a timer).
+func (c Choice) Key() string {
+	if c.Timer != nil {
+		return "@" + c.Timer.ID
+	}
+	if c.G.op.Kind == OpSelect && c.Case >= 0 {
+		return c.G.ID + "#" + itoa(c.Case)
+	}
+	return c.G.ID
+}
+
+// Op is the operation the choice performs.
+func (c Choice) Op() Op {
+	if c.Timer != nil {
+		return Op{Kind: OpTimerFire, Timer: c.Timer}
+	}
+	return c.G.op
+}
+
+// Point is a scheduling point with at least two enabled choices, as a
+// strategy sees it.
+type Point struct {
+	Exec    *Exec
+	Step    int      // number of steps taken so far in this run
+	Choices []Choice // the enabled choices, goroutines in creation order, then timers
+	// Prev is the index in Choices of the goroutine that ran the previous
+	// step, or -1 when it cannot continue.
+	Prev int
+}
+
+// Gs returns the run's goroutines in creation order.
+func (e *Exec) Gs() []*G { return e.gs }
+
+// Steps returns the number of steps taken so far.
+func (e *Exec) Steps() int { return e.steps }
+
+// Now returns the virtual time.
+func (e *Exec) Now() time.Time { return Epoch.Add(e.now) }
+
+// pick chooses the next step and returns the goroutine that runs it, firing
+// the timers the strategy picks on the way. It returns nil when the run is
+// over.
+func (e *Exec) pick() *G {
+	for {
+		if e.res.Bug != nil {
+			return nil
+		}
+		e.enabled()
+		n := len(e.choices)
+		if n == 0 {
+			e.endOfRun()
+			return nil
+		}
+		idx := 0
+		if n > 1 {
+			e.point = Point{Exec: e, Step: e.steps, Choices: e.choices, Prev: -1}
+			for i, c := range e.choices {
+				if c.G != nil && c.G == e.cur {
+					e.point.Prev = i
+					break
+				}
+			}
+			idx = e.strat.Choose(&e.point)
+			if idx < 0 || idx >= n {
+				if idx == Diverged {
+					e.res.Bug = e.divergence()
+					return nil
+				}
+				idx = 0
+			}
+			e.res.Choices = append(e.res.Choices, e.choices[idx])
+		}
+		c := e.choices[idx]
+		e.steps++
+		if p := e.cfg.Progress; p != nil {
+			p.Add(1)
+		}
+		if e.steps > e.cfg.StepLimit {
+			e.res.Bug = &Bug{Kind: KindStepLimit, Message: "step bound exceeded: " + itoa(e.cfg.StepLimit) + " scheduling steps (livelock, or a loop that never blocks)", G: c.G}
+			return nil
+		}
+		if c.Timer != nil {
+			e.record(nil, c.Op(), e.choices, c.Early)
+			e.fire(c.Timer)
+			continue
+		}
+		c.G.sel = c.Case
+		e.record(c.G, c.G.op, e.choices, c.Early)
+		if c.Early > 0 && c.G.op.Kind == OpSleep {
+			// A sleeper woke early, relative to runnable goroutines.
+			c.G.op.Timer.early = c.Early
+		}
+		return c.G
+	}
+}
+
+// Diverged is what a replaying strategy's Choose returns when the recorded
+// choice is not enabled: the program did not behave as when it was recorded.
+const Diverged = -2
+
+// enabled fills e.choices.
+func (e *Exec) enabled() {
+	e.choices = e.choices[:0]
+	for _, g := range e.gs {
+		if g.state != gParked {
+			continue
+		}
+		e.addChoices(g)
+	}
+	e.addTimerChoices()
+}
+
+func (e *Exec) addChoices(g *G) {
+	op := &g.op
+	switch op.Kind {
+	case OpSend, OpRecv, OpSelect:
+		if g.committed >= 0 {
+			e.choices = append(e.choices, Choice{G: g, Case: g.committed})
+			return
+		}
+		any := false
+		for i, c := range op.Cases {
+			if e.caseReady(g, c) {
+				if g.committed >= 0 {
+					// A probe performed case i: it is the only choice.
+					e.choices = append(e.choices, Choice{G: g, Case: g.committed})
+					return
+				}
+				e.choices = append(e.choices, Choice{G: g, Case: i})
+				any = true
+			}
+		}
+		if !any && op.Dflt {
+			e.choices = append(e.choices, Choice{G: g, Case: -1})
+		}
+	case OpSleep:
+		// Handled with the timers.
+	default:
+		if e.opEnabled(g) {
+			e.choices = append(e.choices, Choice{G: g, Case: -1})
+		}
+	}
+}
+
+// opEnabled reports whether a non-channel operation can proceed.
+func (e *Exec) opEnabled(g *G) bool {
+	op := &g.op
+	switch op.Kind {
+	case OpLock:
+		return !e.mutex(op.Obj).locked
+	case OpRLock:
+		rw := e.rw(op.Obj)
+		return !rw.writer && rw.waiting == nil
+	case OpWLock:
+		rw := e.rw(op.Obj)
+		return !rw.writer && rw.waiting == nil
+	case OpWLockWait:
+		return e.rw(op.Obj).readers == 0
+	case OpWGWait:
+		return e.wg(op.Obj).count == 0
+	case OpOnce:
+		return !e.once(op.Obj).running
+	case OpCondBlocked:
+		return g.signalled
+	case OpBlock:
+		return false
+	}
+	return true
+}
+
+// addTimerChoices adds the firing of the earliest timer, when time may
+// advance to it: always when no goroutine can run, and while goroutines can
+// run only if it starves them for at most MaxStarve.
+func (e *Exec) addTimerChoices() {
+	t := e.nextTimer()
+	if t == nil {
+		return
+	}
+	if e.mainDone && t.when > e.mainDoneAt+e.cfg.Horizon {
+		return
+	}
+	starve := t.when - e.now
+	if starve < 0 {
+		starve = 0
+	}
+	idle := len(e.choices) == 0
+	if !idle && starve > e.cfg.MaxStarve {
+		return
+	}
+	early := time.Duration(0)
+	if !idle {
+		early = starve
+		if early == 0 {
+			early = 1 // firing now is still a choice against runnable goroutines
+		}
+	}
+	if t.sleeper != nil {
+		e.choices = append(e.choices, Choice{G: t.sleeper, Case: -1, Early: early})
+		return
+	}
+	e.choices = append(e.choices, Choice{Timer: t, Case: -1, Early: early})
+}
+
+// endOfRun is reached when nothing can run: the run ended normally, or it
+// deadlocked, or goroutines leaked.
+func (e *Exec) endOfRun() {
+	var blocked []*G
+	for _, g := range e.gs {
+		if g.state != gDone && !g.System {
+			blocked = append(blocked, g)
+		}
+	}
+	if len(blocked) == 0 {
+		return
+	}
+	sort.Slice(blocked, func(i, j int) bool { return blocked[i].Index < blocked[j].Index })
+	if !e.mainDone {
+		e.res.Bug = &Bug{Kind: KindDeadlock, Message: "all goroutines are blocked: deadlock", Blocked: blocked, G: e.gs[0]}
+		return
+	}
+	e.res.Bug = &Bug{Kind: KindLeak, Message: itoa(len(blocked)) + " goroutine(s) blocked forever after the test returned", Blocked: blocked, G: blocked[0]}
+}
+
+func itoa(i int) string {
+	if i >= 0 && i < 10 {
+		return string(rune('0' + i))
+	}
+	neg := i < 0
+	if neg {
+		i = -i
+	}
+	var b [20]byte
+	n := len(b)
+	for i > 0 {
+		n--
+		b[n] = byte('0' + i%10)
+		i /= 10
+	}
+	if neg {
+		n--
+		b[n] = '-'
+	}
+	return string(b[n:])
+}

@@ -1,0 +1,207 @@
+package engine
+
+import (
+	"time"
+	"unsafe"
+)
+
+// Timer is a pending event on the virtual clock: a sleeping goroutine's
+// wake-up, a time.Timer or time.Ticker, an AfterFunc, or a context deadline.
+type Timer struct {
+	// ID names the timer in schedules: the creating goroutine's id and a
+	// counter, as in g0.1/t2.
+	ID      string
+	when    time.Duration // deadline, virtual time since the epoch
+	period  time.Duration // for tickers
+	seq     uint64        // creation order, to break ties
+	active  bool
+	sleeper *G             // time.Sleep: the goroutine to wake
+	ch      chan time.Time // time.Timer and time.Ticker: the channel
+	goFn    func()         // AfterFunc: run in a new goroutine
+	fireFn  func()         // context deadline: run inline
+	creator *G             // parent of AfterFunc goroutines
+	early   time.Duration  // the last firing starved runnable goroutines this long
+}
+
+func (e *Exec) newTimer(d time.Duration) *Timer {
+	g := e.cur
+	g.nTmr++
+	e.nTimers++
+	if d < 0 {
+		d = 0
+	}
+	t := &Timer{ID: g.ID + "/t" + itoa(g.nTmr), when: e.now + d, seq: e.nTimers, active: true, creator: g}
+	e.timers = append(e.timers, t)
+	return t
+}
+
+func (e *Exec) stopTimer(t *Timer) bool {
+	was := t.active
+	t.active = false
+	for i, x := range e.timers {
+		if x == t {
+			e.timers = append(e.timers[:i], e.timers[i+1:]...)
+			break
+		}
+	}
+	return was
+}
+
+func (e *Exec) startTimer(t *Timer, d time.Duration) {
+	if d < 0 {
+		d = 0
+	}
+	e.nTimers++
+	t.when = e.now + d
+	t.seq = e.nTimers
+	if !t.active {
+		t.active = true
+		e.timers = append(e.timers, t)
+	}
+}
+
+// nextTimer returns the active timer that fires first.
+func (e *Exec) nextTimer() *Timer {
+	var best *Timer
+	for _, t := range e.timers {
+		if best == nil || t.when < best.when || (t.when == best.when && t.seq < best.seq) {
+			best = t
+		}
+	}
+	return best
+}
+
+// fire runs a timer's effect, as a step of its own.
+func (e *Exec) fire(t *Timer) {
+	if t.when > e.now {
+		e.now = t.when
+	}
+	switch {
+	case t.ch != nil:
+		select {
+		case t.ch <- Epoch.Add(e.now):
+		default: // a ticker whose last tick was not received drops this one
+		}
+		if t.period > 0 {
+			t.when += t.period
+			e.nTimers++
+			t.seq = e.nTimers
+		} else {
+			e.stopTimer(t)
+		}
+	case t.goFn != nil:
+		e.stopTimer(t)
+		cur := e.cur
+		e.cur = t.creator
+		e.Go(t.goFn)
+		e.cur = cur
+	case t.fireFn != nil:
+		e.stopTimer(t)
+		t.fireFn()
+	}
+}
+
+// Sleep models time.Sleep: the goroutine waits for its own timer.
+func (e *Exec) Sleep(d time.Duration) {
+	if d <= 0 {
+		e.yield(Op{Kind: OpYield})
+		return
+	}
+	t := e.newTimer(d)
+	t.sleeper = e.cur
+	e.yield(Op{Kind: OpSleep, Timer: t, Obj: unsafe.Pointer(t)})
+	if t.when > e.now {
+		e.now = t.when
+	}
+	e.stopTimer(t)
+}
+
+// NewTimer models time.NewTimer with a *time.Timer whose channel heddle
+// feeds on the virtual clock.
+func (e *Exec) NewTimer(d time.Duration) *time.Timer {
+	t := e.newTimer(d)
+	t.ch = make(chan time.Time, 1)
+	e.RegisterChan(chanAddr(t.ch))
+	tm := &time.Timer{C: t.ch}
+	e.owned[unsafe.Pointer(tm)] = t
+	return tm
+}
+
+// AfterFunc models time.AfterFunc.
+func (e *Exec) AfterFunc(d time.Duration, f func()) *time.Timer {
+	t := e.newTimer(d)
+	t.goFn = f
+	tm := &time.Timer{}
+	e.owned[unsafe.Pointer(tm)] = t
+	return tm
+}
+
+// NewTicker models time.NewTicker.
+func (e *Exec) NewTicker(d time.Duration) *time.Ticker {
+	if d <= 0 {
+		panic("non-positive interval for NewTicker")
+	}
+	t := e.newTimer(d)
+	t.period = d
+	t.ch = make(chan time.Time, 1)
+	e.RegisterChan(chanAddr(t.ch))
+	tk := &time.Ticker{C: t.ch}
+	e.owned[unsafe.Pointer(tk)] = t
+	return tk
+}
+
+// OwnsTimer reports whether tm was made by this run.
+func (e *Exec) OwnsTimer(tm *time.Timer) bool { return e.owned[unsafe.Pointer(tm)] != nil }
+
+// OwnsTicker reports whether tk was made by this run.
+func (e *Exec) OwnsTicker(tk *time.Ticker) bool { return e.owned[unsafe.Pointer(tk)] != nil }
+
+// TimerStop models Timer.Stop with Go 1.23 semantics: no stale value is
+// left in the channel.
+func (e *Exec) TimerStop(tm *time.Timer) bool {
+	t := e.owned[unsafe.Pointer(tm)]
+	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
+	drain(t.ch)
+	return e.stopTimer(t)
+}
+
+// TimerReset models Timer.Reset.
+func (e *Exec) TimerReset(tm *time.Timer, d time.Duration) bool {
+	t := e.owned[unsafe.Pointer(tm)]
+	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
+	drain(t.ch)
+	was := e.stopTimer(t)
+	e.startTimer(t, d)
+	return was
+}
+
+// TickerStop models Ticker.Stop.
+func (e *Exec) TickerStop(tk *time.Ticker) {
+	t := e.owned[unsafe.Pointer(tk)]
+	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
+	e.stopTimer(t)
+}
+
+// TickerReset models Ticker.Reset.
+func (e *Exec) TickerReset(tk *time.Ticker, d time.Duration) {
+	if d <= 0 {
+		panic("non-positive interval for Ticker.Reset")
+	}
+	t := e.owned[unsafe.Pointer(tk)]
+	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
+	e.stopTimer(t)
+	t.period = d
+	e.startTimer(t, d)
+}
+
+func drain(ch chan time.Time) {
+	if ch == nil {
+		return
+	}
+	select {
+	case <-ch:
+	default:
+	}
+}
+
+func chanAddr[T any](ch chan T) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&ch)) }

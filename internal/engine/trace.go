@@ -1,0 +1,154 @@
+package engine
+
+import (
+	"runtime"
+	"time"
+	"unsafe"
+)
+
+// Step is one step of a run's trace: one visible operation and the local
+// code after it.
+type Step struct {
+	N    int            // step number, from 1
+	G    *G             // the goroutine; nil for a timer firing
+	Kind OpKind         // the operation
+	Obj  unsafe.Pointer // its object
+	Case int            // the select case taken, -1 if none
+	PC   uintptr        // call site, when recorded
+	// Recorded runs only:
+	Enabled []string    // keys of the enabled choices
+	Pending []PendingOp // every live goroutine's pending operation
+	VC      VC          // vector clock of the goroutine after the step
+	Timer   string      // the timer's id, for a firing
+	Early   time.Duration // a timer fired (or a sleeper woke) this long early
+	Now     int64       // virtual time, ns since the epoch
+}
+
+// PendingOp is a goroutine's pending operation at a step.
+type PendingOp struct {
+	G       string
+	Op      OpKind
+	PC      uintptr
+	Enabled bool
+}
+
+// Trace returns the steps recorded so far.
+func (e *Exec) Trace() []Step { return e.res.Trace }
+
+func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
+	s := Step{N: e.steps, G: g, Kind: op.Kind, Obj: op.Obj, Case: -1, PC: op.PC, Early: early}
+	if g != nil {
+		s.Case = g.sel
+		if op.Kind != OpSelect {
+			s.Case = -1
+		}
+	}
+	if op.Kind == OpTimerFire && op.Timer != nil {
+		s.Timer = op.Timer.ID
+		s.Obj = unsafe.Pointer(op.Timer)
+	}
+	if e.cfg.Record {
+		s.Now = int64(e.now)
+		for _, c := range enabled {
+			s.Enabled = append(s.Enabled, c.Key())
+		}
+		for _, h := range e.gs {
+			if h.state == gDone {
+				continue
+			}
+			p := PendingOp{G: h.ID, Op: h.op.Kind, PC: h.op.PC}
+			for _, c := range enabled {
+				if c.G == h {
+					p.Enabled = true
+				}
+			}
+			s.Pending = append(s.Pending, p)
+		}
+	}
+	e.res.Trace = append(e.res.Trace, s)
+}
+
+// userPC returns the call site of the innermost caller outside heddle's
+// runtime: the rewritten user code that made the operation.
+func userPC() uintptr {
+	var pcs [24]uintptr
+	n := runtime.Callers(3, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		if !isRuntimeFunc(f.Function) {
+			return f.PC + 1 // a return address, as runtime.CallersFrames expects
+		}
+		if !more {
+			return 0
+		}
+	}
+}
+
+func isRuntimeFunc(fn string) bool {
+	for _, p := range [...]string{"heddle.dev/rt.", "heddle.dev/internal/engine.", "heddle.dev/internal/explore."} {
+		if len(fn) >= len(p) && fn[:len(p)] == p {
+			return true
+		}
+	}
+	return false
+}
+
+// Position is a source position.
+type Position struct {
+	Func string
+	File string
+	Line int
+}
+
+// PositionOf resolves a call-site program counter.
+func PositionOf(pc uintptr) Position {
+	if pc == 0 {
+		return Position{}
+	}
+	frames := runtime.CallersFrames([]uintptr{pc})
+	f, _ := frames.Next()
+	return Position{Func: f.Function, File: f.File, Line: f.Line}
+}
+
+// VC is a vector clock indexed by goroutine creation index.
+type VC []uint32
+
+// Join sets v to the pointwise maximum of v and w.
+func (v *VC) Join(w VC) {
+	if len(*v) < len(w) {
+		*v = append(*v, make(VC, len(w)-len(*v))...)
+	}
+	for i, x := range w {
+		if x > (*v)[i] {
+			(*v)[i] = x
+		}
+	}
+}
+
+// Tick increments component i.
+func (v *VC) Tick(i int) {
+	if len(*v) <= i {
+		*v = append(*v, make(VC, i+1-len(*v))...)
+	}
+	(*v)[i]++
+}
+
+// Leq reports whether v happens before or equals w.
+func (v VC) Leq(w VC) bool {
+	for i, x := range v {
+		if i >= len(w) {
+			if x != 0 {
+				return false
+			}
+			continue
+		}
+		if x > w[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Copy returns a copy of v.
+func (v VC) Copy() VC { return append(VC(nil), v...) }

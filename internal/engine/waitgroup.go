@@ -1,0 +1,42 @@
+package engine
+
+import "unsafe"
+
+// wgState is the shadow state of a sync.WaitGroup.
+type wgState struct {
+	count int // the counter
+}
+
+func (e *Exec) wg(p unsafe.Pointer) *wgState {
+	w := e.wgs[p]
+	if w == nil {
+		w = &wgState{}
+		e.wgs[p] = w
+	}
+	return w
+}
+
+// WaitGroupAdd models WaitGroup.Add and Done.
+func (e *Exec) WaitGroupAdd(p unsafe.Pointer, delta int) {
+	e.yield(Op{Kind: OpWGAdd, Obj: p})
+	w := e.wg(p)
+	if delta < 0 {
+		raceReleaseMerge(p)
+	}
+	w.count += delta
+	if w.count < 0 {
+		w.count = 0
+		panic(plainError("sync: negative WaitGroup counter"))
+	}
+}
+
+// WaitGroupWait models WaitGroup.Wait: enabled when the counter is zero.
+func (e *Exec) WaitGroupWait(p unsafe.Pointer) {
+	e.yield(Op{Kind: OpWGWait, Obj: p})
+	raceAcquire(p)
+}
+
+// plainError is a panic value that prints like the runtime's own.
+type plainError string
+
+func (p plainError) Error() string { return string(p) }

@@ -1,0 +1,60 @@
+// Package event defines the JSON lines that a heddle test binary writes while
+// it explores, and that `heddle test -json` prints. Other tools parse them:
+// fields are only ever added, never renamed or removed.
+package event
+
+import (
+	"encoding/json"
+	"io"
+	"time"
+)
+
+// Actions.
+const (
+	Start   = "start"   // an exploration of a test begins
+	Bug     = "bug"     // a bug was found; Schedule is already on disk
+	Pass    = "pass"    // the test's exploration found no bug
+	Fail    = "fail"    // the test's exploration found at least one bug
+	Skip    = "skip"    // the test called t.Skip
+	Summary = "summary" // totals for one test
+	Output  = "output"  // a line of text (replay steps, notes)
+)
+
+// Event is one JSON line.
+type Event struct {
+	Time    time.Time `json:",omitempty"`
+	Action  string
+	Package string `json:",omitempty"`
+	Test    string `json:",omitempty"`
+
+	// For Action == Bug.
+	Kind     string `json:",omitempty"` // deadlock, leak, panic, fail, misuse, steplimit, nondeterminism, blocked
+	Message  string `json:",omitempty"`
+	Run      int    `json:",omitempty"` // 1-based number of the run that found it
+	Steps    int    `json:",omitempty"` // scheduling steps of that run
+	Schedule string `json:",omitempty"` // path of the schedule file
+	Report   string `json:",omitempty"` // the full text report
+	Replay   string `json:",omitempty"` // a command that replays the bug
+
+	// For Action == Summary.
+	Runs      int     `json:",omitempty"`
+	Bugs      int     `json:",omitempty"`
+	Elapsed   float64 `json:",omitempty"` // seconds
+	Strategy  string  `json:",omitempty"`
+	Exhausted bool    `json:",omitempty"` // the strategy covered its whole space
+	Budget    string  `json:",omitempty"` // the budget used, as given
+
+	// For Action == Output.
+	Output string `json:",omitempty"`
+}
+
+// Writer appends events to w as JSON lines.
+type Writer struct {
+	enc *json.Encoder
+}
+
+// NewWriter returns a Writer on w.
+func NewWriter(w io.Writer) *Writer { return &Writer{enc: json.NewEncoder(w)} }
+
+// Write writes one event.
+func (w *Writer) Write(e Event) error { return w.enc.Encode(e) }

@@ -1,0 +1,74 @@
+package explore
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+)
+
+// EnvConfig names the environment variable through which `heddle test` and
+// `heddle replay` configure a test binary: it holds a Config as JSON.
+const EnvConfig = "HEDDLE_CONFIG"
+
+// Config is everything a test binary needs to explore its tests. The zero
+// value is not useful; start from DefaultConfig.
+type Config struct {
+	Strategy   string        // random, pct, replay, ... (see strategies)
+	Runs       int           // budget in runs; 0 means no limit in runs
+	Time       time.Duration // budget in wall time; 0 means no limit in time
+	Budget     string        // the budget as the user gave it, for display
+	Seed       int64         // seed of the randomized strategies
+	KeepGoing  bool          // collect distinct bugs instead of stopping at the first
+	OutDir     string        // where schedule files are written
+	StepLimit  int           // scheduling steps per run before "step bound exceeded"
+	RunTimeout time.Duration // wall time without progress before "blocked outside heddle's control"
+	MaxStarve  time.Duration // how long a timer may fire early, starving runnable goroutines
+	PCTDepth   int           // d of PCT
+
+	Disable    []string // bug kinds not to report: deadlock, leak, panic, fail, misuse, steplimit, nondeterminism
+	LeakIgnore []string // goroutines whose creating or current function matches are not leaks
+
+	Replay  string // schedule file to replay (Strategy "replay")
+	Verbose bool   // print every step of a replayed run
+
+	Events string // file to append JSON events to ("" for none)
+
+	// Identity of the program, written into schedule files and checked on
+	// replay.
+	Package     string            // import path of the package under test
+	Dir         string            // its directory
+	Version     string            // heddle version
+	Fingerprint string            // hash of the rewritten program
+	Files       map[string]string // original file name -> content hash
+	BuildFlags  []string          // flags the test binary was built with (-race, -tags=...)
+}
+
+// DefaultConfig is what a rewritten test binary uses when it runs without
+// heddle's environment, for example under plain `go test`.
+func DefaultConfig() Config {
+	return Config{
+		Strategy:   "pct",
+		Runs:       1000,
+		Budget:     "1000",
+		Seed:       1,
+		StepLimit:  100000,
+		RunTimeout: 10 * time.Second,
+		MaxStarve:  100 * time.Millisecond,
+		PCTDepth:   3,
+		OutDir:     os.TempDir(),
+	}
+}
+
+// LoadConfig reads the configuration from the environment.
+func LoadConfig() (Config, error) {
+	c := DefaultConfig()
+	s := os.Getenv(EnvConfig)
+	if s == "" {
+		return c, nil
+	}
+	if err := json.Unmarshal([]byte(s), &c); err != nil {
+		return c, fmt.Errorf("heddle: bad %s: %v", EnvConfig, err)
+	}
+	return c, nil
+}

@@ -1,0 +1,341 @@
+// Package explore runs a test under heddle's scheduler many times: it picks
+// the strategy, enforces the budget, watches for runs that hang, turns what
+// a run found into a report and a schedule file, and tells `heddle test`
+// about it through events.
+package explore
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"heddle.dev/internal/engine"
+	"heddle.dev/internal/event"
+	"heddle.dev/internal/schedule"
+	"heddle.dev/internal/strategy"
+)
+
+// serial makes explorations in one process run one at a time.
+var serial sync.Mutex
+
+// Test explores body, the rewritten body of the test t.
+func Test(t *testing.T, body func(t *testing.T)) {
+	cfg, err := LoadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	serial.Lock()
+	defer serial.Unlock()
+	x := newExplorer(t, cfg, body)
+	x.run()
+}
+
+type explorer struct {
+	t     *testing.T
+	cfg   Config
+	body  func(t *testing.T)
+	strat engine.Strategy
+	ev    *event.Writer
+	evf   *os.File
+	seen  map[string]bool // dedup keys of bugs reported
+	bugs  int
+	runs  int
+
+	progress atomic.Int64
+	stuck    chan struct{}
+	stop     chan struct{}
+}
+
+func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
+	x := &explorer{t: t, cfg: cfg, body: body, seen: map[string]bool{}, stuck: make(chan struct{}), stop: make(chan struct{})}
+	if cfg.Events != "" {
+		f, err := os.OpenFile(cfg.Events, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			t.Fatalf("heddle: cannot write events: %v", err)
+		}
+		x.evf = f
+		x.ev = event.NewWriter(f)
+	}
+	return x
+}
+
+func (x *explorer) emit(e event.Event) {
+	if x.ev == nil {
+		return
+	}
+	e.Time = time.Now()
+	e.Package = x.cfg.Package
+	e.Test = x.t.Name()
+	x.ev.Write(e)
+}
+
+func (x *explorer) run() {
+	defer func() {
+		if x.evf != nil {
+			x.evf.Close()
+		}
+	}()
+	cfg := x.cfg
+	var choices []string
+	name := cfg.Strategy
+	if cfg.Replay != "" {
+		s, err := readSchedule(cfg.Replay)
+		if err != nil {
+			x.t.Fatalf("heddle: %v", err)
+		}
+		if s.Test != x.t.Name() {
+			x.t.Fatalf("heddle: schedule %s is for test %s, not %s", cfg.Replay, s.Test, x.t.Name())
+		}
+		choices = s.Choices
+		name = "replay"
+	}
+	strat, err := strategy.New(name, strategy.Options{Seed: cfg.Seed, PCTDepth: cfg.PCTDepth, Choices: choices})
+	if err != nil {
+		x.t.Fatalf("heddle: %v", err)
+	}
+	x.strat = strat
+	x.emit(event.Event{Action: event.Start, Strategy: name, Budget: cfg.Budget})
+
+	go x.watchdog()
+	defer close(x.stop)
+
+	start := time.Now()
+	exhausted := false
+	fatal := false
+	for run := 1; ; run++ {
+		if cfg.Runs > 0 && run > cfg.Runs {
+			break
+		}
+		if cfg.Time > 0 && time.Since(start) > cfg.Time {
+			break
+		}
+		if !strat.Begin(run) {
+			exhausted = name != "replay"
+			break
+		}
+		x.runs = run
+		rs := &runT{TB: x.t}
+		res := x.exec(engine.Config{Seed: seedFor(cfg.Seed, run), Record: name == "replay"}, strat, rs)
+		strat.End(res)
+		if name == "replay" {
+			x.replayed(res, rs)
+			break
+		}
+		bug := classify(res, rs)
+		if bug == nil && run == 1 {
+			bug = x.checkDeterminism(res)
+		}
+		if bug == nil {
+			if rs.skipped {
+				x.emit(event.Event{Action: event.Skip})
+				x.t.Skip(strings.Join(rs.msgs, "\n"))
+			}
+			continue
+		}
+		if x.disabled(bug.Kind) {
+			continue
+		}
+		if !x.report(run, res, rs, bug) {
+			continue
+		}
+		if bug.Kind == engine.KindBlocked {
+			fatal = true
+		}
+		if !cfg.KeepGoing || fatal {
+			break
+		}
+	}
+	elapsed := time.Since(start)
+	action := event.Pass
+	if x.bugs > 0 {
+		action = event.Fail
+	}
+	x.emit(event.Event{Action: event.Summary, Runs: x.runs, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget})
+	x.emit(event.Event{Action: action, Elapsed: elapsed.Seconds()})
+}
+
+// exec runs one execution with the watchdog armed.
+func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.Result {
+	ec.StepLimit = x.cfg.StepLimit
+	ec.MaxStarve = x.cfg.MaxStarve
+	ec.Progress = &x.progress
+	ec.Stuck = x.stuck
+	var res *engine.Result
+	res = engine.Run(ec, s, func() {
+		e := engine.Current()
+		rs.exec = e
+		e.T = rs
+		defer rs.finish()
+		x.body(x.t)
+	})
+	return res
+}
+
+// watchdog closes x.stuck when a run makes no progress for RunTimeout.
+func (x *explorer) watchdog() {
+	timeout := x.cfg.RunTimeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	tick := time.NewTicker(timeout / 10)
+	defer tick.Stop()
+	last, since := x.progress.Load(), time.Now()
+	for {
+		select {
+		case <-x.stop:
+			return
+		case now := <-tick.C:
+			if p := x.progress.Load(); p != last {
+				last, since = p, now
+				continue
+			}
+			if engine.Current() != nil && now.Sub(since) >= timeout {
+				close(x.stuck)
+				return
+			}
+			if engine.Current() == nil {
+				since = now
+			}
+		}
+	}
+}
+
+func seedFor(seed int64, run int) uint64 {
+	return uint64(seed)*0x9e3779b97f4a7c15 + uint64(run)
+}
+
+// classify returns the run's bug: the engine's, or a test failure.
+func classify(res *engine.Result, rs *runT) *engine.Bug {
+	if rs.failed && (res.Bug == nil || res.Bug.Kind == engine.KindLeak || res.Bug.Kind == engine.KindFail) {
+		msg := rs.firstErr
+		if msg == "" {
+			msg = "test failed"
+		}
+		g := res.Gs[0]
+		if res.Bug != nil && res.Bug.G != nil {
+			g = res.Bug.G
+		}
+		return &engine.Bug{Kind: engine.KindFail, Message: msg, G: g}
+	}
+	return res.Bug
+}
+
+func (x *explorer) disabled(kind string) bool {
+	for _, k := range x.cfg.Disable {
+		if k == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// checkDeterminism replays the first run and compares the steps: a test
+// whose behaviour under a fixed schedule changes from run to run cannot be
+// explored or replayed faithfully.
+func (x *explorer) checkDeterminism(first *engine.Result) *engine.Bug {
+	keys := choiceKeys(first.Choices)
+	rs := &runT{TB: x.t}
+	res := x.exec(engine.Config{Seed: seedFor(x.cfg.Seed, 1)}, strategy.NewReplay(keys), rs)
+	if d := diff(first.Trace, res.Trace); d != "" {
+		return &engine.Bug{Kind: engine.KindNondeterminism, Message: "the test is nondeterministic by itself: the same schedule ran differently twice (" + d + "); it depends on something heddle does not control, such as wall-clock time read by code that is not rewritten, state kept across runs, or I/O", G: first.Gs[0]}
+	}
+	if res.Bug != nil && res.Bug.Kind == engine.KindNondeterminism {
+		b := *res.Bug
+		b.Message = "the test is nondeterministic by itself: " + b.Message
+		return &b
+	}
+	return nil
+}
+
+func diff(a, b []engine.Step) string {
+	n := len(a)
+	if len(b) < n {
+		n = len(b)
+	}
+	for i := 0; i < n; i++ {
+		if gid(a[i].G) != gid(b[i].G) || a[i].Kind != b[i].Kind {
+			return fmt.Sprintf("step %d was %s %s, then %s %s", i+1, gid(a[i].G), a[i].Kind, gid(b[i].G), b[i].Kind)
+		}
+	}
+	if len(a) != len(b) {
+		return fmt.Sprintf("%d steps, then %d", len(a), len(b))
+	}
+	return ""
+}
+
+func gid(g *engine.G) string {
+	if g == nil {
+		return "timer"
+	}
+	return g.ID
+}
+
+func choiceKeys(cs []engine.Choice) []string {
+	keys := make([]string, len(cs))
+	for i, c := range cs {
+		keys[i] = c.Key()
+	}
+	return keys
+}
+
+func readSchedule(path string) (*schedule.Schedule, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	s, err := schedule.Parse(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return s, nil
+}
+
+// writeSchedule writes the schedule of a bug and returns its path.
+func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (string, error) {
+	h := sha256.New()
+	fmt.Fprintln(h, x.t.Name(), bug.Kind, strings.Join(keys, ","))
+	sum := hex.EncodeToString(h.Sum(nil))[:12]
+	dir := x.cfg.OutDir
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	if x.cfg.Package != "" {
+		dir = filepath.Join(dir, sanitize(x.cfg.Package))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, sanitize(x.t.Name())+"-"+bug.Kind+"-"+sum+".sched")
+	s := &schedule.Schedule{
+		Test:        x.t.Name(),
+		Package:     x.cfg.Package,
+		Dir:         x.cfg.Dir,
+		Version:     x.cfg.Version,
+		Fingerprint: x.cfg.Fingerprint,
+		Files:       x.cfg.Files,
+		Flags:       x.cfg.BuildFlags,
+		Kind:        bug.Kind,
+		Message:     bug.Message,
+		Strategy:    x.cfg.Strategy,
+		Seed:        x.cfg.Seed,
+		Run:         run,
+		Choices:     keys,
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return "", err
+	}
+	if err := s.Write(f); err != nil {
+		f.Close()
+		return "", err
+	}
+	return path, f.Close()
+}

@@ -1,0 +1,208 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"heddle.dev/internal/engine"
+)
+
+// runT is the testing.TB of one run: failures, logs and cleanups belong to
+// the run that made them, and a passing run leaves nothing on the real test.
+// It embeds the real T for the methods it does not need to change (Name,
+// and testing.TB's unexported method).
+type runT struct {
+	testing.TB
+	exec     *engine.Exec
+	failed   bool
+	skipped  bool
+	msgs     []string // errors and logs, in order, with their positions
+	firstErr string
+	cleanups []func()
+	ctx      context.Context
+	cancel   func(error)
+	sub      []string // names of the subtests being run, innermost last
+}
+
+func (t *runT) pos(skip int) string {
+	_, file, line, ok := runtime.Caller(skip + 1)
+	if !ok {
+		return ""
+	}
+	if i := strings.LastIndexAny(file, `/\`); i >= 0 {
+		file = file[i+1:]
+	}
+	return fmt.Sprintf("%s:%d: ", file, line)
+}
+
+func (t *runT) prefix() string {
+	if len(t.sub) == 0 {
+		return ""
+	}
+	return strings.Join(t.sub, "/") + ": "
+}
+
+func (t *runT) log(fail bool, s string) {
+	line := t.pos(3) + t.prefix() + s
+	t.msgs = append(t.msgs, line)
+	if fail {
+		t.failed = true
+		if t.firstErr == "" {
+			t.firstErr = line
+		}
+	}
+}
+
+func (t *runT) Error(args ...any)                 { t.log(true, fmt.Sprintln(args...)[:len(fmt.Sprintln(args...))-1]) }
+func (t *runT) Errorf(format string, args ...any) { t.log(true, fmt.Sprintf(format, args...)) }
+func (t *runT) Log(args ...any)                   { t.log(false, fmt.Sprintln(args...)[:len(fmt.Sprintln(args...))-1]) }
+func (t *runT) Logf(format string, args ...any)   { t.log(false, fmt.Sprintf(format, args...)) }
+func (t *runT) Fail()                             { t.failed = true }
+func (t *runT) Failed() bool                      { return t.failed }
+func (t *runT) Helper()                           {}
+func (t *runT) Skipped() bool                     { return t.skipped }
+
+func (t *runT) FailNow() {
+	t.failed = true
+	if t.firstErr == "" {
+		t.firstErr = t.pos(1) + t.prefix() + "FailNow called"
+	}
+	runtime.Goexit()
+}
+
+func (t *runT) Fatal(args ...any) {
+	s := fmt.Sprintln(args...)
+	t.log(true, s[:len(s)-1])
+	runtime.Goexit()
+}
+
+func (t *runT) Fatalf(format string, args ...any) {
+	t.log(true, fmt.Sprintf(format, args...))
+	runtime.Goexit()
+}
+
+func (t *runT) Skip(args ...any) {
+	s := fmt.Sprintln(args...)
+	t.log(false, s[:len(s)-1])
+	t.SkipNow()
+}
+
+func (t *runT) Skipf(format string, args ...any) {
+	t.log(false, fmt.Sprintf(format, args...))
+	t.SkipNow()
+}
+
+func (t *runT) SkipNow() {
+	t.skipped = true
+	runtime.Goexit()
+}
+
+func (t *runT) Cleanup(f func()) { t.cleanups = append(t.cleanups, f) }
+
+func (t *runT) TempDir() string {
+	dir, err := os.MkdirTemp("", "heddle-"+sanitize(t.Name())+"-")
+	if err != nil {
+		t.Fatalf("TempDir: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+func (t *runT) Setenv(key, value string) {
+	prev, had := os.LookupEnv(key)
+	if err := os.Setenv(key, value); err != nil {
+		t.Fatalf("Setenv: %v", err)
+	}
+	t.Cleanup(func() {
+		if had {
+			os.Setenv(key, prev)
+		} else {
+			os.Unsetenv(key)
+		}
+	})
+}
+
+func (t *runT) Chdir(dir string) {
+	prev, err := os.Getwd()
+	if err != nil {
+		t.Fatalf("Chdir: %v", err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		t.Fatalf("Chdir: %v", err)
+	}
+	t.Cleanup(func() { os.Chdir(prev) })
+}
+
+// Context returns the run's context, cancelled just before the cleanups run.
+func (t *runT) Context() context.Context {
+	if t.ctx == nil {
+		t.ctx, t.cancel = t.exec.WithCancel(context.Background(), time.Time{}, nil)
+	}
+	return t.ctx
+}
+
+// finish runs the cleanups, last registered first, in the test goroutine.
+func (t *runT) finish() {
+	if t.cancel != nil {
+		t.cancel(context.Canceled)
+	}
+	for len(t.cleanups) > 0 {
+		f := t.cleanups[len(t.cleanups)-1]
+		t.cleanups = t.cleanups[:len(t.cleanups)-1]
+		f()
+	}
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '/', '\\', ':', '*', '?', '"', '<', '>', '|', ' ':
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// TB returns the run's T during an exploration, and t otherwise.
+func TB(t testing.TB) testing.TB {
+	if x := engine.Current(); x != nil {
+		if rt, ok := x.T.(*runT); ok {
+			return rt
+		}
+	}
+	return t
+}
+
+// Run runs subtest f of an explored test in a controlled goroutine of the
+// same run and waits for it, as t.Run does.
+func Run(t *testing.T, name string, f func(t *testing.T)) bool {
+	x := engine.Current()
+	if x == nil {
+		return t.Run(name, f)
+	}
+	rt, ok := x.T.(*runT)
+	if !ok {
+		return t.Run(name, f)
+	}
+	was := rt.failed
+	rt.failed = false
+	rt.sub = append(rt.sub, sanitize(name))
+	x.GoWait(func() { f(t) })
+	rt.sub = rt.sub[:len(rt.sub)-1]
+	ok = !rt.failed
+	rt.failed = rt.failed || was
+	return ok
+}
+
+// Parallel does nothing during an exploration: explored tests run one at a
+// time.
+func Parallel(t *testing.T) {
+	if engine.Current() == nil {
+		t.Parallel()
+	}
+}

@@ -1,0 +1,260 @@
+// Package schedule reads and writes heddle schedule files.
+//
+// A schedule is the list of choices made at the scheduling points of one run
+// where more than one choice was enabled. With the program it was recorded
+// on, it replays the run exactly. The file is plain text:
+//
+//	heddle-schedule v1
+//	test: TestTransfer
+//	package: example.com/bank
+//	dir: /home/me/bank
+//	version: v0.1.0
+//	fingerprint: 5f1c…
+//	file: bank.go 9a0e…
+//	flags: -race
+//	kind: deadlock
+//	message: all goroutines are blocked
+//	strategy: pct
+//	seed: 1
+//	run: 17
+//	choices:
+//	g0.1
+//	g0#2
+//	@g0.1/t1
+//
+// A choice names a goroutine by its symbolic id, with #N for case N of a
+// select, or a timer by @ and its id. Header keys may come in any order;
+// unknown keys are kept, so that newer versions can add some.
+package schedule
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Magic is the first line of every schedule file.
+const Magic = "heddle-schedule v1"
+
+// Schedule is a parsed schedule file.
+type Schedule struct {
+	Test        string
+	Package     string
+	Dir         string
+	Version     string
+	Fingerprint string
+	Files       map[string]string // file name -> content hash
+	Flags       []string
+	Kind        string
+	Message     string
+	Strategy    string
+	Seed        int64
+	Run         int
+	Extra       map[string]string // header keys this version does not know
+	Choices     []string
+}
+
+// Write writes s in the file format.
+func (s *Schedule) Write(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, Magic)
+	kv := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(bw, "%s: %s\n", k, oneLine(v))
+		}
+	}
+	kv("test", s.Test)
+	kv("package", s.Package)
+	kv("dir", s.Dir)
+	kv("version", s.Version)
+	kv("fingerprint", s.Fingerprint)
+	names := make([]string, 0, len(s.Files))
+	for n := range s.Files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(bw, "file: %s %s\n", n, s.Files[n])
+	}
+	if len(s.Flags) > 0 {
+		kv("flags", strings.Join(s.Flags, " "))
+	}
+	kv("kind", s.Kind)
+	kv("message", s.Message)
+	kv("strategy", s.Strategy)
+	kv("seed", strconv.FormatInt(s.Seed, 10))
+	kv("run", strconv.Itoa(s.Run))
+	extra := make([]string, 0, len(s.Extra))
+	for k := range s.Extra {
+		extra = append(extra, k)
+	}
+	sort.Strings(extra)
+	for _, k := range extra {
+		kv(k, s.Extra[k])
+	}
+	fmt.Fprintln(bw, "choices:")
+	for _, c := range s.Choices {
+		fmt.Fprintln(bw, c)
+	}
+	return bw.Flush()
+}
+
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\r", `\r`)
+	return strings.ReplaceAll(s, "\n", `\n`)
+}
+
+// Parse reads a schedule file. Its errors name the line at fault.
+func Parse(r io.Reader) (*Schedule, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	line := 0
+	next := func() (string, bool) {
+		if !sc.Scan() {
+			return "", false
+		}
+		line++
+		return strings.TrimRight(sc.Text(), "\r"), true
+	}
+	first, ok := next()
+	if !ok {
+		if err := sc.Err(); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("not a heddle schedule: the file is empty")
+	}
+	if first != Magic {
+		if strings.HasPrefix(first, "heddle-schedule ") {
+			return nil, fmt.Errorf("schedule format %q is not supported by this heddle (it reads %q)", strings.TrimPrefix(first, "heddle-schedule "), "v1")
+		}
+		return nil, fmt.Errorf("not a heddle schedule: line 1 is %q, want %q", trunc(first), Magic)
+	}
+	s := &Schedule{Files: map[string]string{}}
+	inChoices := false
+	for {
+		l, ok := next()
+		if !ok {
+			break
+		}
+		if inChoices {
+			if l == "" {
+				continue
+			}
+			if err := checkChoice(l); err != nil {
+				return nil, fmt.Errorf("line %d: %v", line, err)
+			}
+			s.Choices = append(s.Choices, l)
+			continue
+		}
+		if l == "choices:" {
+			inChoices = true
+			continue
+		}
+		k, v, ok := strings.Cut(l, ": ")
+		if !ok || k == "" || strings.ContainsAny(k, " \t") {
+			return nil, fmt.Errorf("line %d: want \"key: value\", got %q", line, trunc(l))
+		}
+		var err error
+		switch k {
+		case "test":
+			s.Test = v
+		case "package":
+			s.Package = v
+		case "dir":
+			s.Dir = v
+		case "version":
+			s.Version = v
+		case "fingerprint":
+			s.Fingerprint = v
+		case "file":
+			name, hash, ok := strings.Cut(v, " ")
+			if !ok {
+				return nil, fmt.Errorf("line %d: want \"file: NAME HASH\", got %q", line, trunc(l))
+			}
+			s.Files[name] = hash
+		case "flags":
+			s.Flags = strings.Fields(v)
+		case "kind":
+			s.Kind = v
+		case "message":
+			s.Message = strings.ReplaceAll(strings.ReplaceAll(v, `\n`, "\n"), `\r`, "\r")
+		case "strategy":
+			s.Strategy = v
+		case "seed":
+			s.Seed, err = strconv.ParseInt(v, 10, 64)
+		case "run":
+			s.Run, err = strconv.Atoi(v)
+		default:
+			if s.Extra == nil {
+				s.Extra = map[string]string{}
+			}
+			s.Extra[k] = v
+		}
+		if err != nil {
+			return nil, fmt.Errorf("line %d: bad %s: %v", line, k, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if !inChoices {
+		return nil, fmt.Errorf("schedule has no \"choices:\" section: the file is truncated")
+	}
+	if s.Test == "" {
+		return nil, fmt.Errorf("schedule names no test")
+	}
+	return s, nil
+}
+
+// checkChoice validates one choice line: g0.1, g0#2 or @g0.1/t3.
+func checkChoice(c string) error {
+	if strings.HasPrefix(c, "@") {
+		g, t, ok := strings.Cut(c[1:], "/t")
+		if !ok || checkGID(g) != nil || !isNum(t) {
+			return fmt.Errorf("bad timer choice %q", trunc(c))
+		}
+		return nil
+	}
+	g, cs, hasCase := strings.Cut(c, "#")
+	if err := checkGID(g); err != nil {
+		return fmt.Errorf("bad choice %q: %v", trunc(c), err)
+	}
+	if hasCase && !isNum(cs) {
+		return fmt.Errorf("bad select case in choice %q", trunc(c))
+	}
+	return nil
+}
+
+func checkGID(g string) error {
+	if !strings.HasPrefix(g, "g") {
+		return fmt.Errorf("goroutine id must start with g")
+	}
+	for _, part := range strings.Split(g[1:], ".") {
+		if !isNum(part) {
+			return fmt.Errorf("goroutine id %q is not g followed by dotted numbers", g)
+		}
+	}
+	return nil
+}
+
+func isNum(s string) bool {
+	if s == "" || len(s) > 9 {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func trunc(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
+}

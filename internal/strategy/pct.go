@@ -1,0 +1,122 @@
+package strategy
+
+import (
+	"math/rand/v2"
+
+	"heddle.dev/internal/engine"
+)
+
+// PCT is probabilistic concurrency testing (Burckhardt et al., ASPLOS 2010)
+// as defined in seed-004 §2.5: every goroutine gets a random priority above
+// d, the highest-priority enabled goroutine always runs, and at d-1 random
+// change points the goroutine about to run drops to priority i (< d).
+//
+// n (goroutines) and k (scheduling points per run) are learned: each run
+// uses the maxima seen in earlier runs, starting from small guesses. A
+// goroutine that yields (Gosched, Sleep) drops below every other, as in
+// Maple, so that spin loops do not starve the goroutine they wait for.
+// Timers firing early get a priority like a goroutine in half of the runs
+// and never fire early in the other half.
+type PCT struct {
+	seed int64
+	d    int
+	n, k int // learned bounds
+
+	rng        *rand.Rand
+	prio       map[string]float64 // by choice identity (goroutine id or timer id)
+	change     []int              // change points, in scheduling points
+	points     int                // scheduling points so far in this run
+	low        float64            // the next priority for a yielding goroutine
+	earlyAllow bool
+}
+
+// NewPCT returns a PCT strategy of depth d.
+func NewPCT(seed int64, d int) *PCT {
+	if d < 1 {
+		d = 3
+	}
+	return &PCT{seed: seed, d: d, n: 2, k: 16}
+}
+
+// Begin implements engine.Strategy.
+func (s *PCT) Begin(run int) bool {
+	s.rng = runRNG(s.seed, run)
+	s.prio = map[string]float64{}
+	s.change = s.change[:0]
+	for i := 1; i < s.d; i++ {
+		s.change = append(s.change, 1+s.rng.IntN(s.k))
+	}
+	s.points = 0
+	s.low = 0
+	s.earlyAllow = s.rng.IntN(2) == 0
+	return true
+}
+
+func id(c engine.Choice) string {
+	if c.Timer != nil {
+		return "@" + c.Timer.ID
+	}
+	return c.G.ID
+}
+
+func (s *PCT) priority(c engine.Choice) float64 {
+	key := id(c)
+	p, ok := s.prio[key]
+	if !ok {
+		// Distinct random priorities in (d, d+n): a new goroutine lands at
+		// a uniformly random rank among the existing ones.
+		p = float64(s.d) + s.rng.Float64()*float64(s.n)
+		s.prio[key] = p
+	}
+	return p
+}
+
+// Choose implements engine.Strategy.
+func (s *PCT) Choose(p *engine.Point) int {
+	s.points++
+	for {
+		best, bestP := -1, 0.0
+		for i, c := range p.Choices {
+			if c.Early > 0 && !s.earlyAllow {
+				continue
+			}
+			pr := s.priority(c)
+			if best < 0 || pr > bestP {
+				best, bestP = i, pr
+			}
+		}
+		if best < 0 {
+			best = 0
+		}
+		demoted := false
+		for i, k := range s.change {
+			if k == s.points {
+				s.change[i] = -1
+				s.prio[id(p.Choices[best])] = float64(i + 1)
+				demoted = true
+			}
+		}
+		if demoted {
+			continue
+		}
+		c := p.Choices[best]
+		if c.G != nil {
+			switch c.G.PendingKind() {
+			case engine.OpYield, engine.OpSleep:
+				s.low--
+				s.prio[c.G.ID] = s.low
+			}
+		}
+		return best
+	}
+}
+
+// End implements engine.Strategy.
+func (s *PCT) End(r *engine.Result) {
+	if r.MaxGs > s.n {
+		s.n = r.MaxGs
+	}
+	if s.points > s.k && (r.Bug == nil || r.Bug.Kind != engine.KindStepLimit) {
+		s.k = s.points
+	}
+}

@@ -1,0 +1,51 @@
+// Package strategy holds heddle's exploration strategies. Each implements
+// engine.Strategy: Begin before a run, Choose at every scheduling point with
+// two or more enabled choices, End after the run.
+package strategy
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"heddle.dev/internal/engine"
+)
+
+// Options are the parameters shared by the strategies.
+type Options struct {
+	Seed     int64
+	PCTDepth int      // d of PCT
+	Choices  []string // the recorded choices, for replay
+}
+
+// Names lists the strategies New knows, for flags and errors.
+func Names() []string {
+	n := make([]string, 0, len(constructors))
+	for k := range constructors {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return n
+}
+
+var constructors = map[string]func(Options) engine.Strategy{
+	"random": func(o Options) engine.Strategy { return NewRandom(o.Seed) },
+	"pct":    func(o Options) engine.Strategy { return NewPCT(o.Seed, o.PCTDepth) },
+	"replay": func(o Options) engine.Strategy { return NewReplay(o.Choices) },
+}
+
+// New returns the strategy called name.
+func New(name string, o Options) (engine.Strategy, error) {
+	c, ok := constructors[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown strategy %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	return c(o), nil
+}
+
+// runRNG returns the generator for run number run of an exploration seeded
+// with seed: each run's schedule depends only on the seed and its number.
+func runRNG(seed int64, run int) *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(seed), uint64(run)*0x9e3779b97f4a7c15+1))
+}

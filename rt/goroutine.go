@@ -1,0 +1,40 @@
+package rt
+
+import (
+	"runtime"
+
+	"heddle.dev/internal/engine"
+)
+
+// Go starts f in a new goroutine. The rewriter turns `go f(a, b)` into a call
+// that evaluates f, a and b first and then calls Go(func() { f(a, b) }).
+func Go(f func()) {
+	if x := engine.Current(); x != nil {
+		x.Go(f)
+		return
+	}
+	go f()
+}
+
+// Gosched replaces runtime.Gosched.
+func Gosched() {
+	if x := engine.Current(); x != nil {
+		x.Gosched()
+		return
+	}
+	runtime.Gosched()
+}
+
+// Goexit replaces runtime.Goexit.
+func Goexit() {
+	runtime.Goexit()
+}
+
+// NumGoroutine replaces runtime.NumGoroutine. During an exploration it counts
+// the controlled goroutines of the run that are still alive.
+func NumGoroutine() int {
+	if x := engine.Current(); x != nil {
+		return x.NumGoroutine()
+	}
+	return runtime.NumGoroutine()
+}

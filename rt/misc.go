@@ -1,0 +1,111 @@
+package rt
+
+import (
+	"cmp"
+	"fmt"
+	mathrand "math/rand"
+	randv2 "math/rand/v2"
+	"reflect"
+	"sort"
+
+	"heddle.dev/internal/engine"
+)
+
+// MapKeys returns the keys of m in a deterministic order. The rewriter turns
+// `for k, v := range m { body }` into a loop over MapKeys(m) that skips keys
+// deleted during the iteration, so that map order is not a hidden source of
+// nondeterminism.
+func MapKeys[M ~map[K]V, K comparable, V any](m M) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortKeys(keys)
+	return keys
+}
+
+func sortKeys[K comparable](keys []K) {
+	if len(keys) < 2 {
+		return
+	}
+	switch ks := any(keys).(type) {
+	case []string:
+		sort.Strings(ks)
+		return
+	case []int:
+		sort.Ints(ks)
+		return
+	}
+	rv := reflect.ValueOf(keys)
+	switch rv.Type().Elem().Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		sort.Slice(keys, func(i, j int) bool { return rv.Index(i).Int() < rv.Index(j).Int() })
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		sort.Slice(keys, func(i, j int) bool { return rv.Index(i).Uint() < rv.Index(j).Uint() })
+	case reflect.Float32, reflect.Float64:
+		sort.Slice(keys, func(i, j int) bool { return cmp.Less(rv.Index(i).Float(), rv.Index(j).Float()) })
+	case reflect.String:
+		sort.Slice(keys, func(i, j int) bool { return rv.Index(i).String() < rv.Index(j).String() })
+	default:
+		// Pointers, structs, interfaces: order by their printed form, which
+		// is stable for a given run but not across runs for pointers; such
+		// keys are rare in tests.
+		str := make([]string, len(keys))
+		for i := range keys {
+			str[i] = fmt.Sprintf("%#v", keys[i])
+		}
+		sort.Sort(byString[K]{keys: keys, str: str})
+	}
+}
+
+type byString[K any] struct {
+	keys []K
+	str  []string
+}
+
+func (b byString[K]) Len() int           { return len(b.keys) }
+func (b byString[K]) Less(i, j int) bool { return b.str[i] < b.str[j] }
+func (b byString[K]) Swap(i, j int) {
+	b.keys[i], b.keys[j] = b.keys[j], b.keys[i]
+	b.str[i], b.str[j] = b.str[j], b.str[i]
+}
+
+// Rand returns the source for the top-level functions of math/rand: during
+// an exploration one seeded per run, otherwise a shared one. rand.Intn(n)
+// becomes rt.Rand().Intn(n).
+func Rand() *mathrand.Rand {
+	if x := engine.Current(); x != nil {
+		return x.Rand()
+	}
+	return defaultRand
+}
+
+// RandV2 is Rand for math/rand/v2.
+func RandV2() *randv2.Rand {
+	if x := engine.Current(); x != nil {
+		return x.RandV2()
+	}
+	return defaultRandV2
+}
+
+// RandN replaces the generic function rand.N of math/rand/v2.
+func RandN[Int ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr](n Int) Int {
+	if n <= 0 {
+		panic("invalid argument to N")
+	}
+	return Int(RandV2().Uint64N(uint64(n)))
+}
+
+// Outside an exploration the top-level functions keep their native,
+// randomly seeded and concurrency-safe behaviour.
+var (
+	defaultRand   = mathrand.New(globalSource{})
+	defaultRandV2 = randv2.New(globalSource{})
+)
+
+// globalSource draws from math/rand/v2's global generator.
+type globalSource struct{}
+
+func (globalSource) Int63() int64   { return int64(randv2.Uint64() >> 1) }
+func (globalSource) Uint64() uint64 { return randv2.Uint64() }
+func (globalSource) Seed(int64)     {}
