@@ -1,0 +1,211 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"heddle.dev/internal/build"
+	"heddle.dev/internal/event"
+	"heddle.dev/internal/explore"
+	"heddle.dev/internal/schedule"
+)
+
+const replayUsage = `usage: heddle replay FILE [flags]
+
+Replay rebuilds the package a schedule file was recorded on and runs its
+test once, following the schedule's choices exactly, so the bug shows again.
+It refuses a schedule recorded on a different version of the program.
+The exit status is 1 when the bug reproduces, 0 when the test passes, and 2
+for usage and build errors.
+
+Flags:
+
+	-v        print every step of the run
+	-debug    print a command that runs the replay under delve, instead of
+	          running it
+	-x        print the go commands heddle runs
+`
+
+func shortID(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:4])
+}
+
+// testRunPattern is the -test.run pattern that selects exactly the test
+// (or subtest path) name.
+func testRunPattern(name string) string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return strings.Join(parts, "/")
+}
+
+// loadSchedule reads and parses a schedule file; its errors name the file.
+func loadSchedule(file string) (*schedule.Schedule, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, fmt.Errorf("heddle: %v", err)
+	}
+	defer f.Close()
+	s, err := schedule.Parse(f)
+	if err != nil {
+		return nil, fmt.Errorf("heddle: %s: %v", file, err)
+	}
+	if s.Package == "" || s.Dir == "" {
+		return nil, fmt.Errorf("heddle: %s: the schedule does not say which package it was recorded on", file)
+	}
+	return s, nil
+}
+
+func cmdReplay(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("replay", replayUsage, stderr)
+	verbose := fs.Bool("v", false, "")
+	debugFlag := fs.Bool("debug", false, "")
+	x := fs.Bool("x", false, "")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fmt.Fprint(stderr, replayUsage)
+		return exitUsage
+	}
+	file, err := filepath.Abs(pos[0])
+	if err != nil {
+		fmt.Fprintln(stderr, "heddle:", err)
+		return exitUsage
+	}
+	s, err := loadSchedule(file)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	if fi, err := os.Stat(s.Dir); err != nil || !fi.IsDir() {
+		fmt.Fprintf(stderr, "heddle: %s was recorded in %s, which is not a directory here\n", pos[0], s.Dir)
+		return exitUsage
+	}
+	race, tags, err := build.ParseFlags(s.Flags)
+	if err != nil {
+		fmt.Fprintf(stderr, "heddle: %s: %v\n", pos[0], err)
+		return exitUsage
+	}
+	cache, err := build.CacheDir()
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	opts := build.Options{
+		Dir:      s.Dir,
+		Patterns: []string{s.Package},
+		Race:     race,
+		Tags:     tags,
+		Debug:    *debugFlag,
+		CacheDir: cache,
+		Stderr:   stderr,
+	}
+	if *x {
+		opts.Verbose = stderr
+	}
+	prog, err := build.Load(opts)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	var pkg *build.Package
+	for _, p := range prog.Packages {
+		if p.ImportPath == s.Package {
+			pkg = p
+		}
+	}
+	if pkg == nil {
+		fmt.Fprintf(stderr, "heddle: %s: package %s is not in %s any more\n", pos[0], s.Package, s.Dir)
+		return exitUsage
+	}
+	if pkg.Fingerprint != s.Fingerprint {
+		why := build.FileDiff(s.Files, pkg.Files)
+		if why == "" {
+			why = "heddle's runtime or the build flags changed"
+			if s.Version != "" && s.Version != version() {
+				why = fmt.Sprintf("it was recorded with heddle %s, this is heddle %s", s.Version, version())
+			}
+		}
+		fmt.Fprintf(stderr, "heddle: %s was recorded on a different version of the program: %s\n", pos[0], why)
+		return exitUsage
+	}
+	bin, err := prog.Build(pkg)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+
+	cfg := explore.DefaultConfig()
+	cfg.Strategy = "replay"
+	cfg.Replay = file
+	cfg.Verbose = *verbose
+	cfg.Seed = s.Seed
+	cfg.Runs = 1
+	cfg.Budget = "1"
+	cfg.OutDir = os.TempDir()
+	cfg.Package = pkg.ImportPath
+	cfg.Dir = pkg.Dir
+	cfg.Version = version()
+	cfg.Fingerprint = pkg.Fingerprint
+	cfg.Files = pkg.Files
+	cfg.BuildFlags = prog.BuildFlags
+	targs := []string{"-test.run=" + testRunPattern(s.Test), "-test.v=true"}
+
+	if *debugFlag {
+		// Stopping at breakpoints is no sign of a hung run.
+		cfg.RunTimeout = 24 * time.Hour
+		b, err := json.Marshal(cfg)
+		if err != nil {
+			fmt.Fprintln(stderr, "heddle:", err)
+			return exitUsage
+		}
+		fmt.Fprintf(stdout, "cd %s && %s=%s dlv exec %s --", shellQuote(pkg.Dir), explore.EnvConfig, shellQuote(string(b)), shellQuote(bin))
+		for _, a := range targs {
+			fmt.Fprintf(stdout, " %s", shellQuote(a))
+		}
+		fmt.Fprintln(stdout)
+		return exitOK
+	}
+
+	res, err := runBinary(runSpec{
+		Package: pkg.ImportPath,
+		Dir:     pkg.Dir,
+		Binary:  bin,
+		Args:    targs,
+		Config:  cfg,
+		Verbose: true,
+		Out:     &syncWriter{w: stdout},
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	if res.Failed || countBugs(res.Events) > 0 {
+		for _, e := range res.Events {
+			if e.Action == event.Bug && !strings.Contains(res.Output, firstLine(e.Report)) {
+				fmt.Fprintln(stdout, strings.TrimRight(e.Report, "\n"))
+			}
+		}
+		fmt.Fprintf(stdout, "heddle: reproduced %s in %s (%s)\n", s.Kind, s.Test, s.Package)
+		return exitFail
+	}
+	fmt.Fprintf(stdout, "heddle: %s passed: the %s recorded in %s did not reproduce\n", s.Test, s.Kind, pos[0])
+	return exitOK
+}

@@ -1,0 +1,247 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"heddle.dev/internal/event"
+	"heddle.dev/internal/explore"
+)
+
+// runSpec says how to run one test binary.
+type runSpec struct {
+	Package string
+	Dir     string // the package directory: test binaries run there, as under go test
+	Binary  string
+	Args    []string // -test.* flags
+	Config  explore.Config
+	JSON    bool // print events as JSON lines instead of text
+	Verbose bool // -v: the binary's output is printed in full
+	Out     *syncWriter
+}
+
+// runResult is what a test binary did.
+type runResult struct {
+	Failed  bool          // the binary exited with a failure
+	Events  []event.Event // the events it wrote, with Package set
+	Output  string        // its combined output
+	Elapsed time.Duration
+	NoTests bool // no test matched -run
+}
+
+// syncWriter serializes writes of whole lines from several goroutines.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+// printEvent writes e as one JSON line.
+func (s *syncWriter) printEvent(e event.Event) {
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		panic(err) // an Event always marshals
+	}
+	s.Write(append(b, '\n'))
+}
+
+// runBinary runs a test binary with HEDDLE_CONFIG set, streams its output
+// go-test style (or as output events with -json), and collects the events it
+// writes to Config.Events.
+func runBinary(spec runSpec) (*runResult, error) {
+	ev, err := os.CreateTemp("", "heddle-events-*.jsonl")
+	if err != nil {
+		return nil, err
+	}
+	evPath := ev.Name()
+	ev.Close()
+	defer os.Remove(evPath)
+	spec.Config.Events = evPath
+	cfg, err := json.Marshal(spec.Config)
+	if err != nil {
+		return nil, err
+	}
+
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(spec.Binary, spec.Args...)
+	cmd.Dir = spec.Dir
+	cmd.Env = append(os.Environ(), explore.EnvConfig+"="+string(cfg))
+	cmd.Stdout, cmd.Stderr = pw, pw
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, fmt.Errorf("heddle: running %s: %v", spec.Binary, err)
+	}
+	pw.Close()
+
+	res := &runResult{}
+	var mu sync.Mutex // guards res.Events
+	tail := newTailer(evPath)
+	stop := make(chan struct{})
+	tailDone := make(chan struct{})
+	onEvents := func(evs []event.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range evs {
+			e.Package = spec.Package
+			res.Events = append(res.Events, e)
+			if spec.JSON {
+				spec.Out.printEvent(e)
+			}
+		}
+	}
+	go func() {
+		defer close(tailDone)
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				onEvents(tail.read())
+			}
+		}
+	}()
+
+	var out bytes.Buffer
+	sc := bufio.NewScanner(pr)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	var held []string // "PASS" and the like, printed only with -v
+	for sc.Scan() {
+		line := sc.Text()
+		out.WriteString(line + "\n")
+		if spec.JSON {
+			spec.Out.printEvent(event.Event{Action: event.Output, Package: spec.Package, Output: line + "\n"})
+			continue
+		}
+		if !spec.Verbose && (line == "PASS" || line == "testing: warning: no tests to run") {
+			held = append(held, line)
+			continue
+		}
+		spec.Out.Write([]byte(line + "\n"))
+	}
+	pr.Close()
+	werr := cmd.Wait()
+	res.Elapsed = time.Since(start)
+	close(stop)
+	<-tailDone
+	onEvents(tail.read())
+	res.Output = out.String()
+	for _, h := range held {
+		if h == "testing: warning: no tests to run" {
+			res.NoTests = true
+		}
+	}
+	if werr != nil {
+		var ee *exec.ExitError
+		if !errors.As(werr, &ee) {
+			return nil, fmt.Errorf("heddle: running %s: %v", spec.Binary, werr)
+		}
+		res.Failed = true
+		if !spec.Verbose && !spec.JSON {
+			// On failure go test shows everything.
+			for _, h := range held {
+				spec.Out.Write([]byte(h + "\n"))
+			}
+		}
+	}
+	return res, nil
+}
+
+// tailer reads the JSON lines appended to a file.
+type tailer struct {
+	path    string
+	off     int64
+	partial []byte
+}
+
+func newTailer(path string) *tailer { return &tailer{path: path} }
+
+func (t *tailer) read() []event.Event {
+	f, err := os.Open(t.path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if _, err := f.Seek(t.off, io.SeekStart); err != nil {
+		return nil
+	}
+	b, err := io.ReadAll(f)
+	if err != nil || len(b) == 0 {
+		return nil
+	}
+	t.off += int64(len(b))
+	b = append(t.partial, b...)
+	var evs []event.Event
+	for {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			break
+		}
+		line := bytes.TrimSpace(b[:i])
+		b = b[i+1:]
+		if len(line) == 0 {
+			continue
+		}
+		var e event.Event
+		if err := json.Unmarshal(line, &e); err != nil {
+			e = event.Event{Action: event.Output, Output: fmt.Sprintf("heddle: bad event line %q: %v\n", line, err)}
+		}
+		evs = append(evs, e)
+	}
+	t.partial = append([]byte(nil), b...)
+	return evs
+}
+
+// replayCommand is the command line that replays the schedule file.
+func replayCommand(file string) string {
+	return heddleCommand() + " replay " + shellQuote(file)
+}
+
+// heddleCommand is how the user can run this heddle again: "heddle" when
+// that is what PATH finds, "go tool heddle" when run as a Go tool, else the
+// executable's path.
+func heddleCommand() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "heddle"
+	}
+	if p, err := exec.LookPath("heddle"); err == nil {
+		if same(p, exe) {
+			return "heddle"
+		}
+	}
+	if strings.Contains(filepath.ToSlash(exe), "/go-build") || strings.Contains(filepath.ToSlash(exe), "/go/tool") {
+		return "go tool heddle"
+	}
+	return shellQuote(exe)
+}
+
+func same(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}

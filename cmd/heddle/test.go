@@ -1,0 +1,336 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"heddle.dev/internal/build"
+	"heddle.dev/internal/event"
+	"heddle.dev/internal/explore"
+)
+
+const testUsage = `usage: heddle test [packages] [flags]
+
+Test rewrites the packages' concurrency operations into calls to heddle's
+runtime, builds their tests, and runs each test many times, forcing one
+interleaving of goroutines per run. Packages are named as for go test
+(default "."). Flags may come before or after the packages.
+
+For each bug it prints a report and a command that replays the bug from its
+schedule file. The exit status is 0 when every test passed, 1 when a test
+failed or a bug was found, and 2 for usage and build errors.
+
+Flags:
+
+	-run regexp      run only the tests matching regexp, as go test -run
+	-strategy name   exploration strategy: pct (default) or random
+	-budget n|dur    runs per test (1000, the default) or wall time per test (10s)
+	-seed n          seed of the randomized strategies (default 1)
+	-keep-going      collect distinct bugs instead of stopping at the first
+	-leaks=false     do not report goroutines left running at the end of a test
+	-step-limit n    scheduling steps per run before "step bound exceeded" (default 100000)
+	-timeout d       fail a test binary that runs longer than d (default 10m;
+	                 none with a time budget); 0 disables it
+	-o dir           write schedule files to dir (default: heddle's cache)
+	-race            build with the race detector
+	-tags list       comma-separated build tags
+	-v               verbose output: every test, and the binary's full output
+	-json            print JSON events, one per line (see docs/json.md)
+	-x               print the go commands heddle runs
+
+-cover is not supported: go test ignores overlays when it measures
+coverage (golang/go#73802).
+`
+
+// testFlags are the flags of heddle test.
+type testFlags struct {
+	run        string
+	strategy   string
+	budget     budget
+	seed       int64
+	keepGoing  bool
+	leaks      bool
+	stepLimit  int
+	timeout    time.Duration
+	out        string
+	race       bool
+	tags       string
+	verbose    bool
+	json       bool
+	x          bool
+	timeoutSet bool
+}
+
+func parseTestFlags(args []string, stderr io.Writer) (*testFlags, []string, error) {
+	def := explore.DefaultConfig()
+	f := &testFlags{budget: budget{Runs: 1000, Text: "1000"}}
+	fs := newFlagSet("test", testUsage, stderr)
+	fs.StringVar(&f.run, "run", "", "")
+	fs.StringVar(&f.strategy, "strategy", "pct", "")
+	fs.Var(budgetFlag{&f.budget}, "budget", "")
+	fs.Int64Var(&f.seed, "seed", def.Seed, "")
+	fs.BoolVar(&f.keepGoing, "keep-going", false, "")
+	fs.BoolVar(&f.leaks, "leaks", true, "")
+	fs.IntVar(&f.stepLimit, "step-limit", def.StepLimit, "")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "")
+	fs.StringVar(&f.out, "o", "", "")
+	fs.BoolVar(&f.race, "race", false, "")
+	fs.StringVar(&f.tags, "tags", "", "")
+	fs.BoolVar(&f.verbose, "v", false, "")
+	fs.BoolVar(&f.json, "json", false, "")
+	fs.BoolVar(&f.x, "x", false, "")
+	var cover bool
+	var coverStr string
+	fs.BoolVar(&cover, "cover", false, "")
+	for _, n := range []string{"coverprofile", "covermode", "coverpkg"} {
+		fs.StringVar(&coverStr, n, "", "")
+	}
+	pkgs, err := parseArgs(fs, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cover || coverStr != "" {
+		return nil, nil, errors.New("heddle: -cover cannot be combined with heddle (go test ignores -overlay with coverage, golang/go#73802)")
+	}
+	if f.stepLimit <= 0 {
+		return nil, nil, errors.New("heddle: -step-limit must be positive")
+	}
+	if f.timeout < 0 {
+		return nil, nil, errors.New("heddle: -timeout must not be negative")
+	}
+	f.timeoutSet = isSet(fs, "timeout")
+	if !f.timeoutSet && f.budget.Time > 0 {
+		f.timeout = 0 // each test stops at its time budget; their number is unknown here
+	}
+	return f, pkgs, nil
+}
+
+func cmdTest(args []string, stdout, stderr io.Writer) int {
+	f, patterns, err := parseTestFlags(args, stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		if strings.HasPrefix(err.Error(), "heddle: ") {
+			fmt.Fprintln(stderr, err)
+		}
+		return exitUsage
+	}
+	cache, err := build.CacheDir()
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintln(stderr, "heddle:", err)
+		return exitUsage
+	}
+	opts := build.Options{
+		Dir:      wd,
+		Patterns: patterns,
+		Race:     f.race,
+		Tags:     f.tags,
+		CacheDir: cache,
+		Stderr:   stderr,
+	}
+	if f.x {
+		opts.Verbose = stderr
+	}
+	prog, err := build.Load(opts)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	outDir := f.out
+	if outDir == "" {
+		outDir = filepath.Join(cache, "schedules", filepath.Base(prog.Module.Root)+"-"+shortID(prog.Module.Root))
+	}
+	if outDir, err = filepath.Abs(outDir); err == nil {
+		err = os.MkdirAll(outDir, 0o777)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "heddle:", err)
+		return exitUsage
+	}
+
+	out := &syncWriter{w: stdout}
+	code := exitOK
+	worse := func(c int) {
+		if c > code {
+			code = c
+		}
+	}
+	for _, pkg := range prog.Packages {
+		if !pkg.HasTests {
+			if f.json {
+				out.printEvent(event.Event{Action: event.Skip, Package: pkg.ImportPath, Output: "no test files"})
+			} else {
+				fmt.Fprintf(out, "?   \t%s\t[no test files]\n", pkg.ImportPath)
+			}
+			continue
+		}
+		start := time.Now()
+		bin, err := prog.Build(pkg)
+		if err != nil {
+			var be *build.Error
+			if !errors.As(err, &be) {
+				fmt.Fprintln(stderr, err)
+				return exitUsage
+			}
+			if f.json {
+				out.printEvent(event.Event{Action: event.Output, Package: pkg.ImportPath, Output: be.Msg + "\n"})
+				out.printEvent(event.Event{Action: event.Fail, Package: pkg.ImportPath, Output: "build failed", Elapsed: time.Since(start).Seconds()})
+			} else {
+				fmt.Fprintln(stderr, be.Msg)
+				fmt.Fprintf(out, "FAIL\t%s [build failed]\n", pkg.ImportPath)
+			}
+			worse(exitUsage)
+			continue
+		}
+		cfg := explore.DefaultConfig()
+		cfg.Strategy = f.strategy
+		cfg.Runs, cfg.Time, cfg.Budget = f.budget.Runs, f.budget.Time, f.budget.Text
+		cfg.Seed = f.seed
+		cfg.KeepGoing = f.keepGoing
+		cfg.OutDir = outDir
+		cfg.StepLimit = f.stepLimit
+		if !f.leaks {
+			cfg.Disable = append(cfg.Disable, "leak")
+		}
+		cfg.Package = pkg.ImportPath
+		cfg.Dir = pkg.Dir
+		cfg.Version = version()
+		cfg.Fingerprint = pkg.Fingerprint
+		cfg.Files = pkg.Files
+		cfg.BuildFlags = prog.BuildFlags
+
+		targs := []string{"-test.paniconexit0", "-test.timeout=" + f.timeout.String()}
+		if f.run != "" {
+			targs = append(targs, "-test.run="+f.run)
+		}
+		if f.verbose || f.json {
+			targs = append(targs, "-test.v=true")
+		}
+		res, err := runBinary(runSpec{
+			Package: pkg.ImportPath,
+			Dir:     pkg.Dir,
+			Binary:  bin,
+			Args:    targs,
+			Config:  cfg,
+			JSON:    f.json,
+			Verbose: f.verbose,
+			Out:     out,
+		})
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitUsage
+		}
+		elapsed := time.Since(start)
+		failed := res.Failed || countBugs(res.Events) > 0
+		if f.json {
+			a := event.Pass
+			if failed {
+				a = event.Fail
+			}
+			out.printEvent(event.Event{Action: a, Package: pkg.ImportPath, Elapsed: elapsed.Seconds()})
+		} else {
+			printBugs(out, res)
+			if failed {
+				fmt.Fprintf(out, "FAIL\t%s\t%.3fs\n", pkg.ImportPath, elapsed.Seconds())
+			} else {
+				fmt.Fprintf(out, "ok  \t%s\t%.3fs%s\n", pkg.ImportPath, elapsed.Seconds(), summary(res, f))
+			}
+		}
+		if failed {
+			worse(exitFail)
+		}
+	}
+	return code
+}
+
+func countBugs(evs []event.Event) int {
+	n := 0
+	for _, e := range evs {
+		if e.Action == event.Bug {
+			n++
+		}
+	}
+	return n
+}
+
+// printBugs prints, for each bug, its report unless the test binary already
+// printed it, and the command that replays it.
+func printBugs(out io.Writer, res *runResult) {
+	for _, e := range res.Events {
+		if e.Action != event.Bug {
+			continue
+		}
+		report := strings.TrimRight(e.Report, "\n")
+		if report == "" {
+			report = fmt.Sprintf("heddle: %s: %s: %s (run %d, %d steps)", e.Test, e.Kind, e.Message, e.Run, e.Steps)
+		}
+		if first := firstLine(report); first == "" || !strings.Contains(res.Output, first) {
+			fmt.Fprintln(out, report)
+		}
+		if e.Schedule != "" {
+			fmt.Fprintf(out, "--- %s: %s: replay with:\n\t%s\n", e.Test, e.Kind, replayCommand(e.Schedule))
+		}
+	}
+}
+
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+// summary is the tail of an ok line: the tests explored, the runs made and
+// the budget.
+func summary(res *runResult, f *testFlags) string {
+	tests, runs, exhausted := 0, 0, 0
+	strategy := f.strategy
+	for _, e := range res.Events {
+		if e.Action == event.Summary {
+			tests++
+			runs += e.Runs
+			if e.Exhausted {
+				exhausted++
+			}
+			if e.Strategy != "" {
+				strategy = e.Strategy
+			}
+		}
+	}
+	if tests == 0 {
+		if res.NoTests {
+			return " [no tests to run]"
+		}
+		return " [no tests explored]"
+	}
+	unit := " runs"
+	if f.budget.Time > 0 {
+		unit = ""
+	}
+	s := fmt.Sprintf(" [%s, budget %s%s/test: %d %s, %d runs", strategy, f.budget.Text, unit, tests, plural(tests, "test"), runs)
+	if exhausted > 0 {
+		s += fmt.Sprintf(", %d exhausted", exhausted)
+	}
+	return s + "]"
+}
+
+func plural(n int, s string) string {
+	if n == 1 {
+		return s
+	}
+	return s + "s"
+}

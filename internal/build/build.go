@@ -1,0 +1,454 @@
+// Package build prepares rewritten test binaries for the heddle command.
+//
+// For the packages a user names, it finds the main module, writes a
+// tool-owned copy of its go.mod that reaches heddle's runtime (extracted
+// from the heddle binary into a cache directory), has the rewriter produce
+// an overlay, and builds one test binary per package with
+// `go test -c -overlay`. Nothing in the user's tree is written: the go
+// command is always run with -modfile pointing into heddle's cache, and with
+// GOWORK=off.
+package build
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"heddle.dev"
+	"heddle.dev/internal/rewrite"
+)
+
+// Options says what to build.
+type Options struct {
+	Dir      string   // working directory; patterns are relative to it
+	Patterns []string // package patterns, as for go test; none means "."
+	Race     bool     // build with -race
+	Tags     string   // build tags, comma-separated
+	Debug    bool     // build for a debugger: -gcflags=all=-N -l
+	Env      []string // environment of the go command; nil means os.Environ()
+	CacheDir string   // heddle's cache root (see CacheDir)
+
+	// Runtime holds the runtime sources; nil means heddle.Runtime.
+	Runtime fs.FS
+
+	Stderr  io.Writer // go command diagnostics; nil discards them
+	Verbose io.Writer // progress notes (-x style); nil for none
+}
+
+// Program is the rewritten form of the packages under test.
+type Program struct {
+	Module      *Module
+	Packages    []*Package // matched packages, in go list order
+	RuntimeHash string
+	BuildFlags  []string // -race, -tags=... as recorded in schedules
+
+	opts      Options
+	env       []string
+	modfile   string
+	overlay   string
+	binDir    string
+	modCache  string
+	files     map[string]string // rel name -> rewritten hash, every package
+	fileDirs  map[string]string // rel name -> original directory
+	debugFlag []string
+}
+
+// Package is one package under test.
+type Package struct {
+	ImportPath string
+	Dir        string
+	HasTests   bool
+
+	// Files maps the names (relative to the module root) of the rewritten
+	// files this package's test binary is built from to their hashes.
+	Files       map[string]string
+	Fingerprint string
+
+	depDirs map[string]bool
+}
+
+// Error is a failure the user must fix (a compile error, a bad pattern),
+// as opposed to a failure of heddle itself. Its text is ready to print.
+type Error struct{ Msg string }
+
+func (e *Error) Error() string { return e.Msg }
+
+// CacheDir is heddle's cache root: $HEDDLE_CACHE, or os.UserCacheDir()/heddle.
+func CacheDir() (string, error) {
+	if d := os.Getenv("HEDDLE_CACHE"); d != "" {
+		return filepath.Abs(d)
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("heddle: no cache directory (set HEDDLE_CACHE): %v", err)
+	}
+	return filepath.Join(d, "heddle"), nil
+}
+
+// Flags returns the build flags as recorded in schedules and fingerprints.
+func Flags(race bool, tags string) []string {
+	var f []string
+	if race {
+		f = append(f, "-race")
+	}
+	if tags != "" {
+		f = append(f, "-tags="+tags)
+	}
+	return f
+}
+
+// ParseFlags is the inverse of Flags, for a schedule's recorded flags.
+func ParseFlags(flags []string) (race bool, tags string, err error) {
+	for _, f := range flags {
+		switch {
+		case f == "-race":
+			race = true
+		case strings.HasPrefix(f, "-tags="):
+			tags = strings.TrimPrefix(f, "-tags=")
+		default:
+			return false, "", fmt.Errorf("unknown build flag %q", f)
+		}
+	}
+	return race, tags, nil
+}
+
+// Load finds the module, extracts the runtime, lists and rewrites the
+// packages, and computes each package's fingerprint. It builds nothing.
+func Load(opts Options) (*Program, error) {
+	if opts.Env == nil {
+		opts.Env = os.Environ()
+	}
+	if opts.Runtime == nil {
+		opts.Runtime = heddle.Runtime
+	}
+	if len(opts.Patterns) == 0 {
+		opts.Patterns = []string{"."}
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
+	}
+	dir, err := filepath.Abs(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	opts.Dir = dir
+	mod, err := FindModule(dir, opts.Env)
+	if err != nil {
+		return nil, err
+	}
+	p := &Program{Module: mod, opts: opts, BuildFlags: Flags(opts.Race, opts.Tags)}
+
+	// The runtime: heddle's own tree when testing heddle, else the bundle.
+	var runtimeDir string
+	if mod.Path == SelfPath {
+		p.RuntimeHash, err = RuntimeHash(os.DirFS(mod.Root))
+	} else {
+		runtimeDir, p.RuntimeHash, err = ExtractRuntime(opts.Runtime, opts.CacheDir)
+	}
+	if err != nil {
+		return nil, err
+	}
+
+	work := filepath.Join(opts.CacheDir, "build", shortHash(mod.Root))
+	p.modfile = filepath.Join(work, "heddle.mod")
+	p.overlay = filepath.Join(work, "overlay.json")
+	p.binDir = filepath.Join(work, "bin")
+	p.env = goEnv(opts.Env, p.modfile)
+	if err := writeToolModfile(mod, p.modfile, runtimeDir, nil, true); err != nil {
+		return nil, err
+	}
+	p.note("module %s in %s; runtime %s; go.mod copy %s", mod.Path, mod.Root, runtimeOrSelf(runtimeDir), p.modfile)
+
+	if p.modCache, err = p.goEnvVar("GOMODCACHE"); err != nil {
+		return nil, err
+	}
+	if err := p.list(); err != nil {
+		return nil, err
+	}
+
+	res, err := rewrite.Rewrite(rewrite.Options{
+		Dir:        dir,
+		Patterns:   opts.Patterns,
+		BuildFlags: p.goFlags(),
+		Env:        p.env,
+		CacheDir:   filepath.Join(opts.CacheDir, "rewrite"),
+		Verbose:    opts.Verbose,
+	})
+	if err != nil {
+		// Code that does not compile: let the go command say so, with the
+		// original positions.
+		if cerr := p.compileOriginal(); cerr != nil {
+			return nil, cerr
+		}
+		return nil, fmt.Errorf("heddle: rewriting: %v", err)
+	}
+	if err := writeToolModfile(mod, p.modfile, runtimeDir, res.Replace, false); err != nil {
+		return nil, err
+	}
+	if err := writeOverlay(p.overlay, res.Overlay); err != nil {
+		return nil, err
+	}
+	p.note("rewrote %d packages, %d files; overlay %s", len(res.Packages), len(res.Overlay), p.overlay)
+
+	p.files = map[string]string{}
+	p.fileDirs = map[string]string{}
+	for abs, h := range res.Files {
+		n := RelName(mod.Root, p.modCache, abs)
+		p.files[n] = h
+		p.fileDirs[n] = filepath.Dir(abs)
+	}
+	for _, pkg := range p.Packages {
+		pkg.Files = map[string]string{}
+		for n, h := range p.files {
+			if pkg.depDirs[p.fileDirs[n]] {
+				pkg.Files[n] = h
+			}
+		}
+		pkg.Fingerprint = Fingerprint(pkg.Files, p.RuntimeHash, p.BuildFlags)
+	}
+	return p, nil
+}
+
+func runtimeOrSelf(dir string) string {
+	if dir == "" {
+		return "of the main module"
+	}
+	return dir
+}
+
+func (p *Program) note(format string, args ...any) {
+	if p.opts.Verbose != nil {
+		fmt.Fprintf(p.opts.Verbose, "heddle: "+format+"\n", args...)
+	}
+}
+
+func shortHash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:8])
+}
+
+// goEnv is the environment of every go command heddle runs: GOWORK=off, so
+// that a go.work in a parent directory is not picked up, and GOFLAGS that
+// let the go command update heddle's go.mod copy, never the user's.
+func goEnv(base []string, modfile string) []string {
+	env := make([]string, 0, len(base)+2)
+	for _, kv := range base {
+		if strings.HasPrefix(kv, "GOWORK=") || strings.HasPrefix(kv, "GOFLAGS=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	flags := "-mod=mod"
+	if !strings.ContainsAny(modfile, " \t") {
+		// Also for go commands the rewriter runs itself.
+		flags += " -modfile=" + modfile
+	}
+	return append(env, "GOWORK=off", "GOFLAGS="+flags)
+}
+
+// goFlags are the flags of every go command that loads packages.
+func (p *Program) goFlags() []string {
+	f := []string{"-modfile=" + p.modfile}
+	if p.opts.Tags != "" {
+		f = append(f, "-tags="+p.opts.Tags)
+	}
+	return f
+}
+
+func (p *Program) goCmd(args ...string) *exec.Cmd {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = p.opts.Dir
+	cmd.Env = p.env
+	if p.opts.Verbose != nil {
+		fmt.Fprintf(p.opts.Verbose, "heddle: go %s\n", strings.Join(args, " "))
+	}
+	return cmd
+}
+
+func (p *Program) goEnvVar(name string) (string, error) {
+	cmd := p.goCmd("env", name)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("heddle: go env %s: %v\n%s", name, err, stderr.String())
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// listed is the part of `go list -json` that heddle reads.
+type listed struct {
+	ImportPath   string
+	Dir          string
+	DepOnly      bool
+	ForTest      string
+	Standard     bool
+	Deps         []string
+	TestGoFiles  []string
+	XTestGoFiles []string
+	Error        *struct{ Err string }
+}
+
+// list finds the packages matched by the patterns and, for each, the
+// directories of everything its test binary is built from.
+func (p *Program) list() error {
+	args := append([]string{"list", "-e", "-test", "-deps",
+		"-json=ImportPath,Dir,DepOnly,ForTest,Standard,Deps,TestGoFiles,XTestGoFiles,Error"}, p.goFlags()...)
+	args = append(args, "--")
+	args = append(args, p.opts.Patterns...)
+	cmd := p.goCmd(args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return &Error{Msg: strings.TrimRight(stderr.String(), "\n")}
+	}
+	byPath := map[string]*listed{}
+	var matched []*listed
+	dec := json.NewDecoder(&stdout)
+	for dec.More() {
+		l := new(listed)
+		if err := dec.Decode(l); err != nil {
+			return fmt.Errorf("heddle: reading go list output: %v", err)
+		}
+		byPath[l.ImportPath] = l
+		if !l.DepOnly && l.ForTest == "" && !strings.Contains(l.ImportPath, " [") {
+			matched = append(matched, l)
+		}
+	}
+	var errs []string
+	for _, l := range matched {
+		if strings.HasSuffix(l.ImportPath, ".test") {
+			if m := byPath[strings.TrimSuffix(l.ImportPath, ".test")]; m != nil && !m.DepOnly {
+				continue // the generated test main of m
+			}
+		}
+		if l.Error != nil {
+			errs = append(errs, strings.TrimRight(l.Error.Err, "\n"))
+			continue
+		}
+		pkg := &Package{
+			ImportPath: l.ImportPath,
+			Dir:        l.Dir,
+			HasTests:   len(l.TestGoFiles)+len(l.XTestGoFiles) > 0,
+			depDirs:    map[string]bool{l.Dir: true},
+		}
+		deps := l.Deps
+		if tm := byPath[l.ImportPath+".test"]; tm != nil {
+			deps = tm.Deps
+		}
+		for _, d := range deps {
+			if dl := byPath[d]; dl != nil && !dl.Standard {
+				pkg.depDirs[dl.Dir] = true
+			}
+		}
+		p.Packages = append(p.Packages, pkg)
+	}
+	if s := strings.TrimSpace(stderr.String()); s != "" {
+		fmt.Fprintln(p.opts.Stderr, s)
+	}
+	if len(errs) > 0 {
+		return &Error{Msg: strings.Join(errs, "\n")}
+	}
+	if len(p.Packages) == 0 {
+		return &Error{Msg: fmt.Sprintf("heddle: no packages to test: %s matched no packages", strings.Join(p.opts.Patterns, " "))}
+	}
+	return nil
+}
+
+// compileOriginal builds the tests of the packages as they are, without
+// heddle, to report compile errors as the go command does. It returns nil if
+// they compile.
+func (p *Program) compileOriginal() error {
+	tmp, err := os.MkdirTemp("", "heddle-check-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	for _, pkg := range p.Packages {
+		args := append([]string{"test", "-c", "-vet=off", "-o", filepath.Join(tmp, "x.test")}, p.goFlags()...)
+		if p.opts.Race {
+			args = append(args, "-race")
+		}
+		cmd := p.goCmd(append(args, pkg.ImportPath)...)
+		cmd.Dir = pkg.Dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return &Error{Msg: strings.TrimRight(string(out), "\n")}
+		}
+	}
+	return nil
+}
+
+func writeOverlay(path string, replace map[string]string) error {
+	b, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "\t")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o666)
+}
+
+// Build builds the test binary of pkg, which must have tests, and returns
+// its path. The go command relinks only when an input changed. Compile
+// errors are returned as an *Error holding the go command's output, with
+// the original file positions.
+func (p *Program) Build(pkg *Package) (string, error) {
+	key := pkg.ImportPath + "\x00" + strings.Join(p.BuildFlags, " ")
+	if p.opts.Debug {
+		key += "\x00debug"
+	}
+	bin := filepath.Join(p.binDir, shortHash(key), testBinaryName(pkg.ImportPath))
+	args := []string{"test", "-c", "-o", bin, "-vet=off", "-overlay=" + p.overlay}
+	args = append(args, p.goFlags()...)
+	if p.opts.Race {
+		args = append(args, "-race")
+	}
+	if p.opts.Debug {
+		args = append(args, "-gcflags=all=-N -l")
+	}
+	cmd := p.goCmd(append(args, pkg.ImportPath)...)
+	cmd.Dir = pkg.Dir // so that the go command prints positions relative to it
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return "", &Error{Msg: strings.TrimRight(string(out), "\n")}
+		}
+		return "", fmt.Errorf("heddle: go test -c: %v", err)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return "", fmt.Errorf("heddle: go test -c wrote no test binary for %s:\n%s", pkg.ImportPath, out)
+	}
+	return bin, nil
+}
+
+func testBinaryName(importPath string) string {
+	name := importPath[strings.LastIndex(importPath, "/")+1:]
+	if name == "" {
+		name = "pkg"
+	}
+	return name + ".test"
+}
+
+// AllFiles returns the rewritten files of every package, by name relative
+// to the module root, sorted. It is for diagnostics.
+func (p *Program) AllFiles() []string {
+	names := make([]string, 0, len(p.files))
+	for n := range p.files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
