@@ -1,0 +1,3 @@
+module heddle.dev/examples
+
+go 1.21
