@@ -89,7 +89,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "heddle:", err)
 		return exitUsage
 	}
-	s, err := loadSchedule(file)
+	s, err := loadSchedule(pos[0])
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage

@@ -266,7 +266,8 @@ func countBugs(evs []event.Event) int {
 }
 
 // printBugs prints, for each bug, its report unless the test binary already
-// printed it, and the command that replays it.
+// printed it (the runtime fails the test with the report), and the command
+// that replays it unless the report has it.
 func printBugs(out io.Writer, res *runResult) {
 	for _, e := range res.Events {
 		if e.Action != event.Bug {
@@ -279,8 +280,11 @@ func printBugs(out io.Writer, res *runResult) {
 		if first := firstLine(report); first == "" || !strings.Contains(res.Output, first) {
 			fmt.Fprintln(out, report)
 		}
-		if e.Schedule != "" {
-			fmt.Fprintf(out, "--- %s: %s: replay with:\n\t%s\n", e.Test, e.Kind, replayCommand(e.Schedule))
+		if e.Schedule == "" {
+			continue
+		}
+		if cmd := replayCommand(e.Schedule); !strings.Contains(report, cmd) {
+			fmt.Fprintf(out, "--- %s: %s: replay with:\n\t%s\n", e.Test, e.Kind, cmd)
 		}
 	}
 }

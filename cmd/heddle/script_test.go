@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"heddle": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs the end-to-end scripts in testdata/script: the real
+// heddle command on small modules written inline.
+func TestScripts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores test binaries")
+	}
+	goenv := map[string]string{}
+	out, err := exec.Command("go", "env", "-json", "GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env: %v", err)
+	}
+	if err := json.Unmarshal(out, &goenv); err != nil {
+		t.Fatal(err)
+	}
+	examples, err := filepath.Abs("../../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			for k, v := range goenv {
+				env.Setenv(k, v)
+			}
+			env.Setenv("GOPROXY", "off")
+			env.Setenv("GOTOOLCHAIN", "local")
+			env.Setenv("GOFLAGS", "")
+			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
+			env.Setenv("HEDDLE_CACHE", cache)
+			env.Setenv("EXAMPLES", examples)
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"schedfile": cmdSchedfile,
+			"treehash":  cmdTreehash,
+			"jsonlines": cmdJSONLines,
+			"status":    cmdStatus,
+		},
+	})
+}
+
+// schedfile DIR VAR sets $VAR to the path of the one schedule file under DIR.
+func cmdSchedfile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: schedfile DIR VAR")
+	}
+	var found []string
+	filepath.WalkDir(ts.MkAbs(args[0]), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".sched") {
+			found = append(found, p)
+		}
+		return nil
+	})
+	if len(found) != 1 {
+		ts.Fatalf("want one schedule file under %s, found %d: %v", args[0], len(found), found)
+	}
+	ts.Setenv(args[1], found[0])
+}
+
+// treehash DIR FILE writes a hash of every file under DIR (names, modes and
+// contents) to FILE, so that cmp can show that heddle changed nothing.
+func cmdTreehash(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: treehash DIR FILE")
+	}
+	root := ts.MkAbs(args[0])
+	var lines []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		h := ""
+		if d.Type().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			s := sha256.Sum256(b)
+			h = hex.EncodeToString(s[:])
+		}
+		lines = append(lines, fmt.Sprintf("%s %v %s", filepath.ToSlash(rel), info.Mode(), h))
+		return nil
+	})
+	if err != nil {
+		ts.Fatalf("%v", err)
+	}
+	sort.Strings(lines)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(strings.Join(lines, "\n")+"\n"), 0o666))
+}
+
+// jsonlines FILE checks that every line of FILE is a JSON object with an
+// Action field.
+func cmdJSONLines(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: jsonlines FILE")
+	}
+	f, err := os.Open(ts.MkAbs(args[0]))
+	ts.Check(err)
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 16<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			ts.Fatalf("line %d is not a JSON object: %v: %q", n, err, sc.Text())
+		}
+		if a, _ := m["Action"].(string); a == "" {
+			ts.Fatalf("line %d has no Action: %q", n, sc.Text())
+		}
+	}
+	ts.Check(sc.Err())
+	if n == 0 {
+		ts.Fatalf("%s is empty", args[0])
+	}
+}
+
+// status N PROG ARGS... runs PROG like exec and checks that it exits with
+// status N, so that scripts tell a bug (1) from a usage error (2).
+func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: status N PROG [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("%v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
+}
