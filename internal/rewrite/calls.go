@@ -1,0 +1,628 @@
+package rewrite
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+// renamed lists the package functions replaced one for one by a function
+// of heddle.dev/rt with the same signature, in calls and as values.
+var renamed = map[string]string{
+	"time.Sleep":                "Sleep",
+	"time.Now":                  "Now",
+	"time.Since":                "Since",
+	"time.Until":                "Until",
+	"time.After":                "After",
+	"time.Tick":                 "Tick",
+	"time.NewTimer":             "NewTimer",
+	"time.NewTicker":            "NewTicker",
+	"time.AfterFunc":            "AfterFunc",
+	"context.WithCancel":        "WithCancel",
+	"context.WithCancelCause":   "WithCancelCause",
+	"context.WithTimeout":       "WithTimeout",
+	"context.WithTimeoutCause":  "WithTimeoutCause",
+	"context.WithDeadline":      "WithDeadline",
+	"context.WithDeadlineCause": "WithDeadlineCause",
+	"context.AfterFunc":         "ContextAfterFunc",
+	"context.Cause":             "Cause",
+	"runtime.Gosched":           "Gosched",
+	"runtime.Goexit":            "Goexit",
+	"runtime.NumGoroutine":      "NumGoroutine",
+	"sync.OnceFunc":             "OnceFunc",
+	"sync.OnceValue":            "OnceValue",
+	"sync.OnceValues":           "OnceValues",
+	"math/rand/v2.N":            "RandN",
+}
+
+// receiver-first replacements of methods: "pkg.Type.Method" -> rt function
+// taking the receiver's address first.
+var methodFuncs = map[string]string{
+	"sync.Mutex.Lock":        "MutexLock",
+	"sync.Mutex.Unlock":      "MutexUnlock",
+	"sync.Mutex.TryLock":     "MutexTryLock",
+	"sync.RWMutex.Lock":      "RWLock",
+	"sync.RWMutex.Unlock":    "RWUnlock",
+	"sync.RWMutex.RLock":     "RWRLock",
+	"sync.RWMutex.RUnlock":   "RWRUnlock",
+	"sync.RWMutex.TryLock":   "RWTryLock",
+	"sync.RWMutex.TryRLock":  "RWTryRLock",
+	"sync.RWMutex.RLocker":   "RWRLocker",
+	"sync.WaitGroup.Add":     "WaitGroupAdd",
+	"sync.WaitGroup.Done":    "WaitGroupDone",
+	"sync.WaitGroup.Wait":    "WaitGroupWait",
+	"sync.WaitGroup.Go":      "WaitGroupGo",
+	"sync.Once.Do":           "OnceDo",
+	"sync.Cond.Wait":         "CondWait",
+	"sync.Cond.Signal":       "CondSignal",
+	"sync.Cond.Broadcast":    "CondBroadcast",
+	"time.Timer.Stop":        "TimerStop",
+	"time.Timer.Reset":       "TimerReset",
+	"time.Ticker.Stop":       "TickerStop",
+	"time.Ticker.Reset":      "TickerReset",
+}
+
+type methodKind int
+
+const (
+	mFunc    methodKind = iota // rt.F(recv, args...)
+	mWrap                      // rt.F(recv).M(args...)
+	mLocker                    // rt.LockerLock(recv) on an interface value
+	mTB                        // rt.TB(recv).M(args...)
+	mTFunc                     // rt.TRun(recv, args...) / rt.TParallel(recv)
+)
+
+type methodPlan struct {
+	kind     methodKind
+	rtName   string
+	path     []string // embedded fields from the selector's operand to the receiver
+	needAddr bool     // take the address of the receiver
+}
+
+// classifyMethod decides how a method selector x.m is rewritten, or
+// returns nil. It uses only type information: the method object, the
+// receiver's type and the embedding path.
+func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
+	s, ok := r.info.Selections[sel]
+	if !ok || s.Kind() != types.MethodVal {
+		return nil
+	}
+	fn, ok := s.Obj().(*types.Func)
+	if !ok {
+		return nil
+	}
+	// Follow the embedding path to the value the method is declared on.
+	t := s.Recv()
+	var path []string
+	idx := s.Index()
+	for _, i := range idx[:len(idx)-1] {
+		st, ok := derefStruct(t)
+		if !ok {
+			return nil
+		}
+		f := st.Field(i)
+		path = append(path, f.Name())
+		t = f.Type()
+	}
+	_, recvIsPtr := types.Unalias(t).Underlying().(*types.Pointer)
+	if _, isTP := types.Unalias(t).(*types.TypeParam); isTP {
+		recvIsPtr = false
+	}
+
+	// Lock/Unlock on an interface value (sync.Locker, Cond.L, type
+	// parameters constrained by one).
+	if types.IsInterface(t) {
+		if isTestingTB(t) {
+			return r.tbPlan(fn.Name(), path, t)
+		}
+		sig := fn.Signature()
+		if (fn.Name() == "Lock" || fn.Name() == "Unlock") && sig.Params().Len() == 0 && sig.Results().Len() == 0 {
+			return &methodPlan{kind: mLocker, rtName: "Locker" + fn.Name(), path: path}
+		}
+		return nil
+	}
+	if isTestingT(t) {
+		return r.tbPlan(fn.Name(), path, t)
+	}
+	if fn.Pkg() == nil {
+		return nil
+	}
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return nil
+	}
+	rt := recv.Type()
+	if p, ok := rt.(*types.Pointer); ok {
+		rt = p.Elem()
+	}
+	named, ok := types.Unalias(rt).(*types.Named)
+	if !ok {
+		return nil
+	}
+	key := fn.Pkg().Path() + "." + named.Obj().Name() + "." + fn.Name()
+	if name, ok := methodFuncs[key]; ok {
+		return &methodPlan{kind: mFunc, rtName: name, path: path, needAddr: !recvIsPtr}
+	}
+	switch fn.Pkg().Path() {
+	case "sync":
+		if named.Obj().Name() == "Map" {
+			name := "SyncMapW"
+			if fn.Name() == "Load" || fn.Name() == "Range" {
+				name = "SyncMapR"
+			}
+			return &methodPlan{kind: mWrap, rtName: name, path: path, needAddr: !recvIsPtr}
+		}
+	case "sync/atomic":
+		name := "AtomicW"
+		if strings.HasPrefix(fn.Name(), "Load") {
+			name = "AtomicR"
+		}
+		return &methodPlan{kind: mWrap, rtName: name, path: path, needAddr: !recvIsPtr}
+	}
+	return nil
+}
+
+func (r *rewriter) tbPlan(method string, path []string, recvT types.Type) *methodPlan {
+	switch method {
+	case "Run":
+		if isTestingT(recvT) {
+			return &methodPlan{kind: mTFunc, rtName: "TRun", path: path}
+		}
+		return nil
+	case "Parallel":
+		if isTestingT(recvT) {
+			return &methodPlan{kind: mTFunc, rtName: "TParallel", path: path}
+		}
+		return nil
+	}
+	if tbHasMethod(r.pkg, method) {
+		return &methodPlan{kind: mTB, rtName: "TB", path: path}
+	}
+	return nil
+}
+
+// tbHasMethod reports whether testing.TB has the method, as seen by the
+// type checker of the package (so the toolchain's own testing package
+// decides).
+func tbHasMethod(pkg *types.Package, method string) bool {
+	var testing *types.Package
+	if pkg != nil {
+		for _, imp := range allImports(pkg) {
+			if imp.Path() == "testing" {
+				testing = imp
+				break
+			}
+		}
+	}
+	if testing == nil {
+		return false
+	}
+	tb, ok := testing.Scope().Lookup("TB").(*types.TypeName)
+	if !ok {
+		return false
+	}
+	iface, ok := tb.Type().Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	for i := 0; i < iface.NumMethods(); i++ {
+		if iface.Method(i).Name() == method {
+			return true
+		}
+	}
+	return false
+}
+
+// allImports returns pkg's imports and theirs.
+func allImports(pkg *types.Package) []*types.Package {
+	seen := map[*types.Package]bool{}
+	var out []*types.Package
+	var walk func(p *types.Package)
+	walk = func(p *types.Package) {
+		for _, q := range p.Imports() {
+			if !seen[q] {
+				seen[q] = true
+				out = append(out, q)
+				walk(q)
+			}
+		}
+	}
+	walk(pkg)
+	return out
+}
+
+func derefStruct(t types.Type) (*types.Struct, bool) {
+	t = types.Unalias(t)
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	s, ok := t.Underlying().(*types.Struct)
+	return s, ok
+}
+
+// recvOperand builds the receiver operand of a rewritten method call from
+// the (already rewritten) operand x of the selector.
+func (r *rewriter) recvOperand(mp *methodPlan, x ast.Expr) ast.Expr {
+	e := x
+	for _, f := range mp.path {
+		e = &ast.SelectorExpr{X: e, Sel: ident(f, x.End())}
+	}
+	if mp.needAddr {
+		e = addr(e)
+	}
+	return e
+}
+
+// buildMethodCall builds the replacement of x.m(args) and registers its
+// evaluation slots for go statements.
+func (r *rewriter) buildMethodCall(mp *methodPlan, sel *ast.SelectorExpr, call *ast.CallExpr) *ast.CallExpr {
+	pos := sel.Pos()
+	recv := r.recvOperand(mp, sel.X)
+	switch mp.kind {
+	case mWrap, mTB:
+		inner := r.rtCall(mp.rtName, pos, recv)
+		inner.Rparen = sel.Sel.Pos()
+		out := &ast.CallExpr{Fun: &ast.SelectorExpr{X: inner, Sel: sel.Sel}, Lparen: call.Lparen, Args: call.Args, Ellipsis: call.Ellipsis, Rparen: call.Rparen}
+		slots := []*ast.Expr{&inner.Args[0]}
+		for i := range out.Args {
+			slots = append(slots, &out.Args[i])
+		}
+		r.operands[out] = slots
+		return out
+	default:
+		out := r.rtCall(mp.rtName, pos, append([]ast.Expr{recv}, call.Args...)...)
+		out.Lparen, out.Ellipsis, out.Rparen = call.Lparen, call.Ellipsis, call.Rparen
+		var slots []*ast.Expr
+		for i := range out.Args {
+			slots = append(slots, &out.Args[i])
+		}
+		r.operands[out] = slots
+		return out
+	}
+}
+
+// funcObj returns the package-level function a call's function operand
+// names, if any.
+func (r *rewriter) funcObj(fun ast.Expr) *types.Func {
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		fn, _ := r.info.Uses[f].(*types.Func)
+		if fn != nil && fn.Signature().Recv() == nil {
+			return fn
+		}
+	case *ast.SelectorExpr:
+		if _, ok := r.info.Selections[f]; ok {
+			return nil
+		}
+		fn, _ := r.info.Uses[f.Sel].(*types.Func)
+		if fn != nil && fn.Signature().Recv() == nil {
+			return fn
+		}
+	}
+	return nil
+}
+
+func (r *rewriter) planCall(call *ast.CallExpr) {
+	fun := ast.Unparen(call.Fun)
+	// Builtins on channels.
+	if id, ok := fun.(*ast.Ident); ok {
+		if b, ok := r.info.Uses[id].(*types.Builtin); ok {
+			r.planBuiltin(call, b.Name())
+			return
+		}
+	}
+	// Method calls.
+	if sel, ok := fun.(*ast.SelectorExpr); ok {
+		if mp := r.classifyMethod(sel); mp != nil {
+			r.skip[sel] = true // no method-value closure for the callee
+			r.plans[call] = func(c *astutil.Cursor) {
+				call := c.Node().(*ast.CallExpr)
+				sel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+				c.Replace(r.buildMethodCall(mp, sel, call))
+			}
+			return
+		}
+	}
+	fn := r.funcObj(fun)
+	if fn == nil || fn.Pkg() == nil {
+		return
+	}
+	switch path := fn.Pkg().Path(); path {
+	case "sync/atomic":
+		if len(call.Args) == 0 {
+			return
+		}
+		name := "AtomicW"
+		if strings.HasPrefix(fn.Name(), "Load") {
+			name = "AtomicR"
+		}
+		r.plans[call] = func(c *astutil.Cursor) {
+			call := c.Node().(*ast.CallExpr)
+			a := r.rtCall(name, call.Args[0].Pos(), call.Args[0])
+			a.Rparen = call.Args[0].End()
+			call.Args[0] = a
+			r.changed = true
+		}
+	case "math/rand", "math/rand/v2":
+		name := fn.Name()
+		if name == "Seed" || name == "N" || strings.HasPrefix(name, "New") {
+			return
+		}
+		randT, ok := fn.Pkg().Scope().Lookup("Rand").(*types.TypeName)
+		if !ok {
+			return
+		}
+		if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(randT.Type()), false, fn.Pkg(), name); obj == nil {
+			return
+		}
+		src := "Rand"
+		if path == "math/rand/v2" {
+			src = "RandV2"
+		}
+		r.skip[fun] = true
+		r.plans[call] = func(c *astutil.Cursor) {
+			call := c.Node().(*ast.CallExpr)
+			pos := call.Fun.Pos()
+			call.Fun = &ast.SelectorExpr{X: r.rtCall(src, pos), Sel: ident(name, pos)}
+		}
+	}
+}
+
+func (r *rewriter) planBuiltin(call *ast.CallExpr, name string) {
+	if len(call.Args) == 0 {
+		return
+	}
+	switch name {
+	case "make":
+		ct := chanOf(r.typeOf(call.Args[0]))
+		if ct == nil || ct.Dir() != types.SendRecv {
+			return
+		}
+		if _, isTP := types.Unalias(r.typeOf(call.Args[0])).(*types.TypeParam); isTP {
+			return
+		}
+		var sizeConv bool
+		if len(call.Args) > 1 {
+			st := r.typeOf(call.Args[1])
+			if b, ok := st.(*types.Basic); !ok || (b.Kind() != types.Int && b.Info()&types.IsUntyped == 0) {
+				sizeConv = true
+			}
+		}
+		r.plans[call] = func(c *astutil.Cursor) {
+			call := c.Node().(*ast.CallExpr)
+			pos := call.Pos()
+			var size ast.Expr = &ast.BasicLit{ValuePos: call.Rparen, Kind: token.INT, Value: "0"}
+			if len(call.Args) > 1 {
+				size = call.Args[1]
+				if sizeConv {
+					size = &ast.CallExpr{Fun: ident("int", size.Pos()), Lparen: size.Pos(), Args: []ast.Expr{size}, Rparen: size.End()}
+				}
+			}
+			fun := &ast.IndexExpr{X: r.rt("MakeChan", pos), Lbrack: pos, Index: call.Args[0], Rbrack: pos}
+			r.static[fun] = true
+			out := &ast.CallExpr{Fun: fun, Lparen: call.Lparen, Args: []ast.Expr{size}, Rparen: call.Rparen}
+			c.Replace(out)
+		}
+	case "close", "len", "cap":
+		t := r.typeOf(call.Args[0])
+		ct := chanOf(t)
+		if ct == nil {
+			return
+		}
+		if _, isTP := types.Unalias(t).(*types.TypeParam); isTP {
+			return
+		}
+		fname := map[string]string{"close": "Close", "len": "Len", "cap": "Cap"}[name]
+		if name != "close" && ct.Dir() == types.SendOnly {
+			fname += "S"
+		}
+		r.plans[call] = func(c *astutil.Cursor) {
+			call := c.Node().(*ast.CallExpr)
+			out := r.rtCall(fname, call.Pos(), call.Args[0])
+			out.Lparen, out.Rparen = call.Lparen, call.Rparen
+			r.operands[out] = []*ast.Expr{&out.Args[0]}
+			c.Replace(out)
+		}
+	}
+}
+
+// planSelector handles package functions used through a qualified name
+// (time.Sleep -> rt.Sleep, in calls and as values) and method values of
+// rewritten methods (f := mu.Unlock).
+func (r *rewriter) planSelector(sel *ast.SelectorExpr) {
+	r.skip[sel.Sel] = true
+	if _, ok := r.info.Selections[sel]; ok {
+		if r.callee[sel] {
+			return
+		}
+		r.planMethodValue(sel)
+		return
+	}
+	fn, ok := r.info.Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return
+	}
+	name, ok := renamed[fn.Pkg().Path()+"."+fn.Name()]
+	if !ok {
+		return
+	}
+	r.plans[sel] = func(c *astutil.Cursor) {
+		sel := c.Node().(*ast.SelectorExpr)
+		c.Replace(r.rt(name, sel.Pos()))
+	}
+}
+
+// planIdent handles dot-imported package functions.
+func (r *rewriter) planIdent(id *ast.Ident) {
+	fn, ok := r.info.Uses[id].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg() == r.pkg {
+		return
+	}
+	name, ok := renamed[fn.Pkg().Path()+"."+fn.Name()]
+	if !ok {
+		return
+	}
+	r.plans[id] = func(c *astutil.Cursor) {
+		c.Replace(r.rt(name, c.Node().Pos()))
+	}
+}
+
+// planMethodValue turns a method value of a rewritten method into a
+// closure over the receiver evaluated now:
+//
+//	f := mu.Unlock  ->  f := func() func() { r := &mu; return func() { rt.MutexUnlock(r) } }()
+//
+// It leaves the method value alone if the signature cannot be spelled.
+func (r *rewriter) planMethodValue(sel *ast.SelectorExpr) {
+	mp := r.classifyMethod(sel)
+	if mp == nil {
+		return
+	}
+	sig, ok := r.info.Selections[sel].Type().(*types.Signature)
+	if !ok {
+		return
+	}
+	r.plans[sel] = func(c *astutil.Cursor) {
+		sel := c.Node().(*ast.SelectorExpr)
+		pos := sel.Pos()
+		var names []string
+		var args []ast.Expr
+		for i := 0; i < sig.Params().Len(); i++ {
+			n := r.tmp("p")
+			names = append(names, n)
+			args = append(args, ident(n, pos))
+		}
+		inner, err := r.funcType(sig, names)
+		if err != nil {
+			return
+		}
+		outer, err := r.funcType(sig, nil)
+		if err != nil {
+			return
+		}
+		hr := r.tmp("r")
+		fake := &ast.CallExpr{Fun: &ast.SelectorExpr{X: ident(hr, pos), Sel: sel.Sel}, Lparen: pos, Args: args, Rparen: pos}
+		if sig.Variadic() {
+			fake.Ellipsis = pos
+		}
+		recv := r.recvOperand(mp, sel.X)
+		// The call is built on the temporary receiver, which already is
+		// the receiver operand: no path, no address.
+		call := r.buildMethodCall(&methodPlan{kind: mp.kind, rtName: mp.rtName}, fake.Fun.(*ast.SelectorExpr), fake)
+		var stmt ast.Stmt = &ast.ExprStmt{X: call}
+		if sig.Results().Len() > 0 {
+			stmt = &ast.ReturnStmt{Return: pos, Results: []ast.Expr{call}}
+		}
+		lit := &ast.FuncLit{Type: inner, Body: block(pos, stmt)}
+		wrapper := &ast.FuncLit{
+			Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}, Results: &ast.FieldList{List: []*ast.Field{{Type: outer}}}},
+			Body: block(pos,
+				define(pos, idents(pos, hr), recv),
+				&ast.ReturnStmt{Return: pos, Results: []ast.Expr{lit}}),
+		}
+		c.Replace(&ast.CallExpr{Fun: wrapper, Lparen: pos, Rparen: pos})
+	}
+}
+
+// ---- imports ----
+
+// fixImports adds heddle.dev/rt and any import needed to spell types, and
+// removes imports the rewrite left unused.
+func (r *rewriter) fixImports() {
+	used := map[string]bool{}
+	ast.Inspect(r.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ImportSpec:
+			return false
+		case *ast.SelectorExpr:
+			if x, ok := n.X.(*ast.Ident); ok {
+				if pn, ok := r.info.Uses[x].(*types.PkgName); ok {
+					used[pn.Imported().Path()] = true
+					return false
+				} else if _, known := r.info.Uses[x]; !known {
+					for p, name := range r.imported {
+						if name == x.Name {
+							used[p] = true
+						}
+					}
+				}
+			}
+		case *ast.Ident:
+			if obj := r.info.Uses[n]; obj != nil && obj.Pkg() != nil && obj.Pkg() != r.pkg && obj.Parent() == obj.Pkg().Scope() {
+				used["."+obj.Pkg().Path()] = true // a dot-imported name
+			}
+		}
+		return true
+	})
+	var firstImport *ast.GenDecl
+	var decls []ast.Decl
+	for _, d := range r.file.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.IMPORT {
+			decls = append(decls, d)
+			continue
+		}
+		var specs []ast.Spec
+		for _, s := range gd.Specs {
+			is := s.(*ast.ImportSpec)
+			path, _ := strconv.Unquote(is.Path.Value)
+			keep := true
+			switch {
+			case path == "C":
+			case is.Name != nil && is.Name.Name == "_":
+			case is.Name != nil && is.Name.Name == ".":
+				keep = used["."+path]
+			default:
+				keep = used[path]
+			}
+			if keep {
+				specs = append(specs, s)
+			}
+		}
+		gd.Specs = specs
+		if len(specs) == 0 {
+			continue
+		}
+		if firstImport == nil {
+			firstImport = gd
+		}
+		decls = append(decls, gd)
+	}
+	r.file.Decls = decls
+	var imports []*ast.ImportSpec
+	for _, d := range decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			for _, s := range gd.Specs {
+				imports = append(imports, s.(*ast.ImportSpec))
+			}
+		}
+	}
+	add := map[string]string{rtPath: r.rtName}
+	for p, n := range r.added {
+		add[p] = n
+	}
+	if firstImport == nil {
+		firstImport = &ast.GenDecl{TokPos: r.file.Name.End(), Tok: token.IMPORT, Lparen: r.file.Name.End(), Rparen: r.file.Name.End()}
+		r.file.Decls = append([]ast.Decl{firstImport}, r.file.Decls...)
+	}
+	if !firstImport.Lparen.IsValid() {
+		firstImport.Lparen = firstImport.TokPos
+		firstImport.Rparen = firstImport.End()
+	}
+	paths := make([]string, 0, len(add))
+	for p := range add {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		is := &ast.ImportSpec{Name: ast.NewIdent(add[p]), Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(p)}}
+		firstImport.Specs = append(firstImport.Specs, is)
+		imports = append(imports, is)
+	}
+	r.file.Imports = imports
+}

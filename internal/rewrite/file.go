@@ -1,0 +1,968 @@
+package rewrite
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+// rtPath is the import path of heddle's runtime package.
+const rtPath = "heddle.dev/rt"
+
+// File rewrites one parsed, type-checked file. It is what Rewrite uses per
+// file, and what golden and fuzz tests call. goVersion is the language
+// version of the file ("go1.21"); the generated code never needs a newer one.
+// f is modified in place. The output carries //line directives naming the
+// original positions of fset.
+func File(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.Package, goVersion string) ([]byte, error) {
+	out, _, err := rewriteFile(fset, f, info, pkg, goVersion)
+	return out, err
+}
+
+// rewriteFile is File that also reports whether anything was rewritten.
+func rewriteFile(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.Package, goVersion string) ([]byte, bool, error) {
+	for _, imp := range f.Imports {
+		if imp.Path.Value == `"C"` {
+			// cgo files are compiled from generated sources; leave them.
+			return nil, false, nil
+		}
+	}
+	r := newRewriter(fset, f, info, pkg, goVersion)
+	astutil.Apply(f, r.pre, r.post)
+	if !r.changed {
+		return nil, false, nil
+	}
+	r.fixImports()
+	out, err := r.print(true)
+	if err != nil {
+		return nil, false, err
+	}
+	if _, perr := parser.ParseFile(token.NewFileSet(), "", out, parser.ParseComments); perr != nil {
+		// Comments placed among generated code can, in rare layouts,
+		// make the printer produce invalid code. Print again keeping only
+		// the directives the compiler needs.
+		out, err = r.print(false)
+		if err != nil {
+			return nil, false, err
+		}
+		if _, perr := parser.ParseFile(token.NewFileSet(), "", out, parser.ParseComments); perr != nil {
+			return nil, false, fmt.Errorf("rewrite %s: generated invalid code: %v", fset.Position(f.Package).Filename, perr)
+		}
+	}
+	return out, true, nil
+}
+
+type rewriter struct {
+	fset      *token.FileSet
+	file      *ast.File
+	info      *types.Info
+	pkg       *types.Package
+	goVersion string
+	filename  string
+
+	names    map[string]bool   // identifiers that must not be reused
+	imported map[string]string // import path -> name, for usable imports
+	added    map[string]string // imports to add: path -> name
+	rtName   string
+	changed  bool
+
+	plans    map[ast.Node]func(c *astutil.Cursor)
+	skip     map[ast.Node]bool         // handled by an enclosing construct
+	callee   map[ast.Expr]bool         // selector in call position
+	operands map[*ast.CallExpr][]*ast.Expr // evaluation slots of rewritten calls
+	static   map[ast.Expr]bool         // generated function names, never hoisted
+	label    map[ast.Stmt]*ast.Stmt    // generated block -> slot of the loop/switch a label must move to
+}
+
+func newRewriter(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.Package, goVersion string) *rewriter {
+	r := &rewriter{
+		fset: fset, file: f, info: info, pkg: pkg, goVersion: goVersion,
+		filename: fset.Position(f.Package).Filename,
+		names:    map[string]bool{},
+		imported: map[string]string{},
+		added:    map[string]string{},
+		plans:    map[ast.Node]func(*astutil.Cursor){},
+		skip:     map[ast.Node]bool{},
+		callee:   map[ast.Expr]bool{},
+		operands: map[*ast.CallExpr][]*ast.Expr{},
+		static:   map[ast.Expr]bool{},
+		label:    map[ast.Stmt]*ast.Stmt{},
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			r.names[id.Name] = true
+		}
+		return true
+	})
+	if pkg != nil {
+		for _, n := range pkg.Scope().Names() {
+			r.names[n] = true
+		}
+	}
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		var name string
+		if imp.Name != nil {
+			name = imp.Name.Name
+		} else if pn, ok := info.Implicits[imp].(*types.PkgName); ok {
+			name = pn.Name()
+		}
+		if name != "" && name != "_" && name != "." {
+			if _, dup := r.imported[path]; !dup {
+				r.imported[path] = name
+			}
+		}
+	}
+	r.rtName = r.fresh("heddlert")
+	return r
+}
+
+// fresh returns a name not used anywhere in the file or package scope.
+func (r *rewriter) fresh(base string) string {
+	name := base
+	for i := 2; r.names[name]; i++ {
+		name = base + strconv.Itoa(i)
+	}
+	r.names[name] = true
+	return name
+}
+
+func (r *rewriter) tmp(hint string) string { return r.fresh("heddle_" + hint) }
+
+// ---- small AST builders ----
+
+func ident(name string, pos token.Pos) *ast.Ident { return &ast.Ident{NamePos: pos, Name: name} }
+
+func (r *rewriter) rt(name string, pos token.Pos) ast.Expr {
+	r.changed = true
+	s := &ast.SelectorExpr{X: ident(r.rtName, pos), Sel: ident(name, pos)}
+	r.static[s] = true
+	return s
+}
+
+func (r *rewriter) rtCall(name string, pos token.Pos, args ...ast.Expr) *ast.CallExpr {
+	return &ast.CallExpr{Fun: r.rt(name, pos), Lparen: pos, Args: args, Rparen: pos}
+}
+
+func define(pos token.Pos, lhs []ast.Expr, rhs ...ast.Expr) *ast.AssignStmt {
+	return &ast.AssignStmt{Lhs: lhs, TokPos: pos, Tok: token.DEFINE, Rhs: rhs}
+}
+
+func idents(pos token.Pos, names ...string) []ast.Expr {
+	var out []ast.Expr
+	for _, n := range names {
+		out = append(out, ident(n, pos))
+	}
+	return out
+}
+
+func block(pos token.Pos, list ...ast.Stmt) *ast.BlockStmt {
+	return &ast.BlockStmt{Lbrace: pos, List: list, Rbrace: pos}
+}
+
+func addr(x ast.Expr) ast.Expr {
+	switch u := x.(type) {
+	case *ast.StarExpr:
+		return u.X // &*p == p
+	case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr, *ast.IndexListExpr, *ast.ParenExpr, *ast.CallExpr, *ast.CompositeLit:
+		return &ast.UnaryExpr{OpPos: x.Pos(), Op: token.AND, X: x}
+	}
+	return &ast.UnaryExpr{OpPos: x.Pos(), Op: token.AND, X: &ast.ParenExpr{Lparen: x.Pos(), X: x, Rparen: x.End()}}
+}
+
+func (r *rewriter) typeOf(e ast.Expr) types.Type {
+	if tv, ok := r.info.Types[e]; ok {
+		return tv.Type
+	}
+	return nil
+}
+
+func (r *rewriter) isConst(e ast.Expr) bool {
+	tv, ok := r.info.Types[e]
+	return ok && (tv.Value != nil || tv.IsNil())
+}
+
+func chanOf(t types.Type) *types.Chan {
+	if t == nil {
+		return nil
+	}
+	c, _ := t.Underlying().(*types.Chan)
+	return c
+}
+
+func (r *rewriter) versionAtLeast(minor int) bool {
+	v := strings.TrimPrefix(r.goVersion, "go")
+	if v == "" {
+		return true
+	}
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 2 {
+		return true
+	}
+	m, err := strconv.Atoi(strings.TrimRightFunc(parts[1], func(c rune) bool { return c < '0' || c > '9' }))
+	if err != nil {
+		return true
+	}
+	return parts[0] != "1" || m >= minor
+}
+
+// ---- traversal ----
+
+func (r *rewriter) pre(c *astutil.Cursor) bool {
+	n := c.Node()
+	if n == nil || r.skip[n] {
+		return true
+	}
+	switch n := n.(type) {
+	case *ast.GenDecl:
+		if n.Tok == token.IMPORT || n.Tok == token.CONST || n.Tok == token.TYPE {
+			return false
+		}
+	case *ast.FuncDecl:
+		r.planTestFunc(n)
+	case *ast.GoStmt:
+		r.planGo(n)
+	case *ast.SendStmt:
+		r.planSend(n)
+	case *ast.UnaryExpr:
+		if n.Op == token.ARROW {
+			r.planRecv(n)
+		}
+	case *ast.AssignStmt:
+		r.planRecv2Assign(c, n)
+	case *ast.ValueSpec:
+		r.planRecv2Spec(n)
+	case *ast.CallExpr:
+		r.callee[ast.Unparen(n.Fun)] = true
+		r.planCall(n)
+	case *ast.SelectorExpr:
+		r.planSelector(n)
+	case *ast.Ident:
+		r.planIdent(n)
+	case *ast.RangeStmt:
+		r.planRange(n)
+	case *ast.SelectStmt:
+		r.planSelect(n)
+	case *ast.LabeledStmt:
+		r.plans[n] = func(c *astutil.Cursor) {
+			ls := c.Node().(*ast.LabeledStmt)
+			if slot, ok := r.label[ls.Stmt]; ok {
+				blk := ls.Stmt
+				ls.Stmt = *slot
+				*slot = ls
+				c.Replace(blk)
+			}
+		}
+	}
+	return true
+}
+
+func (r *rewriter) post(c *astutil.Cursor) bool {
+	if p := r.plans[c.Node()]; p != nil {
+		p(c)
+	}
+	return true
+}
+
+// ---- go statements ----
+
+func (r *rewriter) planGo(g *ast.GoStmt) {
+	// A single multi-valued argument f(g()) is spread over temporaries.
+	tuple := 0
+	if len(g.Call.Args) == 1 {
+		if t, ok := r.typeOf(g.Call.Args[0]).(*types.Tuple); ok {
+			tuple = t.Len()
+		}
+	}
+	r.plans[g] = func(c *astutil.Cursor) {
+		g := c.Node().(*ast.GoStmt)
+		call := g.Call
+		pos := g.Go
+		slots, ok := r.operands[call]
+		if !ok {
+			if r.hoistFun(call.Fun) {
+				slots = append(slots, &call.Fun)
+			}
+			for i := range call.Args {
+				slots = append(slots, &call.Args[i])
+			}
+		}
+		var stmts []ast.Stmt
+		for _, s := range slots {
+			e := *s
+			if r.isConst(e) {
+				continue
+			}
+			if fl, ok := e.(*ast.FuncLit); ok && s == &call.Fun {
+				_ = fl
+				continue
+			}
+			if tuple > 0 && len(call.Args) == 1 && s == &call.Args[0] {
+				var names []string
+				for i := 0; i < tuple; i++ {
+					names = append(names, r.tmp("a"))
+				}
+				stmts = append(stmts, define(pos, idents(pos, names...), e))
+				call.Args = idents(pos, names...)
+				continue
+			}
+			name := r.tmp("a")
+			rhs := e
+			if conv := r.untypedConv(e); conv != nil {
+				rhs = conv
+			}
+			stmts = append(stmts, define(pos, idents(pos, name), rhs))
+			*s = ident(name, pos)
+		}
+		var body *ast.BlockStmt
+		if fl, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok && len(call.Args) == 0 && len(fl.Type.Params.List) == 0 && fl.Type.Results == nil {
+			// go func() { ... }() starts the literal itself.
+			stmts = append(stmts, &ast.ExprStmt{X: r.rtCall("Go", pos, fl)})
+		} else {
+			body = block(pos, &ast.ExprStmt{X: call})
+			lit := &ast.FuncLit{Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}}, Body: body}
+			stmts = append(stmts, &ast.ExprStmt{X: r.rtCall("Go", pos, lit)})
+		}
+		if len(stmts) == 1 {
+			c.Replace(stmts[0])
+		} else {
+			c.Replace(block(pos, stmts...))
+		}
+	}
+}
+
+// untypedConv returns T(e) for an untyped, non-constant operand (a shift or
+// comparison) whose type is fixed by its context, so that a temporary keeps
+// that type. It returns nil when no conversion is needed or possible.
+func (r *rewriter) untypedConv(e ast.Expr) ast.Expr {
+	tv, ok := r.info.Types[e]
+	if !ok || tv.Value != nil {
+		return nil
+	}
+	switch u := ast.Unparen(e).(type) {
+	case *ast.BinaryExpr:
+		switch u.Op {
+		case token.SHL, token.SHR:
+			if b, ok := tv.Type.(*types.Basic); ok && b.Kind() == types.Int {
+				return nil
+			}
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ, token.LAND, token.LOR:
+			if b, ok := tv.Type.(*types.Basic); ok && b.Kind() == types.Bool {
+				return nil
+			}
+		default:
+			return nil
+		}
+	case *ast.UnaryExpr:
+		if u.Op != token.NOT {
+			return nil
+		}
+		if b, ok := tv.Type.(*types.Basic); ok && b.Kind() == types.Bool {
+			return nil
+		}
+	default:
+		return nil
+	}
+	te, err := r.typeExpr(tv.Type)
+	if err != nil {
+		return nil
+	}
+	return &ast.CallExpr{Fun: &ast.ParenExpr{X: te}, Lparen: e.Pos(), Args: []ast.Expr{e}, Rparen: e.End()}
+}
+
+// hoistFun reports whether the function operand of a go statement must be
+// evaluated before the goroutine starts: function values and method values
+// must, named functions, builtins and function literals need not.
+func (r *rewriter) hoistFun(fun ast.Expr) bool {
+	if r.static[fun] {
+		return false
+	}
+	fun = ast.Unparen(fun)
+	switch f := fun.(type) {
+	case *ast.FuncLit:
+		return false
+	case *ast.Ident:
+		switch r.info.Uses[f].(type) {
+		case *types.Func, *types.Builtin, *types.TypeName:
+			return false
+		}
+		return true
+	case *ast.SelectorExpr:
+		if r.static[f] {
+			return false
+		}
+		if sel, ok := r.info.Selections[f]; ok {
+			return sel.Kind() != types.MethodExpr
+		}
+		switch r.info.Uses[f.Sel].(type) {
+		case *types.Func, *types.Builtin, *types.TypeName:
+			return false
+		}
+		return true
+	case *ast.IndexExpr:
+		if _, ok := r.info.Instances[instIdent(f.X)]; ok {
+			return false
+		}
+		return true
+	case *ast.IndexListExpr:
+		if _, ok := r.info.Instances[instIdent(f.X)]; ok {
+			return false
+		}
+		return true
+	}
+	return true
+}
+
+func instIdent(x ast.Expr) *ast.Ident {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		return x
+	case *ast.SelectorExpr:
+		return x.Sel
+	}
+	return nil
+}
+
+// ---- channels ----
+
+// sendValue returns the value operand of a rewritten send, converted to the
+// element type when inference from the channel alone would fail (the value's
+// type differs from the element type, e.g. a concrete type sent on a chan of
+// interfaces). ok is false if the conversion cannot be spelled.
+func (r *rewriter) sendValuePlan(ch, v ast.Expr) (conv ast.Expr, ok bool) {
+	ct := chanOf(r.typeOf(ch))
+	vt := r.typeOf(v)
+	if ct == nil || vt == nil {
+		return nil, false
+	}
+	if b, isB := vt.(*types.Basic); isB && b.Info()&types.IsUntyped != 0 {
+		return nil, true
+	}
+	if r.isConst(v) || types.Identical(vt, ct.Elem()) {
+		return nil, true
+	}
+	te, err := r.typeExpr(ct.Elem())
+	if err != nil {
+		return nil, false
+	}
+	return te, true
+}
+
+func convert(te ast.Expr, v ast.Expr) ast.Expr {
+	if te == nil {
+		return v
+	}
+	return &ast.CallExpr{Fun: &ast.ParenExpr{Lparen: v.Pos(), X: te, Rparen: v.Pos()}, Lparen: v.Pos(), Args: []ast.Expr{v}, Rparen: v.End()}
+}
+
+func (r *rewriter) planSend(s *ast.SendStmt) {
+	if chanOf(r.typeOf(s.Chan)) == nil {
+		return
+	}
+	conv, ok := r.sendValuePlan(s.Chan, s.Value)
+	if !ok {
+		return
+	}
+	r.plans[s] = func(c *astutil.Cursor) {
+		s := c.Node().(*ast.SendStmt)
+		call := r.rtCall("Send", s.Arrow, s.Chan, convert(conv, s.Value))
+		call.Lparen, call.Rparen = s.Arrow, s.End()
+		r.operands[call] = []*ast.Expr{&call.Args[0], &call.Args[1]}
+		c.Replace(&ast.ExprStmt{X: call})
+	}
+}
+
+func (r *rewriter) planRecv(u *ast.UnaryExpr) {
+	if chanOf(r.typeOf(u.X)) == nil {
+		return
+	}
+	r.plans[u] = func(c *astutil.Cursor) {
+		u := c.Node().(*ast.UnaryExpr)
+		call := r.rtCall("Recv", u.OpPos, u.X)
+		call.Rparen = u.End()
+		c.Replace(call)
+	}
+}
+
+// recv2Operand returns the receive expression of `v, ok := <-ch`-like
+// right-hand sides.
+func (r *rewriter) recv2Operand(rhs []ast.Expr, nlhs int) *ast.UnaryExpr {
+	if nlhs != 2 || len(rhs) != 1 {
+		return nil
+	}
+	u, ok := ast.Unparen(rhs[0]).(*ast.UnaryExpr)
+	if !ok || u.Op != token.ARROW || chanOf(r.typeOf(u.X)) == nil {
+		return nil
+	}
+	return u
+}
+
+func isPredeclaredBool(t types.Type) bool {
+	b, ok := t.(*types.Basic)
+	return ok && (b.Kind() == types.Bool || b.Kind() == types.UntypedBool)
+}
+
+func (r *rewriter) planRecv2Assign(c *astutil.Cursor, a *ast.AssignStmt) {
+	u := r.recv2Operand(a.Rhs, len(a.Lhs))
+	if u == nil {
+		return
+	}
+	r.skip[u] = true
+	// ok of a named boolean type is not assignable from Recv2's bool.
+	namedOK := a.Tok == token.ASSIGN && !isBlank(a.Lhs[1]) && !isPredeclaredBool(r.typeOf(a.Lhs[1]))
+	inList := c.Index() >= 0
+	if namedOK && !inList {
+		// In an if/switch/for init there is no room for the temporaries
+		// this case needs: leave this receive native (rare).
+		return
+	}
+	r.plans[a] = func(c *astutil.Cursor) {
+		a := c.Node().(*ast.AssignStmt)
+		u := ast.Unparen(a.Rhs[0]).(*ast.UnaryExpr)
+		call := r.rtCall("Recv2", u.OpPos, u.X)
+		call.Rparen = u.End()
+		if !namedOK {
+			a.Rhs = []ast.Expr{call}
+			return
+		}
+		pos := a.Pos()
+		hv, hok := r.tmp("v"), r.tmp("ok")
+		c.Replace(block(pos,
+			define(pos, idents(pos, hv, hok), call),
+			&ast.AssignStmt{Lhs: a.Lhs, TokPos: a.TokPos, Tok: token.ASSIGN, Rhs: []ast.Expr{ident(hv, pos), trueCmp(ident(hok, pos))}}))
+	}
+}
+
+func trueCmp(x ast.Expr) ast.Expr {
+	return &ast.BinaryExpr{X: x, OpPos: x.Pos(), Op: token.EQL, Y: ident("true", x.Pos())}
+}
+
+func isBlank(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "_"
+}
+
+func (r *rewriter) planRecv2Spec(vs *ast.ValueSpec) {
+	u := r.recv2Operand(vs.Values, len(vs.Names))
+	if u == nil {
+		return
+	}
+	if vs.Type != nil {
+		if t := r.typeOf(vs.Type); t == nil || !isPredeclaredBool(t) && types.IsInterface(t) == false {
+			return // var v, ok T = <-ch with a T that bool does not convert to; leave it
+		}
+	}
+	r.skip[u] = true
+	r.plans[vs] = func(c *astutil.Cursor) {
+		vs := c.Node().(*ast.ValueSpec)
+		u := ast.Unparen(vs.Values[0]).(*ast.UnaryExpr)
+		call := r.rtCall("Recv2", u.OpPos, u.X)
+		call.Rparen = u.End()
+		vs.Values = []ast.Expr{call}
+	}
+}
+
+// ---- select ----
+
+func (r *rewriter) planSelect(s *ast.SelectStmt) {
+	type caseInfo struct {
+		send    bool
+		conv    ast.Expr
+		recv    bool // has a receive (not default)
+		namedOK bool
+	}
+	infos := make([]caseInfo, len(s.Body.List))
+	for i, cl := range s.Body.List {
+		cc := cl.(*ast.CommClause)
+		switch comm := cc.Comm.(type) {
+		case nil:
+		case *ast.SendStmt:
+			conv, ok := r.sendValuePlan(comm.Chan, comm.Value)
+			if !ok {
+				return // leave the whole select native
+			}
+			infos[i] = caseInfo{send: true, conv: conv}
+			r.skip[comm] = true
+		case *ast.ExprStmt:
+			u := ast.Unparen(comm.X).(*ast.UnaryExpr)
+			if chanOf(r.typeOf(u.X)) == nil {
+				return
+			}
+			infos[i] = caseInfo{recv: true}
+			r.skip[u] = true
+		case *ast.AssignStmt:
+			u := ast.Unparen(comm.Rhs[0]).(*ast.UnaryExpr)
+			if chanOf(r.typeOf(u.X)) == nil {
+				return
+			}
+			ci := caseInfo{recv: true}
+			if comm.Tok == token.ASSIGN && len(comm.Lhs) == 2 && !isBlank(comm.Lhs[1]) && !isPredeclaredBool(r.typeOf(comm.Lhs[1])) {
+				ci.namedOK = true
+			}
+			infos[i] = ci
+			r.skip[u] = true
+			r.skip[comm] = true
+		}
+	}
+	r.plans[s] = func(c *astutil.Cursor) {
+		s := c.Node().(*ast.SelectStmt)
+		pos := s.Select
+		var stmts []ast.Stmt
+		var caseArgs []ast.Expr
+		hasDefault := false
+		sw := &ast.SwitchStmt{Switch: pos, Body: &ast.BlockStmt{Lbrace: s.Body.Lbrace, Rbrace: s.Body.Rbrace}}
+		idx := 0
+		var clauses []*ast.CaseClause
+		lastCase := -1
+		for i, cl := range s.Body.List {
+			cc := cl.(*ast.CommClause)
+			out := &ast.CaseClause{Case: cc.Case, Colon: cc.Colon, Body: cc.Body}
+			switch comm := cc.Comm.(type) {
+			case nil:
+				hasDefault = true
+			case *ast.SendStmt:
+				name := r.tmp("c")
+				stmts = append(stmts, define(cc.Case, idents(cc.Case, name), r.rtCall("SendCase", comm.Arrow, comm.Chan, convert(infos[i].conv, comm.Value))))
+				caseArgs = append(caseArgs, ident(name, pos))
+				out.List = []ast.Expr{&ast.BasicLit{ValuePos: cc.Case, Kind: token.INT, Value: strconv.Itoa(idx)}}
+				idx++
+				lastCase = len(clauses)
+			case *ast.ExprStmt, *ast.AssignStmt:
+				var u *ast.UnaryExpr
+				if es, ok := comm.(*ast.ExprStmt); ok {
+					u = ast.Unparen(es.X).(*ast.UnaryExpr)
+				} else {
+					u = ast.Unparen(comm.(*ast.AssignStmt).Rhs[0]).(*ast.UnaryExpr)
+				}
+				name := r.tmp("c")
+				stmts = append(stmts, define(cc.Case, idents(cc.Case, name), r.rtCall("RecvCase", u.OpPos, u.X)))
+				caseArgs = append(caseArgs, ident(name, pos))
+				out.List = []ast.Expr{&ast.BasicLit{ValuePos: cc.Case, Kind: token.INT, Value: strconv.Itoa(idx)}}
+				idx++
+				lastCase = len(clauses)
+				if as, ok := comm.(*ast.AssignStmt); ok {
+					p := as.Pos()
+					rhs := []ast.Expr{&ast.SelectorExpr{X: ident(name, p), Sel: ident("V", p)}}
+					if len(as.Lhs) == 2 {
+						var okx ast.Expr = &ast.SelectorExpr{X: ident(name, p), Sel: ident("OK", p)}
+						if infos[i].namedOK {
+							okx = trueCmp(okx)
+						}
+						rhs = append(rhs, okx)
+					}
+					as2 := &ast.AssignStmt{Lhs: as.Lhs, TokPos: as.TokPos, Tok: as.Tok, Rhs: rhs}
+					out.Body = append([]ast.Stmt{as2}, cc.Body...)
+				}
+			}
+			clauses = append(clauses, out)
+		}
+		if !hasDefault && lastCase >= 0 {
+			// Select never returns -1 here; making the last case the
+			// default keeps the switch a terminating statement when
+			// the select was one.
+			clauses[lastCase].List = nil
+		}
+		for _, cl := range clauses {
+			sw.Body.List = append(sw.Body.List, cl)
+		}
+		args := append([]ast.Expr{ident(strconv.FormatBool(hasDefault), pos)}, caseArgs...)
+		sel := r.rtCall("Select", pos, args...)
+		if len(s.Body.List) == 0 {
+			// select {} blocks forever; `for {}` keeps it terminating.
+			loop := &ast.ForStmt{For: pos, Body: block(pos, &ast.ExprStmt{X: sel})}
+			c.Replace(loop)
+			return
+		}
+		sw.Tag = sel
+		stmts = append(stmts, sw)
+		blk := block(pos, stmts...)
+		blk.Rbrace = s.Body.Rbrace
+		r.label[blk] = &blk.List[len(blk.List)-1]
+		c.Replace(blk)
+	}
+}
+
+// ---- range over channels and maps ----
+
+func (r *rewriter) planRange(rs *ast.RangeStmt) {
+	t := r.typeOf(rs.X)
+	if t == nil {
+		return
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Chan:
+		r.planRangeChan(rs)
+	case *types.Map:
+		r.planRangeMap(rs, u)
+	}
+}
+
+func (r *rewriter) planRangeChan(rs *ast.RangeStmt) {
+	r.plans[rs] = func(c *astutil.Cursor) {
+		rs := c.Node().(*ast.RangeStmt)
+		pos := rs.For
+		hc, hok := r.tmp("ch"), r.tmp("ok")
+		recv := func() ast.Expr { return r.rtCall("Recv2", pos, ident(hc, pos)) }
+		body := rs.Body
+		var loop *ast.ForStmt
+		key := rs.Key
+		if key != nil && isBlank(key) {
+			key = nil
+		}
+		switch {
+		case key == nil:
+			// for range ch / for _ = range ch
+			loop = &ast.ForStmt{For: pos,
+				Init: define(pos, idents(pos, "_", hok), recv()),
+				Cond: ident(hok, pos),
+				Post: &ast.AssignStmt{Lhs: idents(pos, "_", hok), TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{recv()}},
+				Body: body}
+		case rs.Tok == token.DEFINE:
+			// The three-clause loop has exactly the loop-variable
+			// semantics of the range loop for the file's language version:
+			// one variable per loop before go1.22, one per iteration after.
+			name := key.(*ast.Ident).Name
+			loop = &ast.ForStmt{For: pos,
+				Init: define(pos, []ast.Expr{key, ident(hok, pos)}, recv()),
+				Cond: ident(hok, pos),
+				Post: &ast.AssignStmt{Lhs: idents(pos, name, hok), TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{recv()}},
+				Body: &ast.BlockStmt{Lbrace: body.Lbrace, Rbrace: body.Rbrace,
+					List: append([]ast.Stmt{&ast.AssignStmt{Lhs: idents(body.Lbrace, "_"), TokPos: body.Lbrace, Tok: token.ASSIGN, Rhs: idents(body.Lbrace, name)}}, body.List...)}}
+		default:
+			// for v = range ch assigns to v each iteration.
+			hv := r.tmp("v")
+			loop = &ast.ForStmt{For: pos, Body: &ast.BlockStmt{Lbrace: body.Lbrace, Rbrace: body.Rbrace, List: append([]ast.Stmt{
+				define(pos, idents(pos, hv, hok), recv()),
+				&ast.IfStmt{If: pos, Cond: &ast.UnaryExpr{OpPos: pos, Op: token.NOT, X: ident(hok, pos)}, Body: block(pos, &ast.BranchStmt{TokPos: pos, Tok: token.BREAK})},
+				&ast.AssignStmt{Lhs: []ast.Expr{key}, TokPos: pos, Tok: token.ASSIGN, Rhs: idents(pos, hv)},
+			}, body.List...)}}
+		}
+		blk := block(pos, define(pos, idents(pos, hc), rs.X), loop)
+		blk.Rbrace = rs.Body.Rbrace
+		r.label[blk] = &blk.List[1]
+		c.Replace(blk)
+	}
+}
+
+func (r *rewriter) planRangeMap(rs *ast.RangeStmt, mt *types.Map) {
+	perLoop := !r.versionAtLeast(22)
+	r.plans[rs] = func(c *astutil.Cursor) {
+		rs := c.Node().(*ast.RangeStmt)
+		pos := rs.For
+		hm, hks, hok := r.tmp("m"), r.tmp("keys"), r.tmp("ok")
+		key, val := rs.Key, rs.Value
+		if key != nil && isBlank(key) {
+			key = nil
+		}
+		if val != nil && isBlank(val) {
+			val = nil
+		}
+		body := rs.Body
+		mk := func() ast.Expr { return r.rtCall("MapKeys", pos, ident(hm, pos)) }
+		index := func(k string) ast.Expr {
+			return &ast.IndexExpr{X: ident(hm, pos), Lbrack: pos, Index: ident(k, pos), Rbrack: pos}
+		}
+		skipDeleted := func(lhs []ast.Expr, tok token.Token, k string) ast.Stmt {
+			return &ast.IfStmt{If: pos,
+				Init: &ast.AssignStmt{Lhs: append(lhs, ident(hok, pos)), TokPos: pos, Tok: tok, Rhs: []ast.Expr{index(k)}},
+				Cond: &ast.UnaryExpr{OpPos: pos, Op: token.NOT, X: ident(hok, pos)},
+				Body: block(pos, &ast.BranchStmt{TokPos: pos, Tok: token.CONTINUE})}
+		}
+		inner := func(stmts ...ast.Stmt) *ast.BlockStmt {
+			// The original body stays a nested block: it may redeclare
+			// the loop variables.
+			return &ast.BlockStmt{Lbrace: body.Lbrace, Rbrace: body.Rbrace, List: append(stmts, body)}
+		}
+		var stmts []ast.Stmt
+		stmts = append(stmts, define(pos, idents(pos, hm), rs.X))
+		var loopSlot *ast.Stmt
+		switch {
+		case rs.Tok != token.DEFINE && (key != nil || val != nil):
+			// for k, v = range m
+			hk, hv := r.tmp("k"), r.tmp("v")
+			var lhs, rhs []ast.Expr
+			if key != nil {
+				lhs, rhs = append(lhs, key), append(rhs, ident(hk, pos))
+			}
+			if val != nil {
+				lhs, rhs = append(lhs, val), append(rhs, ident(hv, pos))
+			}
+			vname := "_"
+			if val != nil {
+				vname = hv
+			}
+			loop := &ast.RangeStmt{For: pos, Key: ident("_", pos), Value: ident(hk, pos), Tok: token.DEFINE, X: mk(),
+				Body: inner(skipDeleted(idents(pos, vname), token.DEFINE, hk),
+					&ast.AssignStmt{Lhs: lhs, TokPos: pos, Tok: token.ASSIGN, Rhs: rhs})}
+			stmts = append(stmts, loop)
+			loopSlot = &stmts[len(stmts)-1]
+		case val == nil:
+			// for k := range m, for range m
+			k := r.tmp("k")
+			if key != nil {
+				k = key.(*ast.Ident).Name
+			}
+			loop := &ast.RangeStmt{For: pos, Key: ident("_", pos), Value: ident(k, pos), Tok: token.DEFINE, X: mk(),
+				Body: inner(skipDeleted(idents(pos, "_"), token.DEFINE, k))}
+			stmts = append(stmts, loop)
+			loopSlot = &stmts[len(stmts)-1]
+		case !perLoop:
+			// for k, v := range m with per-iteration variables (go1.22+).
+			k := r.tmp("k")
+			if key != nil {
+				k = key.(*ast.Ident).Name
+			}
+			v := val.(*ast.Ident).Name
+			loop := &ast.RangeStmt{For: pos, Key: ident("_", pos), Value: ident(k, pos), Tok: token.DEFINE, X: mk(),
+				Body: inner(
+					define(pos, idents(pos, v, hok), index(k)),
+					&ast.IfStmt{If: pos, Cond: &ast.UnaryExpr{OpPos: pos, Op: token.NOT, X: ident(hok, pos)},
+						Body: block(pos, &ast.BranchStmt{TokPos: pos, Tok: token.CONTINUE})},
+					&ast.AssignStmt{Lhs: idents(pos, "_"), TokPos: pos, Tok: token.ASSIGN, Rhs: idents(pos, v)})}
+			stmts = append(stmts, loop)
+			loopSlot = &stmts[len(stmts)-1]
+		default:
+			// for k, v := range m before go1.22: v is one variable for
+			// the whole loop, declared from the first key (the loop body
+			// only runs if there is one). The range over the key slice
+			// gives k the same per-loop semantics.
+			k := r.tmp("k")
+			if key != nil {
+				k = key.(*ast.Ident).Name
+			}
+			v := val.(*ast.Ident).Name
+			first := &ast.IndexExpr{X: ident(hks, pos), Lbrack: pos, Index: &ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: "0"}, Rbrack: pos}
+			loop := &ast.RangeStmt{For: pos, Key: ident("_", pos), Value: ident(k, pos), Tok: token.DEFINE, X: ident(hks, pos),
+				Body: inner(
+					&ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{ident(hok, pos)}, Type: ident("bool", pos)}}}},
+					&ast.IfStmt{If: pos,
+						Init: &ast.AssignStmt{Lhs: idents(pos, v, hok), TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{index(k)}},
+						Cond: &ast.UnaryExpr{OpPos: pos, Op: token.NOT, X: ident(hok, pos)},
+						Body: block(pos, &ast.BranchStmt{TokPos: pos, Tok: token.CONTINUE})})}
+			ifBody := block(pos,
+				define(pos, idents(pos, v), &ast.IndexExpr{X: ident(hm, pos), Lbrack: pos, Index: first, Rbrack: pos}),
+				&ast.AssignStmt{Lhs: idents(pos, "_"), TokPos: pos, Tok: token.ASSIGN, Rhs: idents(pos, v)},
+				loop)
+			ifs := &ast.IfStmt{If: pos,
+				Init: define(pos, idents(pos, hks), mk()),
+				Cond: &ast.BinaryExpr{X: &ast.CallExpr{Fun: ident("len", pos), Args: idents(pos, hks)}, Op: token.GTR, Y: &ast.BasicLit{Kind: token.INT, Value: "0"}},
+				Body: ifBody}
+			stmts = append(stmts, ifs)
+			loopSlot = &ifBody.List[2]
+		}
+		blk := block(pos, stmts...)
+		blk.Rbrace = rs.Body.Rbrace
+		if loopSlot == &stmts[len(stmts)-1] {
+			loopSlot = &blk.List[len(blk.List)-1]
+		}
+		r.label[blk] = loopSlot
+		c.Replace(blk)
+	}
+	_ = mt
+}
+
+// ---- test functions ----
+
+func (r *rewriter) planTestFunc(fd *ast.FuncDecl) {
+	if !strings.HasSuffix(r.filename, "_test.go") || fd.Recv != nil || fd.Body == nil || fd.Type.TypeParams != nil {
+		return
+	}
+	name := fd.Name.Name
+	if !strings.HasPrefix(name, "Test") || name == "TestMain" {
+		return
+	}
+	if rest := name[4:]; rest != "" {
+		if c := rest[0]; c >= 'a' && c <= 'z' {
+			return
+		}
+	}
+	if fd.Type.Results != nil && len(fd.Type.Results.List) > 0 {
+		return
+	}
+	params := fd.Type.Params.List
+	if len(params) != 1 || len(params[0].Names) > 1 {
+		return
+	}
+	if !isTestingT(r.typeOf(params[0].Type)) {
+		return
+	}
+	r.plans[fd] = func(c *astutil.Cursor) {
+		fd := c.Node().(*ast.FuncDecl)
+		p := fd.Type.Params.List[0]
+		pos := fd.Body.Lbrace
+		outer := ""
+		var innerNames []*ast.Ident
+		if len(p.Names) == 1 && p.Names[0].Name != "_" {
+			outer = p.Names[0].Name
+			innerNames = []*ast.Ident{ident(outer, p.Names[0].Pos())}
+		} else {
+			outer = r.tmp("t")
+			if len(p.Names) == 1 {
+				innerNames = []*ast.Ident{ident("_", pos)}
+			}
+			p.Names = []*ast.Ident{ident(outer, p.Pos())}
+		}
+		lit := &ast.FuncLit{
+			Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{List: []*ast.Field{{Names: innerNames, Type: p.Type}}}},
+			Body: fd.Body,
+		}
+		call := r.rtCall("Explore", pos, ident(outer, pos), lit)
+		call.Rparen = fd.Body.Rbrace
+		fd.Body = &ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{&ast.ExprStmt{X: call}}, Rbrace: fd.Body.Rbrace}
+	}
+}
+
+func namedIn(t types.Type, pkg, name string) bool {
+	if t == nil {
+		return false
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+}
+
+func isTestingT(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	p, ok := types.Unalias(t).(*types.Pointer)
+	return ok && namedIn(p.Elem(), "testing", "T")
+}
+
+func isTestingTB(t types.Type) bool { return namedIn(t, "testing", "TB") }
+
+// ---- output ----
+
+func (r *rewriter) print(comments bool) ([]byte, error) {
+	f := r.file
+	saved := f.Comments
+	if !comments {
+		var keep []*ast.CommentGroup
+		for _, cg := range f.Comments {
+			var list []*ast.Comment
+			for _, c := range cg.List {
+				if strings.HasPrefix(c.Text, "//go:") || strings.HasPrefix(c.Text, "//line") || strings.HasPrefix(c.Text, "//export") || strings.HasPrefix(c.Text, "// +build") {
+					list = append(list, c)
+				}
+			}
+			if len(list) > 0 {
+				keep = append(keep, &ast.CommentGroup{List: list})
+			}
+		}
+		f.Comments = keep
+		defer func() { f.Comments = saved }()
+	}
+	var buf bytes.Buffer
+	cfg := printer.Config{Mode: printer.UseSpaces | printer.TabIndent | printer.SourcePos, Tabwidth: 8}
+	if err := cfg.Fprint(&buf, r.fset, f); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
