@@ -43,38 +43,38 @@ var renamed = map[string]string{
 // receiver-first replacements of methods: "pkg.Type.Method" -> rt function
 // taking the receiver's address first.
 var methodFuncs = map[string]string{
-	"sync.Mutex.Lock":        "MutexLock",
-	"sync.Mutex.Unlock":      "MutexUnlock",
-	"sync.Mutex.TryLock":     "MutexTryLock",
-	"sync.RWMutex.Lock":      "RWLock",
-	"sync.RWMutex.Unlock":    "RWUnlock",
-	"sync.RWMutex.RLock":     "RWRLock",
-	"sync.RWMutex.RUnlock":   "RWRUnlock",
-	"sync.RWMutex.TryLock":   "RWTryLock",
-	"sync.RWMutex.TryRLock":  "RWTryRLock",
-	"sync.RWMutex.RLocker":   "RWRLocker",
-	"sync.WaitGroup.Add":     "WaitGroupAdd",
-	"sync.WaitGroup.Done":    "WaitGroupDone",
-	"sync.WaitGroup.Wait":    "WaitGroupWait",
-	"sync.WaitGroup.Go":      "WaitGroupGo",
-	"sync.Once.Do":           "OnceDo",
-	"sync.Cond.Wait":         "CondWait",
-	"sync.Cond.Signal":       "CondSignal",
-	"sync.Cond.Broadcast":    "CondBroadcast",
-	"time.Timer.Stop":        "TimerStop",
-	"time.Timer.Reset":       "TimerReset",
-	"time.Ticker.Stop":       "TickerStop",
-	"time.Ticker.Reset":      "TickerReset",
+	"sync.Mutex.Lock":       "MutexLock",
+	"sync.Mutex.Unlock":     "MutexUnlock",
+	"sync.Mutex.TryLock":    "MutexTryLock",
+	"sync.RWMutex.Lock":     "RWLock",
+	"sync.RWMutex.Unlock":   "RWUnlock",
+	"sync.RWMutex.RLock":    "RWRLock",
+	"sync.RWMutex.RUnlock":  "RWRUnlock",
+	"sync.RWMutex.TryLock":  "RWTryLock",
+	"sync.RWMutex.TryRLock": "RWTryRLock",
+	"sync.RWMutex.RLocker":  "RWRLocker",
+	"sync.WaitGroup.Add":    "WaitGroupAdd",
+	"sync.WaitGroup.Done":   "WaitGroupDone",
+	"sync.WaitGroup.Wait":   "WaitGroupWait",
+	"sync.WaitGroup.Go":     "WaitGroupGo",
+	"sync.Once.Do":          "OnceDo",
+	"sync.Cond.Wait":        "CondWait",
+	"sync.Cond.Signal":      "CondSignal",
+	"sync.Cond.Broadcast":   "CondBroadcast",
+	"time.Timer.Stop":       "TimerStop",
+	"time.Timer.Reset":      "TimerReset",
+	"time.Ticker.Stop":      "TickerStop",
+	"time.Ticker.Reset":     "TickerReset",
 }
 
 type methodKind int
 
 const (
-	mFunc    methodKind = iota // rt.F(recv, args...)
-	mWrap                      // rt.F(recv).M(args...)
-	mLocker                    // rt.LockerLock(recv) on an interface value
-	mTB                        // rt.TB(recv).M(args...)
-	mTFunc                     // rt.TRun(recv, args...) / rt.TParallel(recv)
+	mFunc   methodKind = iota // rt.F(recv, args...)
+	mWrap                     // rt.F(recv).M(args...)
+	mLocker                   // rt.LockerLock(recv) on an interface value
+	mTB                       // rt.TB(recv).M(args...)
+	mTFunc                    // rt.TRun(recv, args...) / rt.TParallel(recv)
 )
 
 type methodPlan struct {
@@ -101,6 +101,11 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 	var path []string
 	idx := s.Index()
 	for _, i := range idx[:len(idx)-1] {
+		if isTestingT(t) || isTestingTB(t) {
+			// Methods promoted from testing's unexported types: the
+			// receiver is the *testing.T itself.
+			return r.tbPlan(fn.Name(), path, t)
+		}
 		st, ok := derefStruct(t)
 		if !ok {
 			return nil

@@ -32,13 +32,16 @@ func rewriteFile(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 	for _, imp := range f.Imports {
 		if imp.Path.Value == `"C"` {
 			// cgo files are compiled from generated sources; leave them.
-			return nil, false, nil
+			var buf bytes.Buffer
+			err := printer.Fprint(&buf, fset, f)
+			return buf.Bytes(), false, err
 		}
 	}
 	r := newRewriter(fset, f, info, pkg, goVersion)
 	astutil.Apply(f, r.pre, r.post)
 	if !r.changed {
-		return nil, false, nil
+		out, err := r.print(true)
+		return out, false, err
 	}
 	r.fixImports()
 	out, err := r.print(true)
@@ -75,11 +78,11 @@ type rewriter struct {
 	changed  bool
 
 	plans    map[ast.Node]func(c *astutil.Cursor)
-	skip     map[ast.Node]bool         // handled by an enclosing construct
-	callee   map[ast.Expr]bool         // selector in call position
+	skip     map[ast.Node]bool             // handled by an enclosing construct
+	callee   map[ast.Expr]bool             // selector in call position
 	operands map[*ast.CallExpr][]*ast.Expr // evaluation slots of rewritten calls
-	static   map[ast.Expr]bool         // generated function names, never hoisted
-	label    map[ast.Stmt]*ast.Stmt    // generated block -> slot of the loop/switch a label must move to
+	static   map[ast.Expr]bool             // generated function names, never hoisted
+	label    map[ast.Stmt]*ast.Stmt        // generated block -> slot of the loop/switch a label must move to
 }
 
 func newRewriter(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.Package, goVersion string) *rewriter {
@@ -800,7 +803,10 @@ func (r *rewriter) planRangeMap(rs *ast.RangeStmt, mt *types.Map) {
 				vname = hv
 			}
 			loop := &ast.RangeStmt{For: pos, Key: ident("_", pos), Value: ident(hk, pos), Tok: token.DEFINE, X: mk(),
-				Body: inner(skipDeleted(idents(pos, vname), token.DEFINE, hk),
+				Body: inner(
+					define(pos, idents(pos, vname, hok), index(hk)),
+					&ast.IfStmt{If: pos, Cond: &ast.UnaryExpr{OpPos: pos, Op: token.NOT, X: ident(hok, pos)},
+						Body: block(pos, &ast.BranchStmt{TokPos: pos, Tok: token.CONTINUE})},
 					&ast.AssignStmt{Lhs: lhs, TokPos: pos, Tok: token.ASSIGN, Rhs: rhs})}
 			stmts = append(stmts, loop)
 			loopSlot = &stmts[len(stmts)-1]

@@ -4,11 +4,11 @@ import "fmt"
 
 type S struct{ n int }
 
-func (s S) Val(x int)   { fmt.Println(s.n + x) }
-func (s *S) Ptr(x int)  { s.n += x }
+func (s S) Val(x int)    { fmt.Println(s.n + x) }
+func (s *S) Ptr(x int)   { s.n += x }
 func variadic(xs ...int) {}
 func two() (int, string) { return 1, "a" }
-func pair(int, string)  {}
+func pair(int, string)   {}
 func generic[T any](v T) {}
 
 type I interface{ M(int) }
