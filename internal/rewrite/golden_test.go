@@ -247,7 +247,7 @@ func main() {
 	v := <-ch
 	var m map[string]int
 	if v == 1 {
-		m["boom"] = v // line 30: panics
+		m["boom"] = v // line 29: panics
 	}
 }
 `
@@ -270,11 +270,11 @@ func main() {
 		t.Fatalf("program did not panic:\n%s", out)
 	}
 	s := string(out)
-	if !strings.Contains(s, "caller "+orig+":23") {
-		t.Errorf("runtime.Caller in a rewritten select case does not name %s:23:\n%s", orig, s)
+	if !strings.Contains(s, "caller "+orig+":22") {
+		t.Errorf("runtime.Caller in a rewritten select case does not name %s:22:\n%s", orig, s)
 	}
-	if !strings.Contains(s, orig+":30") {
-		t.Errorf("panic stack does not name %s:30:\n%s", orig, s)
+	if !strings.Contains(s, orig+":29") {
+		t.Errorf("panic stack does not name %s:29:\n%s", orig, s)
 	}
 	if !strings.Contains(s, "assignment to entry in nil map") {
 		t.Errorf("unexpected failure:\n%s", s)

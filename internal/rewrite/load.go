@@ -41,6 +41,10 @@ type Result struct {
 	Replace  map[string]string // module path -> directory of a writable copy of that module, for dependencies that had to be rewritten
 }
 
+// rewriteCount counts the files actually rewritten (not found in the
+// cache); tests use it.
+var rewriteCount int
+
 // Rewrite loads the packages matched by opts.Patterns, selects the
 // packages to rewrite (see the package documentation), rewrites them into
 // opts.CacheDir and returns what the build needs.
@@ -82,9 +86,6 @@ func Rewrite(opts Options) (*Result, error) {
 		return nil, err
 	}
 	if err := noMatch(roots, patterns, opts.Dir); err != nil {
-		return nil, err
-	}
-	if err := loadErrors(roots); err != nil {
 		return nil, err
 	}
 	res := &Result{Overlay: map[string]string{}, Files: map[string]string{}, Replace: map[string]string{}}
@@ -247,6 +248,7 @@ func Rewrite(opts Options) (*Result, error) {
 		} else if _, err := os.Stat(none); err == nil {
 			continue
 		} else {
+			rewriteCount++
 			b, changed, err := rewriteFile(cfg2.Fset, j.file, j.pkg.TypesInfo, j.pkg.Types, goVersion)
 			if err != nil {
 				return nil, err
@@ -358,21 +360,31 @@ func patternFor(p *packages.Package, patterns []string, dir string) string {
 // loadErrors returns the errors of the loaded packages, one per line, with
 // their original positions.
 func loadErrors(pkgs []*packages.Package) error {
-	var lines []string
+	// The go command's own report of a failed compile duplicates the type
+	// checker's errors (with relative paths): prefer the latter.
+	var typed, listed []string
 	seen := map[string]bool{}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
 			s := e.Error()
-			if !seen[s] {
-				seen[s] = true
-				lines = append(lines, s)
+			if seen[s] {
+				continue
+			}
+			seen[s] = true
+			if e.Kind == packages.ListError {
+				listed = append(listed, s)
+			} else {
+				typed = append(typed, s)
 			}
 		}
 	})
-	if len(lines) == 0 {
-		return nil
+	if len(typed) > 0 {
+		return errors.New(strings.Join(typed, "\n"))
 	}
-	return errors.New(strings.Join(lines, "\n"))
+	if len(listed) > 0 {
+		return errors.New(strings.Join(listed, "\n"))
+	}
+	return nil
 }
 
 // usesConcurrency scans a dependency's files (syntax only) and says why
