@@ -29,8 +29,10 @@
 //     reported in Result.Replace for a replace directive. A module that
 //     declares a Go version older than go1.18 is left alone (the runtime's
 //     calls are generic), and says so in the verbose output.
-//   - Never: the standard library, and heddle.dev itself (the runtime must
-//     not be rewritten).
+//   - Never: the standard library, and the heddle.dev module itself
+//     (heddle.dev/rt and heddle.dev/internal/...: the runtime must not be
+//     rewritten). Other modules under the heddle.dev path, such as
+//     heddle.dev/examples, are user code and are rewritten.
 //
 // Code that is not rewritten runs atomically between two scheduling points.
 //

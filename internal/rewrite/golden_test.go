@@ -8,7 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
+
 	"sort"
 	"strings"
 	"testing"
@@ -223,7 +223,7 @@ func TestLinePositions(t *testing.T) {
 
 import (
 	"fmt"
-	"runtime"
+
 	"sync"
 )
 
@@ -279,7 +279,7 @@ func main() {
 	if !strings.Contains(s, "assignment to entry in nil map") {
 		t.Errorf("unexpected failure:\n%s", s)
 	}
-	_ = runtime.GOOS
+
 }
 
 func writeOverlay(t testing.TB, path string, overlay map[string]string) {

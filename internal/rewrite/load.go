@@ -134,7 +134,7 @@ func Rewrite(opts Options) (*Result, error) {
 		if p.Module == nil {
 			return // standard library (or GOPATH mode): never rewritten
 		}
-		if p.Module.Path == "heddle.dev" || strings.HasPrefix(p.PkgPath, "heddle.dev/") {
+		if isHeddle(p) {
 			return // heddle's own runtime must never be rewritten
 		}
 		if _, done := reasons[p.PkgPath]; !done {
@@ -313,6 +313,18 @@ func Rewrite(opts Options) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// isHeddle reports whether p belongs to heddle itself: the heddle.dev
+// module (its runtime heddle.dev/rt and everything under
+// heddle.dev/internal). Separate modules under the heddle.dev path, such
+// as heddle.dev/examples, are user code.
+func isHeddle(p *packages.Package) bool {
+	if p.Module != nil && p.Module.Path == "heddle.dev" {
+		return true
+	}
+	return p.PkgPath == "heddle.dev" || p.PkgPath == rtPath || strings.HasPrefix(p.PkgPath, rtPath+"/") ||
+		strings.HasPrefix(p.PkgPath, "heddle.dev/internal/")
 }
 
 func isTestMain(p *packages.Package) bool {
