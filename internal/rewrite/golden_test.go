@@ -223,7 +223,7 @@ func TestLinePositions(t *testing.T) {
 
 import (
 	"fmt"
-
+	"runtime"
 	"sync"
 )
 
