@@ -116,6 +116,7 @@ type Exec struct {
 	timers  []*Timer                  // active timers
 	nTimers uint64
 	now     time.Duration // virtual time since Epoch
+	lastRun time.Duration // virtual time of the last goroutine step that starved no one
 
 	mainDone   bool
 	mainDoneAt time.Duration

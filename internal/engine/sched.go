@@ -105,6 +105,9 @@ func (e *Exec) pick() *G {
 			continue
 		}
 		c.G.sel = c.Case
+		if c.Early == 0 {
+			e.lastRun = e.now
+		}
 		e.record(c.G, c.G.op, e.choices, c.Early)
 		if c.Early > 0 && c.G.op.Kind == OpSleep {
 			// A sleeper woke early, relative to runnable goroutines.
@@ -199,12 +202,19 @@ func (e *Exec) addTimerChoices() {
 	if e.mainDone && t.when > e.mainDoneAt+e.cfg.Horizon {
 		return
 	}
-	starve := t.when - e.now
+	// The runnable goroutines have been starved since the last step a
+	// goroutine took; consecutive early firings add up.
+	starve := t.when - e.lastRun
 	if starve < 0 {
 		starve = 0
 	}
 	idle := len(e.choices) == 0
 	if !idle && starve > e.cfg.MaxStarve {
+		return
+	}
+	if !idle && t.ch != nil && len(t.ch) == cap(t.ch) {
+		// The tick would be dropped: firing early changes nothing but the
+		// clock.
 		return
 	}
 	early := time.Duration(0)

@@ -16,12 +16,12 @@ type Step struct {
 	Case int            // the select case taken, -1 if none
 	PC   uintptr        // call site, when recorded
 	// Recorded runs only:
-	Enabled []string    // keys of the enabled choices
-	Pending []PendingOp // every live goroutine's pending operation
-	VC      VC          // vector clock of the goroutine after the step
-	Timer   string      // the timer's id, for a firing
+	Enabled []string      // keys of the enabled choices
+	Pending []PendingOp   // every live goroutine's pending operation
+	VC      VC            // vector clock of the goroutine after the step
+	Timer   string        // the timer's id, for a firing
 	Early   time.Duration // a timer fired (or a sleeper woke) this long early
-	Now     int64       // virtual time, ns since the epoch
+	Now     int64         // virtual time, ns since the epoch
 }
 
 // PendingOp is a goroutine's pending operation at a step.

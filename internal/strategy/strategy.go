@@ -33,6 +33,7 @@ var constructors = map[string]func(Options) engine.Strategy{
 	"random": func(o Options) engine.Strategy { return NewRandom(o.Seed) },
 	"pct":    func(o Options) engine.Strategy { return NewPCT(o.Seed, o.PCTDepth) },
 	"replay": func(o Options) engine.Strategy { return NewReplay(o.Choices) },
+	"dfs":    func(o Options) engine.Strategy { return NewDFS(0) },
 }
 
 // New returns the strategy called name.
