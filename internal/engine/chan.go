@@ -22,6 +22,9 @@ func (e *Exec) chanOf(p unsafe.Pointer) *chanState {
 	c := e.chans[p]
 	if c == nil {
 		c = &chanState{}
+		if e.chans == nil {
+			e.chans = map[unsafe.Pointer]*chanState{}
+		}
 		e.chans[p] = c
 	}
 	return c

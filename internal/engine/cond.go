@@ -13,6 +13,9 @@ func (e *Exec) cond(p unsafe.Pointer) *condState {
 	c := e.conds[p]
 	if c == nil {
 		c = &condState{}
+		if e.conds == nil {
+			e.conds = map[unsafe.Pointer]*condState{}
+		}
 		e.conds[p] = c
 	}
 	return c

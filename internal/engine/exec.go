@@ -49,6 +49,7 @@ type G struct {
 
 	exec  *Exec
 	fn    func()
+	w     *worker
 	wake  chan struct{}
 	state gState
 	op    Op
@@ -61,6 +62,8 @@ type G struct {
 	matched   bool // a partner chose this goroutine to complete a rendezvous
 	signalled bool // OpCondBlocked: woken by Signal or Broadcast
 	spins     int  // consecutive scheduling points without visible progress
+	normal    bool // fn returned normally: the goroutine can be reused
+	pooled    bool // the goroutine went back to the pool
 }
 
 // Result is what a run produced.
@@ -84,10 +87,16 @@ type Config struct {
 	// Record makes the run capture call sites, enabled sets and vector
 	// clocks of every step (for reports and replay -v). It is slower.
 	Record bool
+	// Trace makes the run keep its trace of steps (Result.Trace), which
+	// Record implies. Strategies such as DPOR need it; random and PCT do
+	// not, and runs are faster without it.
+	Trace bool
 	// Seed seeds the run's math/rand sources.
 	Seed uint64
 	// Progress is incremented at every step; a watchdog reads it.
 	Progress *atomic.Int64
+	// Pool, if set, lends goroutines to the run; see Pool.
+	Pool *Pool
 	// Stuck is closed by the watchdog when the running goroutine made no
 	// progress for too long: it is blocked outside heddle's control.
 	Stuck <-chan struct{}
@@ -144,17 +153,10 @@ var Epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 // goroutine has finished or has been unwound.
 func Run(cfg Config, s Strategy, body func()) *Result {
 	e := &Exec{
-		cfg:     cfg,
-		strat:   s,
-		chans:   map[unsafe.Pointer]*chanState{},
-		mutexes: map[unsafe.Pointer]*mutexState{},
-		rws:     map[unsafe.Pointer]*rwState{},
-		wgs:     map[unsafe.Pointer]*wgState{},
-		onces:   map[unsafe.Pointer]*onceState{},
-		conds:   map[unsafe.Pointer]*condState{},
-		owned:   map[unsafe.Pointer]*Timer{},
-		done:    make(chan struct{}),
-		exited:  make(chan struct{}),
+		cfg:    cfg,
+		strat:  s,
+		done:   make(chan struct{}),
+		exited: make(chan struct{}),
 	}
 	if e.cfg.StepLimit <= 0 {
 		e.cfg.StepLimit = 100000
@@ -171,7 +173,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	g0.state = gRunning
 	e.cur = g0
 	e.record(g0, Op{Kind: OpStart}, nil, 0)
-	go e.goroutine(g0)
+	e.start(g0)
 	g0.wake <- struct{}{}
 
 	select {
@@ -192,7 +194,6 @@ func (e *Exec) newG(parent *G, fn func()) *G {
 		Parent:    parent,
 		exec:      e,
 		fn:        fn,
-		wake:      make(chan struct{}, 1),
 		state:     gParked,
 		op:        Op{Kind: OpStart},
 		committed: -1,
@@ -231,6 +232,7 @@ func (e *Exec) goroutine(g *G) {
 	}()
 	g.fn()
 	normal = true
+	g.normal = true
 }
 
 // Go starts a controlled goroutine running f. The go statement is not a
@@ -244,7 +246,7 @@ func (e *Exec) Go(f func()) {
 	if e.cfg.Record {
 		g.GoPC = userPC()
 	}
-	go e.goroutine(g)
+	e.start(g)
 }
 
 // NumGoroutine counts the run's goroutines that are alive.
@@ -322,6 +324,10 @@ func (e *Exec) exit(g *G) {
 	}
 	g.state = gDone
 	e.live--
+	if g.normal && e.cfg.Pool != nil {
+		e.cfg.Pool.free = append(e.cfg.Pool.free, g.w)
+		g.pooled = true
+	}
 	e.record(g, Op{Kind: OpExit}, nil, 0)
 	if g.Index == 0 {
 		e.mainDone = true

@@ -12,6 +12,9 @@ func (e *Exec) mutex(p unsafe.Pointer) *mutexState {
 	m := e.mutexes[p]
 	if m == nil {
 		m = &mutexState{}
+		if e.mutexes == nil {
+			e.mutexes = map[unsafe.Pointer]*mutexState{}
+		}
 		e.mutexes[p] = m
 	}
 	return m
@@ -62,6 +65,9 @@ func (e *Exec) rw(p unsafe.Pointer) *rwState {
 	m := e.rws[p]
 	if m == nil {
 		m = &rwState{}
+		if e.rws == nil {
+			e.rws = map[unsafe.Pointer]*rwState{}
+		}
 		e.rws[p] = m
 	}
 	return m

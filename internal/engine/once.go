@@ -12,6 +12,9 @@ func (e *Exec) once(p unsafe.Pointer) *onceState {
 	o := e.onces[p]
 	if o == nil {
 		o = &onceState{}
+		if e.onces == nil {
+			e.onces = map[unsafe.Pointer]*onceState{}
+		}
 		e.onces[p] = o
 	}
 	return o

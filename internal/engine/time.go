@@ -123,8 +123,15 @@ func (e *Exec) NewTimer(d time.Duration) *time.Timer {
 	t.ch = make(chan time.Time, 1)
 	e.RegisterChan(chanAddr(t.ch))
 	tm := &time.Timer{C: t.ch}
-	e.owned[unsafe.Pointer(tm)] = t
+	e.own(unsafe.Pointer(tm), t)
 	return tm
+}
+
+func (e *Exec) own(p unsafe.Pointer, t *Timer) {
+	if e.owned == nil {
+		e.owned = map[unsafe.Pointer]*Timer{}
+	}
+	e.owned[p] = t
 }
 
 // AfterFunc models time.AfterFunc.
@@ -132,7 +139,7 @@ func (e *Exec) AfterFunc(d time.Duration, f func()) *time.Timer {
 	t := e.newTimer(d)
 	t.goFn = f
 	tm := &time.Timer{}
-	e.owned[unsafe.Pointer(tm)] = t
+	e.own(unsafe.Pointer(tm), t)
 	return tm
 }
 
@@ -146,7 +153,7 @@ func (e *Exec) NewTicker(d time.Duration) *time.Ticker {
 	t.ch = make(chan time.Time, 1)
 	e.RegisterChan(chanAddr(t.ch))
 	tk := &time.Ticker{C: t.ch}
-	e.owned[unsafe.Pointer(tk)] = t
+	e.own(unsafe.Pointer(tk), t)
 	return tk
 }
 

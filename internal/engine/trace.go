@@ -36,6 +36,9 @@ type PendingOp struct {
 func (e *Exec) Trace() []Step { return e.res.Trace }
 
 func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
+	if !e.cfg.Trace && !e.cfg.Record {
+		return
+	}
 	s := Step{N: e.steps, G: g, Kind: op.Kind, Obj: op.Obj, Case: -1, PC: op.PC, Early: early}
 	if g != nil {
 		s.Case = g.sel

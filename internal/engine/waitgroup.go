@@ -11,6 +11,9 @@ func (e *Exec) wg(p unsafe.Pointer) *wgState {
 	w := e.wgs[p]
 	if w == nil {
 		w = &wgState{}
+		if e.wgs == nil {
+			e.wgs = map[unsafe.Pointer]*wgState{}
+		}
 		e.wgs[p] = w
 	}
 	return w

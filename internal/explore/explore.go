@@ -48,6 +48,7 @@ type explorer struct {
 	bugs  int
 	runs  int
 
+	pool     engine.Pool
 	progress atomic.Int64
 	stuck    chan struct{}
 	stop     chan struct{}
@@ -105,6 +106,7 @@ func (x *explorer) run() {
 
 	go x.watchdog()
 	defer close(x.stop)
+	defer x.pool.Close()
 
 	start := time.Now()
 	exhausted := false
@@ -166,6 +168,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	ec.StepLimit = x.cfg.StepLimit
 	ec.MaxStarve = x.cfg.MaxStarve
 	ec.Progress = &x.progress
+	ec.Pool = &x.pool
 	ec.Stuck = x.stuck
 	var res *engine.Result
 	res = engine.Run(ec, s, func() {

@@ -1,0 +1,55 @@
+package engine
+
+// Pool keeps the real goroutines of controlled goroutines that returned, so
+// that later runs reuse them instead of starting new ones: a reused
+// goroutine keeps its grown stack, which makes short runs several times
+// cheaper. A goroutine that ended by Goexit or panic, or was unwound, is
+// not reused.
+//
+// A Pool belongs to one exploration; only the goroutine that holds heddle's
+// processor touches it. Close ends the idle goroutines.
+type Pool struct {
+	free []*worker
+}
+
+type worker struct {
+	wake   chan struct{}
+	assign chan *G
+}
+
+// Close ends the pool's idle goroutines.
+func (p *Pool) Close() {
+	if p == nil {
+		return
+	}
+	for _, w := range p.free {
+		w.assign <- nil
+	}
+	p.free = nil
+}
+
+// start runs g on a pooled goroutine, or a new one.
+func (e *Exec) start(g *G) {
+	if p := e.cfg.Pool; p != nil && len(p.free) > 0 {
+		w := p.free[len(p.free)-1]
+		p.free = p.free[:len(p.free)-1]
+		g.w = w
+		g.wake = w.wake
+		w.assign <- g
+		return
+	}
+	w := &worker{wake: make(chan struct{}, 1), assign: make(chan *G, 1)}
+	g.w = w
+	g.wake = w.wake
+	go w.loop(g)
+}
+
+func (w *worker) loop(g *G) {
+	for g != nil {
+		g.exec.goroutine(g)
+		if !g.pooled {
+			return
+		}
+		g = <-w.assign
+	}
+}

@@ -1,0 +1,234 @@
+package rt_test
+
+import (
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"heddle.dev/internal/engine"
+	"heddle.dev/internal/strategy"
+	"heddle.dev/rt"
+)
+
+// One small program per kind of bug. Each must be found, and its schedule
+// must replay to the same failure 100 times out of 100.
+var bugPrograms = []struct {
+	kind string
+	msg  string // a substring of the bug's message
+	run  func()
+}{
+	{engine.KindDeadlock, "deadlock", func() {
+		var a, b sync.Mutex
+		done := rt.MakeChan[chan bool](0)
+		rt.Go(func() {
+			rt.MutexLock(&a)
+			rt.MutexLock(&b)
+			rt.MutexUnlock(&b)
+			rt.MutexUnlock(&a)
+			rt.Send(done, true)
+		})
+		rt.MutexLock(&b)
+		rt.MutexLock(&a)
+		rt.MutexUnlock(&a)
+		rt.MutexUnlock(&b)
+		rt.Recv(done)
+	}},
+	{engine.KindLeak, "blocked forever", func() {
+		ch := rt.MakeChan[chan int](0)
+		rt.Go(func() { rt.Send(ch, 1) }) // nobody receives if the timeout wins
+		c0, c1 := rt.RecvCase(ch), rt.RecvCase(rt.After(10*time.Millisecond))
+		rt.Select(false, c0, c1)
+	}},
+	{engine.KindPanic, "index out of range", func() {
+		var mu sync.Mutex
+		s := []int{1}
+		rt.Go(func() {
+			rt.MutexLock(&mu)
+			s = s[:0]
+			rt.MutexUnlock(&mu)
+		})
+		rt.MutexLock(&mu)
+		_ = s[0]
+		rt.MutexUnlock(&mu)
+	}},
+	{engine.KindMisuse, "unlock of unlocked mutex", func() {
+		var mu sync.Mutex
+		locked := false
+		rt.Go(func() {
+			if !locked {
+				rt.MutexUnlock(&mu)
+			}
+		})
+		rt.MutexLock(&mu)
+		locked = true
+		rt.Gosched()
+		locked = false
+		rt.MutexUnlock(&mu)
+	}},
+	{engine.KindMisuse, "negative WaitGroup counter", func() {
+		var wg sync.WaitGroup
+		rt.Go(func() { rt.WaitGroupDone(&wg) })
+		rt.WaitGroupAdd(&wg, 1)
+		rt.WaitGroupDone(&wg)
+	}},
+	{engine.KindMisuse, "close of closed channel", func() {
+		ch := rt.MakeChan[chan int](0)
+		closed := false
+		rt.Go(func() {
+			if !closed {
+				rt.Close(ch)
+			}
+		})
+		rt.Gosched()
+		if !closed {
+			closed = true
+			rt.Close(ch)
+		}
+	}},
+	{engine.KindMisuse, "send on closed channel", func() {
+		ch := rt.MakeChan[chan int](1)
+		rt.Go(func() { rt.Close(ch) })
+		rt.Send(ch, 1)
+	}},
+	{engine.KindMisuse, "Cond.Wait without", func() {
+		var mu sync.Mutex
+		c := sync.NewCond(&mu)
+		rt.Go(func() { rt.CondSignal(c) })
+		rt.CondWait(c)
+	}},
+	{engine.KindStepLimit, "step bound", func() {
+		var flag int32
+		rt.Go(func() {
+			for {
+				if v := rt.AtomicR(&flag); *v == 1 {
+					return
+				}
+			}
+		})
+	}},
+}
+
+func findBug(t *testing.T, run func()) *engine.Result {
+	t.Helper()
+	s := strategy.NewRandom(7)
+	for i := 1; i <= 2000; i++ {
+		s.Begin(i)
+		res := engine.Run(engine.Config{StepLimit: 2000, MaxStarve: 100 * time.Millisecond}, s, run)
+		if res.Bug != nil {
+			return res
+		}
+	}
+	t.Fatal("bug not found in 2000 runs")
+	return nil
+}
+
+func keysOf(cs []engine.Choice) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Key()
+	}
+	return out
+}
+
+func TestEveryBugKindFoundAndReplayed(t *testing.T) {
+	for _, p := range bugPrograms {
+		t.Run(p.kind+"/"+strings.ReplaceAll(p.msg, " ", "-"), func(t *testing.T) {
+			res := findBug(t, p.run)
+			if res.Bug.Kind != p.kind || !strings.Contains(res.Bug.Message, p.msg) {
+				t.Fatalf("found %s %q, want %s containing %q", res.Bug.Kind, res.Bug.Message, p.kind, p.msg)
+			}
+			sched := keysOf(res.Choices)
+			for i := 0; i < 100; i++ {
+				r := strategy.NewReplay(sched)
+				r.Begin(1)
+				again := engine.Run(engine.Config{StepLimit: 2000, MaxStarve: 100 * time.Millisecond, Record: i == 0}, r, p.run)
+				if again.Bug == nil || again.Bug.Kind != res.Bug.Kind || again.Bug.Message != res.Bug.Message || again.Steps != res.Steps {
+					t.Fatalf("replay %d: got %v in %d steps, want %s %q in %d steps", i, again.Bug, again.Steps, res.Bug.Kind, res.Bug.Message, res.Steps)
+				}
+			}
+		})
+	}
+}
+
+func TestNondeterminismDetectedOnReplay(t *testing.T) {
+	calls := 0
+	prog := func() {
+		calls++
+		if calls%2 == 0 {
+			rt.Go(func() {})
+		}
+		rt.Go(func() {})
+		rt.Gosched()
+	}
+	var rec []string
+	s := strategy.NewRandom(1)
+	s.Begin(1)
+	res := engine.Run(engine.Config{}, s, prog)
+	rec = keysOf(res.Choices)
+	r := strategy.NewReplay(rec)
+	r.Begin(1)
+	again := engine.Run(engine.Config{}, r, prog)
+	if again.Bug == nil || again.Bug.Kind != engine.KindNondeterminism {
+		t.Fatalf("replay of a program that changed: got %v, want a nondeterminism bug", again.Bug)
+	}
+}
+
+// TestNoGoroutineLeftBehind runs a test that leaks goroutines in every run
+// 10,000 times: every parked goroutine is unwound at the end of its run.
+func TestNoGoroutineLeftBehind(t *testing.T) {
+	n := 10000
+	if testing.Short() {
+		n = 1000
+	}
+	before := runtime.NumGoroutine()
+	s := strategy.NewRandom(3)
+	pool := new(engine.Pool)
+	leaks := 0
+	for i := 1; i <= n; i++ {
+		s.Begin(i)
+		res := engine.Run(engine.Config{Pool: pool}, s, func() {
+			ch := rt.MakeChan[chan int](0)
+			var mu sync.Mutex
+			rt.MutexLock(&mu)
+			rt.Go(func() { rt.Send(ch, 1) })
+			rt.Go(func() {
+				defer rt.MutexUnlock(&mu) // runs during unwinding: must not schedule
+				rt.MutexLock(&mu)
+			})
+			rt.Go(func() { rt.Select(false) })
+		})
+		if res.Bug != nil && res.Bug.Kind == engine.KindLeak {
+			leaks++
+		}
+	}
+	pool.Close()
+	if leaks != n {
+		t.Errorf("leak found in %d of %d runs, want all", leaks, n)
+	}
+	for i := 0; i < 100 && runtime.NumGoroutine() > before; i++ {
+		time.Sleep(time.Millisecond)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Fatalf("%d goroutines before, %d after %d runs", before, after, n)
+	}
+}
+
+func TestBlockedOutsideControlIsReported(t *testing.T) {
+	stuck := make(chan struct{})
+	time.AfterFunc(200*time.Millisecond, func() { close(stuck) })
+	s := strategy.NewRandom(1)
+	s.Begin(1)
+	res := engine.Run(engine.Config{Stuck: stuck}, s, func() {
+		var native sync.Mutex // not rewritten: blocks for real
+		native.Lock()
+		native.Lock()
+	})
+	if res.Bug == nil || res.Bug.Kind != engine.KindBlocked {
+		t.Fatalf("got %v, want a blocked-outside-control bug", res.Bug)
+	}
+	if !strings.Contains(res.Bug.Stack, "TestBlockedOutsideControlIsReported") {
+		t.Errorf("the report's stack does not show where it blocked:\n%s", res.Bug.Stack)
+	}
+}
