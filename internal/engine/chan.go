@@ -141,6 +141,7 @@ func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
 	g := e.cur
 	i := g.sel
 	if i < 0 {
+		g.spins++
 		return -1
 	}
 	c := cases[i]

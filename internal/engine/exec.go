@@ -61,7 +61,9 @@ type G struct {
 	committed int  // a probe already performed this case (-1: none)
 	matched   bool // a partner chose this goroutine to complete a rendezvous
 	signalled bool // OpCondBlocked: woken by Signal or Broadcast
-	spins     int  // consecutive scheduling points without visible progress
+	spins     int  // consecutive operations without progress; see Spins
+	lastLoad  unsafe.Pointer
+	lastVer   uint64
 	normal    bool // fn returned normally: the goroutine can be reused
 	pooled    bool // the goroutine went back to the pool
 }
@@ -123,6 +125,7 @@ type Exec struct {
 	conds   map[unsafe.Pointer]*condState
 	owned   map[unsafe.Pointer]*Timer // *time.Timer / *time.Ticker -> timer
 	timers  []*Timer                  // active timers
+	writes  map[unsafe.Pointer]uint64 // atomic and sync.Map writes per address, for spin detection
 	nTimers uint64
 	now     time.Duration // virtual time since Epoch
 	lastRun time.Duration // virtual time of the last goroutine step that starved no one
@@ -255,7 +258,25 @@ func (e *Exec) NumGoroutine() int { return e.live }
 // Gosched is a scheduling point with no effect.
 func (e *Exec) Gosched() {
 	e.yield(Op{Kind: OpYield})
+	e.cur.spins++
 }
+
+// spinCandidate reports whether an operation may be part of a spin loop:
+// one that can be repeated without the goroutine making progress.
+func spinCandidate(k OpKind) bool {
+	switch k {
+	case OpYield, OpSelect, OpTryLock, OpRWTryLock, OpRWTryRLock, OpAtomicLoad, OpMapRead, OpChanLen, OpSleep:
+		return true
+	}
+	return false
+}
+
+// Spins counts the consecutive operations of g that made no progress: a
+// Gosched, a select that took its default, a failed TryLock, an atomic load
+// of a value nobody wrote since g last loaded it. Strategies deprioritize a
+// spinning goroutine, so that exhaustive search terminates on programs that
+// terminate under fair scheduling.
+func (g *G) Spins() int { return g.spins }
 
 // yield is the scheduling point: the running goroutine announces op and
 // parks until the strategy picks it. When yield returns, op is enabled and
@@ -267,6 +288,9 @@ func (e *Exec) yield(op Op) {
 	}
 	if e.cfg.Record {
 		op.PC = userPC()
+	}
+	if !spinCandidate(op.Kind) {
+		g.spins = 0
 	}
 	g.op = op
 	g.state = gParked

@@ -114,6 +114,7 @@ func (e *Exec) Sleep(d time.Duration) {
 		e.now = t.when
 	}
 	e.stopTimer(t)
+	e.cur.spins++ // sleeping in a loop is polling
 }
 
 // NewTimer models time.NewTimer with a *time.Timer whose channel heddle
