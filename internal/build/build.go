@@ -69,12 +69,15 @@ type Package struct {
 	Dir        string
 	HasTests   bool
 
-	// Files maps the names (relative to the module root) of the rewritten
-	// files this package's test binary is built from to their hashes.
+	// Files maps the names of the files this package's test binary is built
+	// from to their hashes: the rewritten files (hash of the rewritten
+	// content), the main module's files that needed no rewriting, and
+	// go.mod. Names are relative to the module root (see RelName).
 	Files       map[string]string
 	Fingerprint string
 
-	depDirs map[string]bool
+	depDirs  map[string]bool // directories of everything its test binary is built from
+	srcFiles []string        // its files and those of its main-module dependencies
 }
 
 // Error is a failure the user must fix (a compile error, a bad pattern),
@@ -207,16 +210,42 @@ func Load(opts Options) (*Program, error) {
 		p.files[n] = h
 		p.fileDirs[n] = filepath.Dir(abs)
 	}
+	gomodHash, err := hashFile(mod.GoMod)
+	if err != nil {
+		return nil, err
+	}
 	for _, pkg := range p.Packages {
+		// The rewritten files of every module it is built from, ...
 		pkg.Files = map[string]string{}
 		for n, h := range p.files {
 			if pkg.depDirs[p.fileDirs[n]] {
 				pkg.Files[n] = h
 			}
 		}
+		// ... the main module's files that needed no rewriting, ...
+		for _, f := range pkg.srcFiles {
+			n := RelName(mod.Root, p.modCache, f)
+			if _, ok := pkg.Files[n]; ok {
+				continue
+			}
+			if pkg.Files[n], err = hashFile(f); err != nil {
+				return nil, err
+			}
+		}
+		// ... and go.mod, which fixes the versions of the other modules.
+		pkg.Files["go.mod"] = gomodHash
 		pkg.Fingerprint = Fingerprint(pkg.Files, p.RuntimeHash, p.BuildFlags)
 	}
 	return p, nil
+}
+
+func hashFile(name string) (string, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return "", fmt.Errorf("heddle: %v", err)
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:]), nil
 }
 
 func runtimeOrSelf(dir string) string {
@@ -296,6 +325,8 @@ type listed struct {
 	Deps         []string
 	TestGoFiles  []string
 	XTestGoFiles []string
+	GoFiles      []string
+	CgoFiles     []string
 	Error        *struct{ Err string }
 }
 
@@ -303,7 +334,7 @@ type listed struct {
 // directories of everything its test binary is built from.
 func (p *Program) list() error {
 	args := append([]string{"list", "-e", "-test", "-deps",
-		"-json=ImportPath,Dir,DepOnly,ForTest,Standard,Deps,TestGoFiles,XTestGoFiles,Error"}, p.goFlags()...)
+		"-json=ImportPath,Dir,DepOnly,ForTest,Standard,Deps,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles,Error"}, p.goFlags()...)
 	args = append(args, "--")
 	args = append(args, p.opts.Patterns...)
 	cmd := p.goCmd(args...)
@@ -346,13 +377,31 @@ func (p *Program) list() error {
 		if tm := byPath[l.ImportPath+".test"]; tm != nil {
 			deps = tm.Deps
 		}
+		seen := map[string]bool{}
+		addFiles := func(dir string, names ...[]string) {
+			for _, ns := range names {
+				for _, n := range ns {
+					if f := filepath.Join(dir, n); !seen[f] {
+						seen[f] = true
+						pkg.srcFiles = append(pkg.srcFiles, f)
+					}
+				}
+			}
+		}
+		addFiles(l.Dir, l.GoFiles, l.CgoFiles, l.TestGoFiles, l.XTestGoFiles)
 		for _, d := range deps {
 			if dl := byPath[d]; dl != nil && !dl.Standard {
 				pkg.depDirs[dl.Dir] = true
+				if _, ok := within(p.Module.Root, dl.Dir); ok {
+					addFiles(dl.Dir, dl.GoFiles, dl.CgoFiles)
+				}
 			}
 		}
 		p.Packages = append(p.Packages, pkg)
 	}
+	// go list -deps prints dependencies first; print packages as go test
+	// does for ./..., by import path.
+	sort.SliceStable(p.Packages, func(i, j int) bool { return p.Packages[i].ImportPath < p.Packages[j].ImportPath })
 	if s := strings.TrimSpace(stderr.String()); s != "" {
 		fmt.Fprintln(p.opts.Stderr, s)
 	}
