@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	mathrand "math/rand"
-	randv2 "math/rand/v2"
 	"reflect"
 	"sort"
 
@@ -80,32 +79,13 @@ func Rand() *mathrand.Rand {
 	return defaultRand
 }
 
-// RandV2 is Rand for math/rand/v2.
-func RandV2() *randv2.Rand {
-	if x := engine.Current(); x != nil {
-		return x.RandV2()
-	}
-	return defaultRandV2
-}
-
-// RandN replaces the generic function rand.N of math/rand/v2.
-func RandN[Int ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr](n Int) Int {
-	if n <= 0 {
-		panic("invalid argument to N")
-	}
-	return Int(RandV2().Uint64N(uint64(n)))
-}
-
 // Outside an exploration the top-level functions keep their native,
 // randomly seeded and concurrency-safe behaviour.
-var (
-	defaultRand   = mathrand.New(globalSource{})
-	defaultRandV2 = randv2.New(globalSource{})
-)
+var defaultRand = mathrand.New(globalSource{})
 
-// globalSource draws from math/rand/v2's global generator.
+// globalSource draws from math/rand's global generator.
 type globalSource struct{}
 
-func (globalSource) Int63() int64   { return int64(randv2.Uint64() >> 1) }
-func (globalSource) Uint64() uint64 { return randv2.Uint64() }
+func (globalSource) Int63() int64   { return mathrand.Int63() }
+func (globalSource) Uint64() uint64 { return mathrand.Uint64() }
 func (globalSource) Seed(int64)     {}

@@ -18,6 +18,7 @@ import (
 // How many runs, with which strategy and where schedules go is read from
 // the environment that `heddle test` sets; see heddle.dev/internal/explore.
 func Explore(t *testing.T, body func(t *testing.T)) {
+	t.Helper()
 	explore.Test(t, body)
 }
 

@@ -9,7 +9,6 @@ package engine
 
 import (
 	mathrand "math/rand"
-	randv2 "math/rand/v2"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -141,8 +140,10 @@ type Exec struct {
 	point   Point
 	res     Result
 
-	rand   *mathrand.Rand
-	randV2 *randv2.Rand
+	rand *mathrand.Rand
+	// RandV2 is the run's math/rand/v2 generator, kept by package rt
+	// (math/rand/v2 needs Go 1.22; the engine builds with Go 1.21).
+	RandV2 any
 
 	// T is the run's testing state, owned by package explore.
 	T any
@@ -477,13 +478,8 @@ func (e *Exec) Rand() *mathrand.Rand {
 	return e.rand
 }
 
-// RandV2 returns the run's math/rand/v2 source.
-func (e *Exec) RandV2() *randv2.Rand {
-	if e.randV2 == nil {
-		e.randV2 = randv2.New(randv2.NewPCG(e.cfg.Seed, 0x6865646c65))
-	}
-	return e.randV2
-}
+// Seed is the run's seed for the program's random numbers.
+func (e *Exec) Seed() uint64 { return e.cfg.Seed }
 
 // PendingKind is the kind of g's pending operation.
 func (g *G) PendingKind() OpKind { return g.op.Kind }

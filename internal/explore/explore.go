@@ -27,6 +27,9 @@ var serial sync.Mutex
 
 // Test explores body, the rewritten body of the test t.
 func Test(t *testing.T, body func(t *testing.T)) {
+	// Every function from here to the t.Error of a report is a helper, so
+	// that go test positions the report at the user's test function.
+	t.Helper()
 	cfg, err := LoadConfig()
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +81,7 @@ func (x *explorer) emit(e event.Event) {
 }
 
 func (x *explorer) run() {
+	x.t.Helper()
 	defer func() {
 		if x.evf != nil {
 			x.evf.Close()

@@ -15,6 +15,7 @@ import (
 // it with full recording to build the report, and reports it on the test.
 // It returns false when the bug is filtered out or was reported already.
 func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug) bool {
+	x.t.Helper()
 	keys := choiceKeys(res.Choices)
 	path, werr := x.writeSchedule(run, bug, keys)
 
@@ -60,6 +61,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 
 // replayed reports the outcome of a replay.
 func (x *explorer) replayed(res *engine.Result, rs *runT) {
+	x.t.Helper()
 	if x.cfg.Verbose {
 		var b strings.Builder
 		x.steps(&b, res, 0)

@@ -1,8 +1,6 @@
 package strategy
 
 import (
-	"math/rand/v2"
-
 	"heddle.dev/internal/engine"
 )
 
@@ -22,7 +20,7 @@ type PCT struct {
 	d    int
 	n, k int // learned bounds
 
-	rng        *rand.Rand
+	rng        *rng
 	prio       map[string]float64 // by choice identity (goroutine id or timer id)
 	change     []int              // change points, in scheduling points
 	points     int                // scheduling points so far in this run

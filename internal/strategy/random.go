@@ -1,8 +1,6 @@
 package strategy
 
 import (
-	"math/rand/v2"
-
 	"heddle.dev/internal/engine"
 )
 
@@ -12,7 +10,7 @@ import (
 // goroutine starved of the processor.
 type Random struct {
 	seed int64
-	rng  *rand.Rand
+	rng  *rng
 }
 
 // NewRandom returns a random strategy.

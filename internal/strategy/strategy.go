@@ -5,7 +5,6 @@ package strategy
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"sort"
 	"strings"
 
@@ -47,6 +46,6 @@ func New(name string, o Options) (engine.Strategy, error) {
 
 // runRNG returns the generator for run number run of an exploration seeded
 // with seed: each run's schedule depends only on the seed and its number.
-func runRNG(seed int64, run int) *rand.Rand {
-	return rand.New(rand.NewPCG(uint64(seed), uint64(run)*0x9e3779b97f4a7c15+1))
+func runRNG(seed int64, run int) *rng {
+	return newRNG(uint64(seed), uint64(run)*0x9e3779b97f4a7c15+1)
 }
