@@ -232,3 +232,53 @@ func TestBlockedOutsideControlIsReported(t *testing.T) {
 		t.Errorf("the report's stack does not show where it blocked:\n%s", res.Bug.Stack)
 	}
 }
+
+func TestRecordedRunHasVectorClocks(t *testing.T) {
+	r := strategy.NewRandom(1)
+	r.Begin(1)
+	res := engine.Run(engine.Config{Record: true}, r, func() {
+		ch := rt.MakeChan[chan int](0)
+		rt.Go(func() { rt.Send(ch, 1) })
+		rt.Recv(ch)
+	})
+	var send, recv *engine.Step
+	for i := range res.Trace {
+		s := &res.Trace[i]
+		if s.Kind == engine.OpSend {
+			send = s
+		}
+		if s.Kind == engine.OpRecv {
+			recv = s
+		}
+		if len(s.VC) == 0 && s.G != nil {
+			t.Errorf("step %d (%s %s) has no vector clock", s.N, s.G.ID, s.Kind)
+		}
+	}
+	if send == nil || recv == nil {
+		t.Fatalf("trace lacks the send or the receive: %+v", res.Trace)
+	}
+	// The rendezvous orders the two steps, one way or the other.
+	if !send.VC.Leq(recv.VC) && !recv.VC.Leq(send.VC) {
+		t.Errorf("send %v and receive %v are unordered", send.VC, recv.VC)
+	}
+}
+
+func TestSameSeedSameSchedules(t *testing.T) {
+	schedules := func() []string {
+		var out []string
+		p := strategy.NewPCT(42, 3)
+		for run := 1; run <= 50; run++ {
+			p.Begin(run)
+			res := engine.Run(engine.Config{}, p, tiny)
+			p.End(res)
+			out = append(out, strings.Join(keysOf(res.Choices), ","))
+		}
+		return out
+	}
+	a, b := schedules(), schedules()
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("run %d: %s, then %s", i+1, a[i], b[i])
+		}
+	}
+}

@@ -138,6 +138,8 @@ type Exec struct {
 
 	choices []Choice
 	point   Point
+	vcs     map[*G]VC             // recorded runs: each goroutine's vector clock
+	objVCs  map[unsafe.Pointer]VC // recorded runs: each object's clock
 	res     Result
 
 	rand *mathrand.Rand

@@ -51,6 +51,7 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 		s.Obj = unsafe.Pointer(op.Timer)
 	}
 	if e.cfg.Record {
+		s.VC = e.clock(g, op, s.Obj)
 		s.Now = int64(e.now)
 		for _, c := range enabled {
 			s.Enabled = append(s.Enabled, c.Key())
@@ -69,6 +70,43 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 		}
 	}
 	e.res.Trace = append(e.res.Trace, s)
+}
+
+// clock advances the vector clocks of a recorded run for a step of g on obj
+// and returns g's clock after it. Operations on the same object are ordered
+// (the dependence-based happens-before of heddle.md §4), and a goroutine
+// starts with its creator's clock.
+func (e *Exec) clock(g *G, op Op, obj unsafe.Pointer) VC {
+	if e.vcs == nil {
+		e.vcs = map[*G]VC{}
+		e.objVCs = map[unsafe.Pointer]VC{}
+	}
+	if g == nil {
+		// A timer firing: ordered after its creator's step that made it,
+		// and with the other operations on its channel.
+		if op.Timer == nil {
+			return nil
+		}
+		vc := e.vcs[op.Timer.creator].Copy()
+		key := unsafe.Pointer(op.Timer)
+		if op.Timer.ch != nil {
+			key = chanAddr(op.Timer.ch)
+		}
+		vc.Join(e.objVCs[key])
+		e.objVCs[key] = vc
+		return vc.Copy()
+	}
+	vc, ok := e.vcs[g]
+	if !ok && g.Parent != nil {
+		vc = e.vcs[g.Parent].Copy()
+	}
+	vc.Tick(g.Index)
+	if obj != nil {
+		vc.Join(e.objVCs[obj])
+		e.objVCs[obj] = vc.Copy()
+	}
+	e.vcs[g] = vc
+	return vc.Copy()
 }
 
 // userPC returns the call site of the innermost caller outside heddle's
