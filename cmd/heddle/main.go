@@ -19,8 +19,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
+
+	"heddle.dev"
+	"heddle.dev/internal/build"
 )
 
 // Exit codes, as go test uses them.
@@ -45,7 +49,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "replay":
 		return cmdReplay(rest, stdout, stderr)
 	case "version":
-		fmt.Fprintf(stdout, "heddle %s\n", version())
+		rh, err := build.RuntimeHash(heddle.Runtime)
+		if err != nil {
+			fmt.Fprintln(stderr, "heddle:", err)
+			return exitUsage
+		}
+		fmt.Fprintf(stdout, "heddle %s (runtime %s, built with %s)\n", version(), rh[:12], runtime.Version())
 		return exitOK
 	case "help", "-h", "-help", "--help":
 		return cmdHelp(rest, stdout, stderr)
