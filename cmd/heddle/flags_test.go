@@ -49,6 +49,8 @@ func TestParseTestFlagsErrors(t *testing.T) {
 		{"-budget", "-3s"},
 		{"-budget", "many"},
 		{"-step-limit", "0"},
+		{"-strategy", "replay"},
+		{"-strategy", "clever"},
 		{"-nosuchflag"},
 	} {
 		if _, _, err := parseTestFlags(args, io.Discard); err == nil {

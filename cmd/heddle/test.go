@@ -13,6 +13,7 @@ import (
 	"heddle.dev/internal/build"
 	"heddle.dev/internal/event"
 	"heddle.dev/internal/explore"
+	"heddle.dev/internal/strategy"
 )
 
 const testUsage = `usage: heddle test [packages] [flags]
@@ -29,7 +30,8 @@ failed or a bug was found, and 2 for usage and build errors.
 Flags:
 
 	-run regexp      run only the tests matching regexp, as go test -run
-	-strategy name   exploration strategy: pct (default) or random
+	-strategy name   exploration strategy: pct (default), random, or dfs
+	                 (systematic depth-first, for small tests)
 	-budget n|dur    runs per test (1000, the default) or wall time per test (10s)
 	-seed n          seed of the randomized strategies (default 1)
 	-keep-going      collect distinct bugs instead of stopping at the first
@@ -97,6 +99,9 @@ func parseTestFlags(args []string, stderr io.Writer) (*testFlags, []string, erro
 	}
 	if cover || coverStr != "" {
 		return nil, nil, errors.New("heddle: -cover cannot be combined with heddle (go test ignores -overlay with coverage, golang/go#73802)")
+	}
+	if !knownStrategy(f.strategy) {
+		return nil, nil, fmt.Errorf("heddle: unknown strategy %q (known: %s)", f.strategy, strings.Join(strategies(), ", "))
 	}
 	if f.stepLimit <= 0 {
 		return nil, nil, errors.New("heddle: -step-limit must be positive")
@@ -253,6 +258,27 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
+}
+
+// strategies are the exploration strategies -strategy accepts: all but
+// replay, which is heddle replay's.
+func strategies() []string {
+	var names []string
+	for _, n := range strategy.Names() {
+		if n != "replay" {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+func knownStrategy(name string) bool {
+	for _, n := range strategies() {
+		if n == name {
+			return true
+		}
+	}
+	return false
 }
 
 func countBugs(evs []event.Event) int {
