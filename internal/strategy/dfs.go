@@ -1,39 +1,75 @@
 package strategy
 
-import "heddle.dev/internal/engine"
+import (
+	"fmt"
+
+	"heddle.dev/internal/engine"
+)
 
 // DFS is unbounded depth-first search over the scheduling choices
-// (seed-004 §2.1). Children are ordered round-robin in creation order,
-// starting from the goroutine that ran last, so that the first schedule is
-// the non-preemptive round-robin one. It re-executes the program from the
-// start for every schedule, replaying the prefix it backtracks to.
+// (seed-004 §2.1, Algorithm 1), and with a cost function and a bound it is
+// preemption bounding or delay bounding (§2.2–2.3, Algorithm 2); see
+// NewIPB and NewIDB for the iterative versions (Algorithm 3).
+//
+// Children are ordered round-robin in creation order, starting from the
+// goroutine that ran last, so that the first schedule is the non-preemptive
+// round-robin one. It re-executes the program from the start for every
+// schedule, replaying the prefix it backtracks to. Spinning goroutines are
+// deprioritized (see allowed), so that the search terminates on programs
+// that terminate under fair scheduling.
 //
 // MaxDepth, if positive, bounds the number of scheduling points explored
-// per run: past it, the first choice in round-robin order is always taken.
+// per run: past it, the first choice in round-robin order is always taken
+// (and the search no longer proves anything about deeper points).
 type DFS struct {
 	MaxDepth int
 
+	cost  func(p *engine.Point, ok []int, i int) int // nil: unbounded
+	bound int
+	unit  string // "preemptions", "delays"
+
 	stack []dfsNode
 	depth int
+	cur   int // cost of the run so far
 	done  bool
+	// skipped is set when a choice was left out because of the bound or
+	// the depth bound in the current pass.
+	skipped bool
 	// Diverged is set when a replayed prefix offered a different number of
 	// choices than when it was first explored: the program is not
 	// deterministic under a fixed schedule.
 	Diverged bool
+
+	runs     int
+	terminal int // runs whose cost equals the bound (all runs when unbounded)
+	bugs     int
 }
 
 type dfsNode struct {
 	order []int // choice indices in exploration order
+	costs []int // the cost of each
 	next  int   // position in order of the choice taken now
 	n     int   // number of choices, to detect divergence
+	base  int   // cost of the run before this point
 }
 
 // NewDFS returns a depth-first search.
 func NewDFS(maxDepth int) *DFS { return &DFS{MaxDepth: maxDepth} }
 
+// NewBoundedDFS returns a depth-first search of the schedules whose cost
+// (preemptions when delay is false, delays otherwise) is at most bound.
+func NewBoundedDFS(delay bool, bound int) *DFS {
+	d := &DFS{bound: bound, cost: preemptionCost, unit: "preemptions"}
+	if delay {
+		d.cost, d.unit = delayCost, "delays"
+	}
+	return d
+}
+
 // Begin implements engine.Strategy.
 func (d *DFS) Begin(run int) bool {
 	d.depth = 0
+	d.cur = 0
 	return !d.done
 }
 
@@ -42,24 +78,58 @@ func (d *DFS) Choose(p *engine.Point) int {
 	i := d.depth
 	d.depth++
 	if i < len(d.stack) {
-		nd := d.stack[i]
+		nd := &d.stack[i]
 		if nd.n != len(p.Choices) {
 			d.Diverged = true
 			return engine.Diverged
 		}
+		d.cur = nd.base + nd.costs[nd.next]
 		return nd.order[nd.next]
 	}
-	order := roundRobin(p)
+	ok := allowed(p)
+	order := rrOrder(p, ok)
 	if d.MaxDepth > 0 && i >= d.MaxDepth {
+		if len(order) > 1 {
+			d.skipped = true
+		}
+		if d.cost != nil {
+			d.cur += d.cost(p, ok, order[0])
+		}
+		d.depth--
 		return order[0]
 	}
-	d.stack = append(d.stack, dfsNode{order: order, n: len(p.Choices)})
-	return order[0]
+	nd := dfsNode{n: len(p.Choices), base: d.cur}
+	for _, j := range order {
+		c := 0
+		if d.cost != nil {
+			c = d.cost(p, ok, j)
+			if d.cur+c > d.bound {
+				d.skipped = true
+				continue
+			}
+		}
+		nd.order = append(nd.order, j)
+		nd.costs = append(nd.costs, c)
+	}
+	if len(nd.order) == 0 {
+		// Cannot happen: the round-robin choice costs nothing.
+		nd.order, nd.costs = order[:1], []int{0}
+	}
+	d.stack = append(d.stack, nd)
+	d.cur = nd.base + nd.costs[0]
+	return nd.order[0]
 }
 
 // End implements engine.Strategy: it backtracks to the deepest point with a
 // choice left.
-func (d *DFS) End(*engine.Result) {
+func (d *DFS) End(r *engine.Result) {
+	d.runs++
+	if d.cost == nil || d.cur == d.bound {
+		d.terminal++
+		if r.Bug != nil {
+			d.bugs++
+		}
+	}
 	// Points deeper than this run reached are stale (the run ended earlier).
 	if d.depth < len(d.stack) {
 		d.stack = d.stack[:d.depth]
@@ -75,35 +145,24 @@ func (d *DFS) End(*engine.Result) {
 	d.done = true
 }
 
-// roundRobin orders the choices of p: goroutines in creation order starting
-// from the one that ran last (wrapping round), each goroutine's select
-// cases in order, then timers.
-func roundRobin(p *engine.Point) []int {
-	order := make([]int, 0, len(p.Choices))
-	start := 0
-	if p.Prev >= 0 {
-		start = p.Prev
-	} else if cur := p.Exec.Cur(); cur != nil {
-		// The previous goroutine is blocked: continue with the next one in
-		// creation order.
-		for i, c := range p.Choices {
-			if c.G != nil && c.G.Index > cur.Index {
-				start = i
-				break
-			}
+// Terminal is the number of terminal schedules explored whose cost equals
+// the bound (every schedule when unbounded): with IPB and IDB, the
+// schedules new in this iteration.
+func (d *DFS) Terminal() int { return d.terminal }
+
+// Exhausted reports whether the search covered its whole space.
+func (d *DFS) Exhausted() bool { return d.done }
+
+// Proven states what an exhausted search proved, or "" if it is not over.
+func (d *DFS) Proven() string {
+	if !d.done || d.Diverged {
+		return ""
+	}
+	if d.skipped {
+		if d.cost == nil {
+			return fmt.Sprintf("all schedules up to %d scheduling points explored", d.MaxDepth)
 		}
+		return fmt.Sprintf("all schedules with ≤ %d %s explored", d.bound, d.unit)
 	}
-	ng := 0
-	for _, c := range p.Choices {
-		if c.G != nil {
-			ng++
-		}
-	}
-	for k := 0; k < ng; k++ {
-		order = append(order, (start+k)%ng)
-	}
-	for i := ng; i < len(p.Choices); i++ {
-		order = append(order, i)
-	}
-	return order
+	return "all schedules explored"
 }

@@ -18,6 +18,21 @@ type Options struct {
 	Choices  []string // the recorded choices, for replay
 }
 
+// TraceNeeder is implemented by strategies that read Result.Trace in End
+// (and the trace so far in Choose): explore must set engine.Config.Trace
+// for them when NeedsTrace returns true.
+type TraceNeeder interface{ NeedsTrace() bool }
+
+// RecordNeeder is implemented by strategies that need call sites
+// (engine.Config.Record), such as HaPSet's statement identities.
+type RecordNeeder interface{ NeedsRecord() bool }
+
+// Prover is implemented by exhaustive strategies: Proven states what the
+// exploration proved once it is over ("all schedules explored", "all
+// schedules with ≤ 2 preemptions explored"), or "" if it proved nothing.
+// When no run found a bug, explore can print it followed by "no bug".
+type Prover interface{ Proven() string }
+
 // Names lists the strategies New knows, for flags and errors.
 func Names() []string {
 	n := make([]string, 0, len(constructors))
