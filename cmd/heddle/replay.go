@@ -138,7 +138,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	if pkg.Fingerprint != s.Fingerprint {
 		why := build.FileDiff(s.Files, pkg.Files)
 		if why == "" {
-			why = "heddle's runtime or the build flags changed"
+			// The build flags are the recorded ones, so the runtime differs.
+			why = "it was recorded with another build of heddle's runtime"
 			if s.Version != "" && s.Version != version() {
 				why = fmt.Sprintf("it was recorded with heddle %s, this is heddle %s", s.Version, version())
 			}
