@@ -49,44 +49,81 @@ func BenchmarkTinyNative(b *testing.B) {
 	}
 }
 
-// BenchmarkSchedulingPoint measures one scheduling point: two goroutines
-// take turns on an atomic, so every point has two choices and half of them
-// switch goroutines.
-func BenchmarkSchedulingPoint(b *testing.B) {
-	s := strategy.NewRandom(1)
-	s.Begin(1)
-	var x int64
-	n := b.N
-	b.ResetTimer()
-	res := engine.Run(engine.Config{StepLimit: 2*n + 100}, s, func() {
+// pingPong runs two goroutines that each make n atomic writes: every
+// scheduling point has two enabled choices.
+func pingPong(n int) func() {
+	return func() {
+		var x int64
 		done := rt.MakeChan[chan bool](0)
 		rt.Go(func() {
-			for i := 0; i < n/2; i++ {
+			for i := 0; i < n; i++ {
 				rt.AtomicW(&x)
 			}
 			rt.Close(done)
 		})
-		for i := 0; i < n-n/2; i++ {
+		for i := 0; i < n; i++ {
 			rt.AtomicW(&x)
 		}
 		rt.Recv(done)
-	})
-	if res.Bug != nil {
-		b.Fatal(res.Bug.Message)
+	}
+}
+
+// BenchmarkSchedulingPoint measures one scheduling point with two enabled
+// goroutines and a random choice (so about half the points switch
+// goroutines), in runs of 1000 points.
+func BenchmarkSchedulingPoint(b *testing.B) {
+	const perRun = 1000
+	s := strategy.NewRandom(1)
+	pool := new(engine.Pool)
+	defer pool.Close()
+	prog := pingPong(perRun / 2)
+	for i := 0; i < b.N; i += perRun {
+		s.Begin(i + 1)
+		engine.Run(engine.Config{Pool: pool}, s, prog)
+	}
+}
+
+// alternate always switches to the other goroutine.
+type alternate struct{}
+
+func (alternate) Begin(int) bool { return true }
+func (alternate) Choose(p *engine.Point) int {
+	for i := range p.Choices {
+		if i != p.Prev {
+			return i
+		}
+	}
+	return 0
+}
+func (alternate) End(*engine.Result) {}
+
+// BenchmarkSwitch measures a scheduling point that hands the processor to
+// another goroutine every time.
+func BenchmarkSwitch(b *testing.B) {
+	const perRun = 1000
+	pool := new(engine.Pool)
+	defer pool.Close()
+	prog := pingPong(perRun / 2)
+	for i := 0; i < b.N; i += perRun {
+		engine.Run(engine.Config{Pool: pool}, alternate{}, prog)
 	}
 }
 
 // BenchmarkSchedulingPointNoSwitch measures a scheduling point where only
 // one goroutine is enabled: no strategy call and no handoff.
 func BenchmarkSchedulingPointNoSwitch(b *testing.B) {
+	const perRun = 1000
 	s := strategy.NewRandom(1)
-	s.Begin(1)
-	var x int64
-	n := b.N
-	b.ResetTimer()
-	engine.Run(engine.Config{StepLimit: n + 100}, s, func() {
-		for i := 0; i < n; i++ {
+	pool := new(engine.Pool)
+	defer pool.Close()
+	prog := func() {
+		var x int64
+		for i := 0; i < perRun; i++ {
 			rt.AtomicW(&x)
 		}
-	})
+	}
+	for i := 0; i < b.N; i += perRun {
+		s.Begin(i + 1)
+		engine.Run(engine.Config{Pool: pool}, s, prog)
+	}
 }

@@ -282,3 +282,41 @@ func TestSameSeedSameSchedules(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayReproducesSelectChoices replays schedules whose choices pick a
+// select case: the recorded key must name the case even though the
+// goroutine has moved on to other operations when the run ends.
+func TestReplayReproducesSelectChoices(t *testing.T) {
+	var out string
+	prog := func() {
+		a := rt.MakeChan[chan string](1)
+		b := rt.MakeChan[chan string](1)
+		rt.Send(a, "a")
+		rt.Send(b, "b")
+		rt.Go(func() { rt.Gosched() })
+		ca, cb := rt.RecvCase(a), rt.RecvCase(b)
+		if rt.Select(false, ca, cb) == 0 {
+			out = ca.V
+		} else {
+			out = cb.V
+		}
+		rt.Gosched()
+	}
+	s := strategy.NewRandom(5)
+	seen := map[string]bool{}
+	for run := 1; run <= 40; run++ {
+		s.Begin(run)
+		res := engine.Run(engine.Config{}, s, prog)
+		want := out
+		seen[want] = true
+		r := strategy.NewReplay(keysOf(res.Choices))
+		r.Begin(1)
+		again := engine.Run(engine.Config{}, r, prog)
+		if again.Bug != nil || out != want {
+			t.Fatalf("run %d (%v): replay gave %q, bug %v; want %q", run, keysOf(res.Choices), out, again.Bug, want)
+		}
+	}
+	if len(seen) != 2 {
+		t.Fatalf("outcomes %v, want both cases", seen)
+	}
+}

@@ -10,7 +10,10 @@ import (
 type Choice struct {
 	G     *G     // the goroutine to run; nil for a timer firing
 	Case  int    // the select case, or -1
-	Timer *Timer // the timer to fire; nil for a goroutine
+	// Select is set when the goroutine's operation is a select, whose case
+	// is part of the choice.
+	Select bool
+	Timer  *Timer // the timer to fire; nil for a goroutine
 	// Early is set on a timer firing (or a sleeping goroutine waking) while
 	// other goroutines could run: it starves them for the given virtual
 	// duration, which strategies treat as a costly choice.
@@ -23,7 +26,7 @@ func (c Choice) Key() string {
 	if c.Timer != nil {
 		return "@" + c.Timer.ID
 	}
-	if c.G.op.Kind == OpSelect && c.Case >= 0 {
+	if c.Select && c.Case >= 0 {
 		return c.G.ID + "#" + itoa(c.Case)
 	}
 	return c.G.ID
@@ -137,8 +140,9 @@ func (e *Exec) addChoices(g *G) {
 	op := &g.op
 	switch op.Kind {
 	case OpSend, OpRecv, OpSelect:
+		sel := op.Kind == OpSelect
 		if g.committed >= 0 {
-			e.choices = append(e.choices, Choice{G: g, Case: g.committed})
+			e.choices = append(e.choices, Choice{G: g, Case: g.committed, Select: sel})
 			return
 		}
 		any := false
@@ -146,15 +150,15 @@ func (e *Exec) addChoices(g *G) {
 			if e.caseReady(g, c) {
 				if g.committed >= 0 {
 					// A probe performed case i: it is the only choice.
-					e.choices = append(e.choices, Choice{G: g, Case: g.committed})
+					e.choices = append(e.choices, Choice{G: g, Case: g.committed, Select: sel})
 					return
 				}
-				e.choices = append(e.choices, Choice{G: g, Case: i})
+				e.choices = append(e.choices, Choice{G: g, Case: i, Select: sel})
 				any = true
 			}
 		}
 		if !any && op.Dflt {
-			e.choices = append(e.choices, Choice{G: g, Case: -1})
+			e.choices = append(e.choices, Choice{G: g, Case: -1, Select: sel})
 		}
 	case OpSleep:
 		// Handled with the timers.

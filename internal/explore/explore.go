@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -107,6 +108,12 @@ func (x *explorer) run() {
 	}
 	x.strat = strat
 	x.emit(event.Event{Action: event.Start, Strategy: name, Budget: cfg.Budget})
+
+	// One controlled goroutine runs at a time, so a second processor
+	// only makes each handoff slower (the woken goroutine may be stolen
+	// by the other P): explore on one. The watchdog still runs, by
+	// preemption.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 
 	go x.watchdog()
 	defer close(x.stop)

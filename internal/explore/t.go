@@ -27,17 +27,28 @@ type runT struct {
 	ctx      context.Context
 	cancel   func(error)
 	sub      []string // names of the subtests being run, innermost last
+	helpers  map[string]bool
 }
 
+// pos returns "file:line: " of the first caller, skip frames above pos,
+// that is not a helper (a function that called t.Helper) and not heddle's.
 func (t *runT) pos(skip int) string {
-	_, file, line, ok := runtime.Caller(skip + 1)
-	if !ok {
-		return ""
+	var pcs [32]uintptr
+	n := runtime.Callers(skip+2, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		if !t.helpers[f.Function] && !strings.HasPrefix(f.Function, "heddle.dev/rt.") && !strings.HasPrefix(f.Function, "heddle.dev/internal/") {
+			file := f.File
+			if i := strings.LastIndexAny(file, `/\`); i >= 0 {
+				file = file[i+1:]
+			}
+			return fmt.Sprintf("%s:%d: ", file, f.Line)
+		}
+		if !more {
+			return ""
+		}
 	}
-	if i := strings.LastIndexAny(file, `/\`); i >= 0 {
-		file = file[i+1:]
-	}
-	return fmt.Sprintf("%s:%d: ", file, line)
 }
 
 func (t *runT) prefix() string {
@@ -48,7 +59,7 @@ func (t *runT) prefix() string {
 }
 
 func (t *runT) log(fail bool, s string) {
-	line := t.pos(3) + t.prefix() + s
+	line := t.pos(2) + t.prefix() + s
 	t.msgs = append(t.msgs, line)
 	if fail {
 		t.failed = true
@@ -64,8 +75,17 @@ func (t *runT) Log(args ...any)                   { t.log(false, fmt.Sprintln(ar
 func (t *runT) Logf(format string, args ...any)   { t.log(false, fmt.Sprintf(format, args...)) }
 func (t *runT) Fail()                             { t.failed = true }
 func (t *runT) Failed() bool                      { return t.failed }
-func (t *runT) Helper()                           {}
-func (t *runT) Skipped() bool                     { return t.skipped }
+func (t *runT) Helper() {
+	pc, _, _, ok := runtime.Caller(1)
+	if !ok {
+		return
+	}
+	if t.helpers == nil {
+		t.helpers = map[string]bool{}
+	}
+	t.helpers[runtime.FuncForPC(pc).Name()] = true
+}
+func (t *runT) Skipped() bool { return t.skipped }
 
 func (t *runT) FailNow() {
 	t.failed = true
