@@ -63,6 +63,7 @@ type G struct {
 	spins     int  // consecutive operations without progress; see Spins
 	lastLoad  unsafe.Pointer
 	lastVer   uint64
+	lastStep  int  // the last step g took, for the fair scheduler
 	normal    bool // fn returned normally: the goroutine can be reused
 	pooled    bool // the goroutine went back to the pool
 }
@@ -80,6 +81,10 @@ type Result struct {
 // Config is the per-run configuration.
 type Config struct {
 	StepLimit int
+	// FairAfter is the step after which a fair scheduler replaces the
+	// strategy for the rest of the run (default StepLimit/2); see
+	// fairChoice.
+	FairAfter int
 	MaxStarve time.Duration
 	// Horizon is how far virtual time may advance after the test function
 	// returned, to let leftover goroutines finish, before the ones still
@@ -166,6 +171,9 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	}
 	if e.cfg.StepLimit <= 0 {
 		e.cfg.StepLimit = 100000
+	}
+	if e.cfg.FairAfter <= 0 {
+		e.cfg.FairAfter = e.cfg.StepLimit / 2
 	}
 	if e.cfg.Horizon <= 0 {
 		e.cfg.Horizon = time.Minute

@@ -8,8 +8,8 @@ import (
 // Choice is one thing the scheduler may do next: run a goroutine (for a
 // select, with one of its ready cases) or fire a timer.
 type Choice struct {
-	G     *G     // the goroutine to run; nil for a timer firing
-	Case  int    // the select case, or -1
+	G    *G  // the goroutine to run; nil for a timer firing
+	Case int // the select case, or -1
 	// Select is set when the goroutine's operation is a select, whose case
 	// is part of the choice.
 	Select bool
@@ -75,7 +75,9 @@ func (e *Exec) pick() *G {
 			return nil
 		}
 		idx := 0
-		if n > 1 {
+		if n > 1 && e.steps >= e.cfg.FairAfter {
+			idx = e.fairChoice()
+		} else if n > 1 {
 			e.point = Point{Exec: e, Step: e.steps, Choices: e.choices, Prev: -1}
 			for i, c := range e.choices {
 				if c.G != nil && c.G == e.cur {
@@ -108,6 +110,7 @@ func (e *Exec) pick() *G {
 			continue
 		}
 		c.G.sel = c.Case
+		c.G.lastStep = e.steps
 		if c.Early == 0 {
 			e.lastRun = e.now
 		}
@@ -118,6 +121,29 @@ func (e *Exec) pick() *G {
 		}
 		return c.G
 	}
+}
+
+// fairChoice is the choice of the fair scheduler that takes over from the
+// strategy once a run is long: the goroutine that ran least recently, and a
+// timer only when no goroutine can run. A strategy such as PCT starves
+// low-priority goroutines on purpose, so a spin loop that waits for one of
+// them would otherwise look like a livelock. With the fair scheduler, "step
+// bound exceeded" means the program does not terminate even when every
+// goroutine gets its turn.
+func (e *Exec) fairChoice() int {
+	best := -1
+	for i, c := range e.choices {
+		if c.G == nil || c.Early > 0 {
+			continue
+		}
+		if best < 0 || c.G.lastStep < e.choices[best].G.lastStep {
+			best = i
+		}
+	}
+	if best < 0 {
+		return 0
+	}
+	return best
 }
 
 // Diverged is what a replaying strategy's Choose returns when the recorded

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -60,15 +61,27 @@ func DefaultConfig() Config {
 	}
 }
 
-// LoadConfig reads the configuration from the environment.
+var (
+	loadOnce  sync.Once
+	loaded    Config
+	loadedErr error
+)
+
+// LoadConfig reads the configuration from the environment, once per
+// process. It then removes the variable from the environment, so that a
+// test that runs its own binary as a subprocess (a common way to test a
+// crash) does not make that subprocess report into heddle's event stream.
 func LoadConfig() (Config, error) {
-	c := DefaultConfig()
-	s := os.Getenv(EnvConfig)
-	if s == "" {
-		return c, nil
-	}
-	if err := json.Unmarshal([]byte(s), &c); err != nil {
-		return c, fmt.Errorf("heddle: bad %s: %v", EnvConfig, err)
-	}
-	return c, nil
+	loadOnce.Do(func() {
+		loaded = DefaultConfig()
+		s, ok := os.LookupEnv(EnvConfig)
+		if !ok {
+			return
+		}
+		os.Unsetenv(EnvConfig)
+		if err := json.Unmarshal([]byte(s), &loaded); err != nil {
+			loadedErr = fmt.Errorf("heddle: bad %s: %v", EnvConfig, err)
+		}
+	})
+	return loaded, loadedErr
 }

@@ -1,0 +1,27 @@
+package engine
+
+// Support for exploration strategies (package strategy).
+
+// ChoicePartner returns the goroutine that would complete choice c as an
+// unbuffered rendezvous, and its case index, or nil when c is not one:
+// choosing c runs both as one joint step.
+func (e *Exec) ChoicePartner(c Choice) (*G, int) {
+	if c.G == nil || c.Case < 0 || c.G.committed >= 0 {
+		return nil, -1
+	}
+	op := &c.G.op
+	switch op.Kind {
+	case OpSend, OpRecv, OpSelect:
+	default:
+		return nil, -1
+	}
+	if c.Case >= len(op.Cases) {
+		return nil, -1
+	}
+	cc := op.Cases[c.Case]
+	p := cc.Chan()
+	if p == nil || cc.Cap() != 0 || e.chanOf(p).closed {
+		return nil, -1
+	}
+	return e.partner(c.G, cc)
+}
