@@ -39,16 +39,60 @@ type runResult struct {
 	NoTests bool // no test matched -run
 }
 
-// syncWriter serializes writes of whole lines from several goroutines.
+// syncWriter serializes writes of whole lines from several goroutines. On a
+// terminal it also keeps a progress line on progress (stderr), erased
+// before any other output.
 type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu       sync.Mutex
+	w        io.Writer
+	progress io.Writer // nil when not on a terminal
+	shown    bool
 }
 
 func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.clearLocked()
 	return s.w.Write(p)
+}
+
+func (s *syncWriter) clearLocked() {
+	if s.shown {
+		io.WriteString(s.progress, "\r\033[K")
+		s.shown = false
+	}
+}
+
+// showProgress replaces the progress line, on a terminal.
+func (s *syncWriter) showProgress(e event.Event) {
+	if s.progress == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rate := 0.0
+	if e.Elapsed > 0 {
+		rate = float64(e.Runs) / e.Elapsed
+	}
+	fmt.Fprintf(s.progress, "\r%s %s: %d runs (%.0f/s), %d bugs, %s\033[K", e.Package, e.Test, e.Runs, rate, e.Bugs, e.Strategy)
+	s.shown = true
+}
+
+// clearProgress erases the progress line.
+func (s *syncWriter) clearProgress() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clearLocked()
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // printEvent writes e as one JSON line.
@@ -106,6 +150,10 @@ func runBinary(spec runSpec) (*runResult, error) {
 		defer mu.Unlock()
 		for _, e := range evs {
 			e.Package = spec.Package
+			if e.Action == event.Progress && !spec.JSON {
+				spec.Out.showProgress(e)
+				continue
+			}
 			res.Events = append(res.Events, e)
 			if spec.JSON {
 				spec.Out.printEvent(e)
@@ -149,6 +197,7 @@ func runBinary(spec runSpec) (*runResult, error) {
 	close(stop)
 	<-tailDone
 	onEvents(tail.read())
+	spec.Out.clearProgress()
 	res.Output = out.String()
 	for _, h := range held {
 		if h == "testing: warning: no tests to run" {

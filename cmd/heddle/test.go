@@ -166,6 +166,9 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 	}
 
 	out := &syncWriter{w: stdout}
+	if !f.json && isTerminal(stderr) {
+		out.progress = stderr
+	}
 	code := exitOK
 	worse := func(c int) {
 		if c > code {

@@ -11,13 +11,14 @@ import (
 
 // Actions.
 const (
-	Start   = "start"   // an exploration of a test begins
-	Bug     = "bug"     // a bug was found; Schedule is already on disk
-	Pass    = "pass"    // the test's exploration found no bug
-	Fail    = "fail"    // the test's exploration found at least one bug
-	Skip    = "skip"    // the test called t.Skip
-	Summary = "summary" // totals for one test
-	Output  = "output"  // a line of text (replay steps, notes)
+	Start    = "start"    // an exploration of a test begins
+	Bug      = "bug"      // a bug was found; Schedule is already on disk
+	Pass     = "pass"     // the test's exploration found no bug
+	Fail     = "fail"     // the test's exploration found at least one bug
+	Skip     = "skip"     // the test called t.Skip
+	Summary  = "summary"  // totals for one test
+	Output   = "output"   // a line of text (replay steps, notes)
+	Progress = "progress" // about once a second during an exploration: Runs, Bugs, Elapsed
 )
 
 // Event is one JSON line.

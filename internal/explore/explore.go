@@ -120,6 +120,7 @@ func (x *explorer) run() {
 	defer x.pool.Close()
 
 	start := time.Now()
+	lastProgress := start
 	exhausted := false
 	fatal := false
 	for run := 1; ; run++ {
@@ -134,6 +135,12 @@ func (x *explorer) run() {
 			break
 		}
 		x.runs = run
+		if run%32 == 0 {
+			if now := time.Now(); now.Sub(lastProgress) >= time.Second {
+				lastProgress = now
+				x.emit(event.Event{Action: event.Progress, Runs: run - 1, Bugs: x.bugs, Elapsed: now.Sub(start).Seconds(), Strategy: name})
+			}
+		}
 		rs := &runT{TB: x.t}
 		res := x.exec(engine.Config{Seed: seedFor(cfg.Seed, run), Record: name == "replay"}, strat, rs)
 		strat.End(res)
