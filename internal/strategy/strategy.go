@@ -16,6 +16,11 @@ type Options struct {
 	Seed     int64
 	PCTDepth int      // d of PCT
 	Choices  []string // the recorded choices, for replay
+	// MaxDepth bounds the scheduling points DFS explores per run (0: no
+	// bound); past it, the round-robin choice is taken.
+	MaxDepth int
+	// MaxBound is the last bound IPB and IDB explore (0: no limit).
+	MaxBound int
 }
 
 // TraceNeeder is implemented by strategies that read Result.Trace in End
@@ -47,7 +52,24 @@ var constructors = map[string]func(Options) engine.Strategy{
 	"random": func(o Options) engine.Strategy { return NewRandom(o.Seed) },
 	"pct":    func(o Options) engine.Strategy { return NewPCT(o.Seed, o.PCTDepth) },
 	"replay": func(o Options) engine.Strategy { return NewReplay(o.Choices) },
-	"dfs":    func(o Options) engine.Strategy { return NewDFS(0) },
+	"dfs":    func(o Options) engine.Strategy { return NewDFS(o.MaxDepth) },
+	"ipb": func(o Options) engine.Strategy {
+		return NewIPB(maxBound(o))
+	},
+	"idb": func(o Options) engine.Strategy {
+		return NewIDB(maxBound(o))
+	},
+	"sdpor":     func(o Options) engine.Strategy { return NewSourceDPOR() },
+	"odpor":     func(o Options) engine.Strategy { return NewOptimalDPOR() },
+	"pos":       func(o Options) engine.Strategy { return NewPOS(o.Seed) },
+	"portfolio": func(o Options) engine.Strategy { return NewPortfolio(o.Seed, o.PCTDepth) },
+}
+
+func maxBound(o Options) int {
+	if o.MaxBound <= 0 {
+		return -1
+	}
+	return o.MaxBound
 }
 
 // New returns the strategy called name.

@@ -1,0 +1,970 @@
+package strategy
+
+import (
+	"fmt"
+	"strconv"
+
+	"heddle.dev/internal/engine"
+)
+
+// DPOR is source-DPOR with sleep sets (seed-002 §2.2, Algorithm 1) or,
+// with Optimal, optimal DPOR with wakeup trees (§2.4, Algorithm 2), in
+// Concuerror's structure: each run replays a prefix, continues with a
+// default choice, and at its end the races of the whole trace are
+// analysed and backtrack points (wakeup sequences) inserted; the next run
+// branches at the deepest point with work left.
+//
+// Events and dependence are those of heddle.md §4 (see events.go): an
+// unbuffered rendezvous is one joint step; a select's ready cases are
+// distinct choices, and the other ready cases of the select taken are
+// always explored; a select (taken case or default) conflicts with every
+// channel operation; timer firings and sleeps conflict with everything
+// (virtual time is read by any step). Races are reversible only if the
+// later goroutine was enabled where the earlier step ran: a Lock after
+// another goroutine's Unlock is not reversible, and is reversed at that
+// goroutine's Lock instead (seed-004 §2.8's mutex rule); blocked pending
+// operations at the end of a run race with the steps they wait for.
+//
+// Spinning goroutines are deprioritized as in DFS (their other choices
+// are not enabled), so DPOR terminates on fairly terminating spin loops.
+type DPOR struct {
+	Optimal bool
+
+	stack []*dnode
+	// per run
+	depth     int
+	re        *runEvents
+	done      int // events processed for sleep propagation
+	sleep     []*event
+	blockedAt int
+	follow    *wnode
+	diverged  bool
+
+	names *unionFind
+	later []laterInsert // wakeup insertions waiting for the run's object names
+
+	over bool
+	// Counters.
+	Runs, Complete, Blocked, WakeupMisses int
+}
+
+type dnode struct {
+	pos    int
+	keys   []string
+	idx    []int // choice index of each key
+	pend   map[string]*event
+	taken  string
+	done   []string // explored keys (slept after exploration)
+	bt     []string // source-DPOR backtrack set
+	wut    *wnode   // optimal DPOR: wakeup tree; children[0] is being explored
+	sleep  []*event // inherited sleep set in the current run
+	nChoic int
+}
+
+// NewSourceDPOR returns source-DPOR with sleep sets.
+func NewSourceDPOR() *DPOR { return &DPOR{names: newUnionFind()} }
+
+// NewOptimalDPOR returns optimal DPOR with wakeup trees.
+func NewOptimalDPOR() *DPOR { return &DPOR{Optimal: true, names: newUnionFind()} }
+
+// NeedsTrace implements TraceNeeder.
+func (d *DPOR) NeedsTrace() bool { return true }
+
+// Begin implements engine.Strategy.
+func (d *DPOR) Begin(run int) bool {
+	if d.over || d.diverged {
+		return false
+	}
+	d.depth = 0
+	d.re = newRunEvents()
+	d.done = 0
+	d.sleep = nil
+	d.blockedAt = -1
+	d.follow = nil
+	d.later = d.later[:0]
+	return true
+}
+
+// propagate processes the events executed since the last call: a step of
+// a sleeping choice means the run is sleep-set blocked (redundant);
+// otherwise the sleeping choices it conflicts with wake up. It also
+// advances along the wakeup sequence being followed.
+func (d *DPOR) propagate() {
+	for ; d.done < len(d.re.ev); d.done++ {
+		e := d.re.ev[d.done]
+		if d.blockedAt < 0 {
+			kept := d.sleep[:0]
+			for _, s := range d.sleep {
+				if sameStep(s, e) {
+					d.blockedAt = d.done
+				}
+				if !dependent(s, e, false) {
+					kept = append(kept, s)
+				}
+			}
+			d.sleep = kept
+		}
+		if d.follow != nil {
+			var next *wnode
+			for _, c := range d.follow.children {
+				if c.matches(e) {
+					next = c
+					break
+				}
+			}
+			if next == nil && len(d.follow.children) > 0 {
+				d.WakeupMisses++
+			}
+			d.follow = next
+		}
+	}
+}
+
+// Choose implements engine.Strategy.
+func (d *DPOR) Choose(p *engine.Point) int {
+	d.re.observe(p.Exec)
+	d.propagate()
+	ok := allowed(p)
+	order := rrOrder(p, ok)
+	if d.blockedAt >= 0 {
+		return order[0]
+	}
+	i := d.depth
+	d.depth++
+	if i < len(d.stack) {
+		nd := d.stack[i]
+		if nd.pos != len(d.re.ev) || nd.nChoic != len(p.Choices) {
+			d.diverged = true
+			return engine.Diverged
+		}
+		nd.sleep = append([]*event(nil), d.sleep...)
+		nd.pend = map[string]*event{}
+		for k, j := range nd.idx {
+			nd.pend[nd.keys[k]] = pendingEvent(p, p.Choices[j])
+		}
+		for _, k := range nd.done {
+			if k != nd.taken {
+				d.sleep = append(d.sleep, nd.pend[k])
+			}
+		}
+		d.follow = nd.wut
+		for k, key := range nd.keys {
+			if key == nd.taken {
+				return nd.idx[k]
+			}
+		}
+		d.diverged = true
+		return engine.Diverged
+	}
+	nd := &dnode{pos: len(d.re.ev), pend: map[string]*event{}, nChoic: len(p.Choices)}
+	for _, j := range order {
+		k := p.Choices[j].Key()
+		nd.keys = append(nd.keys, k)
+		nd.idx = append(nd.idx, j)
+		nd.pend[k] = pendingEvent(p, p.Choices[j])
+	}
+	nd.sleep = append([]*event(nil), d.sleep...)
+	if d.follow == nil {
+		d.follow = &wnode{}
+	}
+	nd.wut = d.follow
+	take := ""
+	if d.Optimal && len(nd.wut.children) > 0 {
+		want := nd.wut.children[0]
+		for _, k := range nd.keys {
+			if want.matches(nd.pend[k]) {
+				take = k
+				break
+			}
+		}
+		if take == "" {
+			d.WakeupMisses++
+			nd.wut.children = nil
+		}
+	}
+	if take == "" {
+		for _, k := range nd.keys {
+			if !d.asleep(nd.pend[k]) {
+				take = k
+				break
+			}
+		}
+		if take == "" {
+			// Every enabled choice is asleep: this run is redundant.
+			d.blockedAt = len(d.re.ev)
+			d.depth--
+			return order[0]
+		}
+		nd.wut.children = append(nd.wut.children, &wnode{raw: nd.pend[take]})
+	}
+	nd.taken = take
+	nd.done = []string{take}
+	nd.bt = []string{take}
+	d.stack = append(d.stack, nd)
+	// The other ready cases of the select taken: local nondeterminism.
+	te := nd.pend[take]
+	for _, k := range nd.keys {
+		e := nd.pend[k]
+		if k == take || te.timer != "" || e.timer != "" || e.gs[0] != te.gs[0] {
+			continue
+		}
+		if d.Optimal {
+			if !d.asleepIn(nd.sleep, e) {
+				d.later = append(d.later, laterInsert{nd.wut, e})
+			}
+		} else {
+			nd.bt = appendNew(nd.bt, k)
+		}
+	}
+	for k, key := range nd.keys {
+		if key == take {
+			return nd.idx[k]
+		}
+	}
+	return order[0]
+}
+
+func (d *DPOR) asleep(e *event) bool { return d.asleepIn(d.sleep, e) }
+
+func (d *DPOR) asleepIn(sl []*event, e *event) bool {
+	for _, s := range sl {
+		if sameStep(s, e) {
+			return true
+		}
+	}
+	return false
+}
+
+func appendNew(s []string, k string) []string {
+	for _, x := range s {
+		if x == k {
+			return s
+		}
+	}
+	return append(s, k)
+}
+
+// End implements engine.Strategy.
+func (d *DPOR) End(r *engine.Result) {
+	if d.diverged {
+		return
+	}
+	d.re.finish(r)
+	d.propagate()
+	d.Runs++
+	if d.blockedAt >= 0 {
+		d.Blocked++
+	} else {
+		d.Complete++
+	}
+	a := analyze(d.re, r, false)
+	d.nameObjects(a)
+	for _, nd := range d.stack {
+		for _, c := range nd.wut.children {
+			if c.raw != nil {
+				c.ev, c.raw = d.portable(c.raw), nil
+			}
+		}
+	}
+	for _, l := range d.later {
+		d.insert(l.n, []*pevent{d.portable(l.e)})
+	}
+	d.later = d.later[:0]
+	if d.depth < len(d.stack) {
+		d.stack = d.stack[:d.depth]
+	}
+	d.races(a, r)
+	d.backtrack()
+}
+
+// backtrack pops the explored branches and picks the next one.
+func (d *DPOR) backtrack() {
+	for len(d.stack) > 0 {
+		nd := d.stack[len(d.stack)-1]
+		if d.Optimal {
+			if len(nd.wut.children) > 0 {
+				nd.wut.children = nd.wut.children[1:]
+			}
+			nd.done = appendNew(nd.done, nd.taken)
+			for len(nd.wut.children) > 0 {
+				c := nd.wut.children[0]
+				k := ""
+				for _, key := range nd.keys {
+					if c.matches(nd.pend[key]) {
+						k = key
+						break
+					}
+				}
+				if k == "" {
+					d.WakeupMisses++
+					nd.wut.children = nd.wut.children[1:]
+					continue
+				}
+				nd.taken = k
+				return
+			}
+		} else {
+			for _, k := range nd.bt {
+				if contains(nd.done, k) || d.asleepIn(nd.sleep, nd.pend[k]) {
+					continue
+				}
+				nd.taken = k
+				nd.done = append(nd.done, k)
+				return
+			}
+		}
+		d.stack = d.stack[:len(d.stack)-1]
+	}
+	d.over = true
+}
+
+func contains(s []string, k string) bool {
+	for _, x := range s {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// races finds the reversible races of the run (up to where it was
+// sleep-blocked) and plans their reversal.
+func (d *DPOR) races(a *analysis, r *engine.Result) {
+	ev := a.ev
+	L := len(ev)
+	if d.blockedAt >= 0 && d.blockedAt < L {
+		L = d.blockedAt
+	}
+	nodeAt := map[int]*dnode{}
+	for _, nd := range d.stack {
+		nodeAt[nd.pos] = nd
+	}
+	for j := 0; j < L; j++ {
+		d.racesOf(a, nodeAt, ev[:j], ev[j])
+	}
+	// The next steps of every goroutine at the end: blocked operations
+	// (and, if the run ended early, pending ones) race too.
+	nprocs := len(r.Gs)
+	for _, g := range r.Gs {
+		var x *event
+		for k := L; k < len(ev); k++ {
+			if ev[k].timer == "" && hasG(ev[k], g) {
+				x = ev[k]
+				break
+			}
+		}
+		if x == nil {
+			if last, ok := d.re.lastOf[g]; ok && containsKind(ev[last], g, engine.OpExit) {
+				continue
+			}
+			op := g.Pending()
+			if op.Kind == engine.OpNone || op.Kind == engine.OpExit || exited(r, g) {
+				continue
+			}
+			x = &event{key: g.ID, gs: []*engine.G{g}, cases: []int{-1}, kinds: []engine.OpKind{op.Kind}, acc: accesses(op.Kind, opObj(op, -1))}
+			if op.Kind == engine.OpSelect || op.Kind == engine.OpSleep {
+				continue // a blocked select or sleeper: nothing to reverse it with
+			}
+		} else {
+			x = cloneEvent(x)
+		}
+		extendHB(ev[:L], x, a.created, nprocs)
+		d.racesOf(a, nodeAt, ev[:L], x)
+	}
+}
+
+func exited(r *engine.Result, g *engine.G) bool {
+	for i := len(r.Trace) - 1; i >= 0; i-- {
+		if r.Trace[i].G == g && r.Trace[i].Kind == engine.OpExit {
+			return true
+		}
+	}
+	return false
+}
+
+func containsKind(e *event, g *engine.G, k engine.OpKind) bool { return false }
+
+func hasG(e *event, g *engine.G) bool {
+	for _, h := range e.gs {
+		if h == g {
+			return true
+		}
+	}
+	return false
+}
+
+func cloneEvent(e *event) *event {
+	c := *e
+	c.vc = nil
+	return &c
+}
+
+// extendHB computes the vector clock of x as if it ran right after prefix.
+func extendHB(prefix []*event, x *event, created map[*engine.G]int, nprocs int) {
+	v := make([]int, nprocs+1)
+	join := func(w []int) {
+		for i, c := range w {
+			if c > v[i] {
+				v[i] = c
+			}
+		}
+	}
+	procs := []int{nprocs}
+	if x.timer == "" {
+		procs = procs[:0]
+		for _, g := range x.gs {
+			procs = append(procs, g.Index)
+		}
+	}
+	count := make([]int, nprocs+1)
+	for _, e := range prefix {
+		if e.timer != "" {
+			count[nprocs]++
+		} else {
+			for _, g := range e.gs {
+				count[g.Index]++
+			}
+		}
+		if dependent(e, x, false) {
+			join(e.vc)
+		}
+	}
+	for _, g := range x.gs {
+		if count[g.Index] == 0 {
+			if c, ok := created[g]; ok && c >= 0 && c < len(prefix) {
+				join(prefix[c].vc)
+			}
+		}
+	}
+	for _, pr := range procs {
+		v[pr] = count[pr] + 1
+	}
+	x.vc = v
+	x.proc = procs[0]
+	x.idx = v[procs[0]]
+}
+
+// racesOf handles the races of x (the next step after prefix) with the
+// steps of prefix.
+func (d *DPOR) racesOf(a *analysis, nodeAt map[int]*dnode, prefix []*event, x *event) {
+	j := len(prefix)
+	var deps []int
+	for k := j - 1; k >= 0; k-- {
+		if dependent(prefix[k], x, false) {
+			deps = append(deps, k)
+		}
+	}
+	for n, k := range deps {
+		e := prefix[k]
+		if shareG(e, x) && !competing(e, x) {
+			continue
+		}
+		direct := true
+		for _, m := range deps[:n] { // later dependent steps
+			if before(e, prefix[m], false) {
+				direct = false
+				break
+			}
+		}
+		if !direct {
+			continue
+		}
+		if isUnlock(e) && isAcquire(x) && sameObj(e, x) {
+			// Not reversible: x waited for e. Reverse x with the Lock
+			// that e releases instead.
+			for m := k - 1; m >= 0; m-- {
+				if isAcquire(prefix[m]) && sharesG(prefix[m], e) && sameObj(prefix[m], x) {
+					d.reverse(nodeAt, prefix, m, x)
+					break
+				}
+			}
+			continue
+		}
+		if isSignal(e) && x.kinds[0] == engine.OpCondBlocked {
+			continue
+		}
+		d.reverse(nodeAt, prefix, k, x)
+	}
+}
+
+// competing reports whether a and b are rendezvous of one goroutine with
+// two different partners: the partners compete for it (heddle.md §4).
+func competing(a, b *event) bool {
+	if len(a.gs) != 2 || len(b.gs) != 2 {
+		return false
+	}
+	n := 0
+	for _, g := range a.gs {
+		for _, h := range b.gs {
+			if g == h {
+				n++
+			}
+		}
+	}
+	return n == 1
+}
+
+func shareG(a, b *event) bool {
+	for _, g := range a.gs {
+		for _, h := range b.gs {
+			if g == h {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sharesG(a, b *event) bool { return shareG(a, b) }
+
+func isUnlock(e *event) bool {
+	for _, k := range e.kinds {
+		switch k {
+		case engine.OpUnlock, engine.OpWUnlock, engine.OpRUnlock:
+			return true
+		}
+	}
+	return false
+}
+
+func isAcquire(e *event) bool {
+	for _, k := range e.kinds {
+		switch k {
+		case engine.OpLock, engine.OpWLock, engine.OpWLockWait, engine.OpRLock:
+			return true
+		}
+	}
+	return false
+}
+
+func isSignal(e *event) bool {
+	for _, k := range e.kinds {
+		if k == engine.OpCondSignal || k == engine.OpCondBroadcast {
+			return true
+		}
+	}
+	return false
+}
+
+func sameObj(a, b *event) bool {
+	for _, x := range a.acc {
+		if x.obj == world || x.obj == anyChan {
+			continue
+		}
+		for _, y := range b.acc {
+			if x.obj == y.obj {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reverse plans the reversal of the race between prefix[i] and x.
+func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) {
+	nd := nodeAt[i]
+	if nd == nil {
+		return // only one choice was enabled there
+	}
+	e := prefix[i]
+	// Reversible: x's goroutine was enabled, with x, where e ran — or it
+	// moved since, and x does not wait for e (checked by the caller).
+	moved := false
+	for k := i + 1; k < len(prefix); k++ {
+		if shareG(prefix[k], x) && !before(e, prefix[k], false) {
+			moved = true
+		}
+	}
+	if !moved {
+		found := false
+		for _, k := range nd.keys {
+			if x.matchesEvent(nd.pend[k]) {
+				found = true
+			}
+		}
+		if !found {
+			return
+		}
+	}
+	// v = notdep(e).x
+	var v []*event
+	for k := i + 1; k < len(prefix); k++ {
+		if !before(e, prefix[k], false) {
+			v = append(v, prefix[k])
+		}
+	}
+	v = append(v, x)
+	if d.Optimal {
+		// sleep(E') ∩ WI(v) = ∅ ?
+		sl := append([]*event(nil), nd.sleep...)
+		for _, k := range nd.done {
+			if k != nd.taken {
+				sl = append(sl, nd.pend[k])
+			}
+		}
+		for _, s := range sl {
+			if weakInitial(s, v) {
+				return
+			}
+		}
+		pv := make([]*pevent, len(v))
+		for k, y := range v {
+			pv[k] = d.portable(y)
+		}
+		d.insert(nd.wut, pv)
+		return
+	}
+	// Source-DPOR: I(v) ∩ backtrack(E') = ∅ ? add one initial.
+	var cands []string
+	for k, y := range v {
+		initial := true
+		for _, z := range v[:k] {
+			if shareG(z, y) || before(z, y, false) || (y == x && dependent(z, y, false)) {
+				initial = false
+				break
+			}
+		}
+		if !initial {
+			continue
+		}
+		for _, key := range nd.keys {
+			if y.matchesEvent(nd.pend[key]) {
+				cands = append(cands, key)
+				break
+			}
+		}
+	}
+	for _, c := range cands {
+		if contains(nd.bt, c) {
+			return
+		}
+	}
+	if len(cands) > 0 {
+		nd.bt = append(nd.bt, cands[0])
+		return
+	}
+	for _, k := range nd.keys {
+		nd.bt = appendNew(nd.bt, k)
+	}
+}
+
+// matchesEvent reports whether e and f are the same step (same goroutines
+// and cases), comparing goroutines by id.
+func (e *event) matchesEvent(f *event) bool {
+	if f == nil {
+		return false
+	}
+	if e.timer != "" || f.timer != "" {
+		return e.timer == f.timer
+	}
+	for i, g := range e.gs {
+		for j, h := range f.gs {
+			if g.ID == h.ID && e.cases[i] == f.cases[j] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// weakInitial reports whether the pending step s (of a sleeping choice) is
+// a weak initial of v: it is v's first step of its goroutine with nothing
+// in v before it, or it is independent of all of v.
+func weakInitial(s *event, v []*event) bool {
+	for k, y := range v {
+		if shareG(s, y) || (s.timer != "" && s.timer == y.timer) {
+			if !s.matchesEvent(y) {
+				return false
+			}
+			for _, z := range v[:k] {
+				if before(z, y, false) || dependent(z, y, false) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	for _, y := range v {
+		if dependent(s, y, false) {
+			return false
+		}
+	}
+	return true
+}
+
+// Proven implements Prover.
+func (d *DPOR) Proven() string {
+	if !d.over || d.diverged {
+		return ""
+	}
+	return "all schedules explored (up to equivalence)"
+}
+
+// Stats describes the exploration: runs, complete runs, sleep-set
+// blocked runs.
+func (d *DPOR) Stats() string {
+	return fmt.Sprintf("%d runs, %d complete, %d sleep-set blocked", d.Runs, d.Complete, d.Blocked)
+}
+
+// --- wakeup trees -----------------------------------------------------
+
+// pevent is a step in a portable form that outlives its run: goroutines by
+// id and objects by stable names (see unionFind).
+type pevent struct {
+	gids  []string
+	cases []int
+	timer string
+	acc   []pacc
+}
+
+type pacc struct {
+	name        int
+	write, mutx bool
+}
+
+type laterInsert struct {
+	n *wnode
+	e *event
+}
+
+type wnode struct {
+	ev       *pevent
+	raw      *event // until the run's objects are named
+	children []*wnode
+}
+
+func (p *pevent) matches(e *event) bool {
+	if e == nil {
+		return false
+	}
+	if p.timer != "" || e.timer != "" {
+		return p.timer == e.timer
+	}
+	for i, g := range e.gs {
+		if containsID(p.gids, p.cases, g.ID, e.cases[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *wnode) matches(e *event) bool {
+	if w.raw != nil {
+		return w.raw.matchesEvent(e)
+	}
+	return w.ev.matches(e)
+}
+
+func containsID(ids []string, cases []int, id string, c int) bool {
+	for i, x := range ids {
+		if x == id && cases[i] == c {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *DPOR) portable(e *event) *pevent {
+	p := &pevent{timer: e.timer}
+	for i, g := range e.gs {
+		p.gids = append(p.gids, g.ID)
+		p.cases = append(p.cases, e.cases[i])
+	}
+	for _, a := range e.acc {
+		p.acc = append(p.acc, pacc{name: d.names.nameOf(a.obj), write: a.write, mutx: a.mutex})
+	}
+	return p
+}
+
+func pdependent(a, b *pevent, uf *unionFind) bool {
+	if a.timer != "" && b.timer != "" {
+		return true
+	}
+	for _, g := range a.gids {
+		for _, h := range b.gids {
+			if g == h {
+				return true
+			}
+		}
+	}
+	for _, x := range a.acc {
+		for _, y := range b.acc {
+			if (x.write || y.write) && uf.find(x.name) == uf.find(y.name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func psame(a, b *pevent) bool {
+	if a.timer != "" || b.timer != "" {
+		return a.timer == b.timer
+	}
+	return a.gids[0] == b.gids[0] && a.cases[0] == b.cases[0]
+}
+
+// checkInitial is Concuerror's step of wakeup-tree insertion: if x is an
+// initial of w, w without x; if x is independent of all of w, w; else not ok.
+func (d *DPOR) checkInitial(x *pevent, w []*pevent) ([]*pevent, bool) {
+	for k, y := range w {
+		if psame(x, y) {
+			// x's step is in w: it must not depend on anything before it
+			// in w (transitively: anything before it it depends on).
+			for _, z := range w[:k] {
+				if d.hbIn(w[:k+1], z, y) {
+					return nil, false
+				}
+			}
+			out := append(append([]*pevent(nil), w[:k]...), w[k+1:]...)
+			return out, true
+		}
+	}
+	for _, y := range w {
+		if pdependent(x, y, d.names) {
+			return nil, false
+		}
+	}
+	return w, true
+}
+
+// hbIn reports whether z happens before y within the sequence w (z, y in w).
+func (d *DPOR) hbIn(w []*pevent, z, y *pevent) bool {
+	reach := map[*pevent]bool{z: true}
+	started := false
+	for _, u := range w {
+		if u == z {
+			started = true
+			continue
+		}
+		if !started {
+			continue
+		}
+		for r := range reach {
+			if pdependent(r, u, d.names) {
+				reach[u] = true
+				break
+			}
+		}
+		if u == y {
+			return reach[y]
+		}
+	}
+	return false
+}
+
+func (d *DPOR) insert(n *wnode, w []*pevent) {
+	for {
+		if len(w) == 0 {
+			return
+		}
+		descended := false
+		for _, c := range n.children {
+			w2, ok := d.checkInitial(c.ev, w)
+			if !ok {
+				continue
+			}
+			if len(c.children) == 0 {
+				return // a leaf covers w
+			}
+			n, w = c, w2
+			descended = true
+			break
+		}
+		if !descended {
+			for _, x := range w {
+				c := &wnode{ev: x}
+				n.children = append(n.children, c)
+				n = c
+			}
+			return
+		}
+	}
+}
+
+// --- stable object names ------------------------------------------------
+
+// unionFind names objects across runs: an object is named by the steps
+// (goroutine id and index) that touched it; steps that touched the same
+// object in some run name the same object in every run.
+type unionFind struct {
+	parent []int
+	byStep map[string]int
+	cur    map[interface{}]int // object -> name, in the current run
+}
+
+func newUnionFind() *unionFind { return &unionFind{byStep: map[string]int{}} }
+
+func (u *unionFind) find(x int) int {
+	for u.parent[x] != x {
+		u.parent[x] = u.parent[u.parent[x]]
+		x = u.parent[x]
+	}
+	return x
+}
+
+func (u *unionFind) fresh() int {
+	u.parent = append(u.parent, len(u.parent))
+	return len(u.parent) - 1
+}
+
+func (u *unionFind) nameOf(obj interface{}) int {
+	if n, ok := u.cur[obj]; ok {
+		return n
+	}
+	n := u.fresh()
+	if u.cur == nil {
+		u.cur = map[interface{}]int{}
+	}
+	u.cur[obj] = n
+	return n
+}
+
+// nameObjects names the objects of a run's events and merges the names
+// with those of earlier runs through the steps that touched them.
+func (d *DPOR) nameObjects(a *analysis) {
+	u := d.names
+	u.cur = map[interface{}]int{}
+	u.cur[world] = 0
+	if len(u.parent) == 0 {
+		u.fresh() // world
+		u.fresh() // anyChan
+	}
+	u.cur[anyChan] = 1
+	counts := map[string]int{}
+	for _, e := range a.ev {
+		ids := []string{"@" + e.timer}
+		if e.timer == "" {
+			ids = ids[:0]
+			for _, g := range e.gs {
+				counts[g.ID]++
+				ids = append(ids, g.ID+":"+strconv.Itoa(counts[g.ID]))
+			}
+		}
+		for _, ac := range e.acc {
+			if ac.obj == world || ac.obj == anyChan {
+				continue
+			}
+			n, ok := u.cur[ac.obj]
+			for _, id := range ids {
+				if m, seen := u.byStep[id]; seen {
+					if !ok {
+						n, ok = m, true
+						u.cur[ac.obj] = n
+					} else if u.find(m) != u.find(n) {
+						u.parent[u.find(m)] = u.find(n)
+					}
+				}
+			}
+			if !ok {
+				n = u.fresh()
+				u.cur[ac.obj] = n
+			}
+			for _, id := range ids {
+				if _, seen := u.byStep[id]; !seen {
+					u.byStep[id] = n
+				}
+			}
+		}
+	}
+}
