@@ -38,3 +38,13 @@ func NumGoroutine() int {
 	}
 	return runtime.NumGoroutine()
 }
+
+// GOMAXPROCS replaces runtime.GOMAXPROCS. heddle explores on one processor;
+// during an exploration the program sees, and may change, the value it
+// would have natively, without it taking effect.
+func GOMAXPROCS(n int) int {
+	if x := engine.Current(); x != nil {
+		return x.GOMAXPROCS(n)
+	}
+	return runtime.GOMAXPROCS(n)
+}

@@ -101,6 +101,9 @@ type Config struct {
 	Seed uint64
 	// Progress is incremented at every step; a watchdog reads it.
 	Progress *atomic.Int64
+	// Procs is what runtime.GOMAXPROCS reports to the program during the
+	// run (the exploration itself runs on one processor).
+	Procs int
 	// Pool, if set, lends goroutines to the run; see Pool.
 	Pool *Pool
 	// Stuck is closed by the watchdog when the running goroutine made no
@@ -261,6 +264,19 @@ func (e *Exec) Go(f func()) {
 		g.GoPC = userPC()
 	}
 	e.start(g)
+}
+
+// GOMAXPROCS models runtime.GOMAXPROCS: it reports the run's value, and
+// sets it for the rest of the run if n > 0.
+func (e *Exec) GOMAXPROCS(n int) int {
+	prev := e.cfg.Procs
+	if prev <= 0 {
+		prev = runtime.NumCPU()
+	}
+	if n > 0 {
+		e.cfg.Procs = n
+	}
+	return prev
 }
 
 // NumGoroutine counts the run's goroutines that are alive.

@@ -53,6 +53,7 @@ type explorer struct {
 	runs  int
 
 	pool     engine.Pool
+	procs    int // GOMAXPROCS before the exploration, which the program sees
 	progress atomic.Int64
 	stuck    chan struct{}
 	stop     chan struct{}
@@ -113,7 +114,8 @@ func (x *explorer) run() {
 	// only makes each handoff slower (the woken goroutine may be stolen
 	// by the other P): explore on one. The watchdog still runs, by
 	// preemption.
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	x.procs = runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(x.procs)
 
 	go x.watchdog()
 	defer close(x.stop)
@@ -187,6 +189,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	ec.MaxStarve = x.cfg.MaxStarve
 	ec.Progress = &x.progress
 	ec.Pool = &x.pool
+	ec.Procs = x.procs
 	ec.Stuck = x.stuck
 	var res *engine.Result
 	res = engine.Run(ec, s, func() {

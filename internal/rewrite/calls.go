@@ -34,6 +34,7 @@ var renamed = map[string]string{
 	"runtime.Gosched":           "Gosched",
 	"runtime.Goexit":            "Goexit",
 	"runtime.NumGoroutine":      "NumGoroutine",
+	"runtime.GOMAXPROCS":        "GOMAXPROCS",
 	"sync.OnceFunc":             "OnceFunc",
 	"sync.OnceValue":            "OnceValue",
 	"sync.OnceValues":           "OnceValues",

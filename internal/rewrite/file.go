@@ -966,7 +966,9 @@ func (r *rewriter) print(comments bool) ([]byte, error) {
 		defer func() { f.Comments = saved }()
 	}
 	var buf bytes.Buffer
-	cfg := printer.Config{Mode: printer.UseSpaces | printer.TabIndent | printer.SourcePos, Tabwidth: 8}
+	// RawFormat: no tabwriter, so the output does not depend on the
+	// length of the paths in the //line directives.
+	cfg := printer.Config{Mode: printer.RawFormat | printer.SourcePos, Tabwidth: 8}
 	if err := cfg.Fprint(&buf, r.fset, f); err != nil {
 		return nil, err
 	}
