@@ -31,7 +31,7 @@ func TestParseTestFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pkgs) != 0 || f.budget.Runs != 1000 || f.strategy != "pct" || !f.leaks || f.timeout != 10*time.Minute {
+	if len(pkgs) != 0 || f.budget.Runs != 1000 || f.strategy != "portfolio" || !f.leaks || f.timeout != 10*time.Minute {
 		t.Errorf("defaults = %+v, packages %q", f, pkgs)
 	}
 

@@ -74,7 +74,7 @@ func parseTestFlags(args []string, stderr io.Writer) (*testFlags, []string, erro
 	f := &testFlags{budget: budget{Runs: 1000, Text: "1000"}}
 	fs := newFlagSet("test", testUsage, stderr)
 	fs.StringVar(&f.run, "run", "", "")
-	fs.StringVar(&f.strategy, "strategy", "pct", "")
+	fs.StringVar(&f.strategy, "strategy", "portfolio", "")
 	fs.Var(budgetFlag{&f.budget}, "budget", "")
 	fs.Int64Var(&f.seed, "seed", def.Seed, "")
 	fs.BoolVar(&f.keepGoing, "keep-going", false, "")
@@ -332,12 +332,16 @@ func firstLine(s string) string {
 func summary(res *runResult, f *testFlags) string {
 	tests, runs, exhausted := 0, 0, 0
 	strategy := f.strategy
+	proven := map[string]bool{}
 	for _, e := range res.Events {
 		if e.Action == event.Summary {
 			tests++
 			runs += e.Runs
 			if e.Exhausted {
 				exhausted++
+			}
+			if e.Proven != "" {
+				proven[e.Proven] = true
 			}
 			if e.Strategy != "" {
 				strategy = e.Strategy
@@ -357,6 +361,11 @@ func summary(res *runResult, f *testFlags) string {
 	s := fmt.Sprintf(" [%s, budget %s%s/test: %d %s, %d runs", strategy, f.budget.Text, unit, tests, plural(tests, "test"), runs)
 	if exhausted > 0 {
 		s += fmt.Sprintf(", %d exhausted", exhausted)
+		if len(proven) == 1 {
+			for p := range proven {
+				s += ": " + p
+			}
+		}
 	}
 	return s + "]"
 }

@@ -44,6 +44,7 @@ type Event struct {
 	Strategy  string  `json:",omitempty"`
 	Exhausted bool    `json:",omitempty"` // the strategy covered its whole space
 	Budget    string  `json:",omitempty"` // the budget used, as given
+	Proven    string  `json:",omitempty"` // what an exhaustive strategy proved, e.g. "all schedules with ≤ 2 delays explored, no bug"
 
 	// For Action == Output.
 	Output string `json:",omitempty"`

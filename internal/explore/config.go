@@ -49,7 +49,7 @@ type Config struct {
 // heddle's environment, for example under plain `go test`.
 func DefaultConfig() Config {
 	return Config{
-		Strategy:   "pct",
+		Strategy:   "portfolio",
 		Runs:       1000,
 		Budget:     "1000",
 		Seed:       1,

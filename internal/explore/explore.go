@@ -52,11 +52,12 @@ type explorer struct {
 	bugs  int
 	runs  int
 
-	pool     engine.Pool
-	procs    int // GOMAXPROCS before the exploration, which the program sees
-	progress atomic.Int64
-	stuck    chan struct{}
-	stop     chan struct{}
+	needsTrace bool // the strategy reads Result.Trace
+	pool       engine.Pool
+	procs      int // GOMAXPROCS before the exploration, which the program sees
+	progress   atomic.Int64
+	stuck      chan struct{}
+	stop       chan struct{}
 }
 
 func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
@@ -108,6 +109,9 @@ func (x *explorer) run() {
 		x.t.Fatalf("heddle: %v", err)
 	}
 	x.strat = strat
+	if tn, ok := strat.(strategy.TraceNeeder); ok && tn.NeedsTrace() {
+		x.needsTrace = true
+	}
 	x.emit(event.Event{Action: event.Start, Strategy: name, Budget: cfg.Budget})
 
 	// One controlled goroutine runs at a time, so a second processor
@@ -144,7 +148,7 @@ func (x *explorer) run() {
 			}
 		}
 		rs := &runT{TB: x.t}
-		res := x.exec(engine.Config{Seed: seedFor(cfg.Seed, run), Record: name == "replay"}, strat, rs)
+		res := x.exec(engine.Config{Seed: seedFor(cfg.Seed, run), Record: name == "replay", Trace: x.needsTrace || run == 1}, strat, rs)
 		strat.End(res)
 		if name == "replay" {
 			x.replayed(res, rs)
@@ -179,7 +183,14 @@ func (x *explorer) run() {
 	if x.bugs > 0 {
 		action = event.Fail
 	}
-	x.emit(event.Event{Action: event.Summary, Runs: x.runs, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget})
+	proven := ""
+	if p, ok := strat.(strategy.Prover); ok && x.bugs == 0 {
+		if proven = p.Proven(); proven != "" {
+			proven += ", no bug"
+			x.t.Logf("heddle: %s", proven)
+		}
+	}
+	x.emit(event.Event{Action: event.Summary, Runs: x.runs, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven})
 	x.emit(event.Event{Action: action, Elapsed: elapsed.Seconds()})
 }
 
@@ -266,7 +277,7 @@ func (x *explorer) disabled(kind string) bool {
 func (x *explorer) checkDeterminism(first *engine.Result) *engine.Bug {
 	keys := choiceKeys(first.Choices)
 	rs := &runT{TB: x.t}
-	res := x.exec(engine.Config{Seed: seedFor(x.cfg.Seed, 1)}, strategy.NewReplay(keys), rs)
+	res := x.exec(engine.Config{Seed: seedFor(x.cfg.Seed, 1), Trace: true}, strategy.NewReplay(keys), rs)
 	if d := diff(first.Trace, res.Trace); d != "" {
 		return &engine.Bug{Kind: engine.KindNondeterminism, Message: "the test is nondeterministic by itself: the same schedule ran differently twice (" + d + "); it depends on something heddle does not control, such as wall-clock time read by code that is not rewritten, state kept across runs, or I/O", G: first.Gs[0]}
 	}
