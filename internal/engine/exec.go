@@ -37,8 +37,11 @@ type G struct {
 	// goroutine g0 started. Stable from run to run.
 	ID string
 	// Index is the creation order in the run, from 0.
-	Index  int
-	Parent *G
+	Index int
+	// CreatedAt is the number of steps taken when the goroutine was
+	// created: its go statement belongs to step CreatedAt of its parent.
+	CreatedAt int
+	Parent    *G
 	// System marks goroutines heddle starts itself (to watch a foreign
 	// context); they are never reported as leaks.
 	System bool
@@ -64,6 +67,7 @@ type G struct {
 	lastLoad  unsafe.Pointer
 	lastVer   uint64
 	lastStep  int  // the last step g took, for the fair scheduler
+	stepIdx   int  // index in the trace of g's current step
 	normal    bool // fn returned normally: the goroutine can be reused
 	pooled    bool // the goroutine went back to the pool
 }
@@ -208,6 +212,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 func (e *Exec) newG(parent *G, fn func()) *G {
 	g := &G{
 		Index:     len(e.gs),
+		CreatedAt: e.steps,
 		Parent:    parent,
 		exec:      e,
 		fn:        fn,

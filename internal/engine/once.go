@@ -31,9 +31,15 @@ func (e *Exec) OnceDo(p unsafe.Pointer, f func()) {
 	}
 	o.running = true
 	defer func() {
+		// The completion is a step of its own: it enables the Do calls
+		// that wait for f.
+		if e.aborting {
+			return
+		}
+		raceRelease(p)
+		e.yield(Op{Kind: OpOnceDone, Obj: p})
 		o.running = false
 		o.done = true
-		raceRelease(p)
 	}()
 	f()
 }

@@ -33,6 +33,7 @@ const (
 	OpWGAdd                // WaitGroup.Add / Done
 	OpWGWait               // WaitGroup.Wait
 	OpOnce                 // Once.Do
+	OpOnceDone             // Once.Do: f returned
 	OpCondWait             // Cond.Wait, first phase: join the wait list
 	OpCondBlocked          // Cond.Wait, second phase: wait to be signalled
 	OpCondSignal           // Cond.Signal
@@ -55,7 +56,7 @@ var opNames = [...]string{
 	OpLock: "lock", OpTryLock: "trylock", OpUnlock: "unlock",
 	OpRLock: "rlock", OpRUnlock: "runlock", OpWLock: "wlock", OpWLockWait: "wlock-wait", OpWUnlock: "wunlock",
 	OpRWTryLock: "trylock", OpRWTryRLock: "tryrlock",
-	OpWGAdd: "wg.add", OpWGWait: "wg.wait", OpOnce: "once.do",
+	OpWGAdd: "wg.add", OpWGWait: "wg.wait", OpOnce: "once.do", OpOnceDone: "once.done",
 	OpCondWait: "cond.wait", OpCondBlocked: "cond.wait-signal", OpCondSignal: "cond.signal", OpCondBroadcast: "cond.broadcast",
 	OpAtomicLoad: "atomic.load", OpAtomicWrite: "atomic.write", OpMapRead: "map.read", OpMapWrite: "map.write",
 	OpSleep: "sleep", OpTimerFire: "timer", OpTimerStop: "timer.stop", OpCancel: "cancel", OpBlock: "block",

@@ -57,8 +57,14 @@ func (e *Exec) Gs() []*G { return e.gs }
 // Steps returns the number of steps taken so far.
 func (e *Exec) Steps() int { return e.steps }
 
-// Now returns the virtual time.
-func (e *Exec) Now() time.Time { return Epoch.Add(e.now) }
+// Now returns the virtual time. The running step is marked as reading the
+// clock, which makes it dependent with timer firings.
+func (e *Exec) Now() time.Time {
+	if g := e.cur; g != nil && (e.cfg.Trace || e.cfg.Record) && g.stepIdx < len(e.res.Trace) && e.res.Trace[g.stepIdx].G == g {
+		e.res.Trace[g.stepIdx].ReadsClock = true
+	}
+	return Epoch.Add(e.now)
+}
 
 // pick chooses the next step and returns the goroutine that runs it, firing
 // the timers the strategy picks on the way. It returns nil when the run is

@@ -21,7 +21,10 @@ type Step struct {
 	VC      VC            // vector clock of the goroutine after the step
 	Timer   string        // the timer's id, for a firing
 	Early   time.Duration // a timer fired (or a sleeper woke) this long early
-	Now     int64         // virtual time, ns since the epoch
+	// ReadsClock is set when the step read the virtual clock (time.Now,
+	// Since, Until): it is dependent with every timer firing.
+	ReadsClock bool
+	Now        int64 // virtual time, ns since the epoch
 }
 
 // PendingOp is a goroutine's pending operation at a step.
@@ -41,14 +44,23 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 	}
 	s := Step{N: e.steps, G: g, Kind: op.Kind, Obj: op.Obj, Case: -1, PC: op.PC, Early: early}
 	if g != nil {
-		s.Case = g.sel
-		if op.Kind != OpSelect {
-			s.Case = -1
+		if op.Kind == OpSelect {
+			s.Case = g.sel
+			if g.sel >= 0 && g.sel < len(op.Cases) {
+				// The channel of the case taken; a default keeps Obj nil.
+				s.Obj = op.Cases[g.sel].Chan()
+			}
 		}
+		g.stepIdx = len(e.res.Trace)
 	}
 	if op.Kind == OpTimerFire && op.Timer != nil {
 		s.Timer = op.Timer.ID
 		s.Obj = unsafe.Pointer(op.Timer)
+		if op.Timer.ch != nil {
+			// A firing sends on the timer's channel: it is dependent with
+			// the operations on that channel.
+			s.Obj = chanAddr(op.Timer.ch)
+		}
 	}
 	if e.cfg.Record {
 		s.VC = e.clock(g, op, s.Obj)

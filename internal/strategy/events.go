@@ -72,7 +72,7 @@ func accesses(k engine.OpKind, obj unsafe.Pointer) []access {
 		return rd(false)
 	case engine.OpWGAdd:
 		return rd(false) // Adds commute with each other; Wait conflicts with them
-	case engine.OpWGWait, engine.OpOnce, engine.OpCondWait, engine.OpCondBlocked, engine.OpCondSignal, engine.OpCondBroadcast:
+	case engine.OpWGWait, engine.OpOnce, engine.OpOnceDone, engine.OpCondWait, engine.OpCondBlocked, engine.OpCondSignal, engine.OpCondBroadcast:
 		return w(false)
 	case engine.OpAtomicLoad, engine.OpMapRead:
 		return rd(false)
