@@ -520,7 +520,7 @@ func sharesG(a, b *event) bool { return shareG(a, b) }
 func isUnlock(e *event) bool {
 	for _, k := range e.kinds {
 		switch k {
-		case engine.OpUnlock, engine.OpWUnlock, engine.OpRUnlock:
+		case engine.OpUnlock, engine.OpWUnlock, engine.OpRUnlock, engine.OpOnceDone:
 			return true
 		}
 	}
@@ -530,7 +530,7 @@ func isUnlock(e *event) bool {
 func isAcquire(e *event) bool {
 	for _, k := range e.kinds {
 		switch k {
-		case engine.OpLock, engine.OpWLock, engine.OpWLockWait, engine.OpRLock:
+		case engine.OpLock, engine.OpWLock, engine.OpWLockWait, engine.OpRLock, engine.OpOnce:
 			return true
 		}
 	}

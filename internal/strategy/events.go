@@ -64,6 +64,10 @@ func accesses(k engine.OpKind, obj unsafe.Pointer) []access {
 		return append(r, access{obj: anyChan, write: true})
 	case engine.OpLock, engine.OpUnlock, engine.OpWLock, engine.OpWLockWait, engine.OpWUnlock:
 		return w(true)
+	case engine.OpOnce, engine.OpOnceDone:
+		// Once.Do blocks while f runs, like a Lock; the completion of f
+		// releases it, like an Unlock.
+		return w(true)
 	case engine.OpRLock, engine.OpRUnlock:
 		return rd(true)
 	case engine.OpTryLock, engine.OpRWTryLock:
@@ -72,7 +76,7 @@ func accesses(k engine.OpKind, obj unsafe.Pointer) []access {
 		return rd(false)
 	case engine.OpWGAdd:
 		return rd(false) // Adds commute with each other; Wait conflicts with them
-	case engine.OpWGWait, engine.OpOnce, engine.OpOnceDone, engine.OpCondWait, engine.OpCondBlocked, engine.OpCondSignal, engine.OpCondBroadcast:
+	case engine.OpWGWait, engine.OpCondWait, engine.OpCondBlocked, engine.OpCondSignal, engine.OpCondBroadcast:
 		return w(false)
 	case engine.OpAtomicLoad, engine.OpMapRead:
 		return rd(false)
