@@ -52,12 +52,13 @@ type explorer struct {
 	bugs  int
 	runs  int
 
-	needsTrace bool // the strategy reads Result.Trace
-	pool       engine.Pool
-	procs      int // GOMAXPROCS before the exploration, which the program sees
-	progress   atomic.Int64
-	stuck      chan struct{}
-	stop       chan struct{}
+	needsTrace  bool // the strategy reads Result.Trace
+	needsRecord bool // the strategy reads call sites (Config.Record)
+	pool        engine.Pool
+	procs       int // GOMAXPROCS before the exploration, which the program sees
+	progress    atomic.Int64
+	stuck       chan struct{}
+	stop        chan struct{}
 }
 
 func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
@@ -112,6 +113,9 @@ func (x *explorer) run() {
 	if tn, ok := strat.(strategy.TraceNeeder); ok && tn.NeedsTrace() {
 		x.needsTrace = true
 	}
+	if rn, ok := strat.(strategy.RecordNeeder); ok && rn.NeedsRecord() {
+		x.needsRecord = true
+	}
 	x.emit(event.Event{Action: event.Start, Strategy: name, Budget: cfg.Budget})
 
 	// One controlled goroutine runs at a time, so a second processor
@@ -148,7 +152,7 @@ func (x *explorer) run() {
 			}
 		}
 		rs := &runT{TB: x.t}
-		res := x.exec(engine.Config{Seed: seedFor(cfg.Seed, run), Record: name == "replay", Trace: x.needsTrace || run == 1}, strat, rs)
+		res := x.exec(engine.Config{Seed: seedFor(cfg.Seed, run), Record: name == "replay" || x.needsRecord, Trace: x.needsTrace || run == 1}, strat, rs)
 		strat.End(res)
 		if name == "replay" {
 			x.replayed(res, rs)
