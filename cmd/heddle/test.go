@@ -11,10 +11,31 @@ import (
 	"time"
 
 	"heddle.dev/internal/build"
+	"heddle.dev/internal/engine"
 	"heddle.dev/internal/event"
 	"heddle.dev/internal/explore"
 	"heddle.dev/internal/strategy"
 )
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func knownKind(k string) bool {
+	for _, x := range engine.Kinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
 
 const testUsage = `usage: heddle test [packages] [flags]
 
@@ -30,12 +51,22 @@ failed or a bug was found, and 2 for usage and build errors.
 Flags:
 
 	-run regexp      run only the tests matching regexp, as go test -run
-	-strategy name   exploration strategy: pct (default), random, or dfs
-	                 (systematic depth-first, for small tests)
+	-strategy name   exploration strategy (default portfolio): portfolio,
+	                 random, pct, pos, dfs, ipb, idb, sdpor, odpor, ...
+	                 (see docs/strategies.md)
 	-budget n|dur    runs per test (1000, the default) or wall time per test (10s)
 	-seed n          seed of the randomized strategies (default 1)
 	-keep-going      collect distinct bugs instead of stopping at the first
 	-leaks=false     do not report goroutines left running at the end of a test
+	-leak-ignore f,g do not report leaked goroutines created in or blocked in a
+	                 function whose name contains f or g (like goleak's
+	                 IgnoreTopFunction)
+	-disable kinds   do not report these kinds of bug (comma-separated):
+	                 deadlock, leak, panic, fail, misuse, steplimit,
+	                 nondeterminism
+	-max-starve d    let a timer fire while goroutines could run if it
+	                 starves them for at most d (default 100ms; 0: never)
+	-pct-depth d     the bug depth d of PCT (default 3)
 	-step-limit n    scheduling steps per run before "step bound exceeded" (default 100000)
 	-timeout d       fail a test binary that runs longer than d (default 10m;
 	                 none with a time budget); 0 disables it
@@ -58,6 +89,10 @@ type testFlags struct {
 	seed       int64
 	keepGoing  bool
 	leaks      bool
+	leakIgnore string
+	disable    string
+	maxStarve  time.Duration
+	pctDepth   int
 	stepLimit  int
 	timeout    time.Duration
 	out        string
@@ -79,6 +114,10 @@ func parseTestFlags(args []string, stderr io.Writer) (*testFlags, []string, erro
 	fs.Int64Var(&f.seed, "seed", def.Seed, "")
 	fs.BoolVar(&f.keepGoing, "keep-going", false, "")
 	fs.BoolVar(&f.leaks, "leaks", true, "")
+	fs.StringVar(&f.leakIgnore, "leak-ignore", "", "")
+	fs.StringVar(&f.disable, "disable", "", "")
+	fs.DurationVar(&f.maxStarve, "max-starve", def.MaxStarve, "")
+	fs.IntVar(&f.pctDepth, "pct-depth", def.PCTDepth, "")
 	fs.IntVar(&f.stepLimit, "step-limit", def.StepLimit, "")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "")
 	fs.StringVar(&f.out, "o", "", "")
@@ -105,6 +144,17 @@ func parseTestFlags(args []string, stderr io.Writer) (*testFlags, []string, erro
 	}
 	if f.stepLimit <= 0 {
 		return nil, nil, errors.New("heddle: -step-limit must be positive")
+	}
+	if f.maxStarve < 0 {
+		return nil, nil, errors.New("heddle: -max-starve must not be negative")
+	}
+	if f.pctDepth < 1 {
+		return nil, nil, errors.New("heddle: -pct-depth must be at least 1")
+	}
+	for _, k := range splitList(f.disable) {
+		if !knownKind(k) {
+			return nil, nil, fmt.Errorf("heddle: -disable: unknown kind of bug %q (known: %s)", k, strings.Join(engine.Kinds, ", "))
+		}
 	}
 	if f.timeout < 0 {
 		return nil, nil, errors.New("heddle: -timeout must not be negative")
@@ -212,6 +262,10 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 		if !f.leaks {
 			cfg.Disable = append(cfg.Disable, "leak")
 		}
+		cfg.Disable = append(cfg.Disable, splitList(f.disable)...)
+		cfg.LeakIgnore = splitList(f.leakIgnore)
+		cfg.MaxStarve = f.maxStarve
+		cfg.PCTDepth = f.pctDepth
 		cfg.Package = pkg.ImportPath
 		cfg.Dir = pkg.Dir
 		cfg.Version = version()
