@@ -1,0 +1,140 @@
+// Command goker measures heddle on the GoKer kernels shipped with Go and
+// writes docs/results/goker.md. See docs/goker.md.
+//
+//	go run ./cmd/goker                      # everything, writes docs/results/goker.md
+//	go run ./cmd/goker -run 'Moby|Etcd' -o - # some kernels, table on stdout
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"heddle.dev/internal/goker"
+	"heddle.dev/internal/strategy"
+)
+
+func main() {
+	var (
+		budget      = flag.Int("budget", 1000, "heddle runs per kernel, form and strategy")
+		strategies  = flag.String("strategies", "", "comma-separated strategies (default: default plus every strategy of internal/strategy except replay)")
+		forms       = flag.String("forms", "single,shipped", "forms to run: single, shipped")
+		nativeRuns  = flag.Int("native-runs", 10000, "native baseline: at most this many runs per kernel (0: no native baseline)")
+		nativeTime  = flag.Duration("native-time", 20*time.Second, "native baseline: at most this much time per kernel")
+		nativeGrace = flag.Duration("native-grace", time.Second, "native baseline: how long the leak check waits for the kernel's goroutines after each run")
+		nativeBatch = flag.Int("native-batch", 10000, "native baseline: runs per process")
+		jobs        = flag.Int("j", 2, "kernels measured in parallel")
+		run         = flag.String("run", "", "only kernels whose name or file matches this regexp")
+		timeout     = flag.Duration("timeout", 5*time.Minute, "time limit of one heddle command")
+		out         = flag.String("o", "docs/results/goker.md", "where to write the results (- for standard output)")
+		heddleBin   = flag.String("heddle", "", "heddle binary to measure (default: built from this module)")
+		keep        = flag.Bool("keep", false, "keep the temporary modules")
+	)
+	flag.Parse()
+	command := "go run ./cmd/goker " + strings.Join(os.Args[1:], " ")
+	if err := mainErr(command, *budget, *strategies, *forms, *nativeRuns, *nativeTime, *nativeGrace, *nativeBatch, *jobs, *run, *timeout, *out, *heddleBin, *keep); err != nil {
+		fmt.Fprintln(os.Stderr, "goker:", err)
+		os.Exit(1)
+	}
+}
+
+func mainErr(command string, budget int, strategies, forms string, nativeRuns int, nativeTime, nativeGrace time.Duration, nativeBatch, jobs int, run string, timeout time.Duration, out, heddleBin string, keep bool) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	goroot, err := goker.GOROOT()
+	if err != nil {
+		return err
+	}
+	modDir, err := moduleDir()
+	if err != nil {
+		return err
+	}
+	work, err := os.MkdirTemp("", "goker-")
+	if err != nil {
+		return err
+	}
+	if keep {
+		fmt.Fprintln(os.Stderr, "goker: temporary modules in", work)
+	} else {
+		defer os.RemoveAll(work)
+	}
+	if heddleBin == "" {
+		heddleBin = filepath.Join(work, "heddle")
+		if err := goker.BuildHeddle(ctx, modDir, heddleBin); err != nil {
+			return err
+		}
+	}
+	cfg := goker.Config{
+		GOROOT:  goroot,
+		Heddle:  heddleBin,
+		Budget:  budget,
+		Jobs:    jobs,
+		Timeout: timeout,
+		Work:    work,
+		Log:     os.Stderr,
+		Native:  goker.NativeConfig{Runs: nativeRuns, Time: nativeTime, Grace: nativeGrace, Batch: nativeBatch},
+	}
+	if strategies == "" {
+		cfg.Strategies = []string{goker.DefaultStrategy}
+		for _, s := range strategy.Names() {
+			if s != "replay" {
+				cfg.Strategies = append(cfg.Strategies, s)
+			}
+		}
+	} else {
+		cfg.Strategies = strings.Split(strategies, ",")
+	}
+	for _, f := range strings.Split(forms, ",") {
+		switch goker.Form(f) {
+		case goker.Single, goker.Shipped:
+			cfg.Forms = append(cfg.Forms, goker.Form(f))
+		default:
+			return fmt.Errorf("unknown form %q (single, shipped)", f)
+		}
+	}
+	if run != "" {
+		if cfg.Run, err = regexp.Compile(run); err != nil {
+			return err
+		}
+	}
+	res, err := goker.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	md := res.Markdown(command, goker.Machine(), goker.Commit(modDir))
+	if out == "-" {
+		_, err = os.Stdout.WriteString(md)
+		return err
+	}
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(modDir, out)
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, []byte(md), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "goker: wrote %s (%v)\n", out, res.Wall.Round(time.Second))
+	return nil
+}
+
+// moduleDir is the root of the heddle.dev module.
+func moduleDir() (string, error) {
+	b, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %v", err)
+	}
+	mod := strings.TrimSpace(string(b))
+	if mod == "" || mod == os.DevNull {
+		return "", fmt.Errorf("run goker inside the heddle.dev module")
+	}
+	return filepath.Dir(mod), nil
+}

@@ -1,0 +1,214 @@
+package goker
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Config is one run of the harness.
+type Config struct {
+	GOROOT     string
+	Heddle     string   // the heddle binary
+	Budget     int      // runs per kernel and strategy
+	Strategies []string // DefaultStrategy first, then -strategy names
+	Forms      []Form
+	Native     NativeConfig // Runs == 0: no native baseline
+	Jobs       int          // kernels in parallel
+	Run        *regexp.Regexp
+	Timeout    time.Duration // per heddle command
+	Work       string        // where the temporary modules go (outside the repository)
+	Log        io.Writer
+}
+
+// KernelResult is everything measured on one kernel.
+type KernelResult struct {
+	Kernel  *Kernel
+	Copies  string            // copies per run as shipped
+	Changes map[Form][]string // what Prepare changed
+	Heddle  map[Form]map[string]*HeddleResult
+	Same    bool // shipped == single (no copy loop): shipped results are the single ones
+	Native  *NativeResult
+	Err     string
+}
+
+// Results of a whole harness run.
+type Results struct {
+	Config  Config
+	Kernels []*KernelResult
+	Start   time.Time
+	Wall    time.Duration
+}
+
+// Run measures every kernel selected by cfg.Run.
+func Run(ctx context.Context, cfg Config) (*Results, error) {
+	ks, err := Load(cfg.GOROOT)
+	if err != nil {
+		return nil, err
+	}
+	var sel []*Kernel
+	for _, k := range ks {
+		if cfg.Run == nil || cfg.Run.MatchString(k.Name) || cfg.Run.MatchString(k.Key) {
+			sel = append(sel, k)
+		}
+	}
+	if len(sel) == 0 {
+		return nil, fmt.Errorf("no kernel matches %v", cfg.Run)
+	}
+	res := &Results{Config: cfg, Start: time.Now(), Kernels: make([]*KernelResult, len(sel))}
+	jobs := max(cfg.Jobs, 1)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	idx := make(chan int)
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range idx {
+				kr := runKernel(ctx, cfg, sel[i])
+				mu.Lock()
+				res.Kernels[i] = kr
+				if cfg.Log != nil {
+					fmt.Fprintln(cfg.Log, kr.Line())
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range sel {
+		idx <- i
+	}
+	close(idx)
+	wg.Wait()
+	res.Wall = time.Since(res.Start)
+	return res, nil
+}
+
+func runKernel(ctx context.Context, cfg Config, k *Kernel) *KernelResult {
+	kr := &KernelResult{Kernel: k, Changes: map[Form][]string{}, Heddle: map[Form]map[string]*HeddleResult{}}
+	dir := filepath.Join(cfg.Work, k.Key)
+	forms := cfg.Forms
+	for _, f := range forms {
+		c, err := k.Prepare(f)
+		if err != nil {
+			kr.Err = err.Error()
+			return kr
+		}
+		kr.Copies = c.Copies
+		kr.Changes[f] = c.Changes
+		if f == Shipped && c.Copies == "1" && hasForm(forms, Single) {
+			kr.Same = true
+			continue
+		}
+		fdir := filepath.Join(dir, string(f))
+		if err := k.WriteModule(fdir, c, fmt.Sprintf(heddleTest, k.Name)); err != nil {
+			kr.Err = err.Error()
+			return kr
+		}
+		kr.Heddle[f] = map[string]*HeddleResult{}
+		for _, s := range cfg.Strategies {
+			kr.Heddle[f][s] = k.RunHeddle(ctx, cfg.Heddle, fdir, s, cfg.Budget, cfg.Timeout)
+		}
+	}
+	if kr.Same {
+		kr.Heddle[Shipped] = kr.Heddle[Single]
+	}
+	if cfg.Native.Runs > 0 {
+		c, err := k.Prepare(Single)
+		if err != nil {
+			kr.Err = err.Error()
+			return kr
+		}
+		ndir := filepath.Join(dir, "native")
+		if err := k.WriteModule(ndir, c, k.NativeTestFile()); err != nil {
+			kr.Err = err.Error()
+			return kr
+		}
+		kr.Native = k.RunNative(ctx, ndir, cfg.Native)
+	}
+	return kr
+}
+
+func hasForm(fs []Form, f Form) bool {
+	for _, g := range fs {
+		if g == f {
+			return true
+		}
+	}
+	return false
+}
+
+// Line is a one-line progress summary of a kernel.
+func (kr *KernelResult) Line() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-16s", kr.Kernel.Name)
+	if kr.Err != "" {
+		fmt.Fprintf(&b, " ERROR %s", kr.Err)
+		return b.String()
+	}
+	for _, f := range []Form{Single, Shipped} {
+		m := kr.Heddle[f]
+		if m == nil || (f == Shipped && kr.Same) {
+			continue
+		}
+		fmt.Fprintf(&b, " %s:", f)
+		for _, s := range sortedStrategies(m) {
+			fmt.Fprintf(&b, " %s=%s", s, m[s].Cell())
+		}
+	}
+	if kr.Native != nil {
+		fmt.Fprintf(&b, " native=%s", kr.Native.Cell())
+	}
+	for _, f := range []Form{Single, Shipped} {
+		for _, s := range sortedStrategies(kr.Heddle[f]) {
+			r := kr.Heddle[f][s]
+			if r.Err != "" || (r.Found && !r.Verdict.OK) {
+				fmt.Fprintf(&b, "\n    %s/%s: %s%s", f, s, r.Err, r.Verdict.Why)
+			}
+		}
+	}
+	return b.String()
+}
+
+func sortedStrategies(m map[string]*HeddleResult) []string {
+	var out []string
+	if _, ok := m[DefaultStrategy]; ok {
+		out = append(out, DefaultStrategy)
+	}
+	var rest []string
+	for s := range m {
+		if s != DefaultStrategy {
+			rest = append(rest, s)
+		}
+	}
+	sortStrings(rest)
+	return append(out, rest...)
+}
+
+// BuildHeddle builds heddle.dev/cmd/heddle from the module containing dir
+// into out, so that the harness measures the code it is committed with.
+func BuildHeddle(ctx context.Context, moduleDir, out string) error {
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", out, "heddle.dev/cmd/heddle")
+	cmd.Dir = moduleDir
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build heddle: %v\n%s", err, b)
+	}
+	return nil
+}
+
+// GOROOT returns `go env GOROOT`.
+func GOROOT() (string, error) {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOROOT: %v", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}

@@ -1,0 +1,120 @@
+package goker
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"heddle.dev/internal/event"
+)
+
+// DefaultStrategy names heddle's default (no -strategy flag) in results.
+const DefaultStrategy = "default"
+
+// HeddleResult is one `heddle test -json` on one kernel in one form.
+type HeddleResult struct {
+	Strategy string
+	Found    bool    // a bug event was printed
+	Kind     string  // its kind
+	Run      int     // the run of the first bug
+	Runs     int     // runs made
+	Elapsed  float64 // seconds of exploration (the summary's Elapsed)
+	Wall     float64 // seconds of the whole command, build included
+	Verdict  Verdict // the check of the bug against the expected leaks
+	Report   string  // the bug's report
+	Err      string  // heddle failed (build error, timeout, no events)
+}
+
+// OK reports whether heddle found the kernel's bug and the bug meets the
+// criterion.
+func (r *HeddleResult) OK() bool { return r.Found && r.Err == "" && r.Verdict.OK }
+
+// RunHeddle runs `heddle test -json -budget budget [-strategy s] -run
+// ^TestKernel$` in dir, a module written by WriteModule.
+func (k *Kernel) RunHeddle(ctx context.Context, heddle, dir, strategy string, budget int, timeout time.Duration) *HeddleResult {
+	r := &HeddleResult{Strategy: strategy}
+	args := []string{"test", "-json", "-budget", fmt.Sprint(budget), "-run", "^TestKernel$", "-o", filepath.Join(dir, "schedules")}
+	if strategy != DefaultStrategy {
+		args = append(args, "-strategy", strategy)
+	}
+	args = append(args, ".")
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, heddle, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=")
+	// heddle starts the test binary: kill the whole process group on timeout.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	r.Wall = time.Since(start).Seconds()
+	var output []string
+	sawSummary := false
+	sc := bufio.NewScanner(&stdout)
+	sc.Buffer(make([]byte, 16<<20), 16<<20)
+	for sc.Scan() {
+		var e event.Event
+		if json.Unmarshal(sc.Bytes(), &e) != nil {
+			output = append(output, sc.Text())
+			continue
+		}
+		switch e.Action {
+		case event.Bug:
+			if !r.Found {
+				r.Found, r.Kind, r.Run, r.Report = true, e.Kind, e.Run, e.Report
+			}
+		case event.Summary:
+			sawSummary = true
+			r.Runs, r.Elapsed = e.Runs, e.Elapsed
+		case event.Output:
+			output = append(output, strings.TrimRight(e.Output, "\n"))
+		}
+	}
+	switch {
+	case ctx.Err() != nil:
+		r.Err = fmt.Sprintf("heddle did not finish within %v", timeout)
+	case !sawSummary:
+		r.Err = fmt.Sprintf("heddle printed no summary (%v): %s", err, tail(append(output, strings.Split(stderr.String(), "\n")...), 15))
+	}
+	if r.Found {
+		if r.Kind != "leak" && r.Kind != "deadlock" {
+			r.Verdict = Verdict{Why: "bug of kind " + r.Kind + ", not a leak or deadlock: " + firstLine(r.Report, 2)}
+		} else {
+			r.Verdict = k.Check(k.ParseReport(r.Report))
+		}
+	}
+	return r
+}
+
+func tail(lines []string, n int) string {
+	var keep []string
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			keep = append(keep, l)
+		}
+	}
+	if len(keep) > n {
+		keep = keep[len(keep)-n:]
+	}
+	return strings.Join(keep, "\n")
+}
+
+func firstLine(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.TrimSpace(strings.Join(lines, " / "))
+}
