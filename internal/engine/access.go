@@ -10,12 +10,12 @@ func (e *Exec) Access(p unsafe.Pointer, kind OpKind) {
 	g := e.cur
 	switch kind {
 	case OpAtomicWrite, OpMapWrite:
-		if e.writes == nil {
-			e.writes = map[unsafe.Pointer]uint64{}
-		}
-		e.writes[p]++
+		e.objs.obtain(p).writes++
 	case OpAtomicLoad, OpMapRead:
-		v := e.writes[p]
+		var v uint64
+		if o := e.objs.get(p); o != nil {
+			v = o.writes
+		}
 		if g.lastLoad == p && g.lastVer == v {
 			g.spins++
 		} else {

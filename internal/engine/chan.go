@@ -18,17 +18,7 @@ type chanState struct {
 	owned bool
 }
 
-func (e *Exec) chanOf(p unsafe.Pointer) *chanState {
-	c := e.chans[p]
-	if c == nil {
-		c = &chanState{}
-		if e.chans == nil {
-			e.chans = map[unsafe.Pointer]*chanState{}
-		}
-		e.chans[p] = c
-	}
-	return c
-}
+func (e *Exec) chanOf(p unsafe.Pointer) *chanState { return &e.objs.obtain(p).ch }
 
 // RegisterChan records a channel made by rewritten code during the run.
 func (e *Exec) RegisterChan(p unsafe.Pointer) {

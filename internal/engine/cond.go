@@ -9,17 +9,7 @@ type condState struct {
 	waiters []*G
 }
 
-func (e *Exec) cond(p unsafe.Pointer) *condState {
-	c := e.conds[p]
-	if c == nil {
-		c = &condState{}
-		if e.conds == nil {
-			e.conds = map[unsafe.Pointer]*condState{}
-		}
-		e.conds[p] = c
-	}
-	return c
-}
+func (e *Exec) cond(p unsafe.Pointer) *condState { return &e.objs.obtain(p).cond }
 
 // CondWait models Cond.Wait as Go implements it: join the wait list, unlock
 // c.L, wait to be signalled, lock c.L. lockPtr is c.L's address when it is
@@ -42,13 +32,11 @@ func (e *Exec) CondWait(p unsafe.Pointer, unlock, lock func(), lockPtr unsafe.Po
 }
 
 func (e *Exec) lockHeld(p unsafe.Pointer) bool {
-	if m, ok := e.mutexes[p]; ok {
-		return m.locked
+	o := e.objs.get(p)
+	if o == nil {
+		return false
 	}
-	if rw, ok := e.rws[p]; ok {
-		return rw.writer || rw.readers > 0
-	}
-	return false
+	return o.mu.locked || o.rw.writer || o.rw.readers > 0
 }
 
 // CondSignal models Signal (all == false) and Broadcast.

@@ -64,6 +64,7 @@ type G struct {
 	matched   bool // a partner chose this goroutine to complete a rendezvous
 	signalled bool // OpCondBlocked: woken by Signal or Broadcast
 	spins     int  // consecutive operations without progress; see Spins
+	vc        VC   // recorded runs: the goroutine's vector clock
 	lastLoad  unsafe.Pointer
 	lastVer   uint64
 	lastStep  int  // the last step g took, for the fair scheduler
@@ -128,15 +129,8 @@ type Exec struct {
 	seq      uint64
 	returnTo *G // the goroutine to resume when a rendezvous partner parks
 
-	chans   map[unsafe.Pointer]*chanState
-	mutexes map[unsafe.Pointer]*mutexState
-	rws     map[unsafe.Pointer]*rwState
-	wgs     map[unsafe.Pointer]*wgState
-	onces   map[unsafe.Pointer]*onceState
-	conds   map[unsafe.Pointer]*condState
-	owned   map[unsafe.Pointer]*Timer // *time.Timer / *time.Ticker -> timer
-	timers  []*Timer                  // active timers
-	writes  map[unsafe.Pointer]uint64 // atomic and sync.Map writes per address, for spin detection
+	objs    objTable // shadow state of every object the run touched
+	timers  []*Timer // active timers
 	nTimers uint64
 	now     time.Duration // virtual time since Epoch
 	lastRun time.Duration // virtual time of the last goroutine step that starved no one
@@ -150,8 +144,6 @@ type Exec struct {
 
 	choices []Choice
 	point   Point
-	vcs     map[*G]VC             // recorded runs: each goroutine's vector clock
-	objVCs  map[unsafe.Pointer]VC // recorded runs: each object's clock
 	res     Result
 
 	rand *mathrand.Rand

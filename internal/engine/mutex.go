@@ -8,17 +8,7 @@ type mutexState struct {
 	locked bool
 }
 
-func (e *Exec) mutex(p unsafe.Pointer) *mutexState {
-	m := e.mutexes[p]
-	if m == nil {
-		m = &mutexState{}
-		if e.mutexes == nil {
-			e.mutexes = map[unsafe.Pointer]*mutexState{}
-		}
-		e.mutexes[p] = m
-	}
-	return m
-}
+func (e *Exec) mutex(p unsafe.Pointer) *mutexState { return &e.objs.obtain(p).mu }
 
 // MutexLock models Mutex.Lock: enabled while the mutex is unlocked.
 func (e *Exec) MutexLock(p unsafe.Pointer) {
@@ -61,17 +51,7 @@ type rwState struct {
 	waiting *G
 }
 
-func (e *Exec) rw(p unsafe.Pointer) *rwState {
-	m := e.rws[p]
-	if m == nil {
-		m = &rwState{}
-		if e.rws == nil {
-			e.rws = map[unsafe.Pointer]*rwState{}
-		}
-		e.rws[p] = m
-	}
-	return m
-}
+func (e *Exec) rw(p unsafe.Pointer) *rwState { return &e.objs.obtain(p).rw }
 
 // RWLock models RWMutex.Lock in two steps: claim the writer slot (which
 // blocks new readers), then wait for the readers to leave.

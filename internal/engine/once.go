@@ -8,17 +8,7 @@ type onceState struct {
 	running bool // f is running; other Do calls wait
 }
 
-func (e *Exec) once(p unsafe.Pointer) *onceState {
-	o := e.onces[p]
-	if o == nil {
-		o = &onceState{}
-		if e.onces == nil {
-			e.onces = map[unsafe.Pointer]*onceState{}
-		}
-		e.onces[p] = o
-	}
-	return o
-}
+func (e *Exec) once(p unsafe.Pointer) *onceState { return &e.objs.obtain(p).once }
 
 // OnceDo models Once.Do: the first call runs f, later calls wait until it
 // returned.

@@ -128,11 +128,15 @@ func (e *Exec) NewTimer(d time.Duration) *time.Timer {
 	return tm
 }
 
-func (e *Exec) own(p unsafe.Pointer, t *Timer) {
-	if e.owned == nil {
-		e.owned = map[unsafe.Pointer]*Timer{}
+func (e *Exec) own(p unsafe.Pointer, t *Timer) { e.objs.obtain(p).timer = t }
+
+// ownedTimer returns the timer behind a *time.Timer or *time.Ticker made by
+// the run, or nil.
+func (e *Exec) ownedTimer(p unsafe.Pointer) *Timer {
+	if o := e.objs.get(p); o != nil {
+		return o.timer
 	}
-	e.owned[p] = t
+	return nil
 }
 
 // AfterFunc models time.AfterFunc.
@@ -159,15 +163,15 @@ func (e *Exec) NewTicker(d time.Duration) *time.Ticker {
 }
 
 // OwnsTimer reports whether tm was made by this run.
-func (e *Exec) OwnsTimer(tm *time.Timer) bool { return e.owned[unsafe.Pointer(tm)] != nil }
+func (e *Exec) OwnsTimer(tm *time.Timer) bool { return e.ownedTimer(unsafe.Pointer(tm)) != nil }
 
 // OwnsTicker reports whether tk was made by this run.
-func (e *Exec) OwnsTicker(tk *time.Ticker) bool { return e.owned[unsafe.Pointer(tk)] != nil }
+func (e *Exec) OwnsTicker(tk *time.Ticker) bool { return e.ownedTimer(unsafe.Pointer(tk)) != nil }
 
 // TimerStop models Timer.Stop with Go 1.23 semantics: no stale value is
 // left in the channel.
 func (e *Exec) TimerStop(tm *time.Timer) bool {
-	t := e.owned[unsafe.Pointer(tm)]
+	t := e.ownedTimer(unsafe.Pointer(tm))
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
 	drain(t.ch)
 	return e.stopTimer(t)
@@ -175,7 +179,7 @@ func (e *Exec) TimerStop(tm *time.Timer) bool {
 
 // TimerReset models Timer.Reset.
 func (e *Exec) TimerReset(tm *time.Timer, d time.Duration) bool {
-	t := e.owned[unsafe.Pointer(tm)]
+	t := e.ownedTimer(unsafe.Pointer(tm))
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
 	drain(t.ch)
 	was := e.stopTimer(t)
@@ -185,7 +189,7 @@ func (e *Exec) TimerReset(tm *time.Timer, d time.Duration) bool {
 
 // TickerStop models Ticker.Stop.
 func (e *Exec) TickerStop(tk *time.Ticker) {
-	t := e.owned[unsafe.Pointer(tk)]
+	t := e.ownedTimer(unsafe.Pointer(tk))
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
 	e.stopTimer(t)
 }
@@ -195,7 +199,7 @@ func (e *Exec) TickerReset(tk *time.Ticker, d time.Duration) {
 	if d <= 0 {
 		panic("non-positive interval for Ticker.Reset")
 	}
-	t := e.owned[unsafe.Pointer(tk)]
+	t := e.ownedTimer(unsafe.Pointer(tk))
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
 	e.stopTimer(t)
 	t.period = d

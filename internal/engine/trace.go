@@ -89,36 +89,32 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 // (the dependence-based happens-before of heddle.md §4), and a goroutine
 // starts with its creator's clock.
 func (e *Exec) clock(g *G, op Op, obj unsafe.Pointer) VC {
-	if e.vcs == nil {
-		e.vcs = map[*G]VC{}
-		e.objVCs = map[unsafe.Pointer]VC{}
-	}
 	if g == nil {
 		// A timer firing: ordered after its creator's step that made it,
 		// and with the other operations on its channel.
 		if op.Timer == nil {
 			return nil
 		}
-		vc := e.vcs[op.Timer.creator].Copy()
+		vc := op.Timer.creator.vc.Copy()
 		key := unsafe.Pointer(op.Timer)
 		if op.Timer.ch != nil {
 			key = chanAddr(op.Timer.ch)
 		}
-		vc.Join(e.objVCs[key])
-		e.objVCs[key] = vc
+		o := e.objs.obtain(key)
+		vc.Join(o.vc)
+		o.vc = vc
 		return vc.Copy()
 	}
-	vc, ok := e.vcs[g]
-	if !ok && g.Parent != nil {
-		vc = e.vcs[g.Parent].Copy()
+	if g.vc == nil && g.Parent != nil {
+		g.vc = g.Parent.vc.Copy()
 	}
-	vc.Tick(g.Index)
+	g.vc.Tick(g.Index)
 	if obj != nil {
-		vc.Join(e.objVCs[obj])
-		e.objVCs[obj] = vc.Copy()
+		o := e.objs.obtain(obj)
+		g.vc.Join(o.vc)
+		o.vc = g.vc.Copy()
 	}
-	e.vcs[g] = vc
-	return vc.Copy()
+	return g.vc.Copy()
 }
 
 // userPC returns the call site of the innermost caller outside heddle's

@@ -7,17 +7,7 @@ type wgState struct {
 	count int // the counter
 }
 
-func (e *Exec) wg(p unsafe.Pointer) *wgState {
-	w := e.wgs[p]
-	if w == nil {
-		w = &wgState{}
-		if e.wgs == nil {
-			e.wgs = map[unsafe.Pointer]*wgState{}
-		}
-		e.wgs[p] = w
-	}
-	return w
-}
+func (e *Exec) wg(p unsafe.Pointer) *wgState { return &e.objs.obtain(p).wg }
 
 // WaitGroupAdd models WaitGroup.Add and Done.
 func (e *Exec) WaitGroupAdd(p unsafe.Pointer, delta int) {

@@ -1,0 +1,100 @@
+package engine
+
+import "unsafe"
+
+// object is the shadow state of one synchronization object, found by its
+// address. An address is used as one kind of object, so only one part is
+// live; keeping them together gives one lookup per operation and one table
+// to reset per run.
+type object struct {
+	ch     chanState
+	mu     mutexState
+	rw     rwState
+	wg     wgState
+	once   onceState
+	cond   condState
+	timer  *Timer // for a *time.Timer or *time.Ticker made by the run
+	writes uint64 // atomic and sync.Map writes, for spin detection
+	vc     VC     // recorded runs: the object's clock
+}
+
+// objTable maps addresses to shadow objects. It is a small open-addressing
+// hash table rather than a Go map because, under the race detector, a map
+// written by one controlled goroutine and read by the next would be
+// reported as a race: the handoff between them is hidden from the detector
+// (see race.go), and the runtime's map code records its accesses even when
+// the caller is not instrumented.
+type objTable struct {
+	keys []unsafe.Pointer
+	vals []*object
+	n    int
+}
+
+//go:norace
+func hashPtr(p unsafe.Pointer, mask uintptr) uintptr {
+	h := uintptr(p) >> 3
+	h *= 0x9e3779b97f4a7c15 & ^uintptr(0)
+	return (h ^ h>>29) & mask
+}
+
+// get returns the object at p, or nil.
+//
+//go:norace
+func (t *objTable) get(p unsafe.Pointer) *object {
+	if t.n == 0 {
+		return nil
+	}
+	mask := uintptr(len(t.keys) - 1)
+	for i := hashPtr(p, mask); ; i = (i + 1) & mask {
+		k := t.keys[i]
+		if k == p {
+			return t.vals[i]
+		}
+		if k == nil {
+			return nil
+		}
+	}
+}
+
+// obtain returns the object at p, creating it if needed.
+//
+//go:norace
+func (t *objTable) obtain(p unsafe.Pointer) *object {
+	if o := t.get(p); o != nil {
+		return o
+	}
+	if 2*(t.n+1) > len(t.keys) {
+		t.grow()
+	}
+	o := new(object)
+	mask := uintptr(len(t.keys) - 1)
+	i := hashPtr(p, mask)
+	for t.keys[i] != nil {
+		i = (i + 1) & mask
+	}
+	t.keys[i], t.vals[i] = p, o
+	t.n++
+	return o
+}
+
+//go:norace
+func (t *objTable) grow() {
+	size := 2 * len(t.keys)
+	if size < 16 {
+		size = 16
+	}
+	keys, vals := t.keys, t.vals
+	t.keys = make([]unsafe.Pointer, size)
+	t.vals = make([]*object, size)
+	mask := uintptr(size - 1)
+	for j, k := range keys {
+		if k == nil {
+			continue
+		}
+		i := hashPtr(k, mask)
+		for t.keys[i] != nil {
+			i = (i + 1) & mask
+		}
+		t.keys[i], t.vals[i] = k, vals[j]
+	}
+}
