@@ -125,22 +125,35 @@ func chanPtr[C any](ch C) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Poin
 
 // The engine.ChanCase methods.
 
+//go:norace
 func (c *RecvC[T]) Chan() unsafe.Pointer { return chanPtr(c.ch) }
-func (c *RecvC[T]) IsSend() bool         { return false }
-func (c *RecvC[T]) Len() int             { return len(c.ch) }
-func (c *RecvC[T]) Cap() int             { return cap(c.ch) }
+
+//go:norace
+func (c *RecvC[T]) IsSend() bool { return false }
+
+//go:norace
+func (c *RecvC[T]) Len() int { return len(c.ch) }
+
+//go:norace
+func (c *RecvC[T]) Cap() int { return cap(c.ch) }
 
 // Do receives for real. The engine calls it only when the receive cannot
 // block: a value is buffered, the channel is closed, or a partner is about to
 // send.
 func (c *RecvC[T]) Do() {
-	if c.got {
+	if c.got && c.OK {
 		return
 	}
+	// Not probed, or probed closed: receiving again from a closed channel
+	// returns at once, and makes the receiver itself synchronize with the
+	// close for the race detector.
 	c.V, c.OK = <-c.ch
 }
 
-// Try receives without blocking and reports whether it did.
+// Try receives without blocking and reports whether it did. The engine
+// calls it from the goroutine that is scheduling, so it is not instrumented.
+//
+//go:norace
 func (c *RecvC[T]) Try() bool {
 	if c.got {
 		return true
@@ -154,10 +167,17 @@ func (c *RecvC[T]) Try() bool {
 	}
 }
 
+//go:norace
 func (c *SendC[T]) Chan() unsafe.Pointer { return chanPtr(c.ch) }
-func (c *SendC[T]) IsSend() bool         { return true }
-func (c *SendC[T]) Len() int             { return len(c.ch) }
-func (c *SendC[T]) Cap() int             { return cap(c.ch) }
+
+//go:norace
+func (c *SendC[T]) IsSend() bool { return true }
+
+//go:norace
+func (c *SendC[T]) Len() int { return len(c.ch) }
+
+//go:norace
+func (c *SendC[T]) Cap() int { return cap(c.ch) }
 
 // Do sends for real; see RecvC.Do.
 func (c *SendC[T]) Do() {
@@ -167,7 +187,9 @@ func (c *SendC[T]) Do() {
 	c.ch <- c.v
 }
 
-// Try sends without blocking and reports whether it did.
+// Try sends without blocking and reports whether it did; see RecvC.Try.
+//
+//go:norace
 func (c *SendC[T]) Try() bool {
 	if c.sent {
 		return true

@@ -15,10 +15,11 @@ const (
 	KindStepLimit      = "steplimit"
 	KindNondeterminism = "nondeterminism"
 	KindBlocked        = "blocked"
+	KindRace           = "race"
 )
 
 // Kinds lists every kind of bug, for flags and documentation.
-var Kinds = []string{KindDeadlock, KindLeak, KindPanic, KindFail, KindMisuse, KindStepLimit, KindNondeterminism, KindBlocked}
+var Kinds = []string{KindDeadlock, KindLeak, KindPanic, KindFail, KindMisuse, KindStepLimit, KindNondeterminism, KindBlocked, KindRace}
 
 // Bug is what an oracle found.
 type Bug struct {
@@ -30,6 +31,7 @@ type Bug struct {
 	Value   any // the panic value
 }
 
+//go:norace
 func panicMessage(r any) string {
 	switch v := r.(type) {
 	case error:
@@ -54,6 +56,7 @@ var misusePanics = []string{
 	"sync.Cond.Wait without",
 }
 
+//go:norace
 func isMisusePanic(msg string) bool {
 	for _, m := range misusePanics {
 		if strings.Contains(msg, m) {
@@ -65,6 +68,8 @@ func isMisusePanic(msg string) bool {
 
 // misuse ends the run with a misuse bug. Go reports these as fatal errors
 // that no recover can catch, so the run cannot go on.
+//
+//go:norace
 func (e *Exec) misuse(msg string) {
 	if e.res.Bug == nil {
 		e.res.Bug = &Bug{Kind: KindMisuse, Message: msg, G: e.cur, Stack: stackOf()}
@@ -73,6 +78,7 @@ func (e *Exec) misuse(msg string) {
 	e.park(e.cur)
 }
 
+//go:norace
 func (e *Exec) divergence() *Bug {
 	var keys []string
 	for _, c := range e.choices {

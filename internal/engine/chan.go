@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"runtime"
-	"unsafe"
-)
+import "unsafe"
 
 // chanState is the shadow state of a channel.
 type chanState struct {
@@ -18,9 +15,12 @@ type chanState struct {
 	owned bool
 }
 
+//go:norace
 func (e *Exec) chanOf(p unsafe.Pointer) *chanState { return &e.objs.obtain(p).ch }
 
 // RegisterChan records a channel made by rewritten code during the run.
+//
+//go:norace
 func (e *Exec) RegisterChan(p unsafe.Pointer) {
 	e.chanOf(p).owned = true
 }
@@ -28,6 +28,8 @@ func (e *Exec) RegisterChan(p unsafe.Pointer) {
 // caseReady reports whether case c of g's pending operation can proceed.
 // Probing a foreign channel may perform the operation; then g.committed is
 // set to the case's index.
+//
+//go:norace
 func (e *Exec) caseReady(g *G, c ChanCase) bool {
 	p := c.Chan()
 	if p == nil {
@@ -54,17 +56,21 @@ func (e *Exec) caseReady(g *G, c ChanCase) bool {
 	return e.probe(g, c, cs)
 }
 
-// probe tries a foreign channel operation without blocking.
-func (e *Exec) probe(g *G, c ChanCase, cs *chanState) (ok bool) {
-	defer func() {
-		if r := recover(); r != nil {
-			// Sending on a closed channel: the case is ready, and will
-			// panic when it runs, as it would natively.
-			cs.closed = true
-			ok = true
-		}
-	}()
-	if !c.Try() {
+// probe tries a foreign channel operation without blocking. It runs on
+// whichever goroutine holds the processor, on behalf of g.
+//
+//go:norace
+func (e *Exec) probe(g *G, c ChanCase, cs *chanState) bool {
+	raceDisable()
+	ok, closed := tryCase(c)
+	raceEnable()
+	if closed {
+		// Sending on a closed channel: the case is ready, and will panic
+		// when it runs, as it would natively.
+		cs.closed = true
+		return true
+	}
+	if !ok {
 		return false
 	}
 	for i, x := range g.op.Cases {
@@ -75,9 +81,24 @@ func (e *Exec) probe(g *G, c ChanCase, cs *chanState) (ok bool) {
 	return true
 }
 
+// tryCase runs c.Try, turning the panic of a send on a closed channel into
+// closed.
+//
+//go:norace
+func tryCase(c ChanCase) (ok, closed bool) {
+	defer func() {
+		if recover() != nil {
+			closed = true
+		}
+	}()
+	return c.Try(), false
+}
+
 // partner finds the goroutine that can complete a rendezvous with case c of
 // g on an unbuffered channel: the one that has waited longest with a
 // matching operation.
+//
+//go:norace
 func (e *Exec) partner(g *G, c ChanCase) (*G, int) {
 	p := c.Chan()
 	var best *G
@@ -112,6 +133,8 @@ func (e *Exec) partner(g *G, c ChanCase) (*G, int) {
 // Select performs a send, a receive or a select: cases are the channel
 // operations, hasDefault says whether there is a default case. It returns
 // the index of the case performed, or -1 for the default.
+//
+//go:norace
 func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
 	kind := OpSelect
 	if len(cases) == 1 && !hasDefault {
@@ -161,6 +184,8 @@ func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
 // as one joint step: h performs its half on the real channel and runs on to
 // its next scheduling point, then g continues. The real channel operation
 // gives the race detector the happens-before edge a rendezvous creates.
+//
+//go:norace
 func (e *Exec) rendezvous(g *G, c ChanCase, h *G, hi int) {
 	h.sel = hi
 	h.matched = true
@@ -176,13 +201,15 @@ func (e *Exec) rendezvous(g *G, c ChanCase, h *G, hi int) {
 	<-g.wake
 	raceEnable()
 	if e.aborting {
-		runtime.Goexit()
+		e.unwound()
 	}
 	g.state = gRunning
 	e.cur = g
 }
 
 // Close closes a channel: close performs the real close.
+//
+//go:norace
 func (e *Exec) Close(p unsafe.Pointer, close func()) {
 	e.yield(Op{Kind: OpClose, Obj: p})
 	if p != nil {
@@ -192,6 +219,8 @@ func (e *Exec) Close(p unsafe.Pointer, close func()) {
 }
 
 // ChanLen is the scheduling point of len(ch).
+//
+//go:norace
 func (e *Exec) ChanLen(p unsafe.Pointer) {
 	e.yield(Op{Kind: OpChanLen, Obj: p})
 }

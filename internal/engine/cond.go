@@ -9,11 +9,14 @@ type condState struct {
 	waiters []*G
 }
 
+//go:norace
 func (e *Exec) cond(p unsafe.Pointer) *condState { return &e.objs.obtain(p).cond }
 
 // CondWait models Cond.Wait as Go implements it: join the wait list, unlock
 // c.L, wait to be signalled, lock c.L. lockPtr is c.L's address when it is
 // a sync mutex, to catch a Wait without the lock.
+//
+//go:norace
 func (e *Exec) CondWait(p unsafe.Pointer, unlock, lock func(), lockPtr unsafe.Pointer) {
 	e.yield(Op{Kind: OpCondWait, Obj: p})
 	if lockPtr != nil && !e.lockHeld(lockPtr) {
@@ -31,6 +34,7 @@ func (e *Exec) CondWait(p unsafe.Pointer, unlock, lock func(), lockPtr unsafe.Po
 	lock()
 }
 
+//go:norace
 func (e *Exec) lockHeld(p unsafe.Pointer) bool {
 	o := e.objs.get(p)
 	if o == nil {
@@ -40,6 +44,8 @@ func (e *Exec) lockHeld(p unsafe.Pointer) bool {
 }
 
 // CondSignal models Signal (all == false) and Broadcast.
+//
+//go:norace
 func (e *Exec) CondSignal(p unsafe.Pointer, all bool) {
 	kind := OpCondSignal
 	if all {

@@ -28,6 +28,7 @@ type afterFunc struct {
 	started bool
 }
 
+//go:norace
 func (c *ctx) Deadline() (time.Time, bool) {
 	if c.deadline.IsZero() {
 		return c.parent.Deadline()
@@ -35,21 +36,29 @@ func (c *ctx) Deadline() (time.Time, bool) {
 	return c.deadline, true
 }
 
+//go:norace
 func (c *ctx) Done() <-chan struct{} { return c.done }
 
+//go:norace
 func (c *ctx) Err() error { return c.err }
 
+//go:norace
 func (c *ctx) Value(key any) any { return c.parent.Value(key) }
 
+//go:norace
 func (c *ctx) String() string { return "heddle.context" }
 
 // AfterFunc makes ctx an afterFuncer, so that contexts derived from it by
 // code that is not rewritten are cancelled with it.
+//
+//go:norace
 func (c *ctx) AfterFunc(f func()) func() bool { return c.e.afterFunc(c, f) }
 
 // WithCancel models context.WithCancel and, with a deadline, WithDeadline.
 // It returns the context and its cancel function, which takes the error to
 // record as the cause (context.Canceled for a plain cancel).
+//
+//go:norace
 func (e *Exec) WithCancel(parent context.Context, deadline time.Time, deadlineCause error) (context.Context, func(cause error)) {
 	if parent == nil {
 		panic("cannot create context from nil parent")
@@ -95,6 +104,7 @@ func (e *Exec) WithCancel(parent context.Context, deadline time.Time, deadlineCa
 	}
 }
 
+//go:norace
 func orErr(err, def error) error {
 	if err != nil {
 		return err
@@ -103,6 +113,8 @@ func orErr(err, def error) error {
 }
 
 // cancel cancels c and its children, inside the current step.
+//
+//go:norace
 func (e *Exec) cancel(c *ctx, err, cause error) {
 	if c.err != nil {
 		return
@@ -127,13 +139,17 @@ func (e *Exec) cancel(c *ctx, err, cause error) {
 	if p, ok := c.parent.(*ctx); ok {
 		for i, k := range p.children {
 			if k == c {
-				p.children = append(p.children[:i], p.children[i+1:]...)
+				for j := i + 1; j < len(p.children); j++ {
+					p.children[j-1] = p.children[j]
+				}
+				p.children = p.children[:len(p.children)-1]
 				break
 			}
 		}
 	}
 }
 
+//go:norace
 func (e *Exec) afterFunc(c *ctx, f func()) func() bool {
 	a := &afterFunc{f: f}
 	if c.err != nil {
@@ -142,16 +158,23 @@ func (e *Exec) afterFunc(c *ctx, f func()) func() bool {
 	} else {
 		c.after = append(c.after, a)
 	}
-	return func() bool {
-		if a.started || a.stopped {
-			return false
-		}
-		a.stopped = true
-		return true
+	return a.stop
+}
+
+// stop is the stop function of a context.AfterFunc.
+//
+//go:norace
+func (a *afterFunc) stop() bool {
+	if a.started || a.stopped {
+		return false
 	}
+	a.stopped = true
+	return true
 }
 
 // ContextAfterFunc models context.AfterFunc.
+//
+//go:norace
 func (e *Exec) ContextAfterFunc(parent context.Context, f func()) func() bool {
 	if c, ok := parent.(*ctx); ok {
 		return e.afterFunc(c, f)
@@ -160,27 +183,43 @@ func (e *Exec) ContextAfterFunc(parent context.Context, f func()) func() bool {
 	if d == nil {
 		return func() bool { return true }
 	}
-	stop := make(chan struct{})
-	e.RegisterChan(chanAddr(stop))
-	stopped, started := false, false
-	e.watch(d, stop, func() {
-		if !stopped {
-			started = true
-			e.Go(f)
-		}
-	})
-	return func() bool {
-		if started || stopped {
-			return false
-		}
-		stopped = true
-		e.chanOf(chanAddr(stop)).closed = true
-		close(stop)
-		return true
+	w := &foreignAfterFunc{e: e, f: f, stopCh: make(chan struct{})}
+	e.RegisterChan(chanAddr(w.stopCh))
+	e.watch(d, w.stopCh, w.fire)
+	return w.stop
+}
+
+// foreignAfterFunc is a context.AfterFunc on a context heddle does not
+// model: a system goroutine watches its Done channel.
+type foreignAfterFunc struct {
+	e                *Exec
+	f                func()
+	stopCh           chan struct{}
+	stopped, started bool
+}
+
+//go:norace
+func (w *foreignAfterFunc) fire() {
+	if !w.stopped {
+		w.started = true
+		w.e.Go(w.f)
 	}
 }
 
+//go:norace
+func (w *foreignAfterFunc) stop() bool {
+	if w.started || w.stopped {
+		return false
+	}
+	w.stopped = true
+	w.e.chanOf(chanAddr(w.stopCh)).closed = true
+	close(w.stopCh)
+	return true
+}
+
 // ContextCause returns the cause of a context modelled by heddle.
+//
+//go:norace
 func ContextCause(c context.Context) (error, bool) {
 	x, ok := c.(*ctx)
 	if !ok {
@@ -191,6 +230,8 @@ func ContextCause(c context.Context) (error, bool) {
 
 // watch starts a system goroutine that waits until foreign is closed (then
 // runs f) or stop is closed. System goroutines are not reported as leaks.
+//
+//go:norace
 func (e *Exec) watch(foreign <-chan struct{}, stop <-chan struct{}, f func()) {
 	e.Go(func() {
 		i := e.Select([]ChanCase{&structRecv{ch: foreign}, &structRecv{ch: stop}}, false)
@@ -208,15 +249,26 @@ type structRecv struct {
 	got bool
 }
 
+//go:norace
 func (c *structRecv) Chan() unsafe.Pointer { return chanAddrRecv(c.ch) }
-func (c *structRecv) IsSend() bool         { return false }
-func (c *structRecv) Len() int             { return len(c.ch) }
-func (c *structRecv) Cap() int             { return cap(c.ch) }
+
+//go:norace
+func (c *structRecv) IsSend() bool { return false }
+
+//go:norace
+func (c *structRecv) Len() int { return len(c.ch) }
+
+//go:norace
+func (c *structRecv) Cap() int { return cap(c.ch) }
+
+//go:norace
 func (c *structRecv) Do() {
 	if !c.got {
 		<-c.ch
 	}
 }
+
+//go:norace
 func (c *structRecv) Try() bool {
 	if c.got {
 		return true
@@ -230,12 +282,15 @@ func (c *structRecv) Try() bool {
 	}
 }
 
+//go:norace
 func chanAddrRecv[T any](ch <-chan T) unsafe.Pointer {
 	return *(*unsafe.Pointer)(unsafe.Pointer(&ch))
 }
 
 // GoWait runs f in a new controlled goroutine and waits for it to return,
 // the way t.Run runs a subtest.
+//
+//go:norace
 func (e *Exec) GoWait(f func()) {
 	done := make(chan struct{})
 	e.RegisterChan(chanAddr(done))

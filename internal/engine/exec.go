@@ -21,6 +21,8 @@ import (
 var active atomic.Pointer[Exec]
 
 // Current returns the run in progress, or nil outside an exploration.
+//
+//go:norace
 func Current() *Exec { return active.Load() }
 
 type gState uint8
@@ -141,6 +143,8 @@ type Exec struct {
 	ended      bool
 	done       chan struct{}
 	exited     chan struct{}
+	tw         chan *Timer   // race detector: timers to fire on timerWorker
+	twDone     chan struct{} // race detector: a firing is done
 
 	choices []Choice
 	point   Point
@@ -161,6 +165,8 @@ var Epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 // Run executes body once as goroutine g0 under strategy s and returns what
 // happened. body runs in a new goroutine; Run returns when every controlled
 // goroutine has finished or has been unwound.
+//
+//go:norace
 func Run(cfg Config, s Strategy, body func()) *Result {
 	e := &Exec{
 		cfg:    cfg,
@@ -195,12 +201,16 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	case <-cfg.Stuck:
 		e.stuck()
 	}
+	if e.tw != nil {
+		e.tw <- nil // not close: see stratServer.close in package explore
+	}
 	e.res.Steps = e.steps
 	e.res.Gs = e.gs
 	e.res.MaxGs = e.maxLive
 	return &e.res
 }
 
+//go:norace
 func (e *Exec) newG(parent *G, fn func()) *G {
 	g := &G{
 		Index:     len(e.gs),
@@ -229,9 +239,12 @@ func (e *Exec) newG(parent *G, fn func()) *G {
 }
 
 // goroutine is the body of every controlled goroutine's real goroutine.
+//
+//go:norace
 func (e *Exec) goroutine(g *G) {
 	<-g.wake
 	if e.aborting {
+		raceAcquire(unsafe.Pointer(e))
 		e.exited <- struct{}{}
 		return
 	}
@@ -251,6 +264,8 @@ func (e *Exec) goroutine(g *G) {
 
 // Go starts a controlled goroutine running f. The go statement is not a
 // scheduling point; the new goroutine's first step is.
+//
+//go:norace
 func (e *Exec) Go(f func()) {
 	if e.aborting {
 		return
@@ -265,6 +280,8 @@ func (e *Exec) Go(f func()) {
 
 // GOMAXPROCS models runtime.GOMAXPROCS: it reports the run's value, and
 // sets it for the rest of the run if n > 0.
+//
+//go:norace
 func (e *Exec) GOMAXPROCS(n int) int {
 	prev := e.cfg.Procs
 	if prev <= 0 {
@@ -277,9 +294,13 @@ func (e *Exec) GOMAXPROCS(n int) int {
 }
 
 // NumGoroutine counts the run's goroutines that are alive.
+//
+//go:norace
 func (e *Exec) NumGoroutine() int { return e.live }
 
 // Gosched is a scheduling point with no effect.
+//
+//go:norace
 func (e *Exec) Gosched() {
 	e.yield(Op{Kind: OpYield})
 	e.cur.spins++
@@ -287,6 +308,8 @@ func (e *Exec) Gosched() {
 
 // spinCandidate reports whether an operation may be part of a spin loop:
 // one that can be repeated without the goroutine making progress.
+//
+//go:norace
 func spinCandidate(k OpKind) bool {
 	switch k {
 	case OpYield, OpSelect, OpTryLock, OpRWTryLock, OpRWTryRLock, OpAtomicLoad, OpMapRead, OpChanLen, OpSleep:
@@ -300,11 +323,15 @@ func spinCandidate(k OpKind) bool {
 // of a value nobody wrote since g last loaded it. Strategies deprioritize a
 // spinning goroutine, so that exhaustive search terminates on programs that
 // terminate under fair scheduling.
+//
+//go:norace
 func (g *G) Spins() int { return g.spins }
 
 // yield is the scheduling point: the running goroutine announces op and
 // parks until the strategy picks it. When yield returns, op is enabled and
 // the caller performs it.
+//
+//go:norace
 func (e *Exec) yield(op Op) {
 	g := e.cur
 	if e.aborting {
@@ -342,6 +369,8 @@ func (e *Exec) yield(op Op) {
 }
 
 // switchTo hands the processor from g to next and parks g.
+//
+//go:norace
 func (e *Exec) switchTo(g, next *G) {
 	next.state = gRunning
 	e.cur = next
@@ -350,21 +379,25 @@ func (e *Exec) switchTo(g, next *G) {
 	<-g.wake
 	raceEnable()
 	if e.aborting {
-		runtime.Goexit()
+		e.unwound()
 	}
 }
 
 // park waits for g's turn (after the run ended, for its unwinding).
+//
+//go:norace
 func (e *Exec) park(g *G) {
 	raceDisable()
 	<-g.wake
 	raceEnable()
 	if e.aborting {
-		runtime.Goexit()
+		e.unwound()
 	}
 }
 
 // exit is called on the way out of every controlled goroutine.
+//
+//go:norace
 func (e *Exec) exit(g *G) {
 	if e.aborting {
 		e.exited <- struct{}{}
@@ -372,7 +405,7 @@ func (e *Exec) exit(g *G) {
 	}
 	g.state = gDone
 	e.live--
-	if g.normal && e.cfg.Pool != nil {
+	if g.normal && e.cfg.Pool != nil && !RaceEnabled {
 		e.cfg.Pool.free = append(e.cfg.Pool.free, g.w)
 		g.pooled = true
 	}
@@ -405,6 +438,8 @@ func (e *Exec) exit(g *G) {
 }
 
 // finish ends the run; the host unwinds what is left.
+//
+//go:norace
 func (e *Exec) finish() {
 	if e.ended {
 		return
@@ -415,6 +450,8 @@ func (e *Exec) finish() {
 
 // unwind ends every goroutine still parked, one at a time, by making it call
 // runtime.Goexit, so that nothing outlives the run.
+//
+//go:norace
 func (e *Exec) unwind() {
 	e.aborting = true
 	for _, g := range e.gs {
@@ -422,13 +459,26 @@ func (e *Exec) unwind() {
 			continue
 		}
 		g.state = gDone
+		raceRelease(unsafe.Pointer(e))
 		g.wake <- struct{}{}
 		<-e.exited
 	}
 }
 
+// unwound is called by a goroutine woken to be unwound: its deferred calls
+// run after those of the goroutine unwound before it, as far as the race
+// detector is concerned, as they do in fact.
+//
+//go:norace
+func (e *Exec) unwound() {
+	raceAcquire(unsafe.Pointer(e))
+	runtime.Goexit()
+}
+
 // stuck handles a goroutine blocked outside heddle's control. It cannot be
 // unwound: its goroutine is abandoned, and the others are unwound.
+//
+//go:norace
 func (e *Exec) stuck() {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
@@ -451,6 +501,8 @@ func (e *Exec) stuck() {
 }
 
 // panicked records a panic that no deferred call recovered.
+//
+//go:norace
 func (e *Exec) panicked(g *G, r any, stack []byte) {
 	if e.res.Bug != nil {
 		return
@@ -471,6 +523,8 @@ func (e *Exec) panicked(g *G, r any, stack []byte) {
 type failNow string
 
 // Fail ends the run with a failure reported by g.
+//
+//go:norace
 func (e *Exec) Fail(msg string) {
 	if e.res.Bug == nil {
 		e.res.Bug = &Bug{Kind: KindFail, Message: msg, G: e.cur}
@@ -478,9 +532,13 @@ func (e *Exec) Fail(msg string) {
 }
 
 // Bug returns the bug the run found so far, if any.
+//
+//go:norace
 func (e *Exec) Bug() *Bug { return e.res.Bug }
 
 // SetBug records a bug found by an oracle outside the engine.
+//
+//go:norace
 func (e *Exec) SetBug(b *Bug) {
 	if e.res.Bug == nil {
 		e.res.Bug = b
@@ -488,12 +546,18 @@ func (e *Exec) SetBug(b *Bug) {
 }
 
 // Cur returns the running goroutine.
+//
+//go:norace
 func (e *Exec) Cur() *G { return e.cur }
 
 // MainDone reports whether the test goroutine has returned.
+//
+//go:norace
 func (e *Exec) MainDone() bool { return e.mainDone }
 
 // Rand returns the run's math/rand source.
+//
+//go:norace
 func (e *Exec) Rand() *mathrand.Rand {
 	if e.rand == nil {
 		e.rand = mathrand.New(mathrand.NewSource(int64(e.cfg.Seed)))
@@ -502,13 +566,21 @@ func (e *Exec) Rand() *mathrand.Rand {
 }
 
 // Seed is the run's seed for the program's random numbers.
+//
+//go:norace
 func (e *Exec) Seed() uint64 { return e.cfg.Seed }
 
 // PendingKind is the kind of g's pending operation.
+//
+//go:norace
 func (g *G) PendingKind() OpKind { return g.op.Kind }
 
 // Pending is g's pending operation.
+//
+//go:norace
 func (g *G) Pending() Op { return g.op }
 
 // Done reports whether g has finished.
+//
+//go:norace
 func (g *G) Done() bool { return g.state == gDone }

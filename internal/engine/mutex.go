@@ -8,9 +8,12 @@ type mutexState struct {
 	locked bool
 }
 
+//go:norace
 func (e *Exec) mutex(p unsafe.Pointer) *mutexState { return &e.objs.obtain(p).mu }
 
 // MutexLock models Mutex.Lock: enabled while the mutex is unlocked.
+//
+//go:norace
 func (e *Exec) MutexLock(p unsafe.Pointer) {
 	e.yield(Op{Kind: OpLock, Obj: p})
 	e.mutex(p).locked = true
@@ -18,6 +21,8 @@ func (e *Exec) MutexLock(p unsafe.Pointer) {
 }
 
 // MutexTryLock models Mutex.TryLock.
+//
+//go:norace
 func (e *Exec) MutexTryLock(p unsafe.Pointer) bool {
 	e.yield(Op{Kind: OpTryLock, Obj: p})
 	m := e.mutex(p)
@@ -31,6 +36,8 @@ func (e *Exec) MutexTryLock(p unsafe.Pointer) bool {
 }
 
 // MutexUnlock models Mutex.Unlock.
+//
+//go:norace
 func (e *Exec) MutexUnlock(p unsafe.Pointer) {
 	e.yield(Op{Kind: OpUnlock, Obj: p})
 	m := e.mutex(p)
@@ -51,10 +58,13 @@ type rwState struct {
 	waiting *G
 }
 
+//go:norace
 func (e *Exec) rw(p unsafe.Pointer) *rwState { return &e.objs.obtain(p).rw }
 
 // RWLock models RWMutex.Lock in two steps: claim the writer slot (which
 // blocks new readers), then wait for the readers to leave.
+//
+//go:norace
 func (e *Exec) RWLock(p unsafe.Pointer) {
 	e.yield(Op{Kind: OpWLock, Obj: p})
 	rw := e.rw(p)
@@ -69,6 +79,8 @@ func (e *Exec) RWLock(p unsafe.Pointer) {
 }
 
 // RWUnlock models RWMutex.Unlock.
+//
+//go:norace
 func (e *Exec) RWUnlock(p unsafe.Pointer) {
 	e.yield(Op{Kind: OpWUnlock, Obj: p})
 	rw := e.rw(p)
@@ -81,6 +93,8 @@ func (e *Exec) RWUnlock(p unsafe.Pointer) {
 }
 
 // RWRLock models RWMutex.RLock.
+//
+//go:norace
 func (e *Exec) RWRLock(p unsafe.Pointer) {
 	e.yield(Op{Kind: OpRLock, Obj: p})
 	e.rw(p).readers++
@@ -88,6 +102,8 @@ func (e *Exec) RWRLock(p unsafe.Pointer) {
 }
 
 // RWRUnlock models RWMutex.RUnlock.
+//
+//go:norace
 func (e *Exec) RWRUnlock(p unsafe.Pointer) {
 	e.yield(Op{Kind: OpRUnlock, Obj: p})
 	rw := e.rw(p)
@@ -100,6 +116,8 @@ func (e *Exec) RWRUnlock(p unsafe.Pointer) {
 }
 
 // RWTryLock models RWMutex.TryLock.
+//
+//go:norace
 func (e *Exec) RWTryLock(p unsafe.Pointer) bool {
 	e.yield(Op{Kind: OpRWTryLock, Obj: p})
 	rw := e.rw(p)
@@ -114,6 +132,8 @@ func (e *Exec) RWTryLock(p unsafe.Pointer) bool {
 }
 
 // RWTryRLock models RWMutex.TryRLock.
+//
+//go:norace
 func (e *Exec) RWTryRLock(p unsafe.Pointer) bool {
 	e.yield(Op{Kind: OpRWTryRLock, Obj: p})
 	rw := e.rw(p)
@@ -129,4 +149,6 @@ func (e *Exec) RWTryRLock(p unsafe.Pointer) bool {
 // readerAddr is a second synchronization address per RWMutex, on which
 // readers release and writers acquire (as in sync.RWMutex's own race
 // annotations).
+//
+//go:norace
 func readerAddr(p unsafe.Pointer) unsafe.Pointer { return unsafe.Add(p, 1) }

@@ -8,10 +8,13 @@ type onceState struct {
 	running bool // f is running; other Do calls wait
 }
 
+//go:norace
 func (e *Exec) once(p unsafe.Pointer) *onceState { return &e.objs.obtain(p).once }
 
 // OnceDo models Once.Do: the first call runs f, later calls wait until it
 // returned.
+//
+//go:norace
 func (e *Exec) OnceDo(p unsafe.Pointer, f func()) {
 	e.yield(Op{Kind: OpOnce, Obj: p})
 	o := e.once(p)
@@ -20,16 +23,20 @@ func (e *Exec) OnceDo(p unsafe.Pointer, f func()) {
 		return
 	}
 	o.running = true
-	defer func() {
-		// The completion is a step of its own: it enables the Do calls
-		// that wait for f.
-		if e.aborting {
-			return
-		}
-		raceRelease(p)
-		e.yield(Op{Kind: OpOnceDone, Obj: p})
-		o.running = false
-		o.done = true
-	}()
+	defer e.onceDone(p, o)
 	f()
+}
+
+// onceDone is the completion of the f of a Once.Do: a step of its own, which
+// enables the Do calls that wait for f.
+//
+//go:norace
+func (e *Exec) onceDone(p unsafe.Pointer, o *onceState) {
+	if e.aborting {
+		return
+	}
+	raceRelease(p)
+	e.yield(Op{Kind: OpOnceDone, Obj: p})
+	o.running = false
+	o.done = true
 }

@@ -62,6 +62,7 @@ var opNames = [...]string{
 	OpSleep: "sleep", OpTimerFire: "timer", OpTimerStop: "timer.stop", OpCancel: "cancel", OpBlock: "block",
 }
 
+//go:norace
 func (k OpKind) String() string {
 	if int(k) < len(opNames) && opNames[k] != "" {
 		return opNames[k]

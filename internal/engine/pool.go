@@ -18,6 +18,8 @@ type worker struct {
 }
 
 // Close ends the pool's idle goroutines.
+//
+//go:norace
 func (p *Pool) Close() {
 	if p == nil {
 		return
@@ -29,8 +31,10 @@ func (p *Pool) Close() {
 }
 
 // start runs g on a pooled goroutine, or a new one.
+//
+//go:norace
 func (e *Exec) start(g *G) {
-	if p := e.cfg.Pool; p != nil && len(p.free) > 0 {
+	if p := e.cfg.Pool; p != nil && len(p.free) > 0 && !RaceEnabled {
 		w := p.free[len(p.free)-1]
 		p.free = p.free[:len(p.free)-1]
 		g.w = w
@@ -44,6 +48,7 @@ func (e *Exec) start(g *G) {
 	go w.loop(g)
 }
 
+//go:norace
 func (w *worker) loop(g *G) {
 	for g != nil {
 		g.exec.goroutine(g)

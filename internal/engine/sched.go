@@ -22,6 +22,8 @@ type Choice struct {
 
 // Key names the choice in a schedule: g0.1, g0.1#2 (select case 2) or
 // @g0/t1 (a timer).
+//
+//go:norace
 func (c Choice) Key() string {
 	if c.Timer != nil {
 		return "@" + c.Timer.ID
@@ -33,6 +35,8 @@ func (c Choice) Key() string {
 }
 
 // Op is the operation the choice performs.
+//
+//go:norace
 func (c Choice) Op() Op {
 	if c.Timer != nil {
 		return Op{Kind: OpTimerFire, Timer: c.Timer}
@@ -52,13 +56,19 @@ type Point struct {
 }
 
 // Gs returns the run's goroutines in creation order.
+//
+//go:norace
 func (e *Exec) Gs() []*G { return e.gs }
 
 // Steps returns the number of steps taken so far.
+//
+//go:norace
 func (e *Exec) Steps() int { return e.steps }
 
 // Now returns the virtual time. The running step is marked as reading the
 // clock, which makes it dependent with timer firings.
+//
+//go:norace
 func (e *Exec) Now() time.Time {
 	if g := e.cur; g != nil && (e.cfg.Trace || e.cfg.Record) && g.stepIdx < len(e.res.Trace) && e.res.Trace[g.stepIdx].G == g {
 		e.res.Trace[g.stepIdx].ReadsClock = true
@@ -69,6 +79,8 @@ func (e *Exec) Now() time.Time {
 // pick chooses the next step and returns the goroutine that runs it, firing
 // the timers the strategy picks on the way. It returns nil when the run is
 // over.
+//
+//go:norace
 func (e *Exec) pick() *G {
 	for {
 		if e.res.Bug != nil {
@@ -104,7 +116,9 @@ func (e *Exec) pick() *G {
 		c := e.choices[idx]
 		e.steps++
 		if p := e.cfg.Progress; p != nil {
+			raceDisable() // an atomic is a synchronization event
 			p.Add(1)
+			raceEnable()
 		}
 		if e.steps > e.cfg.StepLimit {
 			e.res.Bug = &Bug{Kind: KindStepLimit, Message: "step bound exceeded: " + itoa(e.cfg.StepLimit) + " scheduling steps (livelock, or a loop that never blocks)", G: c.G}
@@ -136,6 +150,8 @@ func (e *Exec) pick() *G {
 // them would otherwise look like a livelock. With the fair scheduler, "step
 // bound exceeded" means the program does not terminate even when every
 // goroutine gets its turn.
+//
+//go:norace
 func (e *Exec) fairChoice() int {
 	best := -1
 	for i, c := range e.choices {
@@ -157,6 +173,8 @@ func (e *Exec) fairChoice() int {
 const Diverged = -2
 
 // enabled fills e.choices.
+//
+//go:norace
 func (e *Exec) enabled() {
 	e.choices = e.choices[:0]
 	for _, g := range e.gs {
@@ -168,6 +186,7 @@ func (e *Exec) enabled() {
 	e.addTimerChoices()
 }
 
+//go:norace
 func (e *Exec) addChoices(g *G) {
 	op := &g.op
 	switch op.Kind {
@@ -202,6 +221,8 @@ func (e *Exec) addChoices(g *G) {
 }
 
 // opEnabled reports whether a non-channel operation can proceed.
+//
+//go:norace
 func (e *Exec) opEnabled(g *G) bool {
 	op := &g.op
 	switch op.Kind {
@@ -230,6 +251,8 @@ func (e *Exec) opEnabled(g *G) bool {
 // addTimerChoices adds the firing of the earliest timer, when time may
 // advance to it: always when no goroutine can run, and while goroutines can
 // run only if it starves them for at most MaxStarve.
+//
+//go:norace
 func (e *Exec) addTimerChoices() {
 	t := e.nextTimer()
 	if t == nil {
@@ -269,6 +292,8 @@ func (e *Exec) addTimerChoices() {
 
 // endOfRun is reached when nothing can run: the run ended normally, or it
 // deadlocked, or goroutines leaked.
+//
+//go:norace
 func (e *Exec) endOfRun() {
 	var blocked []*G
 	for _, g := range e.gs {
@@ -287,6 +312,7 @@ func (e *Exec) endOfRun() {
 	e.res.Bug = &Bug{Kind: KindLeak, Message: itoa(len(blocked)) + " goroutine(s) blocked forever after the test returned", Blocked: blocked, G: blocked[0]}
 }
 
+//go:norace
 func itoa(i int) string {
 	if i >= 0 && i < 10 {
 		return string(rune('0' + i))

@@ -5,6 +5,8 @@ package engine
 // ChoicePartner returns the goroutine that would complete choice c as an
 // unbuffered rendezvous, and its case index, or nil when c is not one:
 // choosing c runs both as one joint step.
+//
+//go:norace
 func (e *Exec) ChoicePartner(c Choice) (*G, int) {
 	if c.G == nil || c.Case < 0 || c.G.committed >= 0 {
 		return nil, -1
@@ -25,3 +27,8 @@ func (e *Exec) ChoicePartner(c Choice) (*G, int) {
 	}
 	return e.partner(c.G, cc)
 }
+
+// LastStep is the number of the last step g took (0 before its first): a
+// goroutine's pending operation was announced by that step, so two
+// scheduling points that see the same LastStep see the same announcement.
+func (g *G) LastStep() int { return g.lastStep }

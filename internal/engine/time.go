@@ -23,6 +23,7 @@ type Timer struct {
 	early   time.Duration  // the last firing starved runnable goroutines this long
 }
 
+//go:norace
 func (e *Exec) newTimer(d time.Duration) *Timer {
 	g := e.cur
 	g.nTmr++
@@ -32,21 +33,29 @@ func (e *Exec) newTimer(d time.Duration) *Timer {
 	}
 	t := &Timer{ID: g.ID + "/t" + itoa(g.nTmr), when: e.now + d, seq: e.nTimers, active: true, creator: g}
 	e.timers = append(e.timers, t)
+	raceRelease(unsafe.Pointer(t))
 	return t
 }
 
+//go:norace
 func (e *Exec) stopTimer(t *Timer) bool {
 	was := t.active
 	t.active = false
 	for i, x := range e.timers {
 		if x == t {
-			e.timers = append(e.timers[:i], e.timers[i+1:]...)
+			// Shift by hand: append's copy is seen by the race detector.
+			for j := i + 1; j < len(e.timers); j++ {
+				e.timers[j-1] = e.timers[j]
+			}
+			e.timers[len(e.timers)-1] = nil
+			e.timers = e.timers[:len(e.timers)-1]
 			break
 		}
 	}
 	return was
 }
 
+//go:norace
 func (e *Exec) startTimer(t *Timer, d time.Duration) {
 	if d < 0 {
 		d = 0
@@ -54,6 +63,7 @@ func (e *Exec) startTimer(t *Timer, d time.Duration) {
 	e.nTimers++
 	t.when = e.now + d
 	t.seq = e.nTimers
+	raceRelease(unsafe.Pointer(t))
 	if !t.active {
 		t.active = true
 		e.timers = append(e.timers, t)
@@ -61,6 +71,8 @@ func (e *Exec) startTimer(t *Timer, d time.Duration) {
 }
 
 // nextTimer returns the active timer that fires first.
+//
+//go:norace
 func (e *Exec) nextTimer() *Timer {
 	var best *Timer
 	for _, t := range e.timers {
@@ -72,10 +84,47 @@ func (e *Exec) nextTimer() *Timer {
 }
 
 // fire runs a timer's effect, as a step of its own.
+//
+// Under the race detector the effect runs on a goroutine of the engine's
+// (timerWorker), as the Go runtime runs timers on its own context: that
+// goroutine acquires what the timer's creator released when it set the
+// timer, so the effect is ordered after the timer was set and after nothing
+// else, whichever controlled goroutine holds the processor now.
+//
+//go:norace
 func (e *Exec) fire(t *Timer) {
 	if t.when > e.now {
 		e.now = t.when
 	}
+	if RaceEnabled {
+		if e.tw == nil {
+			e.tw = make(chan *Timer)
+			e.twDone = make(chan struct{})
+			go e.timerWorker()
+		}
+		raceDisable()
+		e.tw <- t
+		<-e.twDone
+		raceEnable()
+		return
+	}
+	e.fireEffect(t)
+}
+
+//go:norace
+func (e *Exec) timerWorker() {
+	for t := range e.tw {
+		if t == nil {
+			return
+		}
+		raceAcquire(unsafe.Pointer(t))
+		e.fireEffect(t)
+		e.twDone <- struct{}{}
+	}
+}
+
+//go:norace
+func (e *Exec) fireEffect(t *Timer) {
 	switch {
 	case t.ch != nil:
 		select {
@@ -102,6 +151,8 @@ func (e *Exec) fire(t *Timer) {
 }
 
 // Sleep models time.Sleep: the goroutine waits for its own timer.
+//
+//go:norace
 func (e *Exec) Sleep(d time.Duration) {
 	if d <= 0 {
 		e.yield(Op{Kind: OpYield})
@@ -119,6 +170,8 @@ func (e *Exec) Sleep(d time.Duration) {
 
 // NewTimer models time.NewTimer with a *time.Timer whose channel heddle
 // feeds on the virtual clock.
+//
+//go:norace
 func (e *Exec) NewTimer(d time.Duration) *time.Timer {
 	t := e.newTimer(d)
 	t.ch = make(chan time.Time, 1)
@@ -128,10 +181,13 @@ func (e *Exec) NewTimer(d time.Duration) *time.Timer {
 	return tm
 }
 
+//go:norace
 func (e *Exec) own(p unsafe.Pointer, t *Timer) { e.objs.obtain(p).timer = t }
 
 // ownedTimer returns the timer behind a *time.Timer or *time.Ticker made by
 // the run, or nil.
+//
+//go:norace
 func (e *Exec) ownedTimer(p unsafe.Pointer) *Timer {
 	if o := e.objs.get(p); o != nil {
 		return o.timer
@@ -140,6 +196,8 @@ func (e *Exec) ownedTimer(p unsafe.Pointer) *Timer {
 }
 
 // AfterFunc models time.AfterFunc.
+//
+//go:norace
 func (e *Exec) AfterFunc(d time.Duration, f func()) *time.Timer {
 	t := e.newTimer(d)
 	t.goFn = f
@@ -149,6 +207,8 @@ func (e *Exec) AfterFunc(d time.Duration, f func()) *time.Timer {
 }
 
 // NewTicker models time.NewTicker.
+//
+//go:norace
 func (e *Exec) NewTicker(d time.Duration) *time.Ticker {
 	if d <= 0 {
 		panic("non-positive interval for NewTicker")
@@ -163,13 +223,19 @@ func (e *Exec) NewTicker(d time.Duration) *time.Ticker {
 }
 
 // OwnsTimer reports whether tm was made by this run.
+//
+//go:norace
 func (e *Exec) OwnsTimer(tm *time.Timer) bool { return e.ownedTimer(unsafe.Pointer(tm)) != nil }
 
 // OwnsTicker reports whether tk was made by this run.
+//
+//go:norace
 func (e *Exec) OwnsTicker(tk *time.Ticker) bool { return e.ownedTimer(unsafe.Pointer(tk)) != nil }
 
 // TimerStop models Timer.Stop with Go 1.23 semantics: no stale value is
 // left in the channel.
+//
+//go:norace
 func (e *Exec) TimerStop(tm *time.Timer) bool {
 	t := e.ownedTimer(unsafe.Pointer(tm))
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
@@ -178,6 +244,8 @@ func (e *Exec) TimerStop(tm *time.Timer) bool {
 }
 
 // TimerReset models Timer.Reset.
+//
+//go:norace
 func (e *Exec) TimerReset(tm *time.Timer, d time.Duration) bool {
 	t := e.ownedTimer(unsafe.Pointer(tm))
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
@@ -188,6 +256,8 @@ func (e *Exec) TimerReset(tm *time.Timer, d time.Duration) bool {
 }
 
 // TickerStop models Ticker.Stop.
+//
+//go:norace
 func (e *Exec) TickerStop(tk *time.Ticker) {
 	t := e.ownedTimer(unsafe.Pointer(tk))
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
@@ -195,6 +265,8 @@ func (e *Exec) TickerStop(tk *time.Ticker) {
 }
 
 // TickerReset models Ticker.Reset.
+//
+//go:norace
 func (e *Exec) TickerReset(tk *time.Ticker, d time.Duration) {
 	if d <= 0 {
 		panic("non-positive interval for Ticker.Reset")
@@ -206,6 +278,7 @@ func (e *Exec) TickerReset(tk *time.Ticker, d time.Duration) {
 	e.startTimer(t, d)
 }
 
+//go:norace
 func drain(ch chan time.Time) {
 	if ch == nil {
 		return
@@ -216,4 +289,5 @@ func drain(ch chan time.Time) {
 	}
 }
 
+//go:norace
 func chanAddr[T any](ch chan T) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&ch)) }

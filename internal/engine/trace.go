@@ -36,8 +36,11 @@ type PendingOp struct {
 }
 
 // Trace returns the steps recorded so far.
+//
+//go:norace
 func (e *Exec) Trace() []Step { return e.res.Trace }
 
+//go:norace
 func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 	if !e.cfg.Trace && !e.cfg.Record {
 		return
@@ -88,6 +91,8 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 // and returns g's clock after it. Operations on the same object are ordered
 // (the dependence-based happens-before of heddle.md §4), and a goroutine
 // starts with its creator's clock.
+//
+//go:norace
 func (e *Exec) clock(g *G, op Op, obj unsafe.Pointer) VC {
 	if g == nil {
 		// A timer firing: ordered after its creator's step that made it,
@@ -119,6 +124,8 @@ func (e *Exec) clock(g *G, op Op, obj unsafe.Pointer) VC {
 
 // userPC returns the call site of the innermost caller outside heddle's
 // runtime: the rewritten user code that made the operation.
+//
+//go:norace
 func userPC() uintptr {
 	var pcs [24]uintptr
 	n := runtime.Callers(3, pcs[:])
@@ -134,6 +141,7 @@ func userPC() uintptr {
 	}
 }
 
+//go:norace
 func isRuntimeFunc(fn string) bool {
 	for _, p := range [...]string{"heddle.dev/rt.", "heddle.dev/internal/engine.", "heddle.dev/internal/explore."} {
 		if len(fn) >= len(p) && fn[:len(p)] == p {
@@ -151,6 +159,8 @@ type Position struct {
 }
 
 // PositionOf resolves a call-site program counter.
+//
+//go:norace
 func PositionOf(pc uintptr) Position {
 	if pc == 0 {
 		return Position{}
@@ -164,10 +174,10 @@ func PositionOf(pc uintptr) Position {
 type VC []uint32
 
 // Join sets v to the pointwise maximum of v and w.
+//
+//go:norace
 func (v *VC) Join(w VC) {
-	if len(*v) < len(w) {
-		*v = append(*v, make(VC, len(w)-len(*v))...)
-	}
+	v.grow(len(w))
 	for i, x := range w {
 		if x > (*v)[i] {
 			(*v)[i] = x
@@ -176,14 +186,16 @@ func (v *VC) Join(w VC) {
 }
 
 // Tick increments component i.
+//
+//go:norace
 func (v *VC) Tick(i int) {
-	if len(*v) <= i {
-		*v = append(*v, make(VC, i+1-len(*v))...)
-	}
+	v.grow(i + 1)
 	(*v)[i]++
 }
 
 // Leq reports whether v happens before or equals w.
+//
+//go:norace
 func (v VC) Leq(w VC) bool {
 	for i, x := range v {
 		if i >= len(w) {
@@ -200,4 +212,23 @@ func (v VC) Leq(w VC) bool {
 }
 
 // Copy returns a copy of v.
-func (v VC) Copy() VC { return append(VC(nil), v...) }
+//
+//go:norace
+func (v VC) Copy() VC {
+	w := make(VC, len(v))
+	for i, x := range v {
+		w[i] = x
+	}
+	return w
+}
+
+// grow extends v to n components. It appends one at a time rather than
+// with append(v, make(...)...) or copy, whose runtime code reports memory
+// accesses to the race detector even when the caller is not instrumented.
+//
+//go:norace
+func (v *VC) grow(n int) {
+	for len(*v) < n {
+		*v = append(*v, 0)
+	}
+}

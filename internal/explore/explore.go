@@ -55,7 +55,9 @@ type explorer struct {
 	needsTrace  bool // the strategy reads Result.Trace
 	needsRecord bool // the strategy reads call sites (Config.Record)
 	pool        engine.Pool
-	procs       int // GOMAXPROCS before the exploration, which the program sees
+	procs       int          // GOMAXPROCS before the exploration, which the program sees
+	srv         *stratServer // runs Choose under the race detector
+	races       int          // races the detector had reported before this run
 	progress    atomic.Int64
 	stuck       chan struct{}
 	stop        chan struct{}
@@ -127,10 +129,16 @@ func (x *explorer) run() {
 
 	go x.watchdog()
 	defer close(x.stop)
+	defer func() {
+		if x.srv != nil {
+			x.srv.close()
+		}
+	}()
 	defer x.pool.Close()
 
 	start := time.Now()
 	lastProgress := start
+	x.races = engine.RaceErrors()
 	exhausted := false
 	fatal := false
 	for run := 1; ; run++ {
@@ -159,6 +167,14 @@ func (x *explorer) run() {
 			break
 		}
 		bug := classify(res, rs)
+		if n := engine.RaceErrors(); n > x.races {
+			// The race detector reported a race during this run (its report
+			// is on standard error): the run's schedule replays it.
+			x.races = n
+			if bug == nil {
+				bug = &engine.Bug{Kind: engine.KindRace, Message: "data race: the race detector's report (WARNING: DATA RACE) is printed above", G: res.Gs[0]}
+			}
+		}
 		if bug == nil && run == 1 {
 			bug = x.checkDeterminism(res)
 		}
@@ -200,6 +216,14 @@ func (x *explorer) run() {
 
 // exec runs one execution with the watchdog armed.
 func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.Result {
+	if engine.RaceEnabled {
+		if x.srv == nil {
+			x.srv = newStratServer()
+		}
+		x.srv.sync()
+		defer x.srv.sync()
+		s = served{Strategy: s, srv: x.srv}
+	}
 	ec.StepLimit = x.cfg.StepLimit
 	ec.MaxStarve = x.cfg.MaxStarve
 	ec.Progress = &x.progress
@@ -208,9 +232,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	ec.Stuck = x.stuck
 	var res *engine.Result
 	res = engine.Run(ec, s, func() {
-		e := engine.Current()
-		rs.exec = e
-		e.T = rs
+		rs.attach(engine.Current())
 		defer rs.finish()
 		x.body(x.t)
 	})

@@ -23,6 +23,11 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	rs2 := &runT{TB: x.t}
 	res2 := x.exec(engine.Config{Seed: seedFor(x.cfg.Seed, run), Record: true}, strategy.NewReplay(keys), rs2)
 	bug2 := classify(res2, rs2)
+	if bug.Kind == engine.KindRace && bug2 == nil {
+		// The detector reports a race once; the replay ran the same
+		// schedule, which is what the report needs.
+		bug2 = bug
+	}
 	note := ""
 	if bug2 == nil || bug2.Kind != bug.Kind {
 		note = "note: replaying the schedule did not reproduce this bug: the test is nondeterministic by itself"
@@ -69,6 +74,9 @@ func (x *explorer) replayed(res *engine.Result, rs *runT) {
 		fmt.Print(b.String())
 	}
 	bug := classify(res, rs)
+	if bug == nil && engine.RaceErrors() > x.races {
+		bug = &engine.Bug{Kind: engine.KindRace, Message: "data race: the race detector's report (WARNING: DATA RACE) is printed above", G: res.Gs[0]}
+	}
 	if bug == nil {
 		x.t.Log("heddle: the schedule ran to completion and the bug did not reproduce")
 		return
@@ -301,6 +309,8 @@ func kindTitle(k string) string {
 		return "NONDETERMINISTIC TEST"
 	case engine.KindBlocked:
 		return "BLOCKED OUTSIDE HEDDLE'S CONTROL"
+	case engine.KindRace:
+		return "DATA RACE"
 	}
 	return strings.ToUpper(k)
 }

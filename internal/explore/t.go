@@ -32,6 +32,8 @@ type runT struct {
 
 // pos returns "file:line: " of the first caller, skip frames above pos,
 // that is not a helper (a function that called t.Helper) and not heddle's.
+//
+//go:norace
 func (t *runT) pos(skip int) string {
 	var pcs [32]uintptr
 	n := runtime.Callers(skip+2, pcs[:])
@@ -51,6 +53,7 @@ func (t *runT) pos(skip int) string {
 	}
 }
 
+//go:norace
 func (t *runT) prefix() string {
 	if len(t.sub) == 0 {
 		return ""
@@ -58,6 +61,7 @@ func (t *runT) prefix() string {
 	return strings.Join(t.sub, "/") + ": "
 }
 
+//go:norace
 func (t *runT) log(fail bool, s string) {
 	line := t.pos(2) + t.prefix() + s
 	t.msgs = append(t.msgs, line)
@@ -69,12 +73,25 @@ func (t *runT) log(fail bool, s string) {
 	}
 }
 
-func (t *runT) Error(args ...any)                 { t.log(true, fmt.Sprintln(args...)[:len(fmt.Sprintln(args...))-1]) }
+//go:norace
+func (t *runT) Error(args ...any) { t.log(true, fmt.Sprintln(args...)[:len(fmt.Sprintln(args...))-1]) }
+
+//go:norace
 func (t *runT) Errorf(format string, args ...any) { t.log(true, fmt.Sprintf(format, args...)) }
-func (t *runT) Log(args ...any)                   { t.log(false, fmt.Sprintln(args...)[:len(fmt.Sprintln(args...))-1]) }
-func (t *runT) Logf(format string, args ...any)   { t.log(false, fmt.Sprintf(format, args...)) }
-func (t *runT) Fail()                             { t.failed = true }
-func (t *runT) Failed() bool                      { return t.failed }
+
+//go:norace
+func (t *runT) Log(args ...any) { t.log(false, fmt.Sprintln(args...)[:len(fmt.Sprintln(args...))-1]) }
+
+//go:norace
+func (t *runT) Logf(format string, args ...any) { t.log(false, fmt.Sprintf(format, args...)) }
+
+//go:norace
+func (t *runT) Fail() { t.failed = true }
+
+//go:norace
+func (t *runT) Failed() bool { return t.failed }
+
+//go:norace
 func (t *runT) Helper() {
 	pc, _, _, ok := runtime.Caller(1)
 	if !ok {
@@ -85,8 +102,11 @@ func (t *runT) Helper() {
 	}
 	t.helpers[runtime.FuncForPC(pc).Name()] = true
 }
+
+//go:norace
 func (t *runT) Skipped() bool { return t.skipped }
 
+//go:norace
 func (t *runT) FailNow() {
 	t.failed = true
 	if t.firstErr == "" {
@@ -95,35 +115,42 @@ func (t *runT) FailNow() {
 	runtime.Goexit()
 }
 
+//go:norace
 func (t *runT) Fatal(args ...any) {
 	s := fmt.Sprintln(args...)
 	t.log(true, s[:len(s)-1])
 	runtime.Goexit()
 }
 
+//go:norace
 func (t *runT) Fatalf(format string, args ...any) {
 	t.log(true, fmt.Sprintf(format, args...))
 	runtime.Goexit()
 }
 
+//go:norace
 func (t *runT) Skip(args ...any) {
 	s := fmt.Sprintln(args...)
 	t.log(false, s[:len(s)-1])
 	t.SkipNow()
 }
 
+//go:norace
 func (t *runT) Skipf(format string, args ...any) {
 	t.log(false, fmt.Sprintf(format, args...))
 	t.SkipNow()
 }
 
+//go:norace
 func (t *runT) SkipNow() {
 	t.skipped = true
 	runtime.Goexit()
 }
 
+//go:norace
 func (t *runT) Cleanup(f func()) { t.cleanups = append(t.cleanups, f) }
 
+//go:norace
 func (t *runT) TempDir() string {
 	dir, err := os.MkdirTemp("", "heddle-"+sanitize(t.Name())+"-")
 	if err != nil {
@@ -133,6 +160,7 @@ func (t *runT) TempDir() string {
 	return dir
 }
 
+//go:norace
 func (t *runT) Setenv(key, value string) {
 	prev, had := os.LookupEnv(key)
 	if err := os.Setenv(key, value); err != nil {
@@ -147,6 +175,7 @@ func (t *runT) Setenv(key, value string) {
 	})
 }
 
+//go:norace
 func (t *runT) Chdir(dir string) {
 	prev, err := os.Getwd()
 	if err != nil {
@@ -159,6 +188,8 @@ func (t *runT) Chdir(dir string) {
 }
 
 // Context returns the run's context, cancelled just before the cleanups run.
+//
+//go:norace
 func (t *runT) Context() context.Context {
 	if t.ctx == nil {
 		t.ctx, t.cancel = t.exec.WithCancel(context.Background(), time.Time{}, nil)
@@ -167,6 +198,8 @@ func (t *runT) Context() context.Context {
 }
 
 // finish runs the cleanups, last registered first, in the test goroutine.
+//
+//go:norace
 func (t *runT) finish() {
 	if t.cancel != nil {
 		t.cancel(context.Canceled)
@@ -178,6 +211,15 @@ func (t *runT) finish() {
 	}
 }
 
+// attach makes rs the T of run e.
+//
+//go:norace
+func (t *runT) attach(e *engine.Exec) {
+	t.exec = e
+	e.T = t
+}
+
+//go:norace
 func sanitize(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch r {
@@ -189,6 +231,8 @@ func sanitize(s string) string {
 }
 
 // TB returns the run's T during an exploration, and t otherwise.
+//
+//go:norace
 func TB(t testing.TB) testing.TB {
 	if x := engine.Current(); x != nil {
 		if rt, ok := x.T.(*runT); ok {
@@ -200,6 +244,8 @@ func TB(t testing.TB) testing.TB {
 
 // Run runs subtest f of an explored test in a controlled goroutine of the
 // same run and waits for it, as t.Run does.
+//
+//go:norace
 func Run(t *testing.T, name string, f func(t *testing.T)) bool {
 	x := engine.Current()
 	if x == nil {
@@ -221,6 +267,8 @@ func Run(t *testing.T, name string, f func(t *testing.T)) bool {
 
 // Parallel does nothing during an exploration: explored tests run one at a
 // time.
+//
+//go:norace
 func Parallel(t *testing.T) {
 	if engine.Current() == nil {
 		t.Parallel()
