@@ -74,7 +74,9 @@ func (b byString[K]) Swap(i, j int) {
 // becomes rt.Rand().Intn(n).
 func Rand() *mathrand.Rand {
 	if x := engine.Current(); x != nil {
-		return x.Rand()
+		// A Rand per call over the run's shared source: a shared Rand
+		// would be written by one goroutine and read by the others.
+		return mathrand.New(x.RandSource())
 	}
 	return defaultRand
 }

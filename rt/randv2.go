@@ -13,12 +13,7 @@ import (
 // RandV2 is Rand for math/rand/v2.
 func RandV2() *randv2.Rand {
 	if x := engine.Current(); x != nil {
-		if r, ok := x.RandV2.(*randv2.Rand); ok {
-			return r
-		}
-		r := randv2.New(randv2.NewPCG(x.Seed(), 0x6865646c65))
-		x.RandV2 = r
-		return r
+		return randv2.New(x.RandSource())
 	}
 	return defaultRandV2
 }

@@ -8,7 +8,6 @@
 package engine
 
 import (
-	mathrand "math/rand"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -150,10 +149,7 @@ type Exec struct {
 	point   Point
 	res     Result
 
-	rand *mathrand.Rand
-	// RandV2 is the run's math/rand/v2 generator, kept by package rt
-	// (math/rand/v2 needs Go 1.22; the engine builds with Go 1.21).
-	RandV2 any
+	randSrc RandSource
 
 	// T is the run's testing state, owned by package explore.
 	T any
@@ -177,6 +173,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	if e.cfg.StepLimit <= 0 {
 		e.cfg.StepLimit = 100000
 	}
+	e.randSrc.state = cfg.Seed
 	if e.cfg.FairAfter <= 0 {
 		e.cfg.FairAfter = e.cfg.StepLimit / 2
 	}
@@ -555,15 +552,39 @@ func (e *Exec) Cur() *G { return e.cur }
 //go:norace
 func (e *Exec) MainDone() bool { return e.mainDone }
 
-// Rand returns the run's math/rand source.
+// RandSource returns the run's source for the program's random numbers
+// (the top-level functions of math/rand and math/rand/v2), seeded per run.
 //
 //go:norace
-func (e *Exec) Rand() *mathrand.Rand {
-	if e.rand == nil {
-		e.rand = mathrand.New(mathrand.NewSource(int64(e.cfg.Seed)))
-	}
-	return e.rand
+func (e *Exec) RandSource() *RandSource { return &e.randSrc }
+
+// RandSource is a math/rand Source64 and a math/rand/v2 Source
+// (splitmix64). Like the global sources it stands for, it is shared by the
+// run's goroutines; for the race detector it behaves as if it held a lock.
+type RandSource struct{ state uint64 }
+
+// Uint64 returns the next number.
+//
+//go:norace
+func (s *RandSource) Uint64() uint64 {
+	raceAcquire(unsafe.Pointer(s))
+	s.state += 0x9e3779b97f4a7c15
+	z := s.state
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	raceReleaseMerge(unsafe.Pointer(s))
+	return z ^ z>>31
 }
+
+// Int63 implements math/rand.Source.
+//
+//go:norace
+func (s *RandSource) Int63() int64 { return int64(s.Uint64() >> 1) }
+
+// Seed implements math/rand.Source.
+//
+//go:norace
+func (s *RandSource) Seed(seed int64) { s.state = uint64(seed) }
 
 // Seed is the run's seed for the program's random numbers.
 //
