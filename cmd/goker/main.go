@@ -18,13 +18,12 @@ import (
 	"time"
 
 	"heddle.dev/internal/goker"
-	"heddle.dev/internal/strategy"
 )
 
 func main() {
 	var (
 		budget      = flag.Int("budget", 1000, "heddle runs per kernel, form and strategy")
-		strategies  = flag.String("strategies", "", "comma-separated strategies (default: default plus every strategy of internal/strategy except replay)")
+		strategies  = flag.String("strategies", "default,random,pct,pos,sdpor,odpor,idb", "comma-separated strategies; default means no -strategy flag")
 		forms       = flag.String("forms", "single,shipped", "forms to run: single, shipped")
 		nativeRuns  = flag.Int("native-runs", 10000, "native baseline: at most this many runs per kernel (0: no native baseline)")
 		nativeTime  = flag.Duration("native-time", 20*time.Second, "native baseline: at most this much time per kernel")
@@ -32,20 +31,22 @@ func main() {
 		nativeBatch = flag.Int("native-batch", 10000, "native baseline: runs per process")
 		jobs        = flag.Int("j", 2, "kernels measured in parallel")
 		run         = flag.String("run", "", "only kernels whose name or file matches this regexp")
-		timeout     = flag.Duration("timeout", 5*time.Minute, "time limit of one heddle command")
+		timeout     = flag.Duration("timeout", 2*time.Minute, "time limit of one heddle command on the single form")
+		shippedTO   = flag.Duration("shipped-timeout", time.Minute, "time limit of one heddle command on the shipped form")
 		out         = flag.String("o", "docs/results/goker.md", "where to write the results (- for standard output)")
 		heddleBin   = flag.String("heddle", "", "heddle binary to measure (default: built from this module)")
 		keep        = flag.Bool("keep", false, "keep the temporary modules")
+		rev         = flag.String("rev", "HEAD", "build heddle from this commit of the repository (\"\": from the working tree)")
 	)
 	flag.Parse()
 	command := "go run ./cmd/goker " + strings.Join(os.Args[1:], " ")
-	if err := mainErr(command, *budget, *strategies, *forms, *nativeRuns, *nativeTime, *nativeGrace, *nativeBatch, *jobs, *run, *timeout, *out, *heddleBin, *keep); err != nil {
+	if err := mainErr(command, *budget, *strategies, *forms, *nativeRuns, *nativeTime, *nativeGrace, *nativeBatch, *jobs, *run, *timeout, *shippedTO, *out, *heddleBin, *rev, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "goker:", err)
 		os.Exit(1)
 	}
 }
 
-func mainErr(command string, budget int, strategies, forms string, nativeRuns int, nativeTime, nativeGrace time.Duration, nativeBatch, jobs int, run string, timeout time.Duration, out, heddleBin string, keep bool) error {
+func mainErr(command string, budget int, strategies, forms string, nativeRuns int, nativeTime, nativeGrace time.Duration, nativeBatch, jobs int, run string, timeout, shippedTO time.Duration, out, heddleBin, rev string, keep bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	goroot, err := goker.GOROOT()
@@ -67,30 +68,22 @@ func mainErr(command string, budget int, strategies, forms string, nativeRuns in
 	}
 	if heddleBin == "" {
 		heddleBin = filepath.Join(work, "heddle")
-		if err := goker.BuildHeddle(ctx, modDir, heddleBin); err != nil {
+		if err := goker.BuildHeddle(ctx, modDir, rev, heddleBin); err != nil {
 			return err
 		}
 	}
 	cfg := goker.Config{
-		GOROOT:  goroot,
-		Heddle:  heddleBin,
-		Budget:  budget,
-		Jobs:    jobs,
-		Timeout: timeout,
-		Work:    work,
-		Log:     os.Stderr,
-		Native:  goker.NativeConfig{Runs: nativeRuns, Time: nativeTime, Grace: nativeGrace, Batch: nativeBatch},
+		GOROOT:         goroot,
+		Heddle:         heddleBin,
+		Budget:         budget,
+		Jobs:           jobs,
+		Timeout:        timeout,
+		ShippedTimeout: shippedTO,
+		Work:           work,
+		Log:            os.Stderr,
+		Native:         goker.NativeConfig{Runs: nativeRuns, Time: nativeTime, Grace: nativeGrace, Batch: nativeBatch},
 	}
-	if strategies == "" {
-		cfg.Strategies = []string{goker.DefaultStrategy}
-		for _, s := range strategy.Names() {
-			if s != "replay" {
-				cfg.Strategies = append(cfg.Strategies, s)
-			}
-		}
-	} else {
-		cfg.Strategies = strings.Split(strategies, ",")
-	}
+	cfg.Strategies = strings.Split(strategies, ",")
 	for _, f := range strings.Split(forms, ",") {
 		switch goker.Form(f) {
 		case goker.Single, goker.Shipped:
@@ -108,7 +101,16 @@ func mainErr(command string, budget int, strategies, forms string, nativeRuns in
 	if err != nil {
 		return err
 	}
-	md := res.Markdown(command, goker.Machine(), goker.Commit(modDir))
+	commit := "the binary " + heddleBin
+	switch {
+	case !strings.HasPrefix(heddleBin, work):
+		// given with -heddle
+	case rev != "":
+		commit = goker.Commit(modDir, rev) + ", built by the harness with git archive"
+	default:
+		commit = goker.Commit(modDir, "HEAD") + " plus the working tree's changes, built by the harness"
+	}
+	md := res.Markdown(command, goker.Machine(), commit)
 	if out == "-" {
 		_, err = os.Stdout.WriteString(md)
 		return err

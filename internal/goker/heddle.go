@@ -31,6 +31,12 @@ type HeddleResult struct {
 	Verdict  Verdict // the check of the bug against the expected leaks
 	Report   string  // the bug's report
 	Err      string  // heddle failed (build error, timeout, no events)
+
+	// StepLimit is set when heddle's first report, with default flags, was
+	// "step bound exceeded": the result is then that of a second command
+	// with -disable steplimit, and StepLimit is the first one.
+	StepLimit *HeddleResult
+	Flags     []string // flags added to the harness's usual ones
 }
 
 // OK reports whether heddle found the kernel's bug and the bug meets the
@@ -39,12 +45,13 @@ func (r *HeddleResult) OK() bool { return r.Found && r.Err == "" && r.Verdict.OK
 
 // RunHeddle runs `heddle test -json -budget budget [-strategy s] -run
 // ^TestKernel$` in dir, a module written by WriteModule.
-func (k *Kernel) RunHeddle(ctx context.Context, heddle, dir, strategy string, budget int, timeout time.Duration) *HeddleResult {
-	r := &HeddleResult{Strategy: strategy}
+func (k *Kernel) RunHeddle(ctx context.Context, heddle, dir, strategy string, budget int, timeout time.Duration, flags ...string) *HeddleResult {
+	r := &HeddleResult{Strategy: strategy, Flags: flags}
 	args := []string{"test", "-json", "-budget", fmt.Sprint(budget), "-run", "^TestKernel$", "-o", filepath.Join(dir, "schedules")}
 	if strategy != DefaultStrategy {
 		args = append(args, "-strategy", strategy)
 	}
+	args = append(args, flags...)
 	args = append(args, ".")
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
