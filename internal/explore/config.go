@@ -68,19 +68,23 @@ var (
 )
 
 // LoadConfig reads the configuration from the environment, once per
-// process. It then removes the variable from the environment, so that a
-// test that runs its own binary as a subprocess (a common way to test a
-// crash) does not make that subprocess report into heddle's event stream.
+// process. It then replaces the variable with the configuration of a
+// subprocess: a test that runs its own binary (a common way to test a
+// crash) gets one controlled run per test, as it would natively get one
+// run, and reports nothing into heddle's event stream.
 func LoadConfig() (Config, error) {
 	loadOnce.Do(func() {
 		loaded = DefaultConfig()
-		s, ok := os.LookupEnv(EnvConfig)
-		if !ok {
-			return
+		if s, ok := os.LookupEnv(EnvConfig); ok {
+			if err := json.Unmarshal([]byte(s), &loaded); err != nil {
+				loadedErr = fmt.Errorf("heddle: bad %s: %v", EnvConfig, err)
+			}
 		}
-		os.Unsetenv(EnvConfig)
-		if err := json.Unmarshal([]byte(s), &loaded); err != nil {
-			loadedErr = fmt.Errorf("heddle: bad %s: %v", EnvConfig, err)
+		child := loaded
+		child.Strategy, child.Runs, child.Time, child.Budget = "random", 1, 0, "1"
+		child.Events, child.Replay, child.Verbose = "", "", false
+		if b, err := json.Marshal(child); err == nil {
+			os.Setenv(EnvConfig, string(b))
 		}
 	})
 	return loaded, loadedErr
