@@ -29,6 +29,7 @@ type DFS struct {
 	unit  string // "preemptions", "delays"
 
 	stack []dfsNode
+	spin  spinTracker
 	depth int
 	cur   int // cost of the run so far
 	done  bool
@@ -75,6 +76,7 @@ func (d *DFS) Begin(run int) bool {
 
 // Choose implements engine.Strategy.
 func (d *DFS) Choose(p *engine.Point) int {
+	d.spin.observe(p)
 	i := d.depth
 	d.depth++
 	if i < len(d.stack) {
@@ -86,7 +88,7 @@ func (d *DFS) Choose(p *engine.Point) int {
 		d.cur = nd.base + nd.costs[nd.next]
 		return nd.order[nd.next]
 	}
-	ok := allowed(p)
+	ok := d.spin.allowed(p)
 	order := rrOrder(p, ok)
 	if d.MaxDepth > 0 && i >= d.MaxDepth {
 		if len(order) > 1 {

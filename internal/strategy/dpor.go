@@ -31,6 +31,7 @@ type DPOR struct {
 	Optimal bool
 
 	stack []*dnode
+	spin  spinTracker
 	// per run
 	depth     int
 	re        *runEvents
@@ -112,6 +113,14 @@ func (d *DPOR) propagate() {
 					break
 				}
 			}
+			if next == nil {
+				for _, c := range d.follow.children {
+					if c.matchesSelect(e) {
+						next = c
+						break
+					}
+				}
+			}
 			if next == nil && len(d.follow.children) > 0 {
 				d.WakeupMisses++
 			}
@@ -124,7 +133,7 @@ func (d *DPOR) propagate() {
 func (d *DPOR) Choose(p *engine.Point) int {
 	d.re.observe(p.Exec)
 	d.propagate()
-	ok := allowed(p)
+	ok := d.spin.allowed(p)
 	order := rrOrder(p, ok)
 	if d.blockedAt >= 0 {
 		return order[0]
@@ -170,13 +179,7 @@ func (d *DPOR) Choose(p *engine.Point) int {
 	nd.wut = d.follow
 	take := ""
 	if d.Optimal && len(nd.wut.children) > 0 {
-		want := nd.wut.children[0]
-		for _, k := range nd.keys {
-			if want.matches(nd.pend[k]) {
-				take = k
-				break
-			}
-		}
+		take = nd.keyOf(nd.wut.children[0])
 		if take == "" {
 			d.WakeupMisses++
 			nd.wut.children = nil
@@ -205,7 +208,7 @@ func (d *DPOR) Choose(p *engine.Point) int {
 	te := nd.pend[take]
 	for _, k := range nd.keys {
 		e := nd.pend[k]
-		if k == take || te.timer != "" || e.timer != "" || e.gs[0] != te.gs[0] {
+		if k == take || !otherCase(te, e) {
 			continue
 		}
 		if d.Optimal {
@@ -222,6 +225,30 @@ func (d *DPOR) Choose(p *engine.Point) int {
 		}
 	}
 	return order[0]
+}
+
+// otherCase reports whether e is another case of a select that te
+// performs (te may be a rendezvous whose partner is the select): the
+// choice between them is local nondeterminism, not a race.
+func otherCase(te, e *event) bool {
+	if te.timer != "" || e.timer != "" || te.matchesEvent(e) {
+		return false
+	}
+	for i, g := range te.gs {
+		for j, h := range e.gs {
+			if g != h {
+				continue
+			}
+			if te.cases[i] != e.cases[j] && (te.kinds[i] == engine.OpSelect || e.kinds[j] == engine.OpSelect) {
+				return true
+			}
+			if te.cases[i] == e.cases[j] && len(te.gs) == 2 && len(e.gs) == 2 {
+				// Two partners compete for g's unbuffered operation.
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (d *DPOR) asleep(e *event) bool { return d.asleepIn(d.sleep, e) }
@@ -287,14 +314,7 @@ func (d *DPOR) backtrack() {
 			}
 			nd.done = appendNew(nd.done, nd.taken)
 			for len(nd.wut.children) > 0 {
-				c := nd.wut.children[0]
-				k := ""
-				for _, key := range nd.keys {
-					if c.matches(nd.pend[key]) {
-						k = key
-						break
-					}
-				}
+				k := nd.keyOf(nd.wut.children[0])
 				if k == "" {
 					d.WakeupMisses++
 					nd.wut.children = nd.wut.children[1:]
@@ -339,8 +359,56 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 	for _, nd := range d.stack {
 		nodeAt[nd.pos] = nd
 	}
+	prevOf := map[*engine.G]int{}
 	for j := 0; j < L; j++ {
 		d.racesOf(a, nodeAt, ev[:j], ev[j])
+		// The step was pending from the point its goroutines announced
+		// it: if it waited (blocked, or not chosen), it also races with
+		// the steps it could have preceded then, before later steps made
+		// those races indirect (a receive that competes with another for
+		// an item, then waits for the next item).
+		q := 0
+		for _, g := range ev[j].gs {
+			at, ok := prevOf[g]
+			if ok {
+				at++
+			} else if c, ok := a.created[g]; ok {
+				at = c + 1
+			}
+			if at > q {
+				q = at
+			}
+			prevOf[g] = j
+		}
+		if ev[j].timer != "" {
+			// A timer could fire from when it was made, while it was the
+			// earliest: steps that made an earlier timer (a sleep) hid it
+			// and are not direct races at its firing. Try the firing
+			// after each earlier prefix.
+			lo := j - 64
+			if lo < 1 {
+				lo = 1
+			}
+			for q := lo; q < j; q++ {
+				x := cloneEvent(ev[j])
+				extendHB(ev[:q], x, a.created, len(r.Gs))
+				d.racesOf(a, nodeAt, ev[:q], x)
+			}
+		} else if q < j {
+			x := cloneEvent(ev[j])
+			extendHB(ev[:q], x, a.created, len(r.Gs))
+			d.racesOf(a, nodeAt, ev[:q], x)
+		}
+		// A select that completed a rendezvous could have run before its
+		// partner's earlier steps, with another case or its default: its
+		// side of the step races with them on its own.
+		for k, g := range ev[j].gs {
+			if len(ev[j].gs) == 2 && ev[j].kinds[k] == engine.OpSelect {
+				side := &event{key: g.ID, gs: []*engine.G{g}, cases: []int{ev[j].cases[k]}, kinds: []engine.OpKind{engine.OpSelect}, acc: accesses(engine.OpSelect, nil)}
+				extendHB(ev[:j], side, a.created, len(r.Gs))
+				d.racesOf(a, nodeAt, ev[:j], side)
+			}
+		}
 	}
 	// The next steps of every goroutine at the end: blocked operations
 	// (and, if the run ended early, pending ones) race too.
@@ -469,11 +537,32 @@ func (d *DPOR) racesOf(a *analysis, nodeAt map[int]*dnode, prefix []*event, x *e
 		if !direct {
 			continue
 		}
-		if isUnlock(e) && isAcquire(x) && sameObj(e, x) {
+		if waitsFor(e, x) && sameObj(e, x) {
 			// Not reversible: x waited for e. Reverse x with the Lock
 			// that e releases instead.
+			// An RWMutex writer's lock has two phases (claim the writer
+			// slot, then wait for the readers): both sides are reversed
+			// from the claim.
 			for m := k - 1; m >= 0; m-- {
-				if isAcquire(prefix[m]) && sharesG(prefix[m], e) && sameObj(prefix[m], x) {
+				if (isAcquire(prefix[m]) || isTryAcquire(prefix[m])) && sharesG(prefix[m], e) && sameObj(prefix[m], x) {
+					if hasKind(prefix[m], engine.OpWLockWait) {
+						for m2 := m - 1; m2 >= 0; m2-- {
+							if hasKind(prefix[m2], engine.OpWLock) && sharesG(prefix[m2], e) {
+								m = m2
+								break
+							}
+						}
+					}
+					if hasKind(x, engine.OpWLockWait) {
+						// x's claim came first; reverse the claim.
+						for w := len(prefix) - 1; w > m; w-- {
+							if hasKind(prefix[w], engine.OpWLock) && shareG(prefix[w], x) {
+								d.reverse(nodeAt, prefix[:w], m, prefix[w])
+								break
+							}
+						}
+						break
+					}
 					d.reverse(nodeAt, prefix, m, x)
 					break
 				}
@@ -537,6 +626,46 @@ func isAcquire(e *event) bool {
 	return false
 }
 
+// waitsFor reports whether x, after the release e, cannot run before e:
+// a Lock after an Unlock, an RLock or a writer's claim after the writer's
+// Unlock, the writer's wait for readers after an RUnlock, a Once.Do after
+// the completion of the running one. Such a race is not reversible; it is
+// reversed at the acquire that e releases.
+func waitsFor(e, x *event) bool {
+	switch {
+	case hasKind(e, engine.OpUnlock):
+		return hasKind(x, engine.OpLock)
+	case hasKind(e, engine.OpWUnlock):
+		return hasKind(x, engine.OpRLock) || hasKind(x, engine.OpWLock)
+	case hasKind(e, engine.OpRUnlock):
+		return hasKind(x, engine.OpWLockWait)
+	case hasKind(e, engine.OpOnceDone):
+		return hasKind(x, engine.OpOnce)
+	}
+	return false
+}
+
+func hasKind(e *event, k engine.OpKind) bool {
+	for _, x := range e.kinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// isTryAcquire reports whether e is a TryLock: it acquires without
+// waiting when it succeeds.
+func isTryAcquire(e *event) bool {
+	for _, k := range e.kinds {
+		switch k {
+		case engine.OpTryLock, engine.OpRWTryLock, engine.OpRWTryRLock:
+			return true
+		}
+	}
+	return false
+}
+
 func isSignal(e *event) bool {
 	for _, k := range e.kinds {
 		if k == engine.OpCondSignal || k == engine.OpCondBroadcast {
@@ -576,14 +705,24 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 		}
 	}
 	if !moved {
-		found := false
-		for _, k := range nd.keys {
-			if x.matchesEvent(nd.pend[k]) {
-				found = true
-			}
-		}
-		if !found {
+		k := nd.keyFor(x)
+		if k == "" && hasKind(x, engine.OpSelect) && len(x.gs) == 1 {
+			// A select that was blocked where e ran may be enabled after
+			// the steps that do not depend on e (a case made ready by
+			// another goroutine): E'.notdep(e).x is still a run.
+			moved = true
+		} else if k == "" {
 			return
+		}
+	}
+	if !moved {
+		k := nd.keyFor(x)
+		if !x.matchesEvent(nd.pend[k]) {
+			// x is a select that takes another case (or its default)
+			// where e ran: reverse with that.
+			y := cloneEvent(nd.pend[k])
+			y.vc, y.proc, y.idx = x.vc, x.proc, x.idx
+			x = y
 		}
 	}
 	// v = notdep(e).x
@@ -627,11 +766,8 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 		if !initial {
 			continue
 		}
-		for _, key := range nd.keys {
-			if y.matchesEvent(nd.pend[key]) {
-				cands = append(cands, key)
-				break
-			}
+		if key := nd.keyFor(y); key != "" {
+			cands = append(cands, key)
 		}
 	}
 	for _, c := range cands {
@@ -648,8 +784,11 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 	}
 }
 
-// matchesEvent reports whether e and f are the same step (same goroutines
-// and cases), comparing goroutines by id.
+// matchesEvent reports whether e and f are the same step: the same
+// goroutines with the same cases (for an unbuffered rendezvous, the same
+// pair, whichever side initiated it), comparing goroutines by id. A
+// rendezvous of a sender with another receiver is another step: the
+// receivers compete for it.
 func (e *event) matchesEvent(f *event) bool {
 	if f == nil {
 		return false
@@ -657,14 +796,21 @@ func (e *event) matchesEvent(f *event) bool {
 	if e.timer != "" || f.timer != "" {
 		return e.timer == f.timer
 	}
+	if len(e.gs) != len(f.gs) {
+		return false
+	}
 	for i, g := range e.gs {
+		found := false
 		for j, h := range f.gs {
 			if g.ID == h.ID && e.cases[i] == f.cases[j] {
-				return true
+				found = true
 			}
 		}
+		if !found {
+			return false
+		}
 	}
-	return false
+	return true
 }
 
 // weakInitial reports whether the pending step s (of a sleeping choice) is
@@ -713,6 +859,7 @@ func (d *DPOR) Stats() string {
 type pevent struct {
 	gids  []string
 	cases []int
+	sel   []bool // the goroutine's operation is a select
 	timer string
 	acc   []pacc
 }
@@ -740,9 +887,100 @@ func (p *pevent) matches(e *event) bool {
 	if p.timer != "" || e.timer != "" {
 		return p.timer == e.timer
 	}
+	if len(p.gids) != len(e.gs) {
+		return false
+	}
 	for i, g := range e.gs {
-		if containsID(p.gids, p.cases, g.ID, e.cases[i]) {
-			return true
+		if !containsID(p.gids, p.cases, g.ID, e.cases[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// keyOf returns the key of the choice at nd that takes w's step, or
+// failing that another case of w's select, or "".
+func (nd *dnode) keyOf(w *wnode) string {
+	for _, k := range nd.keys {
+		if w.matches(nd.pend[k]) {
+			return k
+		}
+	}
+	for _, k := range nd.keys {
+		if w.matchesSelect(nd.pend[k]) {
+			return k
+		}
+	}
+	return ""
+}
+
+// keyFor is keyOf for a step of a run.
+func (nd *dnode) keyFor(x *event) string {
+	for _, k := range nd.keys {
+		if x.matchesEvent(nd.pend[k]) {
+			return k
+		}
+	}
+	for _, k := range nd.keys {
+		if sameSelect(x, nd.pend[k]) {
+			return k
+		}
+	}
+	return ""
+}
+
+// sameSelect reports whether a and b are steps of the same select (in
+// some goroutine both perform a select), perhaps with different cases:
+// which case is ready depends on where the select runs, and the other
+// ready cases are explored as local alternatives.
+func sameSelect(a, b *event) bool {
+	if a == nil || b == nil || a.timer != "" || b.timer != "" {
+		return false
+	}
+	if len(a.gs) == 1 && len(b.gs) == 2 {
+		// A blocked operation seen at the end of a run, and the
+		// rendezvous it makes once a partner arrives.
+		for j, h := range b.gs {
+			if h.ID == a.gs[0].ID && b.cases[j] == a.cases[0] {
+				return true
+			}
+		}
+	}
+	for i, g := range a.gs {
+		if a.kinds[i] != engine.OpSelect {
+			continue
+		}
+		for j, h := range b.gs {
+			if g.ID == h.ID && b.kinds[j] == engine.OpSelect {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (w *wnode) matchesSelect(e *event) bool {
+	if w.raw != nil {
+		return sameSelect(w.raw, e)
+	}
+	if e == nil || e.timer != "" || w.ev.timer != "" {
+		return false
+	}
+	if len(w.ev.gids) == 1 && len(e.gs) == 2 {
+		for j, h := range e.gs {
+			if h.ID == w.ev.gids[0] && e.cases[j] == w.ev.cases[0] {
+				return true
+			}
+		}
+	}
+	for i, g := range w.ev.gids {
+		if !w.ev.sel[i] {
+			continue
+		}
+		for j, h := range e.gs {
+			if g == h.ID && e.kinds[j] == engine.OpSelect {
+				return true
+			}
 		}
 	}
 	return false
@@ -769,6 +1007,7 @@ func (d *DPOR) portable(e *event) *pevent {
 	for i, g := range e.gs {
 		p.gids = append(p.gids, g.ID)
 		p.cases = append(p.cases, e.cases[i])
+		p.sel = append(p.sel, e.kinds[i] == engine.OpSelect)
 	}
 	for _, a := range e.acc {
 		p.acc = append(p.acc, pacc{name: d.names.nameOf(a.obj), write: a.write, mutx: a.mutex})
@@ -801,7 +1040,15 @@ func psame(a, b *pevent) bool {
 	if a.timer != "" || b.timer != "" {
 		return a.timer == b.timer
 	}
-	return a.gids[0] == b.gids[0] && a.cases[0] == b.cases[0]
+	if len(a.gids) != len(b.gids) {
+		return false
+	}
+	for i, g := range a.gids {
+		if !containsID(b.gids, b.cases, g, a.cases[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // checkInitial is Concuerror's step of wakeup-tree insertion: if x is an

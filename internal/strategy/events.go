@@ -109,6 +109,7 @@ func pendingEvent(p *engine.Point, c engine.Choice) *event {
 	}
 	e := &event{key: c.Key(), gs: []*engine.G{c.G}, cases: []int{cs}, kinds: []engine.OpKind{op.Kind}}
 	e.acc = accesses(op.Kind, opObj(op, c.Case))
+	e.announce() // what the step announces is not known yet
 	if h, hc := p.Exec.ChoicePartner(c); h != nil {
 		hop := h.Pending()
 		e.gs = append(e.gs, h)
@@ -171,16 +172,21 @@ type runEvents struct {
 	created map[*engine.G]int // creating event index, -1: before every event
 	seenGs  int
 	lastOf  map[*engine.G]int // index of each goroutine's last event
+	exited  map[*engine.G]bool
+	ann     map[*engine.G]announcement
 }
 
 func newRunEvents() *runEvents {
-	return &runEvents{created: map[*engine.G]int{}, lastOf: map[*engine.G]int{}}
+	return &runEvents{created: map[*engine.G]int{}, lastOf: map[*engine.G]int{}, exited: map[*engine.G]bool{}, ann: map[*engine.G]announcement{}}
 }
 
 // consume adds the trace entries not seen yet.
 func (r *runEvents) consume(tr []engine.Step) {
 	for ; r.pos < len(tr); r.pos++ {
 		st := tr[r.pos]
+		if st.Kind == engine.OpExit {
+			r.exited[st.G] = true
+		}
 		if st.Kind == engine.OpExit || st.N == 0 {
 			continue
 		}
@@ -189,6 +195,15 @@ func (r *runEvents) consume(tr []engine.Step) {
 			continue
 		}
 		acc := accesses(st.Kind, st.Obj)
+		if prev, ok := r.lastOf[st.G]; ok {
+			if a, ok := r.ann[st.G]; ok && a.ev == prev {
+				if a.unbuf {
+					r.ev[prev].announce()
+				}
+			} else if r.mayRendezvous(st.Kind, st.Obj) {
+				r.ev[prev].announce()
+			}
+		}
 		if n := len(r.ev); n > 0 && r.pos > 0 && sameN(tr, r.pos) {
 			// The partner of an unbuffered rendezvous: same step.
 			e := r.ev[n-1]
@@ -222,6 +237,7 @@ func sameN(tr []engine.Step, i int) bool {
 func (r *runEvents) observe(x *engine.Exec) {
 	r.consume(x.Trace())
 	gs := x.Gs()
+	r.announced(gs)
 	for ; r.seenGs < len(gs); r.seenGs++ {
 		g := gs[r.seenGs]
 		if _, ok := r.created[g]; ok || g.Parent == nil {
@@ -245,11 +261,84 @@ func (r *runEvents) creator(g *engine.G, before int) int {
 	return -1
 }
 
+// announced marks the last step of every goroutine still alive with the
+// operation it announced (its pending operation).
+func (r *runEvents) announced(gs []*engine.G) {
+	for _, g := range gs {
+		if r.exited[g] {
+			continue
+		}
+		last, ok := r.lastOf[g]
+		if !ok {
+			continue
+		}
+		op := g.Pending()
+		unbuf := false
+		switch op.Kind {
+		case engine.OpSelect:
+			// As mayRendezvous: a select's cases are not in the trace.
+			unbuf = true
+		case engine.OpSend, engine.OpRecv:
+			for _, c := range op.Cases {
+				if c.Chan() != nil && c.Cap() == 0 {
+					unbuf = true
+				}
+			}
+		}
+		r.ann[g] = announcement{ev: last, unbuf: unbuf}
+		if unbuf {
+			r.ev[last].announce()
+		}
+	}
+}
+
+// announcement is what a goroutine's last step announced, when seen.
+type announcement struct {
+	ev    int
+	unbuf bool
+}
+
+// mayRendezvous reports whether an operation of kind k on obj, announced
+// where no scheduling point saw it, may be an unbuffered one (a select's
+// cases are not in the trace: it may).
+func (r *runEvents) mayRendezvous(k engine.OpKind, obj unsafe.Pointer) bool {
+	switch k {
+	case engine.OpSelect:
+		return true
+	case engine.OpSend, engine.OpRecv:
+		return obj == nil || chanCap(obj) == 0
+	}
+	return false
+}
+
+// chanCap reads the capacity of the channel whose runtime header is at p:
+// the second word of runtime.hchan (qcount, dataqsiz, ...), fixed when
+// the channel is made. The trace names a channel by that address but does
+// not keep its capacity.
+func chanCap(p unsafe.Pointer) int { return int((*[2]uint)(p)[1]) }
+
+// announce records that e ended with its goroutine announcing an
+// unbuffered channel operation (or a select with such a case). The
+// arrival of an unbuffered partner can make a select's case ready, so that
+// step is dependent with selects, which write anyChan (heddle.md §4: a
+// default taken is dependent with every operation that could have made a
+// case ready). A pending step's announcement is not known yet:
+// pendingEvent assumes one.
+func (e *event) announce() {
+	for _, a := range e.acc {
+		if a.obj == anyChan {
+			return
+		}
+	}
+	e.acc = append(e.acc, access{obj: anyChan})
+}
+
 // finish consumes the rest of the trace and the creation edges of the
 // goroutines no Choose saw before they started: their first step followed
 // their creation directly.
 func (r *runEvents) finish(res *engine.Result) {
 	r.consume(res.Trace)
+	r.announced(res.Gs)
 	first := map[*engine.G]int{}
 	for i, e := range r.ev {
 		for _, g := range e.gs {

@@ -1,22 +1,136 @@
 package strategy
 
-import "heddle.dev/internal/engine"
+import (
+	"runtime"
+	"strings"
+
+	"heddle.dev/internal/engine"
+)
 
 // spinLimit is the fairness threshold: a goroutine whose last Spins()
-// operations made no progress is not chosen while another choice exists.
+// operations made no progress, and whose pending operation repeats a call
+// site of that streak (a genuine loop), is not chosen while another choice
+// exists.
 const spinLimit = 2
 
+// spinTracker tells genuine spin loops from straight-line code. The
+// engine counts consecutive operations without progress (Gosched, select
+// default, failed TryLock, an atomic load of an address nobody wrote since
+// the goroutine last loaded it); straight-line code that loads one
+// variable four times counts too, and deprioritizing it would prune real
+// interleavings (the DFS/DPOR disagreement of the first differential
+// check was of that kind). So a goroutine is deprioritized only when its
+// pending operation is at a call site (the innermost user frames) it
+// already reached during its current streak: it is going round a loop
+// without progress.
+//
+// The call site of a pending operation is read when the goroutine that
+// announced it reaches the scheduling point, on its own stack: Choose runs
+// on that goroutine. A goroutine whose announcement was not seen (only one
+// choice was enabled then) is not deprioritized at that point.
+type spinTracker struct {
+	exec *engine.Exec
+	gs   map[*engine.G]*spinState
+}
+
+type spinState struct {
+	spins   int
+	step    int // LastStep of the announcement last seen
+	sites   map[uint64]bool
+	genuine bool // the pending operation repeats a site of the streak
+}
+
+func (t *spinTracker) observe(p *engine.Point) {
+	if t.exec != p.Exec {
+		t.exec, t.gs = p.Exec, map[*engine.G]*spinState{}
+	}
+	g := p.Exec.Cur()
+	if g == nil || g.Done() {
+		return
+	}
+	st := t.gs[g]
+	if st == nil {
+		st = &spinState{step: -1}
+		t.gs[g] = st
+	}
+	if st.step == g.LastStep() {
+		return // the same announcement, seen again (a timer fired)
+	}
+	st.step = g.LastStep()
+	if g.Spins() == 0 || g.Spins() <= st.spins || !spinKind(g.PendingKind()) {
+		st.sites = nil
+	}
+	st.spins = g.Spins()
+	st.genuine = false
+	if !spinKind(g.PendingKind()) {
+		return
+	}
+	site := callSite()
+	if st.sites == nil {
+		st.sites = map[uint64]bool{}
+	}
+	st.genuine = st.sites[site]
+	st.sites[site] = true
+}
+
+func spinKind(k engine.OpKind) bool {
+	switch k {
+	case engine.OpYield, engine.OpSelect, engine.OpTryLock, engine.OpRWTryLock, engine.OpRWTryRLock, engine.OpAtomicLoad, engine.OpMapRead, engine.OpChanLen, engine.OpSleep:
+		return true
+	}
+	return false
+}
+
+// spinning reports whether g is going round a loop without progress.
+func (t *spinTracker) spinning(g *engine.G) bool {
+	if g == nil || g.Spins() < spinLimit {
+		return false
+	}
+	st := t.gs[g]
+	return st != nil && st.genuine && st.step == g.LastStep()
+}
+
+// callSite hashes the innermost three frames of the running goroutine
+// outside heddle.
+func callSite() uint64 {
+	var pcs [32]uintptr
+	n := runtime.Callers(3, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	var h uint64 = 14695981039346656037
+	k := 0
+	for k < 3 {
+		f, more := frames.Next()
+		if !heddleFunc(f.Function) {
+			h = (h ^ uint64(f.PC)) * 1099511628211
+			k++
+		}
+		if !more {
+			break
+		}
+	}
+	return h
+}
+
+func heddleFunc(fn string) bool {
+	for _, p := range [...]string{"heddle.dev/rt.", "heddle.dev/internal/engine.", "heddle.dev/internal/explore.", "heddle.dev/internal/strategy.", "runtime."} {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // allowed returns the indices of p's choices an exhaustive strategy may
-// take, in p's order: every choice, except that goroutines spinning
-// (Spins() >= spinLimit: Gosched, select default, failed TryLock, stale
-// atomic load, sleep in a loop) are dropped while some other choice exists.
-// This is the fairness that lets DFS and DPOR terminate on programs that
-// terminate under fair scheduling: a spinning goroutine only runs when
-// nothing else can.
-func allowed(p *engine.Point) []int {
+// take, in p's order: every choice, except that goroutines spinning (see
+// spinTracker) are dropped while some other choice exists. This is the
+// fairness that lets DFS and DPOR terminate on programs that terminate
+// under fair scheduling: a spinning goroutine only runs when nothing else
+// can.
+func (t *spinTracker) allowed(p *engine.Point) []int {
+	t.observe(p)
 	out := make([]int, 0, len(p.Choices))
 	for i, c := range p.Choices {
-		if c.G != nil && c.G.Spins() >= spinLimit {
+		if c.G != nil && t.spinning(c.G) {
 			continue
 		}
 		out = append(out, i)

@@ -168,11 +168,11 @@ var small = []struct {
 	}},
 }
 
-// knownGaps are programs on which the DPOR implementations are not yet
-// exact: competing unbuffered partners (a rendezvous reachable from two
-// choice keys makes a sleep-set blocked run), a select whose other case
-// becomes ready later, and RWMutex reader/writer reversal.
-var knownGaps = map[string]bool{"unbuffered-2-senders": true, "unbuffered-2-receivers": true, "select-two-senders": true, "rwmutex": true}
+// knownGaps are programs on which optimal DPOR covers every class but is
+// not exact, with the reason.
+var knownGaps = map[string]string{
+	"select-two-senders": "a select blocked where the racing send ran is reversed after the steps independent of that send (E'.notdep(e).x); the wakeup sequence inserted for it and the one for the other case lead to the same class once: 5 complete runs for 4 classes",
+}
 
 type optCase struct {
 	name string
@@ -189,9 +189,6 @@ func optimalityCases() []optCase {
 	}
 	cs = append(cs, optCase{"indexer-2", indexer(2)})
 	for _, s := range small {
-		if knownGaps[s.name] {
-			continue
-		}
 		cs = append(cs, optCase{s.name, s.body})
 	}
 	return cs
@@ -204,7 +201,9 @@ func TestOptimalDPORExploresOneRunPerClass(t *testing.T) {
 		cc := strategy.NewClassCounter(o)
 		runAll(t, cc, 100000, c.body)
 		got := cc.HB
-		if o.Complete != len(want) || o.Blocked != 0 || len(got) != len(want) {
+		if _, gap := knownGaps[c.name]; gap {
+			t.Logf("%s (known gap): optimal DPOR %s for %d classes", c.name, o.Stats(), len(want))
+		} else if o.Complete != len(want) || o.Blocked != 0 || len(got) != len(want) {
 			t.Errorf("%s: optimal DPOR: %s, %d distinct classes; DFS finds %d classes", c.name, o.Stats(), len(got), len(want))
 		}
 		for k := range want {
