@@ -24,6 +24,7 @@ func main() {
 	var (
 		budget      = flag.Int("budget", 1000, "heddle runs per kernel, form and strategy")
 		strategies  = flag.String("strategies", "default,random,pct,pos,sdpor,odpor,idb", "comma-separated strategies; default means no -strategy flag")
+		shippedS    = flag.String("shipped-strategies", "default,random,pct", "strategies run on the shipped form (one run of a thousand copies can take seconds)")
 		forms       = flag.String("forms", "single,shipped", "forms to run: single, shipped")
 		nativeRuns  = flag.Int("native-runs", 10000, "native baseline: at most this many runs per kernel (0: no native baseline)")
 		nativeTime  = flag.Duration("native-time", 20*time.Second, "native baseline: at most this much time per kernel")
@@ -40,13 +41,13 @@ func main() {
 	)
 	flag.Parse()
 	command := "go run ./cmd/goker " + strings.Join(os.Args[1:], " ")
-	if err := mainErr(command, *budget, *strategies, *forms, *nativeRuns, *nativeTime, *nativeGrace, *nativeBatch, *jobs, *run, *timeout, *shippedTO, *out, *heddleBin, *rev, *keep); err != nil {
+	if err := mainErr(command, *budget, *strategies, *forms, *nativeRuns, *nativeTime, *nativeGrace, *nativeBatch, *jobs, *run, *timeout, *shippedTO, *shippedS, *out, *heddleBin, *rev, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "goker:", err)
 		os.Exit(1)
 	}
 }
 
-func mainErr(command string, budget int, strategies, forms string, nativeRuns int, nativeTime, nativeGrace time.Duration, nativeBatch, jobs int, run string, timeout, shippedTO time.Duration, out, heddleBin, rev string, keep bool) error {
+func mainErr(command string, budget int, strategies, forms string, nativeRuns int, nativeTime, nativeGrace time.Duration, nativeBatch, jobs int, run string, timeout, shippedTO time.Duration, shippedS, out, heddleBin, rev string, keep bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	goroot, err := goker.GOROOT()
@@ -84,6 +85,7 @@ func mainErr(command string, budget int, strategies, forms string, nativeRuns in
 		Native:         goker.NativeConfig{Runs: nativeRuns, Time: nativeTime, Grace: nativeGrace, Batch: nativeBatch},
 	}
 	cfg.Strategies = strings.Split(strategies, ",")
+	cfg.ShippedStrategies = strings.Split(shippedS, ",")
 	for _, f := range strings.Split(forms, ",") {
 		switch goker.Form(f) {
 		case goker.Single, goker.Shipped:

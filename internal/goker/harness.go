@@ -27,8 +27,10 @@ type Config struct {
 	// ShippedTimeout is the time limit of a heddle command on the shipped
 	// form (0: Timeout): one run of a thousand copies can take seconds.
 	ShippedTimeout time.Duration
-	Work           string // where the temporary modules go (outside the repository)
-	Log            io.Writer
+	// ShippedStrategies are the strategies run on the shipped form.
+	ShippedStrategies []string
+	Work              string // where the temporary modules go (outside the repository)
+	Log               io.Writer
 }
 
 // KernelResult is everything measured on one kernel.
@@ -120,7 +122,11 @@ func runKernel(ctx context.Context, cfg Config, k *Kernel) *KernelResult {
 		if f == Shipped && cfg.ShippedTimeout > 0 {
 			timeout = cfg.ShippedTimeout
 		}
-		for _, s := range cfg.Strategies {
+		strats := cfg.Strategies
+		if f == Shipped && cfg.ShippedStrategies != nil {
+			strats = cfg.ShippedStrategies
+		}
+		for _, s := range strats {
 			r := k.RunHeddle(ctx, cfg.Heddle, fdir, s, cfg.Budget, timeout)
 			if r.Found && r.Kind == "steplimit" {
 				// The kernel runs past the step bound in some schedule

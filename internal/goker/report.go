@@ -133,6 +133,10 @@ func (res *Results) Markdown(command, machine, commit string) string {
 	for _, f := range cfg.Forms {
 		p("| found, %s form (of %d) | ", f, n)
 		for _, s := range strats {
+			if !res.ran(f, s) {
+				p("– | ")
+				continue
+			}
 			p("%d | ", res.count(f, s))
 		}
 		if f == Single && cfg.Native.Runs > 0 {
@@ -141,9 +145,18 @@ func (res *Results) Markdown(command, machine, commit string) string {
 			p("– |\n")
 		}
 	}
+	p("| of which only with `-disable steplimit` (‡) | ")
+	for _, s := range strats {
+		p("%d | ", res.countStep(Single, s))
+	}
+	p("– |\n")
 	for _, f := range cfg.Forms {
 		p("| exploration time, %s form | ", f)
 		for _, s := range strats {
+			if !res.ran(f, s) {
+				p("– | ")
+				continue
+			}
 			p("%s | ", secs(res.elapsed(f, s)))
 		}
 		if f == Single && cfg.Native.Runs > 0 {
@@ -204,18 +217,22 @@ func (res *Results) Markdown(command, machine, commit string) string {
 	if hasForm(cfg.Forms, Shipped) {
 		p("## As shipped (the kernel's loop of copies kept)\n\n")
 		p("Kernels without a loop of copies run one copy as shipped; their row repeats the single form (`=`).\n\n")
+		shipped := cfg.ShippedStrategies
+		if shipped == nil {
+			shipped = strats
+		}
 		p("| kernel | copies | ")
-		for _, s := range strats {
+		for _, s := range shipped {
 			p("%s | ", s)
 		}
 		p("\n|---|---|")
-		for range strats {
+		for range shipped {
 			p("---|")
 		}
 		p("\n")
 		for _, kr := range res.Kernels {
 			p("| %s | %s | ", kr.Kernel.Name, kr.Copies)
-			for _, s := range strats {
+			for _, s := range shipped {
 				c := kr.Heddle[Shipped][s].Cell()
 				if kr.Same {
 					c = "= " + c
@@ -295,6 +312,25 @@ func (res *Results) count(f Form, s string) int {
 	c := 0
 	for _, kr := range res.Kernels {
 		if r := kr.Heddle[f][s]; r != nil && r.OK() {
+			c++
+		}
+	}
+	return c
+}
+
+func (res *Results) ran(f Form, s string) bool {
+	for _, kr := range res.Kernels {
+		if kr.Heddle[f][s] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (res *Results) countStep(f Form, s string) int {
+	c := 0
+	for _, kr := range res.Kernels {
+		if r := kr.Heddle[f][s]; r != nil && r.OK() && r.StepLimit != nil {
 			c++
 		}
 	}
