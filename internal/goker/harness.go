@@ -113,7 +113,7 @@ func runKernel(ctx context.Context, cfg Config, k *Kernel) *KernelResult {
 			continue
 		}
 		fdir := filepath.Join(dir, string(f))
-		if err := k.WriteModule(fdir, c, fmt.Sprintf(heddleTest, k.Name)); err != nil {
+		if err := k.WriteModule(fdir, c, heddleTestFile(k)); err != nil {
 			kr.Err = err.Error()
 			return kr
 		}

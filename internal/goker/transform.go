@@ -208,6 +208,8 @@ import "testing"
 func TestKernel(t *testing.T) { %s() }
 `
 
+func heddleTestFile(k *Kernel) string { return fmt.Sprintf(heddleTest, k.Name) }
+
 // WriteModule writes a module in dir with the prepared kernel, main.go of
 // the kernel directory (unchanged: register, yieldCount) and the test file.
 func (k *Kernel) WriteModule(dir string, c *Copy, test string) error {
