@@ -185,6 +185,9 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	}
 	defer active.Store(nil)
 
+	if p := cfg.Progress; p != nil {
+		p.Add(1) // a run that starts is progress, even one with no step
+	}
 	g0 := e.newG(nil, body)
 	g0.state = gRunning
 	e.cur = g0
