@@ -119,6 +119,30 @@ func TestDifferential(t *testing.T) {
 			}
 			sameSet(t, p.name, "bugs", s.name, dfs.bugs, x.bugs)
 		}
+		lz := strategy.NewLazyDPOR()
+		x := exploreProgram(t, lz, 20000, p.body)
+		if w := lz.Warnings(); len(w) > 0 {
+			// seed-004 §5.4: lazy DPOR may miss states after a blocking
+			// operation in a critical section or a mutex deadlock, which
+			// it detects. It must still reach only real states.
+			for k := range x.lazyStates {
+				if !dfs.lazyStates[k] {
+					t.Errorf("%s: lazy DPOR reaches a state DFS does not:\n%s", p.name, k)
+					break
+				}
+			}
+			t.Logf("%s: lazy DPOR warned: %v", p.name, w)
+		} else {
+			if _, gap := differentialGaps[p.name]; gap {
+				sameSet(t, p.name, "outcomes", "lazy", dfs.outcomes, x.outcomes)
+			} else {
+				sameSet(t, p.name, "terminal lazy-HBR states", "lazy", dfs.lazyStates, x.lazyStates)
+			}
+			sameSet(t, p.name, "bugs", "lazy", dfs.bugs, x.bugs)
+		}
+		if hb, lazy := lz.Classes(); lazy > hb || lazy > len(dfs.lazyStates) {
+			t.Errorf("%s: lazy DPOR counts %d HBR and %d lazy HBR classes (DFS: %d lazy)", p.name, hb, lazy, len(dfs.lazyStates))
+		}
 		t.Logf("%s: dfs %d runs, %d states, %d lazy states, %d outcomes, %d bugs", p.name, dfs.runs, len(dfs.states), len(dfs.lazyStates), len(dfs.outcomes), len(dfs.bugs))
 	}
 }

@@ -29,6 +29,15 @@ import (
 // are not enabled), so DPOR terminates on fairly terminating spin loops.
 type DPOR struct {
 	Optimal bool
+	// Lazy makes it lazy DPOR (seed-004 §5.4, Algorithm 6): races under
+	// the lazy happens-before relation, in which the mutex transitions of
+	// different goroutines are independent, reversed at the latest earlier
+	// step of the same goroutine where no relevant mutex is held, with
+	// Flanagan–Godefroid backtrack sets and sleep sets (the valid
+	// dependence). It is unsound in the ways seed-004 lists; see
+	// Warnings.
+	Lazy bool
+	lazy *lazyInfo
 
 	stack []*dnode
 	spin  spinTracker
@@ -284,7 +293,10 @@ func (d *DPOR) End(r *engine.Result) {
 	} else {
 		d.Complete++
 	}
-	a := analyze(d.re, r, false)
+	a := analyze(d.re, r, d.Lazy)
+	if d.Lazy {
+		d.lazy.endRun(a, r)
+	}
 	d.nameObjects(a)
 	for _, nd := range d.stack {
 		for _, c := range nd.wut.children {
@@ -470,6 +482,7 @@ func cloneEvent(e *event) *event {
 // extendHB computes the vector clock of x as if it ran right after prefix.
 func extendHB(prefix []*event, x *event, created map[*engine.G]int, nprocs int) {
 	v := make([]int, nprocs+1)
+	lv := make([]int, nprocs+1)
 	join := func(w []int) {
 		for i, c := range w {
 			if c > v[i] {
@@ -496,29 +509,46 @@ func extendHB(prefix []*event, x *event, created map[*engine.G]int, nprocs int) 
 		if dependent(e, x, false) {
 			join(e.vc)
 		}
+		if e.lvc != nil && dependent(e, x, true) {
+			joinInto(lv, e.lvc)
+		}
 	}
 	for _, g := range x.gs {
 		if count[g.Index] == 0 {
 			if c, ok := created[g]; ok && c >= 0 && c < len(prefix) {
 				join(prefix[c].vc)
+				if prefix[c].lvc != nil {
+					joinInto(lv, prefix[c].lvc)
+				}
 			}
 		}
 	}
 	for _, pr := range procs {
 		v[pr] = count[pr] + 1
+		lv[pr] = count[pr] + 1
 	}
 	x.vc = v
+	x.lvc = lv
 	x.proc = procs[0]
 	x.idx = v[procs[0]]
+}
+
+func joinInto(v, w []int) {
+	for i, c := range w {
+		if c > v[i] {
+			v[i] = c
+		}
+	}
 }
 
 // racesOf handles the races of x (the next step after prefix) with the
 // steps of prefix.
 func (d *DPOR) racesOf(a *analysis, nodeAt map[int]*dnode, prefix []*event, x *event) {
 	j := len(prefix)
+	lazy := d.Lazy
 	var deps []int
 	for k := j - 1; k >= 0; k-- {
-		if dependent(prefix[k], x, false) {
+		if dependent(prefix[k], x, lazy) {
 			deps = append(deps, k)
 		}
 	}
@@ -529,12 +559,16 @@ func (d *DPOR) racesOf(a *analysis, nodeAt map[int]*dnode, prefix []*event, x *e
 		}
 		direct := true
 		for _, m := range deps[:n] { // later dependent steps
-			if before(e, prefix[m], false) {
+			if before(e, prefix[m], lazy) {
 				direct = false
 				break
 			}
 		}
 		if !direct {
+			continue
+		}
+		if lazy {
+			d.lazyReverse(nodeAt, prefix, k, x)
 			continue
 		}
 		if waitsFor(e, x) && sameObj(e, x) {

@@ -62,14 +62,20 @@ func accesses(k engine.OpKind, obj unsafe.Pointer) []access {
 		return rd(false)
 	case engine.OpSelect:
 		return append(r, access{obj: anyChan, write: true})
-	case engine.OpLock, engine.OpUnlock, engine.OpWLock, engine.OpWLockWait, engine.OpWUnlock:
+	case engine.OpLock, engine.OpUnlock:
 		return w(true)
+	case engine.OpWLock, engine.OpWLockWait, engine.OpWUnlock:
+		// RWMutex transitions are not relaxed by the lazy HBR: seed-004's
+		// model (and Theorem 4.3.1) has plain mutexes only.
+		return w(false)
 	case engine.OpOnce, engine.OpOnceDone:
 		// Once.Do blocks while f runs, like a Lock; the completion of f
-		// releases it, like an Unlock.
-		return w(true)
+		// releases it, like an Unlock. It is not a pure mutex transition
+		// (which Do runs f matters), so it stays dependent under the
+		// lazy HBR.
+		return w(false)
 	case engine.OpRLock, engine.OpRUnlock:
-		return rd(true)
+		return rd(false)
 	case engine.OpTryLock, engine.OpRWTryLock:
 		return w(false)
 	case engine.OpRWTryRLock:

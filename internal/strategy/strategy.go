@@ -61,6 +61,7 @@ var constructors = map[string]func(Options) engine.Strategy{
 	},
 	"sdpor":     func(o Options) engine.Strategy { return NewSourceDPOR() },
 	"odpor":     func(o Options) engine.Strategy { return NewOptimalDPOR() },
+	"lazy":      func(o Options) engine.Strategy { return NewLazyDPOR() },
 	"pos":       func(o Options) engine.Strategy { return NewPOS(o.Seed) },
 	"portfolio": func(o Options) engine.Strategy { return NewPortfolio(o.Seed, o.PCTDepth) },
 }

@@ -1,0 +1,224 @@
+package strategy
+
+import (
+	"fmt"
+	"sort"
+	"unsafe"
+
+	"heddle.dev/internal/engine"
+)
+
+// NewLazyDPOR returns lazy DPOR (seed-004 §5.4).
+func NewLazyDPOR() *DPOR { return &DPOR{Lazy: true, names: newUnionFind(), lazy: newLazyInfo()} }
+
+// ClassReporter is implemented by strategies that count the distinct
+// happens-before classes of the terminal runs they explored: Classes
+// returns the number of distinct terminal HBRs and of distinct terminal
+// lazy HBRs (seed-004 §5: #states ≤ #lazy HBRs ≤ #HBRs ≤ #schedules).
+type ClassReporter interface{ Classes() (hbr, lazy int) }
+
+// Warner is implemented by strategies that are unsound in known ways and
+// detect when that may have mattered: Warnings lists what they detected.
+type Warner interface{ Warnings() []string }
+
+// lazyInfo is what lazy DPOR keeps across runs: the terminal classes and
+// the warnings of seed-004 §5.4.
+type lazyInfo struct {
+	hb, lazy map[uint64]bool
+	warn     map[string]bool
+}
+
+func newLazyInfo() *lazyInfo {
+	return &lazyInfo{hb: map[uint64]bool{}, lazy: map[uint64]bool{}, warn: map[string]bool{}}
+}
+
+// Classes implements ClassReporter.
+func (d *DPOR) Classes() (hbr, lazy int) {
+	if d.lazy == nil {
+		return 0, 0
+	}
+	return len(d.lazy.hb), len(d.lazy.lazy)
+}
+
+// Warnings implements Warner: for lazy DPOR, the runs where it detected
+// a blocking operation inside a critical section (issue 1 of seed-004
+// §5.4) or a possible mutex deadlock (issue 2): states may have been
+// missed; fall back to optimal or source DPOR. Its third issue (a mutex
+// owned by another goroutine that must release it first) is not detected.
+func (d *DPOR) Warnings() []string {
+	if d.lazy == nil {
+		return nil
+	}
+	var w []string
+	for k := range d.lazy.warn {
+		w = append(w, k)
+	}
+	sort.Strings(w)
+	return w
+}
+
+func (l *lazyInfo) endRun(a *analysis, r *engine.Result) {
+	l.hb[hash64(classKey(a.ev, a.procName, false))] = true
+	l.lazy[hash64(classKey(a.ev, a.procName, true))] = true
+	for _, w := range lazyWarnings(a.ev, r) {
+		l.warn[w] = true
+	}
+}
+
+// mutexOf returns the mutex a lock-family step acquires or releases, and
+// whether it acquires; ok is false for other steps.
+func mutexOf(e *event) (m unsafe.Pointer, acquire, ok bool) {
+	for i, k := range e.kinds {
+		_ = i
+		switch k {
+		case engine.OpLock:
+			acquire = true
+		case engine.OpUnlock:
+		default:
+			continue
+		}
+		for _, a := range e.acc {
+			if a.mutex {
+				return a.obj, acquire, true
+			}
+		}
+	}
+	return nil, false, false
+}
+
+// heldBefore returns, for every event, the mutexes its goroutine held
+// just before it.
+func heldBefore(ev []*event) []map[unsafe.Pointer]bool {
+	held := map[*engine.G]map[unsafe.Pointer]bool{}
+	out := make([]map[unsafe.Pointer]bool, len(ev))
+	for i, e := range ev {
+		if len(e.gs) == 0 {
+			continue
+		}
+		g := e.gs[0]
+		h := held[g]
+		cp := map[unsafe.Pointer]bool{}
+		for m := range h {
+			cp[m] = true
+		}
+		out[i] = cp
+		m, acq, ok := mutexOf(e)
+		if !ok {
+			continue
+		}
+		if h == nil {
+			h = map[unsafe.Pointer]bool{}
+			held[g] = h
+		}
+		if acq {
+			h[m] = true
+		} else {
+			delete(h, m)
+		}
+	}
+	return out
+}
+
+// lazyReverse is Algorithm 6's AddBacktrack' for the lazy race between
+// prefix[i] and x: the largest i' ≤ i with the same goroutine as
+// prefix[i] such that the mutexes held there are disjoint from the
+// mutexes locked after i' whose lock lazy-happens-before x; then x's
+// goroutine (or every enabled choice) is added to the backtrack set of
+// the point before i'.
+func (d *DPOR) lazyReverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) {
+	held := heldBefore(prefix)
+	ip := -1
+	for c := i; c >= 0; c-- {
+		if !shareG(prefix[c], prefix[i]) {
+			continue
+		}
+		relevant := false
+		for k := c + 1; k < len(prefix) && !relevant; k++ {
+			m, acq, ok := mutexOf(prefix[k])
+			if ok && acq && held[c][m] && before(prefix[k], x, true) {
+				relevant = true
+			}
+		}
+		if !relevant {
+			ip = c
+			break
+		}
+	}
+	if ip < 0 {
+		return
+	}
+	nd := nodeAt[ip]
+	if nd == nil {
+		return // one choice only there
+	}
+	for _, k := range nd.keys {
+		pe := nd.pend[k]
+		if pe.timer == "" && x.timer == "" && pe.gs[0].ID == x.gs[0].ID || pe.timer != "" && pe.timer == x.timer {
+			nd.bt = appendNew(nd.bt, k)
+			return
+		}
+	}
+	for _, k := range nd.keys {
+		nd.bt = appendNew(nd.bt, k)
+	}
+}
+
+// lazyWarnings detects, in one run, seed-004 §5.4's issues 1 and 2: a
+// goroutine performing a blocking operation while it holds a mutex, and a
+// cycle in the lock-order graph with distinct goroutines on its edges (or
+// a run that ended with a goroutine blocked on a Lock).
+func lazyWarnings(ev []*event, r *engine.Result) []string {
+	var w []string
+	held := heldBefore(ev)
+	type edge struct {
+		from, to unsafe.Pointer
+		g        string
+	}
+	var edges []edge
+	for i, e := range ev {
+		if len(e.gs) == 0 || len(held[i]) == 0 {
+			continue
+		}
+		for j, k := range e.kinds {
+			switch k {
+			case engine.OpSend, engine.OpRecv, engine.OpWGWait, engine.OpCondBlocked, engine.OpSleep:
+				w = append(w, fmt.Sprintf("blocking operation inside a critical section (%s: %s)", e.gs[j].ID, k))
+			case engine.OpSelect:
+				if e.cases[j] >= 0 {
+					w = append(w, fmt.Sprintf("blocking operation inside a critical section (%s: %s)", e.gs[j].ID, k))
+				}
+			}
+		}
+		if m, acq, ok := mutexOf(e); ok && acq {
+			for n := range held[i] {
+				if n != m {
+					edges = append(edges, edge{n, m, e.gs[0].ID})
+				}
+			}
+		}
+	}
+	// Cycles of length 2 and 3 with distinct goroutines.
+	for _, a := range edges {
+		for _, b := range edges {
+			if a.to == b.from && a.g != b.g {
+				if b.to == a.from {
+					w = append(w, "possible mutex deadlock (lock-order cycle of "+a.g+" and "+b.g+")")
+				}
+				for _, c := range edges {
+					if b.to == c.from && c.to == a.from && c.g != a.g && c.g != b.g {
+						w = append(w, "possible mutex deadlock (lock-order cycle of "+a.g+", "+b.g+" and "+c.g+")")
+					}
+				}
+			}
+		}
+	}
+	if r.Bug != nil && (r.Bug.Kind == engine.KindDeadlock || r.Bug.Kind == engine.KindLeak) {
+		for _, g := range r.Bug.Blocked {
+			switch g.PendingKind() {
+			case engine.OpLock, engine.OpWLock, engine.OpWLockWait, engine.OpRLock:
+				w = append(w, "mutex deadlock state reached ("+g.ID+" blocked on "+g.PendingKind().String()+")")
+			}
+		}
+	}
+	return w
+}
