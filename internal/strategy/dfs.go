@@ -30,6 +30,7 @@ type DFS struct {
 
 	stack []dfsNode
 	spin  spinTracker
+	cache *hbrCache // HBR caching, if set
 	depth int
 	cur   int // cost of the run so far
 	done  bool
@@ -71,12 +72,18 @@ func NewBoundedDFS(delay bool, bound int) *DFS {
 func (d *DFS) Begin(run int) bool {
 	d.depth = 0
 	d.cur = 0
+	if d.cache != nil {
+		d.cache.begin()
+	}
 	return !d.done
 }
 
 // Choose implements engine.Strategy.
 func (d *DFS) Choose(p *engine.Point) int {
 	d.spin.observe(p)
+	if d.cache != nil {
+		d.cache.re.observe(p.Exec) // at every point, to place goroutine creations
+	}
 	i := d.depth
 	d.depth++
 	if i < len(d.stack) {
@@ -97,6 +104,12 @@ func (d *DFS) Choose(p *engine.Point) int {
 		if d.cost != nil {
 			d.cur += d.cost(p, ok, order[0])
 		}
+		d.depth--
+		return order[0]
+	}
+	if d.cache != nil && d.cache.seen(p) {
+		// The state is one an explored prefix reached (same HBR):
+		// finish the run without branching (seed-004 Algorithm 4).
 		d.depth--
 		return order[0]
 	}
@@ -126,7 +139,9 @@ func (d *DFS) Choose(p *engine.Point) int {
 // choice left.
 func (d *DFS) End(r *engine.Result) {
 	d.runs++
-	if d.cost == nil || d.cur == d.bound {
+	if d.cache != nil && !d.cache.end(r) {
+		// A pruned run is not a new terminal schedule.
+	} else if d.cost == nil || d.cur == d.bound {
 		d.terminal++
 		if r.Bug != nil {
 			d.bugs++

@@ -119,6 +119,21 @@ func TestDifferential(t *testing.T) {
 			}
 			sameSet(t, p.name, "bugs", s.name, dfs.bugs, x.bugs)
 		}
+		for _, c := range []struct {
+			name string
+			lazy bool
+		}{{"hbrcache", false}, {"lazycache", true}} {
+			hc := strategy.NewHBRCache(c.lazy)
+			y := exploreProgram(t, hc, 20000, p.body)
+			want, got := dfs.states, y.states
+			if c.lazy {
+				want, got = dfs.lazyStates, y.lazyStates
+			}
+			// Pruned runs end on some state already reached: compare
+			// the states of the complete runs (every run's state is real).
+			sameSet(t, p.name, "terminal states", c.name, want, got)
+			sameSet(t, p.name, "bugs", c.name, dfs.bugs, y.bugs)
+		}
 		lz := strategy.NewLazyDPOR()
 		x := exploreProgram(t, lz, 20000, p.body)
 		if w := lz.Warnings(); len(w) > 0 {

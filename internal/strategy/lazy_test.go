@@ -75,6 +75,16 @@ func TestLazyDPORReducesCoarseLocking(t *testing.T) {
 			t.Errorf("%s: lazy DPOR %s, %d HBR / %d lazy HBR classes, warnings %v; optimal DPOR %d runs", c.name, lz.Stats(), hb, lazyN, lz.Warnings(), od.Runs)
 		}
 		t.Logf("%s: lazy DPOR %s (%d HBR, %d lazy HBR classes); optimal DPOR %d runs", c.name, lz.Stats(), hb, lazyN, od.Runs)
+		hc, lc := strategy.NewHBRCache(false), strategy.NewHBRCache(true)
+		exploreProgram(t, hc, 100000, c.prog)
+		exploreProgram(t, lc, 100000, c.prog)
+		if h, l := hc.Classes(); h != c.hb || l != c.lazyN {
+			t.Errorf("%s: HBR caching counts %d HBR and %d lazy HBR classes", c.name, h, l)
+		}
+		if _, l := lc.Classes(); l != c.lazyN || lc.Terminal() >= hc.Terminal() {
+			t.Errorf("%s: lazy HBR caching: %d lazy classes, %d terminal runs; HBR caching %d", c.name, l, lc.Terminal(), hc.Terminal())
+		}
+		t.Logf("%s: HBR caching %d terminal runs (%d pruned), lazy HBR caching %d (%d pruned)", c.name, hc.Terminal(), hc.Pruned(), lc.Terminal(), lc.Pruned())
 	}
 }
 

@@ -62,6 +62,8 @@ var constructors = map[string]func(Options) engine.Strategy{
 	"sdpor":     func(o Options) engine.Strategy { return NewSourceDPOR() },
 	"odpor":     func(o Options) engine.Strategy { return NewOptimalDPOR() },
 	"lazy":      func(o Options) engine.Strategy { return NewLazyDPOR() },
+	"hbrcache":  func(o Options) engine.Strategy { return NewHBRCache(false) },
+	"lazycache": func(o Options) engine.Strategy { return NewHBRCache(true) },
 	"pos":       func(o Options) engine.Strategy { return NewPOS(o.Seed) },
 	"portfolio": func(o Options) engine.Strategy { return NewPortfolio(o.Seed, o.PCTDepth) },
 }
