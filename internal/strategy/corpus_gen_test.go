@@ -165,7 +165,11 @@ func gen005(o *outcome) {
 	c0 := rt.MakeChan[chan int32](0)
 	c1 := rt.MakeChan[chan int32](1)
 	rt.Go(func() {
-		{ r := rt.RecvCase(c0); o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11)))); o.log(1, r.V) }
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
 	})
 	rt.Go(func() {
 		rt.Send(c0, 12)
@@ -185,7 +189,11 @@ func gen006(o *outcome) {
 	var wg sync.WaitGroup
 	rt.WaitGroupAdd(&wg, 2)
 	rt.Go(func() {
-		{ r := rt.RecvCase(c1); o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11)))); o.log(1, r.V) }
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
 		rt.Send(c0, 14)
 		rt.WaitGroupDone(&wg)
 	})
@@ -193,7 +201,11 @@ func gen006(o *outcome) {
 		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
 		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 3))
 		rt.Send(c1, 12)
-		{ r := rt.RecvCase(c0); o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 13)))); o.log(2, r.V) }
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 13))))
+			o.log(2, r.V)
+		}
 		rt.WaitGroupDone(&wg)
 	})
 	rt.WaitGroupWait(&wg)
@@ -216,7 +228,11 @@ func gen007(o *outcome) {
 	})
 	rt.Go(func() {
 		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
-		{ r := rt.RecvCase(c1); o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12)))); o.log(2, r.V) }
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(2, r.V)
+		}
 	})
 	_ = &m0
 }
@@ -253,13 +269,21 @@ func gen009(o *outcome) {
 		rt.WaitGroupDone(&wg)
 	})
 	rt.Go(func() {
-		{ r := rt.RecvCase(c1); o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11)))); o.log(2, r.V) }
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
 		rt.WaitGroupDone(&wg)
 	})
 	rt.Go(func() {
 		o.log(3, atomic.AddInt32(rt.AtomicW(&x0), 3))
 		o.log(3, rt.Recv(c0))
-		{ r := rt.RecvCase(c1); o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12)))); o.log(3, r.V) }
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(3, r.V)
+		}
 		rt.WaitGroupDone(&wg)
 	})
 	rt.WaitGroupWait(&wg)
@@ -301,7 +325,11 @@ func gen011(o *outcome) {
 		rt.MutexUnlock(&m1)
 	})
 	rt.Go(func() {
-		{ r := rt.RecvCase(c0); o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11)))); o.log(2, r.V) }
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
 		rt.Send(c1, 12)
 	})
 	o.log(0, rt.Recv(c1))
@@ -346,7 +374,11 @@ func gen013(o *outcome) {
 	c0 := rt.MakeChan[chan int32](0)
 	c1 := rt.MakeChan[chan int32](2)
 	rt.Go(func() {
-		{ r := rt.RecvCase(c1); o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11)))); o.log(1, r.V) }
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
 	})
 	rt.Go(func() {
 		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
@@ -449,7 +481,11 @@ func gen017(o *outcome) {
 	})
 	rt.Go(func() {
 	})
-	{ r := rt.RecvCase(c1); o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11)))); o.log(0, r.V) }
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+		o.log(0, r.V)
+	}
 	_ = &m1
 }
 
@@ -460,7 +496,11 @@ func gen018(o *outcome) {
 	c0 := rt.MakeChan[chan int32](0)
 	c1 := rt.MakeChan[chan int32](1)
 	rt.Go(func() {
-		{ r := rt.RecvCase(c1); o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11)))); o.log(1, r.V) }
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
 		atomic.StoreInt32(rt.AtomicW(&x0), 12)
 	})
 	rt.Go(func() {
@@ -530,10 +570,18 @@ func gen021(o *outcome) {
 	rt.Go(func() {
 		o.log(1, rt.Recv(c0))
 		o.log(1, rt.Recv(c1))
-		{ r := rt.RecvCase(c1); o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 13)))); o.log(1, r.V) }
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 13))))
+			o.log(1, r.V)
+		}
 	})
 	rt.Go(func() {
-		{ r := rt.RecvCase(c0); o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12)))); o.log(2, r.V) }
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(2, r.V)
+		}
 		o.log(2, rt.Recv(c0))
 	})
 	rt.Send(c0, 11)
@@ -558,7 +606,11 @@ func gen022(o *outcome) {
 		rt.MutexLock(&m0)
 		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 1))
 		rt.MutexUnlock(&m0)
-		{ r := rt.RecvCase(c1); o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11)))); o.log(2, r.V) }
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
 		rt.WaitGroupDone(&wg)
 	})
 	rt.Go(func() {
@@ -597,7 +649,11 @@ func gen024(o *outcome) {
 	c1 := rt.MakeChan[chan int32](1)
 	rt.Go(func() {
 		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
-		{ r := rt.RecvCase(c0); o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11)))); o.log(1, r.V) }
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
 	})
 	rt.Go(func() {
 		o.log(2, rt.Recv(c1))
@@ -650,7 +706,11 @@ func gen026(o *outcome) {
 		o.log(3, atomic.AddInt32(rt.AtomicW(&x0), 3))
 		rt.MutexUnlock(&m0)
 	})
-	{ r := rt.RecvCase(c1); o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 13)))); o.log(0, r.V) }
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 13))))
+		o.log(0, r.V)
+	}
 	_ = &m1
 }
 
@@ -803,7 +863,11 @@ func gen033(o *outcome) {
 	var wg sync.WaitGroup
 	rt.WaitGroupAdd(&wg, 2)
 	rt.Go(func() {
-		{ r := rt.RecvCase(c1); o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 15)))); o.log(1, r.V) }
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 15))))
+			o.log(1, r.V)
+		}
 		rt.WaitGroupDone(&wg)
 	})
 	rt.Go(func() {
@@ -814,7 +878,11 @@ func gen033(o *outcome) {
 		rt.WaitGroupDone(&wg)
 	})
 	rt.WaitGroupWait(&wg)
-	{ r := rt.RecvCase(c0); o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11)))); o.log(0, r.V) }
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+		o.log(0, r.V)
+	}
 	o.log(0, rt.Recv(c1))
 	_ = &m0
 	_ = &m1
@@ -827,11 +895,19 @@ func gen034(o *outcome) {
 	c0 := rt.MakeChan[chan int32](0)
 	c1 := rt.MakeChan[chan int32](1)
 	rt.Go(func() {
-		{ r := rt.RecvCase(c1); o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11)))); o.log(1, r.V) }
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
 		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
 	})
 	rt.Go(func() {
-		{ r := rt.RecvCase(c0); o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 13)))); o.log(2, r.V) }
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 13))))
+			o.log(2, r.V)
+		}
 	})
 	rt.Go(func() {
 		rt.Send(c1, 12)
@@ -851,8 +927,16 @@ func gen035(o *outcome) {
 	rt.WaitGroupAdd(&wg, 2)
 	rt.Go(func() {
 		rt.Send(c0, 12)
-		{ r := rt.RecvCase(c1); o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 13)))); o.log(1, r.V) }
-		{ r := rt.RecvCase(c0); o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 15)))); o.log(1, r.V) }
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 13))))
+			o.log(1, r.V)
+		}
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 15))))
+			o.log(1, r.V)
+		}
 		rt.WaitGroupDone(&wg)
 	})
 	rt.Go(func() {
@@ -960,12 +1044,20 @@ func gen039(o *outcome) {
 		rt.WaitGroupDone(&wg)
 	})
 	rt.Go(func() {
-		{ r := rt.RecvCase(c1); o.log(3, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11)))); o.log(3, r.V) }
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(3, r.V)
+		}
 		rt.WaitGroupDone(&wg)
 	})
 	rt.WaitGroupWait(&wg)
 	rt.Send(c1, 12)
-	{ r := rt.RecvCase(c1); o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 13)))); o.log(0, r.V) }
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 13))))
+		o.log(0, r.V)
+	}
 	_ = &m0
 }
 
@@ -1004,8 +1096,16 @@ func gen041(o *outcome) {
 	})
 	rt.Go(func() {
 	})
-	{ r := rt.RecvCase(c1); o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11)))); o.log(0, r.V) }
-	{ r := rt.RecvCase(c0); o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12)))); o.log(0, r.V) }
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+		o.log(0, r.V)
+	}
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+		o.log(0, r.V)
+	}
 	o.log(0, rt.Recv(c0))
 	_ = &m0
 	_ = &m1
@@ -1034,7 +1134,11 @@ func gen042(o *outcome) {
 		rt.WaitGroupDone(&wg)
 	})
 	rt.WaitGroupWait(&wg)
-	{ r := rt.RecvCase(c0); o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12)))); o.log(0, r.V) }
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+		o.log(0, r.V)
+	}
 	_ = &m0
 	_ = &m1
 }
@@ -1078,7 +1182,11 @@ func gen044(o *outcome) {
 	})
 	rt.Go(func() {
 		o.log(2, rt.Recv(c1))
-		{ r := rt.RecvCase(c0); o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 13)))); o.log(2, r.V) }
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 13))))
+			o.log(2, r.V)
+		}
 	})
 	rt.Go(func() {
 		rt.Send(c1, 11)
@@ -1128,9 +1236,17 @@ func gen046(o *outcome) {
 		rt.WaitGroupDone(&wg)
 	})
 	rt.Go(func() {
-		{ r := rt.RecvCase(c1); o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11)))); o.log(3, r.V) }
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(3, r.V)
+		}
 		atomic.StoreInt32(rt.AtomicW(&x0), 13)
-		{ r := rt.RecvCase(c0); o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c1, 14)))); o.log(3, r.V) }
+		{
+			r := rt.RecvCase(c0)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c1, 14))))
+			o.log(3, r.V)
+		}
 		o.log(3, atomic.AddInt32(rt.AtomicW(&x0), 2))
 		rt.WaitGroupDone(&wg)
 	})
@@ -1168,7 +1284,11 @@ func gen048(o *outcome) {
 	c0 := rt.MakeChan[chan int32](0)
 	c1 := rt.MakeChan[chan int32](1)
 	rt.Go(func() {
-		{ r := rt.RecvCase(c0); o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11)))); o.log(1, r.V) }
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
 		o.log(1, rt.Recv(c1))
 	})
 	rt.Go(func() {

@@ -2,8 +2,8 @@ package strategy_test
 
 import (
 	"sync"
-	"time"
 	"sync/atomic"
+	"time"
 
 	"heddle.dev/rt"
 )

@@ -38,6 +38,15 @@ type DPOR struct {
 	// Warnings.
 	Lazy bool
 	lazy *lazyInfo
+	// guide, if set, prunes the reversals whose statement pair HaPSet
+	// already covered (seed-001 Algorithm 4); see NewHaPSet.
+	guide *hapGuide
+	// PBound, if non-negative, keeps only backtrack choices whose run
+	// has at most PBound preemptions (preemptive context bounding,
+	// seed-001 §3.2), for source and lazy DPOR.
+	PBound       int
+	curPC        int
+	boundSkipped bool
 
 	stack []*dnode
 	spin  spinTracker
@@ -59,23 +68,37 @@ type DPOR struct {
 }
 
 type dnode struct {
-	pos    int
-	keys   []string
-	idx    []int // choice index of each key
-	pend   map[string]*event
-	taken  string
-	done   []string // explored keys (slept after exploration)
-	bt     []string // source-DPOR backtrack set
-	wut    *wnode   // optimal DPOR: wakeup tree; children[0] is being explored
-	sleep  []*event // inherited sleep set in the current run
-	nChoic int
+	pos      int
+	keys     []string
+	idx      []int // choice index of each key
+	pend     map[string]*event
+	taken    string
+	done     []string // explored keys (slept after exploration)
+	bt       []string // source-DPOR backtrack set
+	wut      *wnode   // optimal DPOR: wakeup tree; children[0] is being explored
+	sleep    []*event // inherited sleep set in the current run
+	nChoic   int
+	pcBefore int    // preemptions before this point
+	prevG    string // the goroutine that ran the previous step, if it can continue
+}
+
+// cost is the preemption cost of taking key k at nd.
+func (nd *dnode) cost(k string) int {
+	e := nd.pend[k]
+	if nd.prevG == "" || e == nil {
+		return 0
+	}
+	if e.timer == "" && e.gs[0].ID == nd.prevG {
+		return 0
+	}
+	return 1
 }
 
 // NewSourceDPOR returns source-DPOR with sleep sets.
-func NewSourceDPOR() *DPOR { return &DPOR{names: newUnionFind()} }
+func NewSourceDPOR() *DPOR { return &DPOR{names: newUnionFind(), PBound: -1} }
 
 // NewOptimalDPOR returns optimal DPOR with wakeup trees.
-func NewOptimalDPOR() *DPOR { return &DPOR{Optimal: true, names: newUnionFind()} }
+func NewOptimalDPOR() *DPOR { return &DPOR{Optimal: true, names: newUnionFind(), PBound: -1} }
 
 // NeedsTrace implements TraceNeeder.
 func (d *DPOR) NeedsTrace() bool { return true }
@@ -86,6 +109,7 @@ func (d *DPOR) Begin(run int) bool {
 		return false
 	}
 	d.depth = 0
+	d.curPC = 0
 	d.re = newRunEvents()
 	d.done = 0
 	d.sleep = nil
@@ -166,6 +190,7 @@ func (d *DPOR) Choose(p *engine.Point) int {
 			}
 		}
 		d.follow = nd.wut
+		d.curPC = nd.pcBefore + nd.cost(nd.taken)
 		for k, key := range nd.keys {
 			if key == nd.taken {
 				return nd.idx[k]
@@ -174,7 +199,10 @@ func (d *DPOR) Choose(p *engine.Point) int {
 		d.diverged = true
 		return engine.Diverged
 	}
-	nd := &dnode{pos: len(d.re.ev), pend: map[string]*event{}, nChoic: len(p.Choices)}
+	nd := &dnode{pos: len(d.re.ev), pend: map[string]*event{}, nChoic: len(p.Choices), pcBefore: d.curPC}
+	if p.Prev >= 0 && p.Choices[p.Prev].G != nil {
+		nd.prevG = p.Choices[p.Prev].G.ID
+	}
 	for _, j := range order {
 		k := p.Choices[j].Key()
 		nd.keys = append(nd.keys, k)
@@ -212,6 +240,7 @@ func (d *DPOR) Choose(p *engine.Point) int {
 	nd.taken = take
 	nd.done = []string{take}
 	nd.bt = []string{take}
+	d.curPC = nd.pcBefore + nd.cost(take)
 	d.stack = append(d.stack, nd)
 	// The other ready cases of the select taken: local nondeterminism.
 	te := nd.pend[take]
@@ -294,6 +323,9 @@ func (d *DPOR) End(r *engine.Result) {
 		d.Complete++
 	}
 	a := analyze(d.re, r, d.Lazy)
+	if d.guide != nil {
+		d.guide.learn(a.ev)
+	}
 	if d.Lazy {
 		d.lazy.endRun(a, r)
 	}
@@ -338,6 +370,11 @@ func (d *DPOR) backtrack() {
 		} else {
 			for _, k := range nd.bt {
 				if contains(nd.done, k) || d.asleepIn(nd.sleep, nd.pend[k]) {
+					continue
+				}
+				if d.PBound >= 0 && nd.pcBefore+nd.cost(k) > d.PBound {
+					d.boundSkipped = true
+					nd.done = append(nd.done, k)
 					continue
 				}
 				nd.taken = k
@@ -730,6 +767,9 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 		return // only one choice was enabled there
 	}
 	e := prefix[i]
+	if d.guide != nil && d.guide.covered(x, e) {
+		return
+	}
 	// Reversible: x's goroutine was enabled, with x, where e ran — or it
 	// moved since, and x does not wait for e (checked by the caller).
 	moved := false
@@ -874,8 +914,11 @@ func weakInitial(s *event, v []*event) bool {
 
 // Proven implements Prover.
 func (d *DPOR) Proven() string {
-	if !d.over || d.diverged {
+	if !d.over || d.diverged || d.guide != nil || d.Lazy {
 		return ""
+	}
+	if d.boundSkipped {
+		return fmt.Sprintf("all schedules explored (up to equivalence) among those with ≤ %d preemptions", d.PBound)
 	}
 	return "all schedules explored (up to equivalence)"
 }

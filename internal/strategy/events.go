@@ -35,7 +35,8 @@ var (
 // event is one step: a choice and the local code after it, or the joint
 // step of an unbuffered rendezvous (two goroutines).
 type event struct {
-	key   string // the choice key of the step taken (initiator)
+	key   string  // the choice key of the step taken (initiator)
+	pc    uintptr // call site of the initiator's operation, when recorded
 	gs    []*engine.G
 	cases []int
 	kinds []engine.OpKind
@@ -113,7 +114,7 @@ func pendingEvent(p *engine.Point, c engine.Choice) *event {
 	if op.Kind != engine.OpSelect {
 		cs = -1
 	}
-	e := &event{key: c.Key(), gs: []*engine.G{c.G}, cases: []int{cs}, kinds: []engine.OpKind{op.Kind}}
+	e := &event{key: c.Key(), pc: op.PC, gs: []*engine.G{c.G}, cases: []int{cs}, kinds: []engine.OpKind{op.Kind}}
 	e.acc = accesses(op.Kind, opObj(op, c.Case))
 	e.announce() // what the step announces is not known yet
 	if h, hc := p.Exec.ChoicePartner(c); h != nil {
@@ -220,7 +221,7 @@ func (r *runEvents) consume(tr []engine.Step) {
 			r.lastOf[st.G] = n - 1
 			continue
 		}
-		r.ev = append(r.ev, &event{key: choiceKey(st.G, st.Kind, st.Case), gs: []*engine.G{st.G}, cases: []int{st.Case}, kinds: []engine.OpKind{st.Kind}, acc: acc})
+		r.ev = append(r.ev, &event{key: choiceKey(st.G, st.Kind, st.Case), pc: st.PC, gs: []*engine.G{st.G}, cases: []int{st.Case}, kinds: []engine.OpKind{st.Kind}, acc: acc})
 		r.lastOf[st.G] = len(r.ev) - 1
 	}
 }

@@ -3,6 +3,7 @@ package strategy_test
 import (
 	"flag"
 	"fmt"
+	"go/format"
 	"math/rand"
 	"os"
 	"strings"
@@ -175,7 +176,11 @@ func genCorpus() string {
 	for s := int64(genFirst); s < genFirst+genCount; s++ {
 		b.WriteString("\n" + genProgram(s))
 	}
-	return b.String()
+	src, err := format.Source([]byte(b.String()))
+	if err != nil {
+		panic(err)
+	}
+	return string(src)
 }
 
 func TestGeneratedCorpusUpToDate(t *testing.T) {

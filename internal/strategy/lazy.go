@@ -9,7 +9,9 @@ import (
 )
 
 // NewLazyDPOR returns lazy DPOR (seed-004 §5.4).
-func NewLazyDPOR() *DPOR { return &DPOR{Lazy: true, names: newUnionFind(), lazy: newLazyInfo()} }
+func NewLazyDPOR() *DPOR {
+	return &DPOR{Lazy: true, names: newUnionFind(), lazy: newLazyInfo(), PBound: -1}
+}
 
 // ClassReporter is implemented by strategies that count the distinct
 // happens-before classes of the terminal runs they explored: Classes

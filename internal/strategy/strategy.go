@@ -59,10 +59,17 @@ var constructors = map[string]func(Options) engine.Strategy{
 	"idb": func(o Options) engine.Strategy {
 		return NewIDB(maxBound(o))
 	},
-	"sdpor":     func(o Options) engine.Strategy { return NewSourceDPOR() },
-	"odpor":     func(o Options) engine.Strategy { return NewOptimalDPOR() },
-	"lazy":      func(o Options) engine.Strategy { return NewLazyDPOR() },
-	"hbrcache":  func(o Options) engine.Strategy { return NewHBRCache(false) },
+	"sdpor":    func(o Options) engine.Strategy { return NewSourceDPOR() },
+	"odpor":    func(o Options) engine.Strategy { return NewOptimalDPOR() },
+	"lazy":     func(o Options) engine.Strategy { return NewLazyDPOR() },
+	"hbrcache": func(o Options) engine.Strategy { return NewHBRCache(false) },
+	"hapset": func(o Options) engine.Strategy {
+		b := o.MaxBound
+		if b <= 0 {
+			b = 2
+		}
+		return NewHaPSet(b)
+	},
 	"lazycache": func(o Options) engine.Strategy { return NewHBRCache(true) },
 	"pos":       func(o Options) engine.Strategy { return NewPOS(o.Seed) },
 	"portfolio": func(o Options) engine.Strategy { return NewPortfolio(o.Seed, o.PCTDepth) },
