@@ -118,3 +118,8 @@ func (s *PCT) End(r *engine.Result) {
 		s.k = s.points
 	}
 }
+
+// Bounds returns the current estimates of n (goroutines) and k
+// (scheduling points per run) that the next run's priorities and change
+// points are drawn with.
+func (s *PCT) Bounds() (n, k int) { return s.n, s.k }
