@@ -127,3 +127,26 @@ func BenchmarkSchedulingPointNoSwitch(b *testing.B) {
 		engine.Run(engine.Config{Pool: pool}, s, prog)
 	}
 }
+
+// BenchmarkManyGoroutines is one run of 1000 goroutines that each send on
+// an unbuffered channel to a single receiver: the cost per step must not
+// grow with the number of goroutines waiting on the channel.
+func BenchmarkManyGoroutines(b *testing.B) {
+	s := strategy.NewRandom(1)
+	pool := new(engine.Pool)
+	defer pool.Close()
+	const n = 1000
+	prog := func() {
+		ch := rt.MakeChan[chan int](0)
+		for i := 0; i < n; i++ {
+			rt.Go(func() { rt.Send(ch, 1) })
+		}
+		for i := 0; i < n; i++ {
+			rt.Recv(ch)
+		}
+	}
+	for i := 0; i < b.N; i++ {
+		s.Begin(i + 1)
+		engine.Run(engine.Config{Pool: pool}, s, prog)
+	}
+}

@@ -7,6 +7,14 @@ type chanState struct {
 	// closed is set when a controlled goroutine closed the channel, or a
 	// probe found it closed.
 	closed bool
+	// waiters are the goroutines whose pending operation has a case on this
+	// (unbuffered) channel, in the order they announced it; entries whose
+	// goroutine has moved on are dropped lazily.
+	waiters []waiter
+	// gen, sends and recvs cache the two oldest current senders and
+	// receivers among waiters, valid while gen == Exec.gen.
+	gen          uint64
+	sends, recvs [2]waiter
 	// owned is set for channels made by rewritten code during this run.
 	// Only controlled goroutines can reach them, so the shadow state is
 	// the whole truth and they are never probed. Other channels (made by
@@ -17,6 +25,13 @@ type chanState struct {
 
 //go:norace
 func (e *Exec) chanOf(p unsafe.Pointer) *chanState { return &e.objs.obtain(p).ch }
+
+// waiter is a goroutine's pending case on an unbuffered channel.
+type waiter struct {
+	g   *G
+	seq uint64 // g.opSeq when it announced the operation
+	i   int    // the case
+}
 
 // RegisterChan records a channel made by rewritten code during the run.
 //
@@ -100,34 +115,72 @@ func tryCase(c ChanCase) (ok, closed bool) {
 //
 //go:norace
 func (e *Exec) partner(g *G, c ChanCase) (*G, int) {
-	p := c.Chan()
-	var best *G
-	bestCase := -1
-	for _, h := range e.gs {
-		if h == g || h.state != gParked {
+	cs := e.chanOf(c.Chan())
+	if cs.gen != e.gen {
+		e.scanWaiters(cs)
+	}
+	// The oldest current waiter of the other direction that is not g.
+	cands := &cs.recvs
+	if !c.IsSend() {
+		cands = &cs.sends
+	}
+	for _, w := range cands {
+		if w.g != nil && w.g != g {
+			return w.g, w.i
+		}
+	}
+	return nil, -1
+}
+
+// scanWaiters drops the stale waiters of cs (whose goroutine has moved on)
+// and keeps the two oldest current senders and receivers, for as long as
+// nothing changes (one pass of enabled): with many goroutines waiting on
+// one channel, finding a partner stays cheap.
+//
+//go:norace
+func (e *Exec) scanWaiters(cs *chanState) {
+	cs.gen = e.gen
+	cs.sends, cs.recvs = [2]waiter{}, [2]waiter{}
+	ns, nr := 0, 0
+	kept := cs.waiters[:0]
+	for _, w := range cs.waiters {
+		h := w.g
+		if h.state != gParked || h.opSeq != w.seq {
 			continue
 		}
-		switch h.op.Kind {
-		case OpSend, OpRecv, OpSelect:
-		default:
-			continue
-		}
+		kept = append(kept, w)
 		if h.committed >= 0 {
 			continue
 		}
-		for i, hc := range h.op.Cases {
-			if hc.Chan() == p && hc.IsSend() != c.IsSend() {
-				if best == nil || h.opSeq < best.opSeq {
-					best, bestCase = h, i
-				}
-				break
+		if h.op.Cases[w.i].IsSend() {
+			if ns < 2 {
+				cs.sends[ns] = w
+				ns++
 			}
+		} else if nr < 2 {
+			cs.recvs[nr] = w
+			nr++
 		}
 	}
-	if best == nil {
-		return nil, -1
+	for k := len(kept); k < len(cs.waiters); k++ {
+		cs.waiters[k] = waiter{}
 	}
-	return best, bestCase
+	cs.waiters = kept
+}
+
+// addWaiters records g's pending operation on the unbuffered channels of its
+// cases, where partner looks for it.
+//
+//go:norace
+func (e *Exec) addWaiters(g *G) {
+	for i, c := range g.op.Cases {
+		p := c.Chan()
+		if p == nil || c.Cap() != 0 {
+			continue
+		}
+		cs := e.chanOf(p)
+		cs.waiters = append(cs.waiters, waiter{g: g, seq: g.opSeq, i: i})
+	}
 }
 
 // Select performs a send, a receive or a select: cases are the channel

@@ -128,7 +128,8 @@ type Exec struct {
 	maxLive  int
 	steps    int
 	seq      uint64
-	returnTo *G // the goroutine to resume when a rendezvous partner parks
+	gen      uint64 // counts passes of enabled, for caches valid during one
+	returnTo *G     // the goroutine to resume when a rendezvous partner parks
 
 	objs    objTable // shadow state of every object the run touched
 	timers  []*Timer // active timers
@@ -348,6 +349,10 @@ func (e *Exec) yield(op Op) {
 	g.committed = -1
 	e.seq++
 	g.opSeq = e.seq
+	switch op.Kind {
+	case OpSend, OpRecv, OpSelect:
+		e.addWaiters(g)
+	}
 	if r := e.returnTo; r != nil {
 		// g completed a rendezvous for r and reached its next operation:
 		// hand the processor back to r.

@@ -176,6 +176,7 @@ const Diverged = -2
 //
 //go:norace
 func (e *Exec) enabled() {
+	e.gen++ // invalidates the per-channel caches of partner
 	e.choices = e.choices[:0]
 	for _, g := range e.gs {
 		if g.state != gParked {
