@@ -62,7 +62,10 @@ func (t *spinTracker) observe(p *engine.Point) {
 	}
 	st.spins = g.Spins()
 	st.genuine = false
-	if !spinKind(g.PendingKind()) {
+	if !spinKind(g.PendingKind()) || g.Spins() == 0 {
+		// The first operation of a streak is not recorded: reading a call
+		// site costs a stack walk, and a loop shows from its second
+		// iteration on.
 		return
 	}
 	site := callSite()

@@ -1,0 +1,122 @@
+package strategy_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"heddle.dev/internal/engine"
+	"heddle.dev/internal/strategy"
+)
+
+// Benchmarks; see docs/strategies.md for the numbers and the command.
+
+func benchConfig(s engine.Strategy) engine.Config {
+	cfg := engine.Config{MaxStarve: 100 * time.Millisecond, StepLimit: 5000}
+	if tn, ok := s.(strategy.TraceNeeder); ok && tn.NeedsTrace() {
+		cfg.Trace = true
+	}
+	if rn, ok := s.(strategy.RecordNeeder); ok && rn.NeedsRecord() {
+		cfg.Record = true
+	}
+	return cfg
+}
+
+var benchStrategies = []string{"random", "pct", "pos", "dfs", "ipb", "idb", "sdpor", "odpor", "lazy", "hbrcache", "lazycache", "hapset", "portfolio"}
+
+// BenchmarkRunsPerSecond: one op is one run of lastzero-3 under the
+// strategy (a new exploration starts when one ends).
+func BenchmarkRunsPerSecond(b *testing.B) {
+	body := lastzero(3)
+	for _, name := range benchStrategies {
+		b.Run(name, func(b *testing.B) {
+			s, _ := strategy.New(name, strategy.Options{Seed: 1, PCTDepth: 3})
+			cfg := benchConfig(s)
+			run := 1
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if !s.Begin(run) {
+					s, _ = strategy.New(name, strategy.Options{Seed: 1, PCTDepth: 3})
+					run = 1
+					s.Begin(run)
+				}
+				r := engine.Run(cfg, s, body)
+				s.End(r)
+				run++
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
+		})
+	}
+}
+
+// BenchmarkDPOROverhead: the cost of one run of the same program under
+// random (no trace), random with the trace DPOR needs, and optimal DPOR
+// (trace, events, vector clocks, race analysis, wakeup trees).
+func BenchmarkDPOROverhead(b *testing.B) {
+	for _, prog := range []struct {
+		name string
+		body func()
+	}{{"lastzero-4", lastzero(4)}, {"indexer-3", indexer(3)}} {
+		for _, mode := range []string{"random", "random+trace", "odpor"} {
+			b.Run(prog.name+"/"+mode, func(b *testing.B) {
+				var s engine.Strategy
+				newS := func() engine.Strategy {
+					if mode == "odpor" {
+						return strategy.NewOptimalDPOR()
+					}
+					return strategy.NewRandom(1)
+				}
+				s = newS()
+				cfg := benchConfig(s)
+				cfg.Trace = mode != "random"
+				run := 1
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if !s.Begin(run) {
+						s, run = newS(), 1
+						s.Begin(run)
+					}
+					s.End(engine.Run(cfg, s, prog.body))
+					run++
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkFamilies: one op is a whole exhaustive exploration; the runs
+// it took are reported. Explorations over 200000 runs are skipped.
+func BenchmarkFamilies(b *testing.B) {
+	type fam struct {
+		name string
+		ns   []int
+		body func(int) func()
+	}
+	fams := []fam{
+		{"readers", []int{2, 4, 6, 8}, readers},
+		{"lastzero", []int{2, 3, 4, 5}, lastzero},
+		{"indexer", []int{2, 3, 4, 8, 12, 13}, indexer},
+	}
+	for _, f := range fams {
+		for _, n := range f.ns {
+			for _, name := range []string{"dfs", "sdpor", "odpor", "lazy"} {
+				b.Run(fmt.Sprintf("%s-%d/%s", f.name, n, name), func(b *testing.B) {
+					runs := 0
+					for i := 0; i < b.N; i++ {
+						s, _ := strategy.New(name, strategy.Options{})
+						cfg := benchConfig(s)
+						runs = 0
+						for run := 1; s.Begin(run); run++ {
+							if run > 200000 {
+								b.Skip("over 200000 runs")
+							}
+							s.End(engine.Run(cfg, s, f.body(n)))
+							runs++
+						}
+					}
+					b.ReportMetric(float64(runs), "runs")
+				})
+			}
+		}
+	}
+}
