@@ -99,14 +99,18 @@ var bugPrograms = []struct {
 		rt.CondWait(c)
 	}},
 	{engine.KindStepLimit, "step bound", func() {
-		var flag int32
+		// Two goroutines wait for each other's flag, politely: a livelock.
+		var a, b int32
 		rt.Go(func() {
-			for {
-				if v := rt.AtomicR(&flag); *v == 1 {
-					return
-				}
+			for *rt.AtomicR(&b) == 0 {
+				rt.Gosched()
 			}
+			*rt.AtomicW(&a) = 1
 		})
+		for *rt.AtomicR(&a) == 0 {
+			rt.Gosched()
+		}
+		*rt.AtomicW(&b) = 1
 	}},
 }
 
@@ -318,5 +322,56 @@ func TestReplayReproducesSelectChoices(t *testing.T) {
 	}
 	if len(seen) != 2 {
 		t.Fatalf("outcomes %v, want both cases", seen)
+	}
+}
+
+// TestPollingLetsTimeAdvance: a goroutine that polls with a select default
+// until a sleeping goroutine wakes terminates under every strategy; time
+// passes while it polls (GoKer Kubernetes11298).
+func TestPollingLetsTimeAdvance(t *testing.T) {
+	prog := func() {
+		done := rt.MakeChan[chan struct{}](0)
+		rt.Go(func() {
+			rt.Sleep(300 * time.Nanosecond)
+			rt.Close(done)
+		})
+		var mu sync.Mutex
+		for {
+			c := rt.RecvCase(done)
+			if rt.Select(true, c) == 0 {
+				return
+			}
+			rt.MutexLock(&mu)
+			rt.MutexUnlock(&mu)
+		}
+	}
+	for _, s := range []engine.Strategy{strategy.NewPCT(1, 3), strategy.NewRandom(1)} {
+		for run := 1; run <= 100; run++ {
+			s.Begin(run)
+			res := engine.Run(engine.Config{StepLimit: 5000, MaxStarve: 100 * time.Millisecond}, s, prog)
+			s.End(res)
+			if res.Bug != nil {
+				t.Fatalf("%T run %d: %s: %s", s, run, res.Bug.Kind, res.Bug.Message)
+			}
+		}
+	}
+}
+
+// TestLeakBesideTicker: a goroutine blocked forever is a leak even while
+// another one keeps running on a ticker (GoKer Etcd7492).
+func TestLeakBesideTicker(t *testing.T) {
+	res := findBug(t, func() {
+		ch := rt.MakeChan[chan int](0)
+		rt.Go(func() {
+			tk := rt.NewTicker(time.Nanosecond)
+			defer rt.TickerStop(tk)
+			for {
+				rt.Recv(tk.C)
+			}
+		})
+		rt.Go(func() { rt.Send(ch, 1) })
+	})
+	if res.Bug.Kind != engine.KindLeak || len(res.Bug.Blocked) != 1 || res.Bug.Blocked[0].ID != "g0.2" {
+		t.Fatalf("got %s %q (blocked %v), want a leak of g0.2", res.Bug.Kind, res.Bug.Message, res.Bug.Blocked)
 	}
 }

@@ -19,7 +19,7 @@ func (e *Exec) Access(p unsafe.Pointer, kind OpKind) {
 			v = o.writes
 		}
 		if g.lastLoad == p && g.lastVer == v {
-			g.spins++
+			e.poll(g)
 		} else {
 			g.spins = 0
 		}

@@ -207,7 +207,7 @@ func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
 	g := e.cur
 	i := g.sel
 	if i < 0 {
-		g.spins++
+		e.poll(g)
 		return -1
 	}
 	c := cases[i]

@@ -87,6 +87,11 @@ type Result struct {
 // Config is the per-run configuration.
 type Config struct {
 	StepLimit int
+	// PostMain is how many steps the goroutines left may take after the
+	// test function returned before the run ends (default: 10000, or a
+	// quarter of StepLimit if that is less); see
+	// endAfterMain.
+	PostMain int
 	// FairAfter is the step after which a fair scheduler replaces the
 	// strategy for the rest of the run (default StepLimit/2); see
 	// fairChoice.
@@ -137,14 +142,15 @@ type Exec struct {
 	now     time.Duration // virtual time since Epoch
 	lastRun time.Duration // virtual time of the last goroutine step that starved no one
 
-	mainDone   bool
-	mainDoneAt time.Duration
-	aborting   bool
-	ended      bool
-	done       chan struct{}
-	exited     chan struct{}
-	tw         chan *Timer   // race detector: timers to fire on timerWorker
-	twDone     chan struct{} // race detector: a firing is done
+	mainDone     bool
+	mainDoneAt   time.Duration
+	mainDoneStep int
+	aborting     bool
+	ended        bool
+	done         chan struct{}
+	exited       chan struct{}
+	tw           chan *Timer   // race detector: timers to fire on timerWorker
+	twDone       chan struct{} // race detector: a firing is done
 
 	choices []Choice
 	point   Point
@@ -175,6 +181,9 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 		e.cfg.StepLimit = 100000
 	}
 	e.randSrc.state = cfg.Seed
+	if e.cfg.PostMain <= 0 {
+		e.cfg.PostMain = min(10000, e.cfg.StepLimit/4)
+	}
 	if e.cfg.FairAfter <= 0 {
 		e.cfg.FairAfter = e.cfg.StepLimit / 2
 	}
@@ -304,7 +313,21 @@ func (e *Exec) NumGoroutine() int { return e.live }
 //go:norace
 func (e *Exec) Gosched() {
 	e.yield(Op{Kind: OpYield})
-	e.cur.spins++
+	e.poll(e.cur)
+}
+
+// PollTime is how much virtual time passes when a goroutine polls without
+// making progress (a Gosched, a select that takes its default, a failed
+// TryLock, an atomic load of an unchanged value). A program that polls
+// until a timer fires would otherwise never see the clock move.
+const PollTime = time.Microsecond
+
+// poll records that g polled without making progress.
+//
+//go:norace
+func (e *Exec) poll(g *G) {
+	g.spins++
+	e.now += PollTime
 }
 
 // spinCandidate reports whether an operation may be part of a spin loop:
@@ -418,6 +441,7 @@ func (e *Exec) exit(g *G) {
 	if g.Index == 0 {
 		e.mainDone = true
 		e.mainDoneAt = e.now
+		e.mainDoneStep = e.steps
 	}
 	if e.res.Bug != nil {
 		e.finish()

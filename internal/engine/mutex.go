@@ -27,7 +27,7 @@ func (e *Exec) MutexTryLock(p unsafe.Pointer) bool {
 	e.yield(Op{Kind: OpTryLock, Obj: p})
 	m := e.mutex(p)
 	if m.locked {
-		e.cur.spins++
+		e.poll(e.cur)
 		return false
 	}
 	m.locked = true
@@ -122,7 +122,7 @@ func (e *Exec) RWTryLock(p unsafe.Pointer) bool {
 	e.yield(Op{Kind: OpRWTryLock, Obj: p})
 	rw := e.rw(p)
 	if rw.writer || rw.readers > 0 || rw.waiting != nil {
-		e.cur.spins++
+		e.poll(e.cur)
 		return false
 	}
 	rw.writer = true
@@ -138,7 +138,7 @@ func (e *Exec) RWTryRLock(p unsafe.Pointer) bool {
 	e.yield(Op{Kind: OpRWTryRLock, Obj: p})
 	rw := e.rw(p)
 	if rw.writer || rw.waiting != nil {
-		e.cur.spins++
+		e.poll(e.cur)
 		return false
 	}
 	rw.readers++

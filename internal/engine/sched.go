@@ -92,6 +92,10 @@ func (e *Exec) pick() *G {
 			e.endOfRun()
 			return nil
 		}
+		if e.mainDone && e.steps-e.mainDoneStep >= e.cfg.PostMain {
+			e.endAfterMain()
+			return nil
+		}
 		idx := 0
 		if n > 1 && e.steps >= e.cfg.FairAfter {
 			idx = e.fairChoice()
@@ -262,6 +266,17 @@ func (e *Exec) addTimerChoices() {
 	if e.mainDone && t.when > e.mainDoneAt+e.cfg.Horizon {
 		return
 	}
+	if t.when < e.now {
+		// Overdue (time passed while goroutines polled): it fires now, as
+		// the Go runtime fires a due timer at its next opportunity.
+		e.choices = e.choices[:0]
+		if t.sleeper != nil {
+			e.choices = append(e.choices, Choice{G: t.sleeper, Case: -1})
+		} else {
+			e.choices = append(e.choices, Choice{Timer: t, Case: -1})
+		}
+		return
+	}
 	// The runnable goroutines have been starved since the last step a
 	// goroutine took; consecutive early firings add up.
 	starve := t.when - e.lastRun
@@ -289,6 +304,32 @@ func (e *Exec) addTimerChoices() {
 		return
 	}
 	e.choices = append(e.choices, Choice{Timer: t, Case: -1, Early: early})
+}
+
+// endAfterMain ends a run whose goroutines keep running long after the
+// test returned (a ticker loop, a poller): the goroutines that stayed
+// blocked through the second half of that time, while the others ran, are
+// reported as leaks; if there are none, the run ends without a bug.
+//
+//go:norace
+func (e *Exec) endAfterMain() {
+	enabled := map[*G]bool{}
+	for _, c := range e.choices {
+		if c.G != nil {
+			enabled[c.G] = true
+		}
+	}
+	since := e.steps - e.cfg.PostMain/2
+	var blocked []*G
+	for _, g := range e.gs {
+		if g.state == gParked && !g.System && !enabled[g] && g.lastStep < since {
+			blocked = append(blocked, g)
+		}
+	}
+	if len(blocked) == 0 {
+		return
+	}
+	e.res.Bug = &Bug{Kind: KindLeak, Message: itoa(len(blocked)) + " goroutine(s) blocked forever after the test returned, while others kept running", Blocked: blocked, G: blocked[0]}
 }
 
 // endOfRun is reached when nothing can run: the run ended normally, or it
