@@ -67,7 +67,7 @@ Flags:
 	-max-starve d    let a timer fire while goroutines could run if it
 	                 starves them for at most d (default 100ms; 0: never)
 	-pct-depth d     the bug depth d of PCT (default 3)
-	-step-limit n    scheduling steps per run before "step bound exceeded" (default 100000)
+	-step-limit n    scheduling steps per run before "step bound exceeded" (default 1000000)
 	-timeout d       fail a test binary that runs longer than d (default 10m;
 	                 none with a time budget); 0 disables it
 	-o dir           write schedule files to dir (default: heddle's cache)

@@ -82,6 +82,10 @@ type Result struct {
 	Trace   []Step   // every step
 	Gs      []*G     // every goroutine of the run
 	MaxGs   int      // most goroutines alive at once
+	// RandDraws counts the numbers the program drew from rewritten
+	// math/rand: a run's behaviour may depend on them, not only on its
+	// schedule.
+	RandDraws int
 }
 
 // Config is the per-run configuration.
@@ -178,7 +182,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 		exited: make(chan struct{}),
 	}
 	if e.cfg.StepLimit <= 0 {
-		e.cfg.StepLimit = 100000
+		e.cfg.StepLimit = 1000000
 	}
 	e.randSrc.state = cfg.Seed
 	if e.cfg.PostMain <= 0 {
@@ -217,6 +221,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	e.res.Steps = e.steps
 	e.res.Gs = e.gs
 	e.res.MaxGs = e.maxLive
+	e.res.RandDraws = e.randSrc.draws
 	return &e.res
 }
 
@@ -593,13 +598,17 @@ func (e *Exec) RandSource() *RandSource { return &e.randSrc }
 // RandSource is a math/rand Source64 and a math/rand/v2 Source
 // (splitmix64). Like the global sources it stands for, it is shared by the
 // run's goroutines; for the race detector it behaves as if it held a lock.
-type RandSource struct{ state uint64 }
+type RandSource struct {
+	state uint64
+	draws int // numbers drawn in the run
+}
 
 // Uint64 returns the next number.
 //
 //go:norace
 func (s *RandSource) Uint64() uint64 {
 	raceAcquire(unsafe.Pointer(s))
+	s.draws++
 	s.state += 0x9e3779b97f4a7c15
 	z := s.state
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9

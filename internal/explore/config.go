@@ -53,7 +53,7 @@ func DefaultConfig() Config {
 		Runs:       1000,
 		Budget:     "1000",
 		Seed:       1,
-		StepLimit:  100000,
+		StepLimit:  1000000,
 		RunTimeout: 10 * time.Second,
 		MaxStarve:  100 * time.Millisecond,
 		PCTDepth:   3,

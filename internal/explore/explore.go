@@ -54,6 +54,8 @@ type explorer struct {
 
 	needsTrace  bool // the strategy reads Result.Trace
 	needsRecord bool // the strategy reads call sites (Config.Record)
+	prover      bool // the strategy is exhaustive: random numbers stay fixed
+	usedRand    bool // some run drew numbers from rewritten math/rand
 	pool        engine.Pool
 	procs       int          // GOMAXPROCS before the exploration, which the program sees
 	srv         *stratServer // runs Choose under the race detector
@@ -115,6 +117,9 @@ func (x *explorer) run() {
 	if tn, ok := strat.(strategy.TraceNeeder); ok && tn.NeedsTrace() {
 		x.needsTrace = true
 	}
+	if p, ok := strat.(strategy.Prover); ok {
+		x.prover = p != nil
+	}
 	if rn, ok := strat.(strategy.RecordNeeder); ok && rn.NeedsRecord() {
 		x.needsRecord = true
 	}
@@ -160,8 +165,17 @@ func (x *explorer) run() {
 			}
 		}
 		rs := &runT{TB: x.t}
-		res := x.exec(engine.Config{Seed: seedFor(cfg.Seed, run), Record: name == "replay" || x.needsRecord, Trace: x.needsTrace || run == 1}, strat, rs)
+		// Exhaustive strategies replay prefixes of earlier runs, so the
+		// program's random numbers must not change from run to run.
+		randSeed := seedFor(cfg.Seed, run)
+		if fr, ok := strat.(strategy.FixedRandom); x.prover || ok && fr.FixedRandom() {
+			randSeed = seedFor(cfg.Seed, 1)
+		}
+		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: x.needsTrace || run == 1}, strat, rs)
 		strat.End(res)
+		if res.RandDraws > 0 {
+			x.usedRand = true
+		}
 		if name == "replay" {
 			x.replayed(res, rs)
 			break
@@ -206,6 +220,9 @@ func (x *explorer) run() {
 	proven := ""
 	if p, ok := strat.(strategy.Prover); ok && x.bugs == 0 {
 		if proven = p.Proven(); proven != "" {
+			if x.usedRand {
+				proven += fmt.Sprintf(" (for the numbers math/rand gives with -seed %d)", cfg.Seed)
+			}
 			proven += ", no bug"
 			x.t.Logf("heddle: %s", proven)
 		}

@@ -114,3 +114,19 @@ func (p *Portfolio) End(r *engine.Result) {
 	p.cur.runs++
 	p.cur.s.End(r)
 }
+
+// FixedRandom is implemented by strategies that decide run by run whether
+// the program's random numbers (rewritten math/rand) must stay the same as
+// in earlier runs: a systematic strategy replays prefixes of earlier runs,
+// which needs them fixed. Exhaustive strategies (Prover) always need it.
+type FixedRandom interface{ FixedRandom() bool }
+
+// FixedRandom implements FixedRandom: the systematic entries keep the
+// random numbers fixed, the randomized ones draw new ones each run.
+func (p *Portfolio) FixedRandom() bool {
+	if p.cur == nil {
+		return false
+	}
+	_, ok := p.cur.s.(Prover)
+	return ok
+}
