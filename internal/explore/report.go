@@ -23,6 +23,12 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	rs2 := &runT{TB: x.t}
 	res2 := x.exec(engine.Config{Seed: seedFor(x.cfg.Seed, run), Record: true}, strategy.NewReplay(keys), rs2)
 	bug2 := classify(res2, rs2)
+	if bug2 != nil && bug.Kind == engine.KindNondeterminism && bug2.Kind == bug.Kind {
+		// Keep the finding's own words: which check saw the divergence.
+		b := *bug2
+		b.Message = bug.Message
+		bug2 = &b
+	}
 	if bug.Kind == engine.KindRace && bug2 == nil {
 		// The detector reports a race once; the replay ran the same
 		// schedule, which is what the report needs.
