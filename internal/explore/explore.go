@@ -343,7 +343,7 @@ func diff(a, b []engine.Step) string {
 		}
 	}
 	if len(a) != len(b) {
-		return fmt.Sprintf("%d steps, then %d", len(a), len(b))
+		return fmt.Sprintf("step %d was in one run and not in the other: %d steps, then %d", n+1, len(a), len(b))
 	}
 	return ""
 }
