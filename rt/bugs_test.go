@@ -187,6 +187,10 @@ func TestNoGoroutineLeftBehind(t *testing.T) {
 		n = 1000
 	}
 	before := runtime.NumGoroutine()
+	runtime.GC()
+	var ms0 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	heapBefore := ms0.HeapAlloc
 	s := strategy.NewRandom(3)
 	pool := new(engine.Pool)
 	leaks := 0
@@ -214,8 +218,19 @@ func TestNoGoroutineLeftBehind(t *testing.T) {
 	for i := 0; i < 100 && runtime.NumGoroutine() > before; i++ {
 		time.Sleep(time.Millisecond)
 	}
-	if after := runtime.NumGoroutine(); after > before {
+	after := runtime.NumGoroutine()
+	if after > before {
 		t.Fatalf("%d goroutines before, %d after %d runs", before, after, n)
+	}
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	grown := int64(ms.HeapAlloc) - int64(heapBefore)
+	t.Logf("after %d leaking runs: %d goroutines left over, heap %+d bytes", n, after-before, grown)
+	// Not a timing assertion: a leak of anything per run (a goroutine's
+	// stack, a run's shadow state) would be megabytes after 10,000 runs.
+	if grown > 4<<20 {
+		t.Errorf("heap grew by %d bytes over %d runs", grown, n)
 	}
 }
 
