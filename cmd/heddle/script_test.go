@@ -43,6 +43,10 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
 	cache := t.TempDir()
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -57,6 +61,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
 			env.Setenv("HEDDLE_CACHE", cache)
 			env.Setenv("EXAMPLES", examples)
+			env.Setenv("HEDDLE_REPO", repo)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
