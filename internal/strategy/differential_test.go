@@ -78,9 +78,7 @@ type corpusProgram struct {
 // differentialGaps are corpus programs on which the DPOR strategies reach
 // every outcome and bug of DFS but not every happens-before class, with
 // the reason. The test checks outcomes and bugs only on them.
-var differentialGaps = map[string]string{
-	"gen034": "two selects and a buffered send: a goroutine's start announcing a select is dependent with the other select (the trace does not keep a select's cases, so every select announcement is treated as a possible rendezvous), and 2 of the 11 classes this over-approximation creates are not reached",
-}
+var differentialGaps = map[string]string{}
 
 func corpus() []corpusProgram {
 	var c []corpusProgram

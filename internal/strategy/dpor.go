@@ -82,6 +82,16 @@ type dnode struct {
 	prevG    string // the goroutine that ran the previous step, if it can continue
 }
 
+// doneStep reports whether the step e was explored at nd.
+func (nd *dnode) doneStep(e *event) bool {
+	for _, k := range nd.done {
+		if nd.pend[k].matchesEvent(e) {
+			return true
+		}
+	}
+	return false
+}
+
 // cost is the preemption cost of taking key k at nd.
 func (nd *dnode) cost(k string) int {
 	e := nd.pend[k]
@@ -365,6 +375,12 @@ func (d *DPOR) backtrack() {
 					continue
 				}
 				nd.taken = k
+				for _, k2 := range nd.keys {
+					e2 := nd.pend[k2]
+					if otherCase(nd.pend[k], e2) && !d.asleepIn(nd.sleep, e2) && !nd.wut.hasChild(e2) && !nd.doneStep(e2) {
+						d.insert(nd.wut, []*pevent{d.portable(e2)})
+					}
+				}
 				return
 			}
 		} else {
@@ -379,6 +395,13 @@ func (d *DPOR) backtrack() {
 				}
 				nd.taken = k
 				nd.done = append(nd.done, k)
+				// The other cases of a select taken here, and the other
+				// partners of a rendezvous, are alternatives too.
+				for _, k2 := range nd.keys {
+					if otherCase(nd.pend[k], nd.pend[k2]) {
+						nd.bt = appendNew(nd.bt, k2)
+					}
+				}
 				return
 			}
 		}
@@ -447,6 +470,19 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 			x := cloneEvent(ev[j])
 			extendHB(ev[:q], x, a.created, len(r.Gs))
 			d.racesOf(a, nodeAt, ev[:q], x)
+			if mayWait(ev[j]) {
+				// A blocking operation may have become enabled anywhere
+				// after its announcement: try it right after each
+				// dependent step it waited past.
+				for p := q; p < j-1; p++ {
+					if !dependent(ev[p], ev[j], d.Lazy) {
+						continue
+					}
+					x := cloneEvent(ev[j])
+					extendHB(ev[:p+1], x, a.created, len(r.Gs))
+					d.racesOf(a, nodeAt, ev[:p+1], x)
+				}
+			}
 		}
 		// A select that completed a rendezvous could have run before its
 		// partner's earlier steps, with another case or its default: its
@@ -712,6 +748,19 @@ func waitsFor(e, x *event) bool {
 		return hasKind(x, engine.OpWLockWait)
 	case hasKind(e, engine.OpOnceDone):
 		return hasKind(x, engine.OpOnce)
+	}
+	return false
+}
+
+// mayWait reports whether e is a channel, WaitGroup or Cond operation:
+// one that may have waited, enabled by some step between its announcement
+// and its execution.
+func mayWait(e *event) bool {
+	for _, k := range e.kinds {
+		switch k {
+		case engine.OpSend, engine.OpRecv, engine.OpSelect, engine.OpWGWait, engine.OpCondBlocked:
+			return true
+		}
 	}
 	return false
 }
@@ -1058,6 +1107,15 @@ func (w *wnode) matchesSelect(e *event) bool {
 			if g == h.ID && e.kinds[j] == engine.OpSelect {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+func (w *wnode) hasChild(e *event) bool {
+	for _, c := range w.children {
+		if c.matches(e) {
+			return true
 		}
 	}
 	return false

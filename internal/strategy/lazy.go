@@ -153,16 +153,32 @@ func (d *DPOR) lazyReverse(nodeAt map[int]*dnode, prefix []*event, i int, x *eve
 	if nd == nil {
 		return // one choice only there
 	}
+	// x's goroutines (both sides of a rendezvous), if enabled there.
+	found := false
 	for _, k := range nd.keys {
 		pe := nd.pend[k]
-		if pe.timer == "" && x.timer == "" && pe.gs[0].ID == x.gs[0].ID || pe.timer != "" && pe.timer == x.timer {
+		if pe.timer != "" && pe.timer == x.timer || pe.timer == "" && x.timer == "" && sharesID(pe, x) {
 			nd.bt = appendNew(nd.bt, k)
-			return
+			found = true
 		}
+	}
+	if found {
+		return
 	}
 	for _, k := range nd.keys {
 		nd.bt = appendNew(nd.bt, k)
 	}
+}
+
+func sharesID(a, b *event) bool {
+	for _, g := range a.gs {
+		for _, h := range b.gs {
+			if g.ID == h.ID {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // lazyWarnings detects, in one run, seed-004 §5.4's issues 1 and 2: a
