@@ -2,6 +2,7 @@ package rt
 
 import (
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"heddle.dev/internal/engine"
@@ -149,12 +150,27 @@ func WaitGroupGo(wg *sync.WaitGroup, f func()) {
 }
 
 // OnceDo replaces o.Do(f).
+//
+// The model keeps its own state per run, but it also marks the real Once
+// done when f returns, so that a Once that outlives the run (a package
+// variable, such as a lazily compiled regexp) stays done in later runs and
+// outside them, as it does natively.
 func OnceDo(o *sync.Once, f func()) {
 	if x := engine.Current(); x != nil {
-		x.OnceDo(unsafe.Pointer(o), f)
+		x.OnceDo(unsafe.Pointer(o), func() {
+			defer o.Do(func() {})
+			f()
+		}, onceDone(o))
 		return
 	}
 	o.Do(f)
+}
+
+// onceDone reports whether the real Once is done. It reads the Once's
+// first word, its done flag in every Go release since 1.21 (a test checks
+// the layout).
+func onceDone(o *sync.Once) bool {
+	return (*atomic.Uint32)(unsafe.Pointer(o)).Load() != 0
 }
 
 // OnceFunc replaces sync.OnceFunc.

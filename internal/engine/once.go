@@ -14,10 +14,16 @@ func (e *Exec) once(p unsafe.Pointer) *onceState { return &e.objs.obtain(p).once
 // OnceDo models Once.Do: the first call runs f, later calls wait until it
 // returned.
 //
+// done reports whether the real Once was done before the run: a Once kept
+// across runs (a package variable) stays done, as it would natively.
+//
 //go:norace
-func (e *Exec) OnceDo(p unsafe.Pointer, f func()) {
+func (e *Exec) OnceDo(p unsafe.Pointer, f func(), done bool) {
 	e.yield(Op{Kind: OpOnce, Obj: p})
 	o := e.once(p)
+	if done && !o.running {
+		o.done = true
+	}
 	if o.done {
 		raceAcquire(p)
 		return

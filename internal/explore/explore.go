@@ -97,6 +97,7 @@ func (x *explorer) run() {
 	}()
 	cfg := x.cfg
 	var choices []string
+	var sched *schedule.Schedule
 	name := cfg.Strategy
 	if cfg.Replay != "" {
 		s, err := readSchedule(cfg.Replay)
@@ -108,6 +109,7 @@ func (x *explorer) run() {
 		}
 		choices = s.Choices
 		name = "replay"
+		sched = s
 	}
 	strat, err := strategy.New(name, strategy.Options{Seed: cfg.Seed, PCTDepth: cfg.PCTDepth, Choices: choices})
 	if err != nil {
@@ -167,11 +169,11 @@ func (x *explorer) run() {
 		rs := &runT{TB: x.t}
 		// Exhaustive strategies replay prefixes of earlier runs, so the
 		// program's random numbers must not change from run to run.
-		randSeed := seedFor(cfg.Seed, run)
-		if fr, ok := strat.(strategy.FixedRandom); x.prover || ok && fr.FixedRandom() {
-			randSeed = seedFor(cfg.Seed, 1)
+		randSeed := x.randSeed(strat, run)
+		if name == "replay" {
+			randSeed = x.warmUp(sched)
 		}
-		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: x.needsTrace || run == 1}, strat, rs)
+		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: x.needsTrace || run == 2}, strat, rs)
 		strat.End(res)
 		if res.RandDraws > 0 {
 			x.usedRand = true
@@ -189,8 +191,10 @@ func (x *explorer) run() {
 				bug = &engine.Bug{Kind: engine.KindRace, Message: "data race: the race detector's report (WARNING: DATA RACE) is printed above", G: res.Gs[0]}
 			}
 		}
-		if bug == nil && run == 1 {
-			bug = x.checkDeterminism(res)
+		if bug == nil && run == 2 {
+			// Run 2, not run 1: package state that a first run sets up
+			// once (a sync.Once, a cache) stays, as it does natively.
+			bug = x.checkDeterminism(res, randSeed)
 		}
 		if bug == nil {
 			if rs.skipped {
@@ -314,13 +318,61 @@ func (x *explorer) disabled(kind string) bool {
 	return false
 }
 
-// checkDeterminism replays the first run and compares the steps: a test
+// randSeed is the seed of the program's random numbers in run number run
+// of strategy s: fixed for systematic strategies, which replay prefixes of
+// earlier runs, and new for each run otherwise.
+func (x *explorer) randSeed(s engine.Strategy, run int) uint64 {
+	if fr, ok := s.(strategy.FixedRandom); x.prover || ok && fr.FixedRandom() {
+		return seedFor(x.cfg.Seed, 1)
+	}
+	return seedFor(x.cfg.Seed, run)
+}
+
+// warmUp prepares the replay of a schedule recorded at run k > 1: it runs
+// the recorded strategy, with the recorded seed, through runs 1 to k-1, so
+// that state the program keeps across runs (a sync.Once, a cache in a
+// package variable) is what it was when the bug was found. It returns the
+// seed of run k's random numbers.
+func (x *explorer) warmUp(s *schedule.Schedule) uint64 {
+	seed := seedFor(s.Seed, s.Run)
+	if s.Run <= 1 || s.Strategy == "" || s.Strategy == "replay" {
+		return seed
+	}
+	warm, err := strategy.New(s.Strategy, strategy.Options{Seed: s.Seed, PCTDepth: x.cfg.PCTDepth})
+	if err != nil {
+		return seed
+	}
+	saved := x.cfg.Seed
+	x.cfg.Seed = s.Seed
+	defer func() { x.cfg.Seed = saved }()
+	prover := x.prover
+	_, x.prover = warm.(strategy.Prover)
+	defer func() { x.prover = prover }()
+	trace := false
+	if tn, ok := warm.(strategy.TraceNeeder); ok {
+		trace = tn.NeedsTrace()
+	}
+	for run := 1; run < s.Run; run++ {
+		if !warm.Begin(run) {
+			break
+		}
+		res := x.exec(engine.Config{Seed: x.randSeed(warm, run), Trace: trace}, warm, &runT{TB: x.t})
+		warm.End(res)
+	}
+	seed = x.randSeed(warm, s.Run)
+	if n := engine.RaceErrors(); n > x.races {
+		x.races = n
+	}
+	return seed
+}
+
+// checkDeterminism replays a run and compares the steps: a test
 // whose behaviour under a fixed schedule changes from run to run cannot be
 // explored or replayed faithfully.
-func (x *explorer) checkDeterminism(first *engine.Result) *engine.Bug {
+func (x *explorer) checkDeterminism(first *engine.Result, seed uint64) *engine.Bug {
 	keys := choiceKeys(first.Choices)
 	rs := &runT{TB: x.t}
-	res := x.exec(engine.Config{Seed: seedFor(x.cfg.Seed, 1), Trace: true}, strategy.NewReplay(keys), rs)
+	res := x.exec(engine.Config{Seed: seed, Trace: true}, strategy.NewReplay(keys), rs)
 	if d := diff(first.Trace, res.Trace); d != "" {
 		return &engine.Bug{Kind: engine.KindNondeterminism, Message: "the test is nondeterministic by itself: the same schedule ran differently twice (" + d + "); it depends on something heddle does not control, such as wall-clock time read by code that is not rewritten, state kept across runs, or I/O", G: first.Gs[0]}
 	}

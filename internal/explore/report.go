@@ -21,7 +21,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 
 	// Reproduce with recording, for positions and the trace.
 	rs2 := &runT{TB: x.t}
-	res2 := x.exec(engine.Config{Seed: seedFor(x.cfg.Seed, run), Record: true}, strategy.NewReplay(keys), rs2)
+	res2 := x.exec(engine.Config{Seed: x.randSeed(x.strat, run), Record: true}, strategy.NewReplay(keys), rs2)
 	bug2 := classify(res2, rs2)
 	if bug2 != nil && bug.Kind == engine.KindNondeterminism && bug2.Kind == bug.Kind {
 		// Keep the finding's own words: which check saw the divergence.

@@ -315,16 +315,24 @@ func Rewrite(opts Options) (*Result, error) {
 	return res, nil
 }
 
-// isHeddle reports whether p belongs to heddle itself: the heddle.dev
-// module (its runtime heddle.dev/rt and everything under
-// heddle.dev/internal). Separate modules under the heddle.dev path, such
-// as heddle.dev/examples, are user code.
+// isHeddle reports whether p is part of heddle's runtime, which rewritten
+// code calls and which must never be rewritten itself: heddle.dev/rt, the
+// internal packages it is built from (the ones bundle.go embeds), and the
+// root package that embeds them. The rest of the heddle.dev module (the
+// command, the rewriter, the build) is ordinary code that heddle can
+// explore, and separate modules under the heddle.dev path, such as
+// heddle.dev/examples, are user code.
 func isHeddle(p *packages.Package) bool {
-	if p.Module != nil && p.Module.Path == "heddle.dev" {
+	if p.Module != nil && p.Module.Path != "heddle.dev" {
+		return false
+	}
+	switch p.PkgPath {
+	case "heddle.dev", rtPath,
+		"heddle.dev/internal/engine", "heddle.dev/internal/strategy", "heddle.dev/internal/explore",
+		"heddle.dev/internal/schedule", "heddle.dev/internal/event":
 		return true
 	}
-	return p.PkgPath == "heddle.dev" || p.PkgPath == rtPath || strings.HasPrefix(p.PkgPath, rtPath+"/") ||
-		strings.HasPrefix(p.PkgPath, "heddle.dev/internal/")
+	return strings.HasPrefix(p.PkgPath, rtPath+"/")
 }
 
 func isTestMain(p *packages.Package) bool {
