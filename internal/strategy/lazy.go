@@ -8,9 +8,13 @@ import (
 	"heddle.dev/internal/engine"
 )
 
+// LazyDPOR is lazy DPOR (seed-004 §5.4): a DPOR with Lazy set, which
+// also reports the terminal classes it explored and its warnings.
+type LazyDPOR struct{ *DPOR }
+
 // NewLazyDPOR returns lazy DPOR (seed-004 §5.4).
-func NewLazyDPOR() *DPOR {
-	return &DPOR{Lazy: true, names: newUnionFind(), lazy: newLazyInfo(), PBound: -1}
+func NewLazyDPOR() *LazyDPOR {
+	return &LazyDPOR{&DPOR{Lazy: true, names: newUnionFind(), lazy: newLazyInfo(), PBound: -1}}
 }
 
 // ClassReporter is implemented by strategies that count the distinct
@@ -35,22 +39,14 @@ func newLazyInfo() *lazyInfo {
 }
 
 // Classes implements ClassReporter.
-func (d *DPOR) Classes() (hbr, lazy int) {
-	if d.lazy == nil {
-		return 0, 0
-	}
-	return len(d.lazy.hb), len(d.lazy.lazy)
-}
+func (d *LazyDPOR) Classes() (hbr, lazy int) { return len(d.lazy.hb), len(d.lazy.lazy) }
 
 // Warnings implements Warner: for lazy DPOR, the runs where it detected
 // a blocking operation inside a critical section (issue 1 of seed-004
 // §5.4) or a possible mutex deadlock (issue 2): states may have been
 // missed; fall back to optimal or source DPOR. Its third issue (a mutex
 // owned by another goroutine that must release it first) is not detected.
-func (d *DPOR) Warnings() []string {
-	if d.lazy == nil {
-		return nil
-	}
+func (d *LazyDPOR) Warnings() []string {
 	var w []string
 	for k := range d.lazy.warn {
 		w = append(w, k)
