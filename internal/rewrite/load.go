@@ -326,7 +326,9 @@ func isHeddle(p *packages.Package) bool {
 	if p.Module != nil && p.Module.Path != "heddle.dev" {
 		return false
 	}
-	switch p.PkgPath {
+	// An external test package (pkg_test) goes with its package: the
+	// runtime's own tests drive the engine directly.
+	switch strings.TrimSuffix(p.PkgPath, "_test") {
 	case "heddle.dev", rtPath,
 		"heddle.dev/internal/engine", "heddle.dev/internal/strategy", "heddle.dev/internal/explore",
 		"heddle.dev/internal/schedule", "heddle.dev/internal/event":
