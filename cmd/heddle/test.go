@@ -52,7 +52,8 @@ Flags:
 
 	-run regexp      run only the tests matching regexp, as go test -run
 	-strategy name   exploration strategy (default portfolio): portfolio,
-	                 random, pct, pos, dfs, ipb, idb, sdpor, odpor, ...
+	                 random, pct, pos, dfs, ipb, idb, sdpor, odpor, lazy,
+	                 hbrcache, lazycache, hapset
 	                 (see docs/strategies.md)
 	-budget n|dur    runs per test (1000, the default) or wall time per test (10s)
 	-seed n          seed of the randomized strategies (default 1)

@@ -45,6 +45,13 @@ type Event struct {
 	Exhausted bool    `json:",omitempty"` // the strategy covered its whole space
 	Budget    string  `json:",omitempty"` // the budget used, as given
 	Proven    string  `json:",omitempty"` // what an exhaustive strategy proved, e.g. "all schedules with ≤ 2 delays explored, no bug"
+	// Classes and LazyClasses count the distinct terminal happens-before
+	// and lazy happens-before classes the runs fell in (lazy, hbrcache,
+	// lazycache); Coverage counts the HaPSet pairs seen (hapset).
+	Classes     int      `json:",omitempty"`
+	LazyClasses int      `json:",omitempty"`
+	Coverage    int      `json:",omitempty"`
+	Warnings    []string `json:",omitempty"` // where lazy DPOR may have missed schedules
 
 	// For Action == Output.
 	Output string `json:",omitempty"`

@@ -231,7 +231,22 @@ func (x *explorer) run() {
 			x.t.Logf("heddle: %s", proven)
 		}
 	}
-	x.emit(event.Event{Action: event.Summary, Runs: x.runs, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven})
+	sum := event.Event{Action: event.Summary, Runs: x.runs, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven}
+	if cr, ok := strat.(strategy.ClassReporter); ok {
+		sum.Classes, sum.LazyClasses = cr.Classes()
+		x.t.Logf("heddle: %d happens-before classes, %d lazy happens-before classes", sum.Classes, sum.LazyClasses)
+	}
+	if cv, ok := strat.(interface{ Coverage() int }); ok {
+		sum.Coverage = cv.Coverage()
+		x.t.Logf("heddle: %d HaPSet pairs covered (a measure of coverage, not a proof)", sum.Coverage)
+	}
+	if w, ok := strat.(strategy.Warner); ok {
+		sum.Warnings = w.Warnings()
+		for _, m := range sum.Warnings {
+			x.t.Logf("heddle: warning: %s (run -strategy odpor for a proof)", m)
+		}
+	}
+	x.emit(sum)
 	x.emit(event.Event{Action: action, Elapsed: elapsed.Seconds()})
 }
 
