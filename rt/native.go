@@ -14,7 +14,9 @@ func (c *RecvC[T]) native() reflect.SelectCase {
 
 func (c *RecvC[T]) store(v reflect.Value, ok bool) {
 	if ok {
-		c.V = v.Interface().(T)
+		// Set, not v.Interface().(T): T may be an interface type and the
+		// value received nil.
+		reflect.ValueOf(&c.V).Elem().Set(v)
 	}
 	c.OK = ok
 }

@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"reflect"
 	"testing"
 
 	"heddle.dev/internal/explore"
@@ -34,6 +35,47 @@ func TB(t testing.TB) testing.TB {
 // controlled goroutine of the same run, and TRun waits for it.
 func TRun(t *testing.T, name string, f func(t *testing.T)) bool {
 	return explore.Run(t, name, f)
+}
+
+// ParallelAny replaces x.Parallel() on a value of interface type, such as a
+// test helper's interface over *testing.T. When x is, or embeds, a
+// *testing.T, it does what TParallel does; otherwise it calls x.Parallel().
+func ParallelAny(x interface{ Parallel() }) {
+	if t, ok := testingT(reflect.ValueOf(x)); ok {
+		TParallel(t)
+		return
+	}
+	x.Parallel()
+}
+
+// testingT finds the *testing.T that v is or embeds.
+func testingT(v reflect.Value) (*testing.T, bool) {
+	for depth := 0; depth < 8 && v.IsValid(); depth++ {
+		if t, ok := v.Interface().(*testing.T); ok {
+			return t, t != nil
+		}
+		for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+			if v.IsNil() {
+				return nil, false
+			}
+			v = v.Elem()
+		}
+		if v.Kind() != reflect.Struct {
+			return nil, false
+		}
+		var next reflect.Value
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).Anonymous {
+				next = v.Field(i)
+				break
+			}
+		}
+		if !next.IsValid() || !next.CanInterface() {
+			return nil, false
+		}
+		v = next
+	}
+	return nil, false
 }
 
 // TParallel replaces t.Parallel(). Explored tests run one at a time, so

@@ -130,6 +130,10 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 		if (fn.Name() == "Lock" || fn.Name() == "Unlock") && sig.Params().Len() == 0 && sig.Results().Len() == 0 {
 			return &methodPlan{kind: mLocker, rtName: "Locker" + fn.Name(), path: path}
 		}
+		if fn.Name() == "Parallel" && sig.Params().Len() == 0 && sig.Results().Len() == 0 {
+			// A test helper's interface over *testing.T (testscript's T).
+			return &methodPlan{kind: mLocker, rtName: "ParallelAny", path: path}
+		}
 		return nil
 	}
 	if isTestingT(t) {
