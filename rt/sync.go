@@ -175,59 +175,18 @@ func onceDone(o *sync.Once) bool {
 
 // OnceFunc replaces sync.OnceFunc.
 func OnceFunc(f func()) func() {
-	var (
-		once  sync.Once
-		valid bool
-		p     any
-	)
-	g := func() {
-		defer func() {
-			p = recover()
-			if !valid {
-				panic(p)
-			}
-		}()
-		f()
-		f = nil
-		valid = true
-	}
-	return func() {
-		OnceDo(&once, g)
-		if !valid {
-			panic(p)
-		}
-	}
+	g := OnceValues(func() (struct{}, struct{}) { f(); return struct{}{}, struct{}{} })
+	return func() { g() }
 }
 
 // OnceValue replaces sync.OnceValue.
 func OnceValue[T any](f func() T) func() T {
-	var (
-		once   sync.Once
-		valid  bool
-		p      any
-		result T
-	)
-	g := func() {
-		defer func() {
-			p = recover()
-			if !valid {
-				panic(p)
-			}
-		}()
-		result = f()
-		f = nil
-		valid = true
-	}
-	return func() T {
-		OnceDo(&once, g)
-		if !valid {
-			panic(p)
-		}
-		return result
-	}
+	g := OnceValues(func() (T, struct{}) { return f(), struct{}{} })
+	return func() T { v, _ := g(); return v }
 }
 
-// OnceValues replaces sync.OnceValues.
+// OnceValues replaces sync.OnceValues: f runs once, on the first call, and
+// every call returns its results, or panics with its panic value.
 func OnceValues[T1, T2 any](f func() (T1, T2)) func() (T1, T2) {
 	var (
 		once  sync.Once
