@@ -390,3 +390,26 @@ func TestLeakBesideTicker(t *testing.T) {
 		t.Fatalf("got %s %q (blocked %v), want a leak of g0.2", res.Bug.Kind, res.Bug.Message, res.Bug.Blocked)
 	}
 }
+
+// TestForeignChannelProbed: a channel made outside rewritten code and
+// closed by a goroutine heddle does not control (a stdlib timer here) is
+// probed until it is ready, instead of being taken for a deadlock.
+func TestForeignChannelProbed(t *testing.T) {
+	s := strategy.NewRandom(1)
+	for run := 1; run <= 3; run++ {
+		foreign := make(chan struct{})                                 // made outside the run
+		time.AfterFunc(20*time.Millisecond, func() { close(foreign) }) // not rewritten
+		s.Begin(run)
+		res := engine.Run(engine.Config{}, s, func() {
+			done := rt.MakeChan[chan bool](0)
+			rt.Go(func() {
+				rt.Recv(foreign)
+				rt.Send(done, true)
+			})
+			rt.Recv(done)
+		})
+		if res.Bug != nil {
+			t.Fatalf("run %d: %s: %s", run, res.Bug.Kind, res.Bug.Message)
+		}
+	}
+}

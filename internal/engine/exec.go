@@ -145,6 +145,8 @@ type Exec struct {
 	nTimers uint64
 	now     time.Duration // virtual time since Epoch
 	lastRun time.Duration // virtual time of the last goroutine step that starved no one
+	// foreignWaited is the real time spent waiting for foreign channels.
+	foreignWaited time.Duration
 
 	mainDone     bool
 	mainDoneAt   time.Duration

@@ -88,6 +88,9 @@ func (e *Exec) pick() *G {
 		}
 		e.enabled()
 		n := len(e.choices)
+		if n == 0 && e.waitForeign() {
+			continue
+		}
 		if n == 0 {
 			e.endOfRun()
 			return nil
@@ -304,6 +307,37 @@ func (e *Exec) addTimerChoices() {
 		return
 	}
 	e.choices = append(e.choices, Choice{Timer: t, Case: -1, Early: early})
+}
+
+// ForeignWait is how long, in real time, heddle waits for a channel it did
+// not see being made (a foreign channel, such as the Done channel of a
+// context made by code that is not rewritten) when nothing else can run:
+// code outside heddle's control may still close it or send on it.
+const ForeignWait = time.Second
+
+// waitForeign is called when nothing can run. If a goroutine waits on a
+// foreign channel, it sleeps a little, for up to ForeignWait in all, and
+// reports true so that the probes are tried again.
+//
+//go:norace
+func (e *Exec) waitForeign() bool {
+	if e.foreignWaited >= ForeignWait {
+		return false
+	}
+	for _, g := range e.gs {
+		if g.state != gParked {
+			continue
+		}
+		for _, c := range g.op.Cases {
+			if p := c.Chan(); p != nil && !e.chanOf(p).owned {
+				d := time.Millisecond
+				time.Sleep(d)
+				e.foreignWaited += d
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // endAfterMain ends a run whose goroutines keep running long after the
