@@ -313,7 +313,7 @@ func (e *Exec) addTimerChoices() {
 // not see being made (a foreign channel, such as the Done channel of a
 // context made by code that is not rewritten) when nothing else can run:
 // code outside heddle's control may still close it or send on it.
-const ForeignWait = time.Second
+const ForeignWait = 100 * time.Millisecond
 
 // waitForeign is called when nothing can run. If a goroutine waits on a
 // foreign channel, it sleeps a little, for up to ForeignWait in all, and
