@@ -52,15 +52,14 @@ type Program struct {
 	RuntimeHash string
 	BuildFlags  []string // -race, -tags=... as recorded in schedules
 
-	opts      Options
-	env       []string
-	modfile   string
-	overlay   string
-	binDir    string
-	modCache  string
-	files     map[string]string // rel name -> rewritten hash, every package
-	fileDirs  map[string]string // rel name -> original directory
-	debugFlag []string
+	opts     Options
+	env      []string
+	modfile  string
+	overlay  string
+	binDir   string
+	modCache string
+	files    map[string]string // rel name -> rewritten hash, every package
+	fileDirs map[string]string // rel name -> original directory
 }
 
 // Package is one package under test.

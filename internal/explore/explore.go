@@ -266,8 +266,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	ec.Pool = &x.pool
 	ec.Procs = x.procs
 	ec.Stuck = x.stuck
-	var res *engine.Result
-	res = engine.Run(ec, s, func() {
+	res := engine.Run(ec, s, func() {
 		rs.attach(engine.Current())
 		defer rs.finish()
 		x.body(x.t)

@@ -559,7 +559,7 @@ func (r *rewriter) planRecv2Spec(vs *ast.ValueSpec) {
 		return
 	}
 	if vs.Type != nil {
-		if t := r.typeOf(vs.Type); t == nil || !isPredeclaredBool(t) && types.IsInterface(t) == false {
+		if t := r.typeOf(vs.Type); t == nil || !isPredeclaredBool(t) && !types.IsInterface(t) {
 			return // var v, ok T = <-ch with a T that bool does not convert to; leave it
 		}
 	}
