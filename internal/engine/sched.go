@@ -95,12 +95,15 @@ func (e *Exec) pick() *G {
 			e.endOfRun()
 			return nil
 		}
-		if e.mainDone && e.steps-e.mainDoneStep >= e.cfg.PostMain {
+		if e.mainDone && e.steps-e.mainDoneStep >= e.postMain() {
 			e.endAfterMain()
 			return nil
 		}
 		idx := 0
-		if n > 1 && e.steps >= e.cfg.FairAfter {
+		if n > 1 && (e.steps >= e.cfg.FairAfter || e.mainDone && e.steps-e.mainDoneStep >= e.postMain()/2) {
+			// Long runs, and the second half of the time goroutines get
+			// after the test returned, are scheduled fairly: every
+			// goroutine that can run does, so one that does not is blocked.
 			idx = e.fairChoice()
 		} else if n > 1 {
 			e.point = Point{Exec: e, Step: e.steps, Choices: e.choices, Prev: -1}
@@ -347,16 +350,10 @@ func (e *Exec) waitForeign() bool {
 //
 //go:norace
 func (e *Exec) endAfterMain() {
-	enabled := map[*G]bool{}
-	for _, c := range e.choices {
-		if c.G != nil {
-			enabled[c.G] = true
-		}
-	}
-	since := e.steps - e.cfg.PostMain/2
+	since := e.steps - e.postMain()/2
 	var blocked []*G
 	for _, g := range e.gs {
-		if g.state == gParked && !g.System && !enabled[g] && g.lastStep < since {
+		if g.state == gParked && !g.System && g.lastStep < since && !e.canRun(g) {
 			blocked = append(blocked, g)
 		}
 	}
@@ -364,6 +361,35 @@ func (e *Exec) endAfterMain() {
 		return
 	}
 	e.res.Bug = &Bug{Kind: KindLeak, Message: itoa(len(blocked)) + " goroutine(s) blocked forever after the test returned, while others kept running", Blocked: blocked, G: blocked[0]}
+}
+
+// postMain is how many steps the goroutines get after the test returned:
+// PostMain, and more with many goroutines, so that each gets its turns.
+//
+//go:norace
+func (e *Exec) postMain() int {
+	return max(e.cfg.PostMain, 50*len(e.gs))
+}
+
+// canRun reports whether g's pending operation could proceed now.
+//
+//go:norace
+func (e *Exec) canRun(g *G) bool {
+	switch g.op.Kind {
+	case OpSend, OpRecv, OpSelect:
+		if g.committed >= 0 || g.op.Dflt {
+			return true
+		}
+		for _, c := range g.op.Cases {
+			if e.caseReady(g, c) {
+				return true
+			}
+		}
+		return false
+	case OpSleep:
+		return false
+	}
+	return e.opEnabled(g)
 }
 
 // endOfRun is reached when nothing can run: the run ended normally, or it

@@ -132,7 +132,13 @@ func (e *Exec) fireEffect(t *Timer) {
 		default: // a ticker whose last tick was not received drops this one
 		}
 		if t.period > 0 {
+			// The next tick; a ticker that fell behind (the clock moved
+			// on while goroutines polled) skips the ticks it missed, as
+			// Go's tickers do.
 			t.when += t.period
+			if t.when <= e.now {
+				t.when += ((e.now-t.when)/t.period + 1) * t.period
+			}
 			e.nTimers++
 			t.seq = e.nTimers
 		} else {
