@@ -265,7 +265,7 @@ func (e *Exec) opEnabled(g *G) bool {
 //
 //go:norace
 func (e *Exec) addTimerChoices() {
-	t := e.nextTimer()
+	t := e.nextTimer(len(e.choices) == 0)
 	if t == nil {
 		return
 	}

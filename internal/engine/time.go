@@ -70,12 +70,18 @@ func (e *Exec) startTimer(t *Timer, d time.Duration) {
 	}
 }
 
-// nextTimer returns the active timer that fires first.
+// nextTimer returns the active timer that fires first. When idle (no
+// goroutine can run), a ticker whose channel is full is left out: its tick
+// would be dropped and wake no one, and firing it forever would keep a
+// deadlocked run from ending.
 //
 //go:norace
-func (e *Exec) nextTimer() *Timer {
+func (e *Exec) nextTimer(idle bool) *Timer {
 	var best *Timer
 	for _, t := range e.timers {
+		if idle && t.period > 0 && t.ch != nil && len(t.ch) == cap(t.ch) {
+			continue
+		}
 		if best == nil || t.when < best.when || (t.when == best.when && t.seq < best.seq) {
 			best = t
 		}
