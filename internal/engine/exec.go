@@ -92,8 +92,8 @@ type Result struct {
 type Config struct {
 	StepLimit int
 	// PostMain is how many steps the goroutines left may take after the
-	// test function returned before the run ends (default: a quarter of
-	// StepLimit); see
+	// test function returned before the run ends (default: 10000, or a
+	// quarter of StepLimit if that is less); see
 	// endAfterMain.
 	PostMain int
 	// FairAfter is the step after which a fair scheduler replaces the
@@ -188,7 +188,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	}
 	e.randSrc.state = cfg.Seed
 	if e.cfg.PostMain <= 0 {
-		e.cfg.PostMain = e.cfg.StepLimit / 4
+		e.cfg.PostMain = min(10000, e.cfg.StepLimit/4)
 	}
 	if e.cfg.FairAfter <= 0 {
 		e.cfg.FairAfter = e.cfg.StepLimit / 2

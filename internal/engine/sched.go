@@ -360,7 +360,7 @@ func (e *Exec) endAfterMain() {
 	if len(blocked) == 0 {
 		return
 	}
-	e.res.Bug = &Bug{Kind: KindLeak, Message: itoa(len(blocked)) + " goroutine(s) blocked forever after the test returned, while others kept running", Blocked: blocked, G: blocked[0]}
+	e.res.Bug = &Bug{Kind: KindLeak, Message: itoa(len(blocked)) + " goroutine(s) still blocked " + itoa(e.steps-e.mainDoneStep) + " steps after the test returned, through " + itoa(e.postMain()/2) + " steps of fair scheduling, while others kept running", Blocked: blocked, G: blocked[0]}
 }
 
 // postMain is how many steps the goroutines get after the test returned:
