@@ -82,6 +82,11 @@ type Result struct {
 	Trace   []Step   // every step
 	Gs      []*G     // every goroutine of the run
 	MaxGs   int      // most goroutines alive at once
+	// Truncated is set when the run did not end by itself: it hit the step
+	// bound, was handed to the fair scheduler, or was ended after the test
+	// returned while goroutines kept running. An exhaustive strategy cannot
+	// claim to have covered a space whose runs were cut short.
+	Truncated bool
 	// RandDraws counts the numbers the program drew from rewritten
 	// math/rand: a run's behaviour may depend on them, not only on its
 	// schedule.

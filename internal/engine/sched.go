@@ -105,6 +105,7 @@ func (e *Exec) pick() *G {
 			// after the test returned, are scheduled fairly: every
 			// goroutine that can run does, so one that does not is blocked.
 			idx = e.fairChoice()
+			e.res.Truncated = true
 		} else if n > 1 {
 			e.point = Point{Exec: e, Step: e.steps, Choices: e.choices, Prev: -1}
 			for i, c := range e.choices {
@@ -131,6 +132,7 @@ func (e *Exec) pick() *G {
 			raceEnable()
 		}
 		if e.steps > e.cfg.StepLimit {
+			e.res.Truncated = true
 			e.res.Bug = &Bug{Kind: KindStepLimit, Message: "step bound exceeded: " + itoa(e.cfg.StepLimit) + " scheduling steps (livelock, or a loop that never blocks)", G: c.G}
 			return nil
 		}
@@ -350,6 +352,7 @@ func (e *Exec) waitForeign() bool {
 //
 //go:norace
 func (e *Exec) endAfterMain() {
+	e.res.Truncated = true
 	since := e.steps - e.postMain()/2
 	var blocked []*G
 	for _, g := range e.gs {

@@ -56,6 +56,7 @@ type explorer struct {
 	needsRecord bool // the strategy reads call sites (Config.Record)
 	prover      bool // the strategy is exhaustive: random numbers stay fixed
 	usedRand    bool // some run drew numbers from rewritten math/rand
+	truncated   bool // some run was cut short: no exhaustion can be claimed
 	pool        engine.Pool
 	procs       int          // GOMAXPROCS before the exploration, which the program sees
 	srv         *stratServer // runs Choose under the race detector
@@ -178,6 +179,9 @@ func (x *explorer) run() {
 		if res.RandDraws > 0 {
 			x.usedRand = true
 		}
+		if res.Truncated {
+			x.truncated = true
+		}
 		if name == "replay" {
 			x.replayed(res, rs)
 			break
@@ -221,8 +225,14 @@ func (x *explorer) run() {
 	if x.bugs > 0 {
 		action = event.Fail
 	}
+	if exhausted && x.truncated {
+		// A run cut short (step bound, fair scheduler, the window after the
+		// test returned) was not explored to its end: nothing is proved.
+		exhausted = false
+		x.t.Logf("heddle: %s ended, but some runs were cut short (step bound, or goroutines still running after the test returned): no claim that all schedules were explored", name)
+	}
 	proven := ""
-	if p, ok := strat.(strategy.Prover); ok && x.bugs == 0 {
+	if p, ok := strat.(strategy.Prover); ok && x.bugs == 0 && !x.truncated {
 		if proven = p.Proven(); proven != "" {
 			if x.usedRand {
 				proven += fmt.Sprintf(" (for the numbers math/rand gives with -seed %d)", cfg.Seed)
