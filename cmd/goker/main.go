@@ -3,6 +3,11 @@
 //
 //	go run ./cmd/goker                      # everything, writes docs/results/goker.md
 //	go run ./cmd/goker -run 'Moby|Etcd' -o - # some kernels, table on stdout
+//
+// With -seeds it measures runs to the first bug per program, member
+// strategy and seed instead, appending to a CSV file (-samples); with
+// -simulate it evaluates portfolio mixes from such a file
+// (docs/strategies.md, "Why the portfolio is built this way").
 package main
 
 import (
@@ -38,9 +43,30 @@ func main() {
 		heddleBin   = flag.String("heddle", "", "heddle binary to measure (default: built from this module)")
 		keep        = flag.Bool("keep", false, "keep the temporary modules")
 		rev         = flag.String("rev", "HEAD", "build heddle from this commit of the repository (\"\": from the working tree)")
+		seeds       = flag.String("seeds", "", "measure runs to the first bug with seeds 1 to N (\"N\") or A to B (\"A-B\") instead, into -samples")
+		members     = flag.String("members", "random,pos,pct1,pct2,pct3,idb,sdpor,odpor", "with -seeds: strategies measured (pctN: pct with -pct-depth N; default: the portfolio)")
+		samples     = flag.String("samples", "docs/results/portfolio-samples.csv", "with -seeds: CSV file the samples are appended to (samples already there are skipped); with -simulate: the file read")
+		examples    = flag.String("examples", "examples", "with -seeds: the examples module measured besides the kernels (\"\": none)")
+		simulate    = flag.Bool("simulate", false, "evaluate portfolio mixes from -samples and print the table")
+		mixes       = flag.String("mixes", "", "with -simulate: mixes to evaluate besides the built-in candidates, separated by spaces (member:warmup:weight,...)")
+		search      = flag.Bool("search", false, "with -simulate: also search a grid of mixes and list the best")
 	)
 	flag.Parse()
 	command := "go run ./cmd/goker " + strings.Join(os.Args[1:], " ")
+	if *simulate {
+		if err := simulateMain(command, *samples, *budget, *mixes, *search); err != nil {
+			fmt.Fprintln(os.Stderr, "goker:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *seeds != "" {
+		if err := seedsMain(*seeds, *members, *samples, *examples, *budget, *run, *timeout, *heddleBin, *rev, *keep); err != nil {
+			fmt.Fprintln(os.Stderr, "goker:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := mainErr(command, *budget, *strategies, *forms, *nativeRuns, *nativeTime, *nativeGrace, *nativeBatch, *jobs, *run, *timeout, *shippedTO, *shippedS, *out, *heddleBin, *rev, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "goker:", err)
 		os.Exit(1)

@@ -127,17 +127,7 @@ func runKernel(ctx context.Context, cfg Config, k *Kernel) *KernelResult {
 			strats = cfg.ShippedStrategies
 		}
 		for _, s := range strats {
-			r := k.RunHeddle(ctx, cfg.Heddle, fdir, s, cfg.Budget, timeout)
-			if r.Found && r.Kind == "steplimit" {
-				// The kernel runs past the step bound in some schedule
-				// (a loop that never ends where the bug does not
-				// happen, or a long scenario): look for its bug with
-				// that report turned off, and keep both.
-				again := k.RunHeddle(ctx, cfg.Heddle, fdir, s, cfg.Budget, timeout, "-disable", "steplimit")
-				again.StepLimit = r
-				r = again
-			}
-			kr.Heddle[f][s] = r
+			kr.Heddle[f][s] = k.runHeddleSteps(ctx, cfg.Heddle, fdir, s, cfg.Budget, timeout)
 		}
 	}
 	if kr.Same {
@@ -157,6 +147,21 @@ func runKernel(ctx context.Context, cfg Config, k *Kernel) *KernelResult {
 		kr.Native = k.RunNative(ctx, ndir, cfg.Native)
 	}
 	return kr
+}
+
+// runHeddleSteps is RunHeddle, run again with -disable steplimit when the
+// first report is "step bound exceeded": the kernel runs past the step
+// bound in some schedule (a loop that never ends where the bug does not
+// happen, or a long scenario), so its bug is looked for with that report
+// turned off, and both results are kept.
+func (k *Kernel) runHeddleSteps(ctx context.Context, heddle, dir, strategy string, budget int, timeout time.Duration, flags ...string) *HeddleResult {
+	r := k.RunHeddle(ctx, heddle, dir, strategy, budget, timeout, flags...)
+	if r.Found && r.Kind == "steplimit" {
+		again := k.RunHeddle(ctx, heddle, dir, strategy, budget, timeout, append(flags, "-disable", "steplimit")...)
+		again.StepLimit = r
+		r = again
+	}
+	return r
 }
 
 func hasForm(fs []Form, f Form) bool {

@@ -21,16 +21,17 @@ const DefaultStrategy = "default"
 
 // HeddleResult is one `heddle test -json` on one kernel in one form.
 type HeddleResult struct {
-	Strategy string
-	Found    bool    // a bug event was printed
-	Kind     string  // its kind
-	Run      int     // the run of the first bug
-	Runs     int     // runs made
-	Elapsed  float64 // seconds of exploration (the summary's Elapsed)
-	Wall     float64 // seconds of the whole command, build included
-	Verdict  Verdict // the check of the bug against the expected leaks
-	Report   string  // the bug's report
-	Err      string  // heddle failed (build error, timeout, no events)
+	Strategy  string
+	Found     bool    // a bug event was printed
+	Kind      string  // its kind
+	Run       int     // the run of the first bug
+	Runs      int     // runs made
+	Elapsed   float64 // seconds of exploration (the summary's Elapsed)
+	Exhausted bool    // the strategy covered its whole space (the summary's Exhausted)
+	Wall      float64 // seconds of the whole command, build included
+	Verdict   Verdict // the check of the bug against the expected leaks
+	Report    string  // the bug's report
+	Err       string  // heddle failed (build error, timeout, no events)
 
 	// StepLimit is set when heddle's first report, with default flags, was
 	// "step bound exceeded": the result is then that of a second command
@@ -46,13 +47,27 @@ func (r *HeddleResult) OK() bool { return r.Found && r.Err == "" && r.Verdict.OK
 // RunHeddle runs `heddle test -json -budget budget [-strategy s] -run
 // ^TestKernel$` in dir, a module written by WriteModule.
 func (k *Kernel) RunHeddle(ctx context.Context, heddle, dir, strategy string, budget int, timeout time.Duration, flags ...string) *HeddleResult {
+	r := runHeddle(ctx, heddle, dir, "^TestKernel$", ".", strategy, budget, timeout, flags...)
+	if r.Found {
+		if r.Kind != "leak" && r.Kind != "deadlock" {
+			r.Verdict = Verdict{Why: "bug of kind " + r.Kind + ", not a leak or deadlock: " + firstLine(r.Report, 2)}
+		} else {
+			r.Verdict = k.Check(k.ParseReport(r.Report))
+		}
+	}
+	return r
+}
+
+// runHeddle runs `heddle test -json -budget budget [-strategy s] -run
+// test flags... pkg` in dir and reads its first bug and its summary.
+func runHeddle(ctx context.Context, heddle, dir, test, pkg, strategy string, budget int, timeout time.Duration, flags ...string) *HeddleResult {
 	r := &HeddleResult{Strategy: strategy, Flags: flags}
-	args := []string{"test", "-json", "-budget", fmt.Sprint(budget), "-run", "^TestKernel$", "-o", filepath.Join(dir, "schedules")}
+	args := []string{"test", "-json", "-budget", fmt.Sprint(budget), "-run", test, "-o", filepath.Join(dir, "schedules")}
 	if strategy != DefaultStrategy {
 		args = append(args, "-strategy", strategy)
 	}
 	args = append(args, flags...)
-	args = append(args, ".")
+	args = append(args, pkg)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, heddle, args...)
@@ -84,7 +99,7 @@ func (k *Kernel) RunHeddle(ctx context.Context, heddle, dir, strategy string, bu
 			}
 		case event.Summary:
 			sawSummary = true
-			r.Runs, r.Elapsed = e.Runs, e.Elapsed
+			r.Runs, r.Elapsed, r.Exhausted = e.Runs, e.Elapsed, e.Exhausted
 		case event.Output:
 			output = append(output, strings.TrimRight(e.Output, "\n"))
 		}
@@ -94,13 +109,6 @@ func (k *Kernel) RunHeddle(ctx context.Context, heddle, dir, strategy string, bu
 		r.Err = fmt.Sprintf("heddle did not finish within %v", timeout)
 	case !sawSummary:
 		r.Err = fmt.Sprintf("heddle printed no summary (%v): %s", err, tail(append(output, strings.Split(stderr.String(), "\n")...), 15))
-	}
-	if r.Found {
-		if r.Kind != "leak" && r.Kind != "deadlock" {
-			r.Verdict = Verdict{Why: "bug of kind " + r.Kind + ", not a leak or deadlock: " + firstLine(r.Report, 2)}
-		} else {
-			r.Verdict = k.Check(k.ParseReport(r.Report))
-		}
 	}
 	return r
 }

@@ -3,52 +3,67 @@ package strategy
 import "heddle.dev/internal/engine"
 
 // Portfolio is the default strategy: it interleaves several strategies,
-// run by run, following portfolioMix. Systematic strategies first take
-// their shallow schedules (the round-robin schedule and those with one
+// run by run, following a mix (DefaultMix). Systematic strategies first
+// take their shallow schedules (the round-robin schedule and those with one
 // delay or preemption find the shallow bugs, seed-004 §4.4: most SCTBench
-// bugs need at most one delay), then the randomized strategies (PCT of
-// depths 1–3, POS, random), which find deeper bugs with a probability
-// that does not decay with the number of schedules, take turns.
+// bugs need at most one delay), then the randomized strategies, which find
+// deeper bugs with a probability that does not decay with the number of
+// schedules, take turns.
 //
-// The table below is the whole policy; change the proportions there. A
-// strategy that ends its exploration (IDB proved its bound, DFS
-// exhausted) drops out of the rotation; when every entry has dropped out
-// the portfolio ends.
+// The mix is the whole policy; change the proportions there. A strategy
+// that ends its exploration (IDB proved its bound, DFS exhausted) drops
+// out of the rotation; when every member has dropped out the portfolio
+// ends.
 type Portfolio struct {
-	entries []*portfolioEntry
-	cur     *portfolioEntry
-	slot    int
+	entries  []*portfolioEntry
+	rotation []*portfolioEntry // each member Weight times, in mix order
+	cur      *portfolioEntry
+	slot     int // the next run's place in rotation
 }
 
-// portfolioMix: phase 1 runs each entry's first runs in order (warm-up);
-// phase 2 cycles through the weights (one run per weight unit).
-var portfolioMix = []struct {
-	name   string
-	warmup int // runs given before the rotation starts
-	weight int // runs per rotation cycle
-	make   func(seed int64, d int) engine.Strategy
-}{
-	{"idb", 50, 1, func(int64, int) engine.Strategy { return NewIDB(2) }},
-	{"pct3", 0, 3, func(s int64, d int) engine.Strategy { return NewPCT(s, 3) }},
-	{"pos", 0, 3, func(s int64, d int) engine.Strategy { return NewPOS(s + 1) }},
-	{"pct2", 0, 2, func(s int64, d int) engine.Strategy { return NewPCT(s+2, 2) }},
-	{"random", 0, 1, func(s int64, d int) engine.Strategy { return NewRandom(s + 3) }},
+// A PortfolioMember is one strategy of a portfolio's mix.
+type PortfolioMember struct {
+	Name   string
+	Warmup int // runs given, in mix order, before the rotation starts
+	Weight int // runs per rotation cycle
+	New    func(seed int64) engine.Strategy
+}
+
+// DefaultMix returns the members of the default portfolio: phase 1 runs
+// each member's warm-up runs in order; phase 2 cycles through the weights
+// (one run per weight unit). Each randomized member has its own seed,
+// derived from the exploration's.
+func DefaultMix() []PortfolioMember {
+	return []PortfolioMember{
+		{"idb", 50, 1, func(int64) engine.Strategy { return NewIDB(2) }},
+		{"pct3", 0, 3, func(s int64) engine.Strategy { return NewPCT(s, 3) }},
+		{"pos", 0, 3, func(s int64) engine.Strategy { return NewPOS(s + 1) }},
+		{"pct2", 0, 2, func(s int64) engine.Strategy { return NewPCT(s+2, 2) }},
+		{"random", 0, 1, func(s int64) engine.Strategy { return NewRandom(s + 3) }},
+	}
 }
 
 type portfolioEntry struct {
 	name   string
 	s      engine.Strategy
 	warmup int
-	weight int
 	runs   int
 	over   bool
 }
 
-// NewPortfolio returns the default portfolio.
-func NewPortfolio(seed int64, d int) *Portfolio {
+// NewPortfolio returns the default portfolio. The PCT depth (-pct-depth)
+// is not used: the PCT members have their own depths.
+func NewPortfolio(seed int64, _ int) *Portfolio { return NewPortfolioOf(DefaultMix(), seed) }
+
+// NewPortfolioOf returns a portfolio of the given members.
+func NewPortfolioOf(mix []PortfolioMember, seed int64) *Portfolio {
 	p := &Portfolio{}
-	for _, m := range portfolioMix {
-		p.entries = append(p.entries, &portfolioEntry{name: m.name, s: m.make(seed, d), warmup: m.warmup, weight: m.weight})
+	for _, m := range mix {
+		e := &portfolioEntry{name: m.Name, s: m.New(seed), warmup: m.Warmup}
+		p.entries = append(p.entries, e)
+		for i := 0; i < m.Weight; i++ {
+			p.rotation = append(p.rotation, e)
+		}
 	}
 	return p
 }
@@ -64,38 +79,31 @@ func (p *Portfolio) Current() string {
 	return p.cur.name
 }
 
-func (p *Portfolio) next() []*portfolioEntry {
-	var order []*portfolioEntry
+// pick returns the member that makes the next run: the first member whose
+// warm-up is not over, else the next live member of the rotation; nil when
+// no member is left.
+func (p *Portfolio) pick() *portfolioEntry {
 	for _, e := range p.entries {
 		if !e.over && e.runs < e.warmup {
-			return []*portfolioEntry{e}
+			return e
 		}
 	}
-	for _, e := range p.entries {
-		for i := 0; i < e.weight; i++ {
-			order = append(order, e)
+	for i := 0; i < len(p.rotation); i++ {
+		e := p.rotation[p.slot%len(p.rotation)]
+		p.slot++
+		if !e.over {
+			return e
 		}
 	}
-	return order
+	return nil
 }
 
 // Begin implements engine.Strategy.
 func (p *Portfolio) Begin(run int) bool {
-	for tries := 0; tries < 64; tries++ {
-		order := p.next()
-		live := false
-		for _, e := range order {
-			if !e.over {
-				live = true
-			}
-		}
-		if !live {
+	for {
+		e := p.pick()
+		if e == nil {
 			return false
-		}
-		e := order[p.slot%len(order)]
-		p.slot++
-		if e.over {
-			continue
 		}
 		if e.s.Begin(e.runs + 1) {
 			p.cur = e
@@ -103,7 +111,6 @@ func (p *Portfolio) Begin(run int) bool {
 		}
 		e.over = true
 	}
-	return false
 }
 
 // Choose implements engine.Strategy.
