@@ -96,11 +96,20 @@ type Result struct {
 // Config is the per-run configuration.
 type Config struct {
 	StepLimit int
-	// PostMain is how many steps the goroutines left may take after the
-	// test function returned before the run ends (default: 10000, or a
-	// quarter of StepLimit if that is less); see
-	// endAfterMain.
+	// PostMain is the least number of steps the goroutines left may take
+	// after the test function returned (default: 10000, or a quarter of
+	// StepLimit if that is less); half of it is also the length of the
+	// fair phase that ends such a run. See endAfterMain.
 	PostMain int
+	// PostTime is how much virtual time the goroutines left get after the
+	// test function returned before the fair phase that ends the run may
+	// start (default 100ms). Goroutines that keep working without time
+	// passing (a long but finite loop of channel or lock operations) run
+	// on; a ticker loop or a poller, which moves the clock, is ended.
+	PostTime time.Duration
+	// PostMainMax bounds the steps after the test function returned before
+	// the fair phase starts, whatever the clock says (default StepLimit/2).
+	PostMainMax int
 	// FairAfter is the step after which a fair scheduler replaces the
 	// strategy for the rest of the run (default StepLimit/2); see
 	// fairChoice.
@@ -156,6 +165,7 @@ type Exec struct {
 	mainDone     bool
 	mainDoneAt   time.Duration
 	mainDoneStep int
+	postFair     int // step at which the fair phase after the test began (0: not yet)
 	aborting     bool
 	ended        bool
 	done         chan struct{}
@@ -194,6 +204,12 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	e.randSrc.state = cfg.Seed
 	if e.cfg.PostMain <= 0 {
 		e.cfg.PostMain = min(10000, e.cfg.StepLimit/4)
+	}
+	if e.cfg.PostTime <= 0 {
+		e.cfg.PostTime = 100 * time.Millisecond
+	}
+	if e.cfg.PostMainMax <= 0 {
+		e.cfg.PostMainMax = e.cfg.StepLimit / 2
 	}
 	if e.cfg.FairAfter <= 0 {
 		e.cfg.FairAfter = e.cfg.StepLimit / 2

@@ -95,13 +95,13 @@ func (e *Exec) pick() *G {
 			e.endOfRun()
 			return nil
 		}
-		if e.mainDone && e.steps-e.mainDoneStep >= e.postMain() {
+		if e.mainDone && e.afterMain() {
 			e.endAfterMain()
 			return nil
 		}
 		idx := 0
-		if n > 1 && (e.steps >= e.cfg.FairAfter || e.mainDone && e.steps-e.mainDoneStep >= e.postMain()/2) {
-			// Long runs, and the second half of the time goroutines get
+		if n > 1 && (e.steps >= e.cfg.FairAfter || e.postFair > 0) {
+			// Long runs, and the last part of the time goroutines get
 			// after the test returned, are scheduled fairly: every
 			// goroutine that can run does, so one that does not is blocked.
 			idx = e.fairChoice()
@@ -345,15 +345,36 @@ func (e *Exec) waitForeign() bool {
 	return false
 }
 
+// afterMain is called at every step after the test returned, and reports
+// whether the run should end there. The goroutines left first run freely,
+// for at least half of postMain steps and until PostTime of virtual time
+// has passed (or PostMainMax steps, whichever comes first): a finite loop
+// that never touches the clock, such as a goroutine sending a hundred
+// thousand signals, runs to its end, while a ticker loop or a poller moves
+// the clock and is cut short. Then half of postMain steps are scheduled
+// fairly, and the run ends.
+//
+//go:norace
+func (e *Exec) afterMain() bool {
+	if e.postFair == 0 {
+		since := e.steps - e.mainDoneStep
+		if since >= e.postMain()/2 && (e.now-e.mainDoneAt >= e.cfg.PostTime || since >= e.cfg.PostMainMax) {
+			e.postFair = e.steps
+		}
+		return false
+	}
+	return e.steps-e.postFair >= e.postMain()/2
+}
+
 // endAfterMain ends a run whose goroutines keep running long after the
 // test returned (a ticker loop, a poller): the goroutines that stayed
-// blocked through the second half of that time, while the others ran, are
-// reported as leaks; if there are none, the run ends without a bug.
+// blocked through the fair phase, while the others ran, are reported as
+// leaks; if there are none, the run ends without a bug.
 //
 //go:norace
 func (e *Exec) endAfterMain() {
 	e.res.Truncated = true
-	since := e.steps - e.postMain()/2
+	since := e.postFair
 	var blocked []*G
 	for _, g := range e.gs {
 		if g.state == gParked && !g.System && g.lastStep < since && !e.canRun(g) {
@@ -363,7 +384,7 @@ func (e *Exec) endAfterMain() {
 	if len(blocked) == 0 {
 		return
 	}
-	e.res.Bug = &Bug{Kind: KindLeak, Message: itoa(len(blocked)) + " goroutine(s) still blocked " + itoa(e.steps-e.mainDoneStep) + " steps after the test returned, through " + itoa(e.postMain()/2) + " steps of fair scheduling, while others kept running", Blocked: blocked, G: blocked[0]}
+	e.res.Bug = &Bug{Kind: KindLeak, Message: itoa(len(blocked)) + " goroutine(s) still blocked " + itoa(e.steps-e.mainDoneStep) + " steps after the test returned, through " + itoa(e.steps-e.postFair) + " steps of fair scheduling, while others kept running", Blocked: blocked, G: blocked[0]}
 }
 
 // postMain is how many steps the goroutines get after the test returned:
