@@ -17,7 +17,6 @@ type Step struct {
 	PC   uintptr        // call site, when recorded
 	// Recorded runs only:
 	Enabled []string      // keys of the enabled choices
-	Pending []PendingOp   // every live goroutine's pending operation
 	VC      VC            // vector clock of the goroutine after the step
 	Timer   string        // the timer's id, for a firing
 	Early   time.Duration // a timer fired (or a sleeper woke) this long early
@@ -25,14 +24,6 @@ type Step struct {
 	// Since, Until): it is dependent with every timer firing.
 	ReadsClock bool
 	Now        int64 // virtual time, ns since the epoch
-}
-
-// PendingOp is a goroutine's pending operation at a step.
-type PendingOp struct {
-	G       string
-	Op      OpKind
-	PC      uintptr
-	Enabled bool
 }
 
 // Trace returns the steps recorded so far.
@@ -70,18 +61,6 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 		s.Now = int64(e.now)
 		for _, c := range enabled {
 			s.Enabled = append(s.Enabled, c.Key())
-		}
-		for _, h := range e.gs {
-			if h.state == gDone {
-				continue
-			}
-			p := PendingOp{G: h.ID, Op: h.op.Kind, PC: h.op.PC}
-			for _, c := range enabled {
-				if c.G == h {
-					p.Enabled = true
-				}
-			}
-			s.Pending = append(s.Pending, p)
 		}
 	}
 	e.res.Trace = append(e.res.Trace, s)
