@@ -50,6 +50,7 @@ func main() {
 		simulate    = flag.Bool("simulate", false, "evaluate portfolio mixes from -samples and print the table")
 		mixes       = flag.String("mixes", "", "with -simulate: mixes to evaluate besides the built-in candidates, separated by spaces (member:warmup:weight,...)")
 		search      = flag.Bool("search", false, "with -simulate: also search a grid of mixes and list the best")
+		discrim     = flag.Bool("discriminating", false, "with -seeds: skip the programs whose samples in -samples all found the bug at run 1, and members that missed it in two samples or more")
 	)
 	flag.Parse()
 	command := "go run ./cmd/goker " + strings.Join(os.Args[1:], " ")
@@ -61,7 +62,7 @@ func main() {
 		return
 	}
 	if *seeds != "" {
-		if err := seedsMain(*seeds, *members, *samples, *examples, *budget, *run, *timeout, *heddleBin, *rev, *keep); err != nil {
+		if err := seedsMain(*seeds, *members, *samples, *examples, *discrim, *budget, *run, *timeout, *heddleBin, *rev, *keep); err != nil {
 			fmt.Fprintln(os.Stderr, "goker:", err)
 			os.Exit(1)
 		}

@@ -18,7 +18,7 @@ import (
 
 // seedsMain measures runs to the first bug per program, member and seed
 // (goker.MeasureSeeds), appending the samples to a CSV file.
-func seedsMain(seeds, members, samples, examples string, budget int, run string, timeout time.Duration, heddleBin, rev string, keep bool) error {
+func seedsMain(seeds, members, samples, examples string, discriminating bool, budget int, run string, timeout time.Duration, heddleBin, rev string, keep bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	seedList, err := goker.ParseSeeds(seeds)
@@ -40,9 +40,9 @@ func seedsMain(seeds, members, samples, examples string, budget int, run string,
 		examples = filepath.Join(modDir, examples)
 	}
 	have := map[string]bool{}
+	var old []goker.Sample
 	if _, err := os.Stat(samples); err == nil {
-		old, err := goker.ReadSamples(samples)
-		if err != nil {
+		if old, err = goker.ReadSamples(samples); err != nil {
 			return err
 		}
 		for _, s := range old {
@@ -84,6 +84,9 @@ func seedsMain(seeds, members, samples, examples string, budget int, run string,
 		},
 		Add: w.Write,
 	}
+	if discriminating {
+		cfg.Skip = skipSettled(old)
+	}
 	if run != "" {
 		if cfg.Run, err = regexp.Compile(run); err != nil {
 			return err
@@ -92,8 +95,35 @@ func seedsMain(seeds, members, samples, examples string, budget int, run string,
 	return goker.MeasureSeeds(ctx, cfg)
 }
 
-// candidates are the mixes always evaluated: the one in the tree, each
-// member alone, and variations on the warm-up and the shares.
+// skipSettled returns a Skip function for the samples already measured:
+// it skips the programs on which every sample found the bug at run 1 (all
+// strategies agree), and the members that missed the bug in each of at
+// least two samples of a program (more seeds would cost the whole budget
+// each to confirm a near-zero probability).
+func skipSettled(old []goker.Sample) func(corpus, program, member string) bool {
+	type pk struct{ corpus, program string }
+	type pm struct{ corpus, program, member string }
+	discriminates := map[pk]bool{}
+	tries, finds := map[pm]int{}, map[pm]int{}
+	for _, s := range old {
+		if !s.Found || s.Run > 1 {
+			discriminates[pk{s.Corpus, s.Program}] = true
+		}
+		k := pm{s.Corpus, s.Program, s.Member}
+		tries[k]++
+		if s.Found {
+			finds[k]++
+		}
+	}
+	return func(corpus, program, member string) bool {
+		k := pm{corpus, program, member}
+		return !discriminates[pk{corpus, program}] || tries[k] >= 2 && finds[k] == 0
+	}
+}
+
+// candidates are the mixes always evaluated after the one in the tree
+// (strategy.DefaultMix): the mix before it was measured, each member
+// alone, and variations on the warm-up, the members and the shares.
 var candidates = []string{
 	"idb:50:1,pct3:0:3,pos:0:3,pct2:0:2,random:0:1", // the mix before it was measured
 	"random:0:1",
@@ -104,12 +134,18 @@ var candidates = []string{
 	"idb:0:1",
 	"sdpor:0:1",
 	"odpor:0:1",
-	"idb:0:0,pct3:0:3,pos:0:3,pct2:0:2,random:0:1",
+	"idb:0:0,pct3:0:3,pos:0:3,pct2:0:2,random:0:1", // the old rotation without warm-up
 	"idb:10:1,pct3:0:3,pos:0:3,pct2:0:2,random:0:1",
-	"idb:50:1,pct3:0:1,pos:0:1,pct2:0:1,random:0:1",
-	"idb:50:0,pos:0:1,random:0:1",
-	"idb:10:0,pos:0:1,random:0:1",
-	"idb:0:0,pos:0:1,random:0:1",
+	"idb:5:1,random:0:3,pos:0:2,pct3:0:1", // a short warm-up, then the new rotation
+	"random:0:3,pos:0:2",
+	"random:0:3,pos:0:2,pct3:0:1",
+	"random:0:3,pct3:0:1,idb:0:1",
+	"random:0:2,pos:0:1,pct3:0:1,idb:0:1",
+	"random:0:3,pos:0:3,pct3:0:1,idb:0:1",
+	"random:0:3,pos:0:2,pct2:0:1,idb:0:1",
+	"random:0:3,pos:0:2,pct3:0:1,sdpor:0:1",
+	"pos:0:2,random:0:3,pct3:0:1,idb:0:1", // POS first
+	"default:0:1",                         // the portfolio as measured (when the samples have it)
 }
 
 // simulateMain evaluates mixes from the samples and prints a Markdown
@@ -155,7 +191,7 @@ func simulateMain(command, samples string, budget int, extra string, search bool
 		evs = append(evs, ev)
 		return nil
 	}
-	for _, spec := range append(candidates, strings.Fields(extra)...) {
+	for _, spec := range append(append([]string{goker.MixString(strategy.DefaultMix())}, candidates...), strings.Fields(extra)...) {
 		if err := eval(spec); err != nil {
 			return err
 		}
@@ -176,8 +212,8 @@ func simulateMain(command, samples string, budget int, extra string, search bool
 		fmt.Printf("\nBest %d of %d mixes of the search grid (by geometric mean, then mean):\n\n", min(20, len(evs)-fixed), len(evs)-fixed)
 		printTable(evs[fixed:min(len(evs), fixed+20)])
 	}
-	fmt.Printf("\nExpected runs to the first bug per program, where the mixes above differ:\n\n")
-	printPrograms(evs[:fixed])
+	fmt.Printf("\nExpected runs to the first bug per program, where these differ by half a run or more:\n\n")
+	printPrograms(evs[:min(3, fixed)])
 	return nil
 }
 
@@ -215,11 +251,11 @@ func printTable(evs []*goker.Evaluation) {
 }
 
 // printPrograms lists the expected runs per program where the mixes
-// differ by more than half a run.
+// differ by half a run or more.
 func printPrograms(evs []*goker.Evaluation) {
 	fmt.Print("| program |")
-	for i := range evs {
-		fmt.Printf(" %d |", i+1)
+	for _, ev := range evs {
+		fmt.Printf(" `%s` |", ev.Mix)
 	}
 	fmt.Print("\n|---|")
 	for range evs {
@@ -241,7 +277,6 @@ func printPrograms(evs []*goker.Evaluation) {
 		}
 		fmt.Println()
 	}
-	fmt.Println("\nColumns: the mixes of the first table, in order.")
 }
 
 // grid returns the mixes of the search: IDB's warm-up and weight, and

@@ -47,7 +47,7 @@ func (r *HeddleResult) OK() bool { return r.Found && r.Err == "" && r.Verdict.OK
 // RunHeddle runs `heddle test -json -budget budget [-strategy s] -run
 // ^TestKernel$` in dir, a module written by WriteModule.
 func (k *Kernel) RunHeddle(ctx context.Context, heddle, dir, strategy string, budget int, timeout time.Duration, flags ...string) *HeddleResult {
-	r := runHeddle(ctx, heddle, dir, "^TestKernel$", ".", strategy, budget, timeout, flags...)
+	r := runHeddle(ctx, heddle, dir, filepath.Join(dir, "schedules"), "^TestKernel$", ".", strategy, budget, timeout, flags...)
 	if r.Found {
 		if r.Kind != "leak" && r.Kind != "deadlock" {
 			r.Verdict = Verdict{Why: "bug of kind " + r.Kind + ", not a leak or deadlock: " + firstLine(r.Report, 2)}
@@ -59,10 +59,11 @@ func (k *Kernel) RunHeddle(ctx context.Context, heddle, dir, strategy string, bu
 }
 
 // runHeddle runs `heddle test -json -budget budget [-strategy s] -run
-// test flags... pkg` in dir and reads its first bug and its summary.
-func runHeddle(ctx context.Context, heddle, dir, test, pkg, strategy string, budget int, timeout time.Duration, flags ...string) *HeddleResult {
+// test -o schedules flags... pkg` in dir and reads its first bug and its
+// summary.
+func runHeddle(ctx context.Context, heddle, dir, schedules, test, pkg, strategy string, budget int, timeout time.Duration, flags ...string) *HeddleResult {
 	r := &HeddleResult{Strategy: strategy, Flags: flags}
-	args := []string{"test", "-json", "-budget", fmt.Sprint(budget), "-run", test, "-o", filepath.Join(dir, "schedules")}
+	args := []string{"test", "-json", "-budget", fmt.Sprint(budget), "-run", test, "-o", schedules}
 	if strategy != DefaultStrategy {
 		args = append(args, "-strategy", strategy)
 	}

@@ -68,6 +68,8 @@ type SeedsConfig struct {
 	Log      io.Writer
 	// Have reports samples already measured (they are skipped).
 	Have func(corpus, program, member string, seed int64) bool
+	// Skip reports programs and members not to measure (nil: none).
+	Skip func(corpus, program, member string) bool
 	// Add receives each new sample as soon as it is measured.
 	Add func(Sample) error
 }
@@ -114,7 +116,7 @@ func MeasureSeeds(ctx context.Context, cfg SeedsConfig) error {
 		}
 		for _, m := range cfg.Members {
 			for _, seed := range seedsOf(m) {
-				if cfg.Have != nil && cfg.Have("goker", k.Name, m, seed) {
+				if cfg.Have != nil && cfg.Have("goker", k.Name, m, seed) || cfg.Skip != nil && cfg.Skip("goker", k.Name, m) {
 					continue
 				}
 				if err := ctx.Err(); err != nil {
@@ -142,7 +144,7 @@ func MeasureSeeds(ctx context.Context, cfg SeedsConfig) error {
 		}
 		for _, m := range cfg.Members {
 			for _, seed := range seedsOf(m) {
-				if cfg.Have != nil && cfg.Have("examples", ex.pkg, m, seed) {
+				if cfg.Have != nil && cfg.Have("examples", ex.pkg, m, seed) || cfg.Skip != nil && cfg.Skip("examples", ex.pkg, m) {
 					continue
 				}
 				if err := ctx.Err(); err != nil {
@@ -150,7 +152,7 @@ func MeasureSeeds(ctx context.Context, cfg SeedsConfig) error {
 				}
 				s, flags := MemberArgs(m)
 				flags = append(flags, "-seed", fmt.Sprint(seed))
-				r := runHeddle(ctx, cfg.Heddle, cfg.Examples, "^"+ex.test+"$", "./"+ex.pkg, s, cfg.Budget, cfg.Timeout, flags...)
+				r := runHeddle(ctx, cfg.Heddle, cfg.Examples, filepath.Join(cfg.Work, "examples-schedules"), "^"+ex.test+"$", "./"+ex.pkg, s, cfg.Budget, cfg.Timeout, flags...)
 				if r.Found && r.Kind == "steplimit" {
 					r.Verdict.Why = "step bound exceeded"
 				}
