@@ -14,7 +14,13 @@ type Step struct {
 	Kind OpKind         // the operation
 	Obj  unsafe.Pointer // its object
 	Case int            // the select case taken, -1 if none
-	PC   uintptr        // call site, when recorded
+	// Cases are the channel operations of a send, receive or select (the
+	// operation's own slice, not a copy): every channel a select could
+	// take or waited on, and their capacities, which its dependence with
+	// other steps depends on, not only the channel of the case taken.
+	Cases []ChanCase
+	Dflt  bool    // a select with a default case
+	PC    uintptr // call site, when recorded
 	// Recorded runs only:
 	Enabled []string      // keys of the enabled choices
 	VC      VC            // vector clock of the goroutine after the step
@@ -38,6 +44,10 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 	}
 	s := Step{N: e.steps, G: g, Kind: op.Kind, Obj: op.Obj, Case: -1, PC: op.PC, Early: early}
 	if g != nil {
+		switch op.Kind {
+		case OpSend, OpRecv, OpSelect:
+			s.Cases, s.Dflt = op.Cases, op.Dflt
+		}
 		if op.Kind == OpSelect {
 			s.Case = g.sel
 			if g.sel >= 0 && g.sel < len(op.Cases) {
