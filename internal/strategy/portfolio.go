@@ -3,12 +3,9 @@ package strategy
 import "heddle.dev/internal/engine"
 
 // Portfolio is the default strategy: it interleaves several strategies,
-// run by run, following a mix (DefaultMix). Systematic strategies first
-// take their shallow schedules (the round-robin schedule and those with one
-// delay or preemption find the shallow bugs, seed-004 §4.4: most SCTBench
-// bugs need at most one delay), then the randomized strategies, which find
-// deeper bugs with a probability that does not decay with the number of
-// schedules, take turns.
+// run by run, following a mix (DefaultMix): each member may first get
+// warm-up runs, then the members take turns in a rotation, in proportion
+// to their weights.
 //
 // The mix is the whole policy; change the proportions there. A strategy
 // that ends its exploration (IDB proved its bound, DFS exhausted) drops
@@ -31,15 +28,25 @@ type PortfolioMember struct {
 
 // DefaultMix returns the members of the default portfolio: phase 1 runs
 // each member's warm-up runs in order; phase 2 cycles through the weights
-// (one run per weight unit). Each randomized member has its own seed,
-// derived from the exploration's.
+// (one run per weight unit, in mix order). Each randomized member has its
+// own seed, derived from the exploration's.
+//
+// The mix was chosen by measurement (docs/strategies.md, "Why the
+// portfolio is built this way"): on the GoKer kernels and the examples,
+// random finds most bugs in its first run, so it goes first and gets the
+// largest share, and a systematic warm-up only delays it (50 IDB runs
+// first, the mix before: 5.0 runs to the first bug on average, against
+// 2.2). POS, PCT and IDB keep a share each for the bugs random finds
+// slowly (IDB finds Kubernetes13135 at its first run, random at its 15th
+// on average; POS and PCT find Serving2137 in 3–5 runs, random in 19).
+// Mixes within noise of this one were as good; this one keeps a member of
+// each kind.
 func DefaultMix() []PortfolioMember {
 	return []PortfolioMember{
-		{"idb", 50, 1, func(int64) engine.Strategy { return NewIDB(2) }},
-		{"pct3", 0, 3, func(s int64) engine.Strategy { return NewPCT(s, 3) }},
-		{"pos", 0, 3, func(s int64) engine.Strategy { return NewPOS(s + 1) }},
-		{"pct2", 0, 2, func(s int64) engine.Strategy { return NewPCT(s+2, 2) }},
-		{"random", 0, 1, func(s int64) engine.Strategy { return NewRandom(s + 3) }},
+		{"random", 0, 3, func(s int64) engine.Strategy { return NewRandom(s) }},
+		{"pos", 0, 2, func(s int64) engine.Strategy { return NewPOS(s + 1) }},
+		{"pct3", 0, 1, func(s int64) engine.Strategy { return NewPCT(s+2, 3) }},
+		{"idb", 0, 1, func(int64) engine.Strategy { return NewIDB(2) }},
 	}
 }
 
