@@ -101,61 +101,66 @@ func TestDifferential(t *testing.T) {
 		t.Fatalf("corpus has %d programs, want at least 50", len(progs))
 	}
 	for _, p := range progs {
-		dfs := exploreProgram(t, strategy.NewDFS(0), 20000, p.body)
-		if p.outcomes > 0 && len(dfs.outcomes) != p.outcomes {
-			t.Errorf("%s: DFS reaches %d outcomes, want %d: %v", p.name, len(dfs.outcomes), p.outcomes, dfs.outcomes)
-		}
-		for _, s := range []struct {
-			name string
-			s    engine.Strategy
-		}{{"sdpor", strategy.NewSourceDPOR()}, {"odpor", strategy.NewOptimalDPOR()}} {
-			x := exploreProgram(t, s.s, 20000, p.body)
-			if _, gap := differentialGaps[p.name]; gap {
-				sameSet(t, p.name, "outcomes", s.name, dfs.outcomes, x.outcomes)
-			} else {
-				sameSet(t, p.name, "terminal states", s.name, dfs.states, x.states)
-			}
-			sameSet(t, p.name, "bugs", s.name, dfs.bugs, x.bugs)
-		}
-		for _, c := range []struct {
-			name string
-			lazy bool
-		}{{"hbrcache", false}, {"lazycache", true}} {
-			hc := strategy.NewHBRCache(c.lazy)
-			y := exploreProgram(t, hc, 20000, p.body)
-			want, got := dfs.states, y.states
-			if c.lazy {
-				want, got = dfs.lazyStates, y.lazyStates
-			}
-			// Pruned runs end on some state already reached: compare
-			// the states of the complete runs (every run's state is real).
-			sameSet(t, p.name, "terminal states", c.name, want, got)
-			sameSet(t, p.name, "bugs", c.name, dfs.bugs, y.bugs)
-		}
-		lz := strategy.NewLazyDPOR()
-		x := exploreProgram(t, lz, 20000, p.body)
-		if w := lz.Warnings(); len(w) > 0 {
-			// seed-004 §5.4: lazy DPOR may miss states after a blocking
-			// operation in a critical section or a mutex deadlock, which
-			// it detects. It must still reach only real states.
-			for k := range x.lazyStates {
-				if !dfs.lazyStates[k] {
-					t.Errorf("%s: lazy DPOR reaches a state DFS does not:\n%s", p.name, k)
-					break
-				}
-			}
-			t.Logf("%s: lazy DPOR warned: %v", p.name, w)
-		} else {
-			if _, gap := differentialGaps[p.name]; gap {
-				sameSet(t, p.name, "outcomes", "lazy", dfs.outcomes, x.outcomes)
-			} else {
-				sameSet(t, p.name, "terminal lazy-HBR states", "lazy", dfs.lazyStates, x.lazyStates)
-			}
-			sameSet(t, p.name, "bugs", "lazy", dfs.bugs, x.bugs)
-		}
-		if hb, lazy := lz.Classes(); lazy > hb || lazy > len(dfs.lazyStates) {
-			t.Errorf("%s: lazy DPOR counts %d HBR and %d lazy HBR classes (DFS: %d lazy)", p.name, hb, lazy, len(dfs.lazyStates))
-		}
-		t.Logf("%s: dfs %d runs, %d states, %d lazy states, %d outcomes, %d bugs", p.name, dfs.runs, len(dfs.states), len(dfs.lazyStates), len(dfs.outcomes), len(dfs.bugs))
+		t.Run(p.name, func(t *testing.T) { differential(t, p) })
 	}
+}
+
+// differential compares the exhaustive strategies on one program.
+func differential(t *testing.T, p corpusProgram) {
+	dfs := exploreProgram(t, strategy.NewDFS(0), 20000, p.body)
+	if p.outcomes > 0 && len(dfs.outcomes) != p.outcomes {
+		t.Errorf("%s: DFS reaches %d outcomes, want %d: %v", p.name, len(dfs.outcomes), p.outcomes, dfs.outcomes)
+	}
+	for _, s := range []struct {
+		name string
+		s    engine.Strategy
+	}{{"sdpor", strategy.NewSourceDPOR()}, {"odpor", strategy.NewOptimalDPOR()}} {
+		x := exploreProgram(t, s.s, 20000, p.body)
+		if _, gap := differentialGaps[p.name]; gap {
+			sameSet(t, p.name, "outcomes", s.name, dfs.outcomes, x.outcomes)
+		} else {
+			sameSet(t, p.name, "terminal states", s.name, dfs.states, x.states)
+		}
+		sameSet(t, p.name, "bugs", s.name, dfs.bugs, x.bugs)
+	}
+	for _, c := range []struct {
+		name string
+		lazy bool
+	}{{"hbrcache", false}, {"lazycache", true}} {
+		hc := strategy.NewHBRCache(c.lazy)
+		y := exploreProgram(t, hc, 20000, p.body)
+		want, got := dfs.states, y.states
+		if c.lazy {
+			want, got = dfs.lazyStates, y.lazyStates
+		}
+		// Pruned runs end on some state already reached: compare
+		// the states of the complete runs (every run's state is real).
+		sameSet(t, p.name, "terminal states", c.name, want, got)
+		sameSet(t, p.name, "bugs", c.name, dfs.bugs, y.bugs)
+	}
+	lz := strategy.NewLazyDPOR()
+	x := exploreProgram(t, lz, 20000, p.body)
+	if w := lz.Warnings(); len(w) > 0 {
+		// seed-004 §5.4: lazy DPOR may miss states after a blocking
+		// operation in a critical section or a mutex deadlock, which
+		// it detects. It must still reach only real states.
+		for k := range x.lazyStates {
+			if !dfs.lazyStates[k] {
+				t.Errorf("%s: lazy DPOR reaches a state DFS does not:\n%s", p.name, k)
+				break
+			}
+		}
+		t.Logf("%s: lazy DPOR warned: %v", p.name, w)
+	} else {
+		if _, gap := differentialGaps[p.name]; gap {
+			sameSet(t, p.name, "outcomes", "lazy", dfs.outcomes, x.outcomes)
+		} else {
+			sameSet(t, p.name, "terminal lazy-HBR states", "lazy", dfs.lazyStates, x.lazyStates)
+		}
+		sameSet(t, p.name, "bugs", "lazy", dfs.bugs, x.bugs)
+	}
+	if hb, lazy := lz.Classes(); lazy > hb || lazy > len(dfs.lazyStates) {
+		t.Errorf("%s: lazy DPOR counts %d HBR and %d lazy HBR classes (DFS: %d lazy)", p.name, hb, lazy, len(dfs.lazyStates))
+	}
+	t.Logf("%s: dfs %d runs, %d states, %d lazy states, %d outcomes, %d bugs", p.name, dfs.runs, len(dfs.states), len(dfs.lazyStates), len(dfs.outcomes), len(dfs.bugs))
 }

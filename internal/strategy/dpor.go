@@ -3,6 +3,7 @@ package strategy
 import (
 	"fmt"
 	"strconv"
+	"unsafe"
 
 	"heddle.dev/internal/engine"
 )
@@ -17,13 +18,16 @@ import (
 // Events and dependence are those of heddle.md §4 (see events.go): an
 // unbuffered rendezvous is one joint step; a select's ready cases are
 // distinct choices, and the other ready cases of the select taken are
-// always explored; a select (taken case or default) conflicts with every
-// channel operation; timer firings and sleeps conflict with everything
-// (virtual time is read by any step). Races are reversible only if the
-// later goroutine was enabled where the earlier step ran: a Lock after
-// another goroutine's Unlock is not reversible, and is reversed at that
-// goroutine's Lock instead (seed-004 §2.8's mutex rule); blocked pending
-// operations at the end of a run race with the steps they wait for.
+// always explored; a select conflicts with the operations on its
+// channels and with the arrival of partners on them; announcing an
+// unbuffered operation joins the FIFO queue that decides partners; timer
+// firings and sleeps conflict with everything (virtual time is read by
+// any step). Races are reversible only if the later goroutine was enabled
+// where the earlier step ran: a Lock after another goroutine's Unlock is
+// not reversible, and is reversed at that goroutine's Lock instead
+// (seed-004 §2.8's mutex rule). Steps that did not happen race too: the
+// other cases of a select and the sides of a rendezvous on their own
+// (racesOfAlone), and the operations still blocked at the end of a run.
 //
 // Spinning goroutines are deprioritized as in DFS (their other choices
 // are not enabled), so DPOR terminates on fairly terminating spin loops.
@@ -72,6 +76,7 @@ type dnode struct {
 	keys     []string
 	idx      []int // choice index of each key
 	pend     map[string]*event
+	ann      map[string]annDesc // what each explored choice announced
 	taken    string
 	done     []string // explored keys (slept after exploration)
 	bt       []string // source-DPOR backtrack set
@@ -192,7 +197,7 @@ func (d *DPOR) Choose(p *engine.Point) int {
 		nd.sleep = append([]*event(nil), d.sleep...)
 		nd.pend = map[string]*event{}
 		for k, j := range nd.idx {
-			nd.pend[nd.keys[k]] = pendingEvent(p, p.Choices[j])
+			nd.pend[nd.keys[k]] = pendingEventAnn(p, p.Choices[j], nd.ann[nd.keys[k]])
 		}
 		for _, k := range nd.done {
 			if k != nd.taken {
@@ -209,7 +214,7 @@ func (d *DPOR) Choose(p *engine.Point) int {
 		d.diverged = true
 		return engine.Diverged
 	}
-	nd := &dnode{pos: len(d.re.ev), pend: map[string]*event{}, nChoic: len(p.Choices), pcBefore: d.curPC}
+	nd := &dnode{pos: len(d.re.ev), pend: map[string]*event{}, ann: map[string]annDesc{}, nChoic: len(p.Choices), pcBefore: d.curPC}
 	if p.Prev >= 0 && p.Choices[p.Prev].G != nil {
 		nd.prevG = p.Choices[p.Prev].G.ID
 	}
@@ -225,11 +230,14 @@ func (d *DPOR) Choose(p *engine.Point) int {
 	}
 	nd.wut = d.follow
 	take := ""
-	if d.Optimal && len(nd.wut.children) > 0 {
+	for d.Optimal && take == "" && len(nd.wut.children) > 0 {
 		take = nd.keyOf(nd.wut.children[0])
 		if take == "" {
+			// A wakeup sequence whose next step is not enabled here (a
+			// receive placed before the send it waited for): drop it,
+			// not its siblings.
 			d.WakeupMisses++
-			nd.wut.children = nil
+			nd.wut.children = nd.wut.children[1:]
 		}
 	}
 	if take == "" {
@@ -340,11 +348,22 @@ func (d *DPOR) End(r *engine.Result) {
 		d.lazy.endRun(a, r)
 	}
 	d.nameObjects(a)
-	for _, nd := range d.stack {
+	for i, nd := range d.stack {
 		for _, c := range nd.wut.children {
 			if c.raw != nil {
 				c.ev, c.raw = d.portable(c.raw), nil
 			}
+		}
+		if i >= d.depth || nd.pos >= len(a.ev) {
+			continue
+		}
+		// The step taken here ran: what it announced is known from now
+		// on (a deterministic program announces the same after the same
+		// prefix), for the sleep sets and the wakeup tree.
+		ran := a.ev[nd.pos]
+		nd.ann[nd.taken] = describe(ran)
+		if len(nd.wut.children) > 0 && nd.keyOf(nd.wut.children[0]) == nd.taken {
+			nd.wut.children[0].ev = d.portable(ran)
 		}
 	}
 	for _, l := range d.later {
@@ -371,6 +390,15 @@ func (d *DPOR) backtrack() {
 				k := nd.keyOf(nd.wut.children[0])
 				if k == "" {
 					d.WakeupMisses++
+					nd.wut.children = nd.wut.children[1:]
+					continue
+				}
+				if contains(nd.done, k) && len(nd.wut.children[0].children) == 0 {
+					// A leaf that is a choice explored here already: a
+					// select case that is not ready here stands for a
+					// ready case of the same select, a step inserted
+					// without its partner takes the partner it has here.
+					// Running it again would repeat that exploration.
 					nd.wut.children = nd.wut.children[1:]
 					continue
 				}
@@ -484,45 +512,154 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 				}
 			}
 		}
-		// A select that completed a rendezvous could have run before its
-		// partner's earlier steps, with another case or its default: its
-		// side of the step races with them on its own.
-		for k, g := range ev[j].gs {
-			if len(ev[j].gs) == 2 && ev[j].kinds[k] == engine.OpSelect {
-				side := &event{key: g.ID, gs: []*engine.G{g}, cases: []int{ev[j].cases[k]}, kinds: []engine.OpKind{engine.OpSelect}, acc: accesses(engine.OpSelect, nil)}
+		// Each side of a rendezvous could have run before its partner's
+		// earlier steps: with another partner (one that competes for
+		// it, perhaps one whose announcement could have come earlier),
+		// or for a select, with another case or its default. Each side
+		// races with them on its own.
+		if len(ev[j].gs) == 2 {
+			for k := range ev[j].gs {
+				side := sideEvent(ev[j], k)
 				extendHB(ev[:j], side, a.created, len(r.Gs))
-				d.racesOf(a, nodeAt, ev[:j], side)
+				d.racesOfAlone(a, nodeAt, ev[:j], side, true)
 			}
 		}
+		d.alternatives(a, nodeAt, ev[:L], j, len(r.Gs))
+	}
+	if L < len(ev) {
+		// The step that ran into the sleep set was explored before; the
+		// other cases of its select were not.
+		d.alternatives(a, nodeAt, ev[:L+1], L, len(r.Gs))
 	}
 	// The next steps of every goroutine at the end: blocked operations
 	// (and, if the run ended early, pending ones) race too.
 	nprocs := len(r.Gs)
 	for _, g := range r.Gs {
-		var x *event
+		var xs []*event
 		for k := L; k < len(ev); k++ {
 			if ev[k].timer == "" && hasG(ev[k], g) {
-				x = ev[k]
+				xs = append(xs, cloneEvent(ev[k]))
 				break
 			}
 		}
-		if x == nil {
-			if last, ok := d.re.lastOf[g]; ok && containsKind(ev[last], g, engine.OpExit) {
-				continue
-			}
+		if xs == nil {
 			op := g.Pending()
-			if op.Kind == engine.OpNone || op.Kind == engine.OpExit || exited(r, g) {
+			if op.Kind == engine.OpNone || op.Kind == engine.OpExit || op.Kind == engine.OpSleep || exited(r, g) {
+				continue // a sleeper waits for its timer, which races on its own
+			}
+			xs = blockedEvents(g, op)
+		}
+		for _, x := range xs {
+			extendHB(ev[:L], x, a.created, nprocs)
+			d.racesOfAlone(a, nodeAt, ev[:L], x, len(x.gs) == 1)
+		}
+	}
+}
+
+// soloEvent is a step of g alone: its operation of kind k on obj, with
+// select case cs, channel cases and default.
+func soloEvent(g *engine.G, k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCase, dflt bool) *event {
+	e := &event{key: choiceKey(g, k, cs)}
+	e.addSide(g, k, obj, cs, cases, dflt)
+	return e
+}
+
+// alternatives handles the other choices of the selects of ev[j]: a
+// select could have taken another case, had it run before the step that
+// made the case not ready (or after one that made it ready), or its
+// default, before the step that made a case ready. Each races on its
+// own.
+func (d *DPOR) alternatives(a *analysis, nodeAt map[int]*dnode, ev []*event, j, nprocs int) {
+	for k, g := range ev[j].gs {
+		if ev[j].kinds[k] != engine.OpSelect {
+			continue
+		}
+		cases := ev[j].chans[k]
+		for m := -1; m < len(cases); m++ {
+			if m == ev[j].cases[k] || m < 0 && !ev[j].dflt[k] || m >= 0 && cases[m].Chan() == nil {
 				continue
 			}
-			x = &event{key: g.ID, gs: []*engine.G{g}, cases: []int{-1}, kinds: []engine.OpKind{op.Kind}, acc: accesses(op.Kind, opObj(op, -1))}
-			if op.Kind == engine.OpSelect || op.Kind == engine.OpSleep {
-				continue // a blocked select or sleeper: nothing to reverse it with
+			x := soloEvent(g, engine.OpSelect, nil, m, cases, ev[j].dflt[k])
+			if m >= 0 {
+				x.readPartners(cases, m)
 			}
-		} else {
-			x = cloneEvent(x)
+			extendHB(ev[:j], x, a.created, nprocs)
+			d.racesOfAlone(a, nodeAt, ev[:j], x, m >= 0)
 		}
-		extendHB(ev[:L], x, a.created, nprocs)
-		d.racesOf(a, nodeAt, ev[:L], x)
+	}
+}
+
+// sideEvent is side k of the rendezvous e as a step of its goroutine
+// alone, whose partner is not known: it reads the queue of its partners.
+func sideEvent(e *event, k int) *event {
+	cases := e.chans[k]
+	cs := e.cases[k]
+	var obj unsafe.Pointer
+	j := 0
+	if cs >= 0 {
+		j = cs
+	} else if len(cases) > 0 {
+		obj = cases[0].Chan()
+	}
+	x := soloEvent(e.gs[k], e.kinds[k], obj, cs, cases, e.dflt[k])
+	if j < len(cases) {
+		x.readPartners(cases, j)
+	}
+	return x
+}
+
+// ownConflict reports whether e conflicts with the one-goroutine step x
+// on x's own channel or the queue of its partners.
+func ownConflict(e, x *event) bool {
+	if x.timer != "" || len(x.gs) != 1 {
+		return false
+	}
+	k := x.cases[0]
+	if k < 0 {
+		k = 0
+	}
+	for _, ax := range x.acc {
+		if ax.tag != tagOp && ax.tag != tagCase+k && ax.tag != tagPartner+k || pseudo(ax.obj) {
+			continue
+		}
+		for _, ay := range e.acc {
+			if ay.obj == ax.obj && (ax.write || ay.write) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// blockedEvents are the steps g's operation op, still blocked at the end
+// of a run, could take: one per case of a select. An unbuffered case
+// needs a partner, which any step that left its queue could have been:
+// it reads the queue.
+func blockedEvents(g *engine.G, op engine.Op) []*event {
+	if op.Kind != engine.OpSelect {
+		x := soloEvent(g, op.Kind, opObj(op), -1, op.Cases, op.Dflt)
+		for j := range op.Cases {
+			x.readPartners(op.Cases, j)
+		}
+		return []*event{x}
+	}
+	var xs []*event
+	for j, cc := range op.Cases {
+		if cc.Chan() == nil {
+			continue
+		}
+		x := soloEvent(g, op.Kind, opObj(op), j, op.Cases, op.Dflt)
+		x.readPartners(op.Cases, j)
+		xs = append(xs, x)
+	}
+	return xs
+}
+
+// readPartners adds to x a read of the queue of the partners of case j,
+// if it is unbuffered.
+func (x *event) readPartners(cases []engine.ChanCase, j int) {
+	if c := cases[j].Chan(); c != nil && cases[j].Cap() == 0 {
+		x.acc = queueAccess(x.acc, c, !cases[j].IsSend(), false, 0, tagPartner+j)
 	}
 }
 
@@ -534,8 +671,6 @@ func exited(r *engine.Result, g *engine.G) bool {
 	}
 	return false
 }
-
-func containsKind(e *event, g *engine.G, k engine.OpKind) bool { return false }
 
 func hasG(e *event, g *engine.G) bool {
 	for _, h := range e.gs {
@@ -617,6 +752,17 @@ func joinInto(v, w []int) {
 // racesOf handles the races of x (the next step after prefix) with the
 // steps of prefix.
 func (d *DPOR) racesOf(a *analysis, nodeAt map[int]*dnode, prefix []*event, x *event) {
+	d.racesOfAlone(a, nodeAt, prefix, x, false)
+}
+
+// racesOfAlone is racesOf; with alone, x is a channel operation of one
+// goroutine that may not have happened in the run (another case of a
+// select, or a side of a rendezvous, whose partner is not known; an
+// operation blocked at the end), and every earlier step that conflicts
+// with it on its own channel (or the queue of its partners) is a race:
+// x could have run, or paired with that step's goroutine, there, whatever
+// happened since on the other objects it reads.
+func (d *DPOR) racesOfAlone(a *analysis, nodeAt map[int]*dnode, prefix []*event, x *event, alone bool) {
 	j := len(prefix)
 	lazy := d.Lazy
 	var deps []int
@@ -637,7 +783,7 @@ func (d *DPOR) racesOf(a *analysis, nodeAt map[int]*dnode, prefix []*event, x *e
 				break
 			}
 		}
-		if !direct {
+		if !direct && !(alone && ownConflict(e, x)) {
 			continue
 		}
 		if lazy {
@@ -797,7 +943,7 @@ func isSignal(e *event) bool {
 
 func sameObj(a, b *event) bool {
 	for _, x := range a.acc {
-		if x.obj == world || x.obj == anyChan {
+		if pseudo(x.obj) {
 			continue
 		}
 		for _, y := range b.acc {
@@ -823,13 +969,27 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 	// moved since, and x does not wait for e (checked by the caller).
 	moved := false
 	for k := i + 1; k < len(prefix); k++ {
-		if shareG(prefix[k], x) && !before(e, prefix[k], false) {
-			moved = true
+		if !shareG(prefix[k], x) {
+			continue
+		}
+		if before(e, prefix[k], false) {
+			// x's goroutine took a step after e that e's step must
+			// precede (a step that was not x's race, x being another
+			// choice of it): x cannot run before e.
+			return
+		}
+		moved = true
+	}
+	// v = notdep(e).x
+	var v []*event
+	for k := i + 1; k < len(prefix); k++ {
+		if !before(e, prefix[k], false) {
+			v = append(v, prefix[k])
 		}
 	}
 	if !moved {
 		k := nd.keyFor(x)
-		if k == "" && hasKind(x, engine.OpSelect) && len(x.gs) == 1 {
+		if k == "" && hasKind(x, engine.OpSelect) && len(x.gs) == 1 && len(v) > 0 {
 			// A select that was blocked where e ran may be enabled after
 			// the steps that do not depend on e (a case made ready by
 			// another goroutine): E'.notdep(e).x is still a run.
@@ -840,19 +1000,13 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 	}
 	if !moved {
 		k := nd.keyFor(x)
-		if !x.matchesEvent(nd.pend[k]) {
+		if y := nd.pend[k]; !x.matchesEvent(y) && !partnerMoves(x, y, v) {
 			// x is a select that takes another case (or its default)
-			// where e ran: reverse with that.
-			y := cloneEvent(nd.pend[k])
+			// where e ran, or a step whose partner there is another:
+			// reverse with that.
+			y = cloneEvent(y)
 			y.vc, y.proc, y.idx = x.vc, x.proc, x.idx
 			x = y
-		}
-	}
-	// v = notdep(e).x
-	var v []*event
-	for k := i + 1; k < len(prefix); k++ {
-		if !before(e, prefix[k], false) {
-			v = append(v, prefix[k])
 		}
 	}
 	v = append(v, x)
@@ -905,6 +1059,24 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 	for _, k := range nd.keys {
 		nd.bt = appendNew(nd.bt, k)
 	}
+}
+
+// partnerMoves reports whether y, the step x's choice makes at the
+// reversal point, pairs x's goroutine with a partner that takes a step of
+// its own in v (before x in the reversed run): then x's choice pairs it
+// with another partner there.
+func partnerMoves(x, y *event, v []*event) bool {
+	for _, g := range y.gs {
+		if hasG(x, g) {
+			continue
+		}
+		for _, z := range v {
+			if hasG(z, g) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // matchesEvent reports whether e and f are the same step: the same
@@ -1303,49 +1475,52 @@ func (u *unionFind) nameOf(obj interface{}) int {
 }
 
 // nameObjects names the objects of a run's events and merges the names
-// with those of earlier runs through the steps that touched them.
+// with those of earlier runs through the steps that touched them: an
+// object is named by the access (its goroutine's step and its tag) that
+// touched it.
 func (d *DPOR) nameObjects(a *analysis) {
 	u := d.names
 	u.cur = map[interface{}]int{}
-	u.cur[world] = 0
-	if len(u.parent) == 0 {
-		u.fresh() // world
-		u.fresh() // anyChan
+	for i, p := range []unsafe.Pointer{world, anyQueue, anySendQ, anyRecvQ} {
+		if len(u.parent) == i {
+			u.fresh()
+		}
+		u.cur[p] = i
 	}
-	u.cur[anyChan] = 1
 	counts := map[string]int{}
 	for _, e := range a.ev {
-		ids := []string{"@" + e.timer}
+		steps := []string{"@" + e.timer}
 		if e.timer == "" {
-			ids = ids[:0]
+			steps = steps[:0]
 			for _, g := range e.gs {
 				counts[g.ID]++
-				ids = append(ids, g.ID+":"+strconv.Itoa(counts[g.ID]))
+				steps = append(steps, g.ID+":"+strconv.Itoa(counts[g.ID]))
 			}
 		}
 		for _, ac := range e.acc {
-			if ac.obj == world || ac.obj == anyChan {
+			if pseudo(ac.obj) {
 				continue
 			}
+			id := steps[0]
+			if ac.side < len(steps) {
+				id = steps[ac.side]
+			}
+			id += "/" + strconv.Itoa(ac.tag)
 			n, ok := u.cur[ac.obj]
-			for _, id := range ids {
-				if m, seen := u.byStep[id]; seen {
-					if !ok {
-						n, ok = m, true
-						u.cur[ac.obj] = n
-					} else if u.find(m) != u.find(n) {
-						u.parent[u.find(m)] = u.find(n)
-					}
+			if m, seen := u.byStep[id]; seen {
+				if !ok {
+					n, ok = m, true
+					u.cur[ac.obj] = n
+				} else if u.find(m) != u.find(n) {
+					u.parent[u.find(m)] = u.find(n)
 				}
 			}
 			if !ok {
 				n = u.fresh()
 				u.cur[ac.obj] = n
 			}
-			for _, id := range ids {
-				if _, seen := u.byStep[id]; !seen {
-					u.byStep[id] = n
-				}
+			if _, seen := u.byStep[id]; !seen {
+				u.byStep[id] = n
 			}
 		}
 	}

@@ -14,23 +14,84 @@ import (
 // computes their happens-before relation with vector clocks, for DPOR, the
 // HBR caches and the Mazurkiewicz-class counting of the tests.
 
-// access is one object an event touches. Every event also reads the
-// pseudo-object world, and every channel operation reads the pseudo-object
-// anyChan, so that events that touch all of them (a timer firing, which
-// moves virtual time that any step may read; a select, whose channels the
-// trace does not keep) conflict with everything simply by writing it.
+// access is one object an event touches. Every event reads the
+// pseudo-object world, which a timer firing writes: it moves virtual time,
+// which any step may read.
+//
+// Channels are modelled as in the Go runtime: a channel's buffer and
+// closed state (the channel's own address), and for an unbuffered one the
+// FIFO queues of its waiting senders and receivers (queueOf), which decide
+// the partner of a rendezvous (the engine pairs a goroutine with the
+// partner that waited longest) and whether a select case is ready. A step
+// that ends by announcing an unbuffered operation joins those queues; a
+// select that moves on leaves them; a select reads what makes each of its
+// cases ready. A pending step's announcement is not known until it ran: it
+// writes the pseudo-object anyQueue, which every queue access reads (or,
+// when an earlier run showed which direction it joins but not on which
+// channel, anySendQ or anyRecvQ).
 type access struct {
 	obj   unsafe.Pointer
 	write bool
 	mutex bool // a Lock/Unlock-family transition (independent under the lazy HBR)
+	// side is the index in the event's gs of the goroutine whose
+	// operation or announcement the access belongs to, and tag which of
+	// its objects it is: with the step, they name the object across runs
+	// (nameObjects).
+	side, tag int
 }
 
-var (
-	worldObj   = new(byte)
-	anyChanObj = new(byte)
-	world      = unsafe.Pointer(worldObj)
-	anyChan    = unsafe.Pointer(anyChanObj)
+// Tags of accesses; the case index is added to the last four.
+const (
+	tagOp      = 0      // the operation's object
+	tagAny     = 1      // anyQueue, anySendQ, anyRecvQ
+	tagCase    = 1 << 8 // a select case's channel
+	tagLeave   = 2 << 8 // the queue a select leaves, of one of its cases
+	tagPartner = 3 << 8 // the queue of a case's partners
+	tagJoin    = 4 << 8 // the queue an announced operation joins
 )
+
+var (
+	pseudoObjs = new([4]byte)
+	world      = unsafe.Pointer(&pseudoObjs[0])
+	anyQueue   = unsafe.Pointer(&pseudoObjs[1])
+	anySendQ   = unsafe.Pointer(&pseudoObjs[2])
+	anyRecvQ   = unsafe.Pointer(&pseudoObjs[3])
+)
+
+// pseudo reports whether obj is one of the pseudo-objects every event (or
+// every queue access) touches. They have the fixed names 0 to 3 across
+// runs.
+func pseudo(obj unsafe.Pointer) bool {
+	return obj == world || obj == anyQueue || obj == anySendQ || obj == anyRecvQ
+}
+
+// queueOf is the pseudo-object of the waiting senders (or receivers) of
+// the unbuffered channel c: an address inside its runtime header, where
+// no user object lives.
+func queueOf(c unsafe.Pointer, send bool) unsafe.Pointer {
+	if send {
+		return unsafe.Add(c, 1)
+	}
+	return unsafe.Add(c, 2)
+}
+
+// anyQueueOf is the pseudo-object that stands for every queue of
+// senders (or receivers).
+func anyQueueOf(send bool) unsafe.Pointer {
+	if send {
+		return anySendQ
+	}
+	return anyRecvQ
+}
+
+// queueAccess appends to r an access to the queue of the senders (or
+// receivers) of c, and the reads of the pseudo-objects that stand for it.
+func queueAccess(r []access, c unsafe.Pointer, send, write bool, side, tag int) []access {
+	return append(r,
+		access{obj: queueOf(c, send), write: write, side: side, tag: tag},
+		access{obj: anyQueueOf(send), side: side, tag: tagAny},
+		access{obj: anyQueue, side: side, tag: tagAny})
+}
 
 // event is one step: a choice and the local code after it, or the joint
 // step of an unbuffered rendezvous (two goroutines).
@@ -40,8 +101,12 @@ type event struct {
 	gs    []*engine.G
 	cases []int
 	kinds []engine.OpKind
+	chans [][]engine.ChanCase // the channel cases of each goroutine's operation
+	dflt  []bool              // each goroutine's operation is a select with a default
 	acc   []access
-	timer string // the timer, for a firing
+	ann   []bool  // the announcement of each goroutine's next operation was added
+	joins []joinQ // the queues the announcements joined
+	timer string  // the timer, for a firing
 	// computed by hb:
 	proc int   // primary process: goroutine index, or len(Gs) for timers
 	idx  int   // 1-based index of the event in its primary process
@@ -49,20 +114,28 @@ type event struct {
 	lvc  []int // the same under the lazy dependence
 }
 
-// accesses classifies one operation (heddle.md §4).
-func accesses(k engine.OpKind, obj unsafe.Pointer) []access {
-	r := []access{{obj: world}}
-	w := func(m bool) []access { return append(r, access{obj: obj, write: true, mutex: m}) }
-	rd := func(m bool) []access { return append(r, access{obj: obj, mutex: m}) }
+// joinQ is a queue a goroutine of an event joined by announcing its next
+// operation.
+type joinQ struct {
+	side int
+	c    unsafe.Pointer
+	send bool
+}
+
+// accesses classifies one goroutine's operation (heddle.md §4): its kind,
+// its object, the select case taken (-1 for a default or a non-select)
+// and its channel cases.
+func accesses(k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCase, side int) []access {
+	r := []access{{obj: world, side: side}}
+	w := func(m bool) []access { return append(r, access{obj: obj, write: true, mutex: m, side: side}) }
+	rd := func(m bool) []access { return append(r, access{obj: obj, mutex: m, side: side}) }
 	switch k {
 	case engine.OpSend, engine.OpRecv, engine.OpClose:
-		r = append(r, access{obj: anyChan})
 		return w(false)
 	case engine.OpChanLen:
-		r = append(r, access{obj: anyChan})
 		return rd(false)
 	case engine.OpSelect:
-		return append(r, access{obj: anyChan, write: true})
+		return selectAccesses(r, cs, cases, side)
 	case engine.OpLock, engine.OpUnlock:
 		return w(true)
 	case engine.OpWLock, engine.OpWLockWait, engine.OpWUnlock:
@@ -91,9 +164,111 @@ func accesses(k engine.OpKind, obj unsafe.Pointer) []access {
 		return w(false)
 	case engine.OpSleep, engine.OpTimerFire, engine.OpTimerStop, engine.OpCancel:
 		// Virtual time (and a timer's channel) is read by any step.
-		return []access{{obj: world, write: true}}
+		return []access{{obj: world, write: true, side: side}}
 	}
 	return r // start, gosched, exit, block: only program order
+}
+
+// selectAccesses adds to r the accesses of a select that takes case cs
+// (-1: its default). The case taken writes its channel. The select chose
+// among its ready cases (a default: none was ready), so it reads what
+// makes each other case ready: the channel (buffer, closed) and, for an
+// unbuffered one, the queue of its partners. Taking a case commutes with
+// making another case ready, but the latter adds a choice (local
+// nondeterminism, which the DPOR algorithms do not model): treating them
+// as dependent makes DPOR reverse them and explore that choice. It also
+// leaves the queues it joined for its other unbuffered cases.
+func selectAccesses(r []access, cs int, cases []engine.ChanCase, side int) []access {
+	if cs >= 0 && cs < len(cases) {
+		if c := cases[cs].Chan(); c != nil {
+			r = append(r, access{obj: c, write: true, side: side, tag: tagCase + cs})
+		}
+	}
+	for j, cc := range cases {
+		c := cc.Chan()
+		if c == nil || j == cs {
+			continue
+		}
+		r = append(r, access{obj: c, side: side, tag: tagCase + j})
+		if cc.Cap() != 0 {
+			continue
+		}
+		r = queueAccess(r, c, !cc.IsSend(), false, side, tagPartner+j)
+		r = queueAccess(r, c, cc.IsSend(), true, side, tagLeave+j)
+	}
+	return r
+}
+
+// announce records that the goroutine of side s of e ended e by announcing
+// an operation of kind k with the given channel cases: an unbuffered one
+// joins the queues of its channels (their order decides rendezvous
+// partners, and a waiting partner makes a select case ready, heddle.md
+// §4).
+func (e *event) announce(s int, k engine.OpKind, cases []engine.ChanCase) {
+	if e.ann[s] {
+		return
+	}
+	e.ann[s] = true
+	switch k {
+	case engine.OpSend, engine.OpRecv, engine.OpSelect:
+	default:
+		return
+	}
+	for j, cc := range cases {
+		c := cc.Chan()
+		if c == nil || cc.Cap() != 0 {
+			continue
+		}
+		e.acc = queueAccess(e.acc, c, cc.IsSend(), true, s, tagJoin+j)
+		e.joins = append(e.joins, joinQ{side: s, c: c, send: cc.IsSend()})
+	}
+}
+
+// annCase is one queue a step's announcement joined, as an earlier run of
+// the same step showed it: on the channel of the step's own case own (-1:
+// another channel, not known in this run), senders or receivers.
+type annCase struct {
+	own  int
+	send bool
+}
+
+// annDesc is what the steps of a choice announced, by goroutine id.
+type annDesc map[string][]annCase
+
+// describe is the announcements of the executed step e.
+func describe(e *event) annDesc {
+	d := annDesc{}
+	for _, g := range e.gs {
+		d[g.ID] = []annCase{}
+	}
+	for _, j := range e.joins {
+		own := -1
+		for m, cc := range e.chans[j.side] {
+			if cc.Chan() == j.c {
+				own = m
+			}
+		}
+		id := e.gs[j.side].ID
+		d[id] = append(d[id], annCase{own: own, send: j.send})
+	}
+	return d
+}
+
+// announceFrom is announce for a step that has not run, from what an
+// earlier run of it announced (known), or, if nil, anything.
+func (e *event) announceFrom(s int, known []annCase) {
+	e.ann[s] = true
+	if known == nil {
+		e.acc = append(e.acc, access{obj: anyQueue, write: true, side: s, tag: tagAny})
+		return
+	}
+	for _, a := range known {
+		if a.own >= 0 && a.own < len(e.chans[s]) && e.chans[s][a.own].Chan() != nil {
+			e.acc = queueAccess(e.acc, e.chans[s][a.own].Chan(), a.send, true, s, tagJoin+a.own)
+			continue
+		}
+		e.acc = append(e.acc, access{obj: anyQueueOf(a.send), write: true, side: s, tag: tagAny})
+	}
 }
 
 func choiceKey(g *engine.G, k engine.OpKind, c int) string {
@@ -103,36 +278,51 @@ func choiceKey(g *engine.G, k engine.OpKind, c int) string {
 	return g.ID
 }
 
-// pendingEvent is the event choice c would make at p (for an unbuffered
-// rendezvous, with the partner that would complete it).
-func pendingEvent(p *engine.Point, c engine.Choice) *event {
-	if c.G == nil {
-		return &event{key: c.Key(), timer: c.Timer.ID, kinds: []engine.OpKind{engine.OpTimerFire}, acc: accesses(engine.OpTimerFire, nil)}
-	}
-	op := c.G.Pending()
-	cs := c.Case
-	if op.Kind != engine.OpSelect {
+// timerEvent is the event of a timer firing.
+func timerEvent(key, timer string) *event {
+	return &event{key: key, timer: timer, kinds: []engine.OpKind{engine.OpTimerFire}, acc: accesses(engine.OpTimerFire, nil, -1, nil, 0)}
+}
+
+// addSide adds goroutine g's side to e: its operation of kind k on obj,
+// select case cs, channel cases and whether it has a default.
+func (e *event) addSide(g *engine.G, k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCase, dflt bool) {
+	if k != engine.OpSelect {
 		cs = -1
 	}
-	e := &event{key: c.Key(), pc: op.PC, gs: []*engine.G{c.G}, cases: []int{cs}, kinds: []engine.OpKind{op.Kind}}
-	e.acc = accesses(op.Kind, opObj(op, c.Case))
-	e.announce() // what the step announces is not known yet
+	s := len(e.gs)
+	e.gs = append(e.gs, g)
+	e.cases = append(e.cases, cs)
+	e.kinds = append(e.kinds, k)
+	e.chans = append(e.chans, cases)
+	e.dflt = append(e.dflt, dflt)
+	e.ann = append(e.ann, false)
+	e.acc = append(e.acc, accesses(k, obj, cs, cases, s)...)
+}
+
+// pendingEvent is the event choice c would make at p (for an unbuffered
+// rendezvous, with the partner that would complete it).
+func pendingEvent(p *engine.Point, c engine.Choice) *event { return pendingEventAnn(p, c, nil) }
+
+// pendingEventAnn is pendingEvent with what an earlier run of the same
+// step announced, if known.
+func pendingEventAnn(p *engine.Point, c engine.Choice, known annDesc) *event {
+	if c.G == nil {
+		return timerEvent(c.Key(), c.Timer.ID)
+	}
+	op := c.G.Pending()
+	e := &event{key: c.Key(), pc: op.PC}
+	e.addSide(c.G, op.Kind, opObj(op), c.Case, op.Cases, op.Dflt)
+	e.announceFrom(0, known[c.G.ID])
 	if h, hc := p.Exec.ChoicePartner(c); h != nil {
 		hop := h.Pending()
-		e.gs = append(e.gs, h)
-		if hop.Kind != engine.OpSelect {
-			hc = -1
-		}
-		e.cases = append(e.cases, hc)
-		e.kinds = append(e.kinds, hop.Kind)
-		e.acc = append(e.acc, accesses(hop.Kind, opObj(hop, hc))...)
+		e.addSide(h, hop.Kind, opObj(hop), hc, hop.Cases, hop.Dflt)
+		e.announceFrom(1, known[h.ID])
 	}
 	return e
 }
 
-// opObj is the object of op as the trace records it (a select's cases are
-// not kept: it is treated as touching every channel).
-func opObj(op engine.Op, c int) unsafe.Pointer {
+// opObj is the object of op as the trace records it.
+func opObj(op engine.Op) unsafe.Pointer {
 	if op.Kind == engine.OpSleep && op.Timer != nil {
 		return unsafe.Pointer(op.Timer)
 	}
@@ -180,11 +370,10 @@ type runEvents struct {
 	seenGs  int
 	lastOf  map[*engine.G]int // index of each goroutine's last event
 	exited  map[*engine.G]bool
-	ann     map[*engine.G]announcement
 }
 
 func newRunEvents() *runEvents {
-	return &runEvents{created: map[*engine.G]int{}, lastOf: map[*engine.G]int{}, exited: map[*engine.G]bool{}, ann: map[*engine.G]announcement{}}
+	return &runEvents{created: map[*engine.G]int{}, lastOf: map[*engine.G]int{}, exited: map[*engine.G]bool{}}
 }
 
 // consume adds the trace entries not seen yet.
@@ -198,31 +387,36 @@ func (r *runEvents) consume(tr []engine.Step) {
 			continue
 		}
 		if st.G == nil {
-			r.ev = append(r.ev, &event{key: "@" + st.Timer, timer: st.Timer, kinds: []engine.OpKind{engine.OpTimerFire}, acc: accesses(engine.OpTimerFire, nil)})
+			r.ev = append(r.ev, timerEvent("@"+st.Timer, st.Timer))
 			continue
 		}
-		acc := accesses(st.Kind, st.Obj)
-		if prev, ok := r.lastOf[st.G]; ok {
-			if a, ok := r.ann[st.G]; ok && a.ev == prev {
-				if a.unbuf {
-					r.ev[prev].announce()
-				}
-			} else if r.mayRendezvous(st.Kind, st.Obj) {
-				r.ev[prev].announce()
-			}
-		}
+		// The goroutine's previous step announced this operation.
+		r.announceOf(st.G, st.Kind, st.Cases)
 		if n := len(r.ev); n > 0 && r.pos > 0 && sameN(tr, r.pos) {
 			// The partner of an unbuffered rendezvous: same step.
-			e := r.ev[n-1]
-			e.gs = append(e.gs, st.G)
-			e.cases = append(e.cases, st.Case)
-			e.kinds = append(e.kinds, st.Kind)
-			e.acc = append(e.acc, acc...)
+			r.ev[n-1].addSide(st.G, st.Kind, st.Obj, st.Case, st.Cases, st.Dflt)
 			r.lastOf[st.G] = n - 1
 			continue
 		}
-		r.ev = append(r.ev, &event{key: choiceKey(st.G, st.Kind, st.Case), pc: st.PC, gs: []*engine.G{st.G}, cases: []int{st.Case}, kinds: []engine.OpKind{st.Kind}, acc: acc})
+		e := &event{key: choiceKey(st.G, st.Kind, st.Case), pc: st.PC}
+		e.addSide(st.G, st.Kind, st.Obj, st.Case, st.Cases, st.Dflt)
+		r.ev = append(r.ev, e)
 		r.lastOf[st.G] = len(r.ev) - 1
+	}
+}
+
+// announceOf adds to g's last event the announcement of its next
+// operation.
+func (r *runEvents) announceOf(g *engine.G, k engine.OpKind, cases []engine.ChanCase) {
+	prev, ok := r.lastOf[g]
+	if !ok {
+		return
+	}
+	e := r.ev[prev]
+	for s, h := range e.gs {
+		if h == g {
+			e.announce(s, k, cases)
+		}
 	}
 }
 
@@ -268,76 +462,16 @@ func (r *runEvents) creator(g *engine.G, before int) int {
 	return -1
 }
 
-// announced marks the last step of every goroutine still alive with the
+// announced adds to the last step of every goroutine still alive the
 // operation it announced (its pending operation).
 func (r *runEvents) announced(gs []*engine.G) {
 	for _, g := range gs {
 		if r.exited[g] {
 			continue
 		}
-		last, ok := r.lastOf[g]
-		if !ok {
-			continue
-		}
 		op := g.Pending()
-		unbuf := false
-		switch op.Kind {
-		case engine.OpSelect:
-			// As mayRendezvous: a select's cases are not in the trace.
-			unbuf = true
-		case engine.OpSend, engine.OpRecv:
-			for _, c := range op.Cases {
-				if c.Chan() != nil && c.Cap() == 0 {
-					unbuf = true
-				}
-			}
-		}
-		r.ann[g] = announcement{ev: last, unbuf: unbuf}
-		if unbuf {
-			r.ev[last].announce()
-		}
+		r.announceOf(g, op.Kind, op.Cases)
 	}
-}
-
-// announcement is what a goroutine's last step announced, when seen.
-type announcement struct {
-	ev    int
-	unbuf bool
-}
-
-// mayRendezvous reports whether an operation of kind k on obj, announced
-// where no scheduling point saw it, may be an unbuffered one (a select's
-// cases are not in the trace: it may).
-func (r *runEvents) mayRendezvous(k engine.OpKind, obj unsafe.Pointer) bool {
-	switch k {
-	case engine.OpSelect:
-		return true
-	case engine.OpSend, engine.OpRecv:
-		return obj == nil || chanCap(obj) == 0
-	}
-	return false
-}
-
-// chanCap reads the capacity of the channel whose runtime header is at p:
-// the second word of runtime.hchan (qcount, dataqsiz, ...), fixed when
-// the channel is made. The trace names a channel by that address but does
-// not keep its capacity.
-func chanCap(p unsafe.Pointer) int { return int((*[2]uint)(p)[1]) }
-
-// announce records that e ended with its goroutine announcing an
-// unbuffered channel operation (or a select with such a case). The
-// arrival of an unbuffered partner can make a select's case ready, so that
-// step is dependent with selects, which write anyChan (heddle.md §4: a
-// default taken is dependent with every operation that could have made a
-// case ready). A pending step's announcement is not known yet:
-// pendingEvent assumes one.
-func (e *event) announce() {
-	for _, a := range e.acc {
-		if a.obj == anyChan {
-			return
-		}
-	}
-	e.acc = append(e.acc, access{obj: anyChan})
 }
 
 // finish consumes the rest of the trace and the creation edges of the

@@ -65,8 +65,8 @@ func (h *hapGuide) learn(ev []*event) {
 		}
 		st := stmtOf(p)
 		for _, a := range p.acc {
-			if a.obj == world || a.obj == anyChan {
-				continue
+			if pseudo(a.obj) || a.tag >= tagLeave {
+				continue // a queue: not the statement's own object
 			}
 			if d, ok := last[a.obj]; ok && d.g != p.gs[0] && (d.write || a.write) {
 				h.pairs[hapPair{pred: d.stmt, succ: st, predLower: d.g.Index < p.gs[0].Index}] = true

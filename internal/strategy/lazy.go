@@ -149,13 +149,18 @@ func (d *DPOR) lazyReverse(nodeAt map[int]*dnode, prefix []*event, i int, x *eve
 	if nd == nil {
 		return // one choice only there
 	}
-	// x's goroutines (both sides of a rendezvous), if enabled there.
+	// x's goroutines (both sides of a rendezvous), if enabled there and
+	// not asleep: a sleeping choice was explored at an earlier point, and
+	// the runs that would show what else must run here (a select's
+	// default that x's step disables) are not run again.
 	found := false
 	for _, k := range nd.keys {
 		pe := nd.pend[k]
 		if pe.timer != "" && pe.timer == x.timer || pe.timer == "" && x.timer == "" && sharesID(pe, x) {
 			nd.bt = appendNew(nd.bt, k)
-			found = true
+			if !d.asleepIn(nd.sleep, pe) {
+				found = true
+			}
 		}
 	}
 	if found {
