@@ -61,6 +61,353 @@ var generated = []struct {
 	{"gen046", gen046},
 	{"gen047", gen047},
 	{"gen048", gen048},
+	{"gen049", gen049},
+	{"gen050", gen050},
+	{"gen051", gen051},
+	{"gen052", gen052},
+	{"gen053", gen053},
+	{"gen054", gen054},
+	{"gen055", gen055},
+	{"gen056", gen056},
+	{"gen057", gen057},
+	{"gen058", gen058},
+	{"gen059", gen059},
+	{"gen060", gen060},
+	{"gen061", gen061},
+	{"gen062", gen062},
+	{"gen063", gen063},
+	{"gen064", gen064},
+	{"gen065", gen065},
+	{"gen066", gen066},
+	{"gen067", gen067},
+	{"gen068", gen068},
+	{"gen069", gen069},
+	{"gen070", gen070},
+	{"gen071", gen071},
+	{"gen072", gen072},
+	{"gen073", gen073},
+	{"gen075", gen075},
+	{"gen076", gen076},
+	{"gen077", gen077},
+	{"gen078", gen078},
+	{"gen079", gen079},
+	{"gen080", gen080},
+	{"gen081", gen081},
+	{"gen082", gen082},
+	{"gen083", gen083},
+	{"gen084", gen084},
+	{"gen085", gen085},
+	{"gen086", gen086},
+	{"gen087", gen087},
+	{"gen088", gen088},
+	{"gen089", gen089},
+	{"gen090", gen090},
+	{"gen091", gen091},
+	{"gen092", gen092},
+	{"gen093", gen093},
+	{"gen094", gen094},
+	{"gen095", gen095},
+	{"gen096", gen096},
+	{"gen097", gen097},
+	{"gen098", gen098},
+	{"gen099", gen099},
+	{"gen100", gen100},
+	{"gen101", gen101},
+	{"gen102", gen102},
+	{"gen103", gen103},
+	{"gen104", gen104},
+	{"gen105", gen105},
+	{"gen106", gen106},
+	{"gen107", gen107},
+	{"gen108", gen108},
+	{"gen109", gen109},
+	{"gen110", gen110},
+	{"gen111", gen111},
+	{"gen112", gen112},
+	{"gen113", gen113},
+	{"gen114", gen114},
+	{"gen115", gen115},
+	{"gen116", gen116},
+	{"gen117", gen117},
+	{"gen118", gen118},
+	{"gen119", gen119},
+	{"gen120", gen120},
+	{"gen121", gen121},
+	{"gen122", gen122},
+	{"gen123", gen123},
+	{"gen124", gen124},
+	{"gen126", gen126},
+	{"gen127", gen127},
+	{"gen128", gen128},
+	{"gen129", gen129},
+	{"gen130", gen130},
+	{"gen131", gen131},
+	{"gen132", gen132},
+	{"gen133", gen133},
+	{"gen134", gen134},
+	{"gen135", gen135},
+	{"gen136", gen136},
+	{"gen137", gen137},
+	{"gen138", gen138},
+	{"gen139", gen139},
+	{"gen140", gen140},
+	{"gen141", gen141},
+	{"gen142", gen142},
+	{"gen143", gen143},
+	{"gen144", gen144},
+	{"gen145", gen145},
+	{"gen146", gen146},
+	{"gen147", gen147},
+	{"gen148", gen148},
+	{"gen149", gen149},
+	{"gen150", gen150},
+	{"gen151", gen151},
+	{"gen152", gen152},
+	{"gen153", gen153},
+	{"gen154", gen154},
+	{"gen155", gen155},
+	{"gen156", gen156},
+	{"gen157", gen157},
+	{"gen158", gen158},
+	{"gen159", gen159},
+	{"gen160", gen160},
+	{"gen161", gen161},
+	{"gen162", gen162},
+	{"gen163", gen163},
+	{"gen164", gen164},
+	{"gen165", gen165},
+	{"gen166", gen166},
+	{"gen167", gen167},
+	{"gen168", gen168},
+	{"gen169", gen169},
+	{"gen170", gen170},
+	{"gen171", gen171},
+	{"gen172", gen172},
+	{"gen173", gen173},
+	{"gen174", gen174},
+	{"gen175", gen175},
+	{"gen176", gen176},
+	{"gen177", gen177},
+	{"gen178", gen178},
+	{"gen179", gen179},
+	{"gen180", gen180},
+	{"gen181", gen181},
+	{"gen182", gen182},
+	{"gen183", gen183},
+	{"gen184", gen184},
+	{"gen185", gen185},
+	{"gen186", gen186},
+	{"gen187", gen187},
+	{"gen188", gen188},
+	{"gen189", gen189},
+	{"gen190", gen190},
+	{"gen191", gen191},
+	{"gen192", gen192},
+	{"gen193", gen193},
+	{"gen194", gen194},
+	{"gen195", gen195},
+	{"gen196", gen196},
+	{"gen197", gen197},
+	{"gen198", gen198},
+	{"gen199", gen199},
+	{"gen200", gen200},
+	{"gen201", gen201},
+	{"gen202", gen202},
+	{"gen203", gen203},
+	{"gen204", gen204},
+	{"gen205", gen205},
+	{"gen206", gen206},
+	{"gen207", gen207},
+	{"gen208", gen208},
+	{"gen209", gen209},
+	{"gen210", gen210},
+	{"gen211", gen211},
+	{"gen212", gen212},
+	{"gen213", gen213},
+	{"gen214", gen214},
+	{"gen215", gen215},
+	{"gen216", gen216},
+	{"gen217", gen217},
+	{"gen218", gen218},
+	{"gen219", gen219},
+	{"gen220", gen220},
+	{"gen221", gen221},
+	{"gen222", gen222},
+	{"gen223", gen223},
+	{"gen224", gen224},
+	{"gen225", gen225},
+	{"gen226", gen226},
+	{"gen227", gen227},
+	{"gen228", gen228},
+	{"gen229", gen229},
+	{"gen230", gen230},
+	{"gen231", gen231},
+	{"gen232", gen232},
+	{"gen233", gen233},
+	{"gen234", gen234},
+	{"gen235", gen235},
+	{"gen236", gen236},
+	{"gen237", gen237},
+	{"gen238", gen238},
+	{"gen239", gen239},
+	{"gen240", gen240},
+	{"gen241", gen241},
+	{"gen242", gen242},
+	{"gen243", gen243},
+	{"gen244", gen244},
+	{"gen245", gen245},
+	{"gen246", gen246},
+	{"gen247", gen247},
+	{"gen248", gen248},
+	{"gen249", gen249},
+	{"gen250", gen250},
+	{"gen251", gen251},
+	{"gen252", gen252},
+	{"gen253", gen253},
+	{"gen254", gen254},
+	{"gen255", gen255},
+	{"gen256", gen256},
+	{"gen257", gen257},
+	{"gen258", gen258},
+	{"gen259", gen259},
+	{"gen260", gen260},
+	{"gen261", gen261},
+	{"gen263", gen263},
+	{"gen264", gen264},
+	{"gen265", gen265},
+	{"gen266", gen266},
+	{"gen267", gen267},
+	{"gen268", gen268},
+	{"gen269", gen269},
+	{"gen270", gen270},
+	{"gen271", gen271},
+	{"gen272", gen272},
+	{"gen273", gen273},
+	{"gen274", gen274},
+	{"gen275", gen275},
+	{"gen276", gen276},
+	{"gen277", gen277},
+	{"gen278", gen278},
+	{"gen279", gen279},
+	{"gen280", gen280},
+	{"gen281", gen281},
+	{"gen282", gen282},
+	{"gen283", gen283},
+	{"gen284", gen284},
+	{"gen285", gen285},
+	{"gen286", gen286},
+	{"gen287", gen287},
+	{"gen288", gen288},
+	{"gen289", gen289},
+	{"gen291", gen291},
+	{"gen292", gen292},
+	{"gen293", gen293},
+	{"gen294", gen294},
+	{"gen295", gen295},
+	{"gen296", gen296},
+	{"gen297", gen297},
+	{"gen298", gen298},
+	{"gen299", gen299},
+	{"gen300", gen300},
+	{"gen301", gen301},
+	{"gen302", gen302},
+	{"gen303", gen303},
+	{"gen304", gen304},
+	{"gen305", gen305},
+	{"gen306", gen306},
+	{"gen307", gen307},
+	{"gen308", gen308},
+	{"gen309", gen309},
+	{"gen310", gen310},
+	{"gen311", gen311},
+	{"gen312", gen312},
+	{"gen313", gen313},
+	{"gen314", gen314},
+	{"gen315", gen315},
+	{"gen316", gen316},
+	{"gen317", gen317},
+	{"gen318", gen318},
+	{"gen319", gen319},
+	{"gen320", gen320},
+	{"gen321", gen321},
+	{"gen322", gen322},
+	{"gen323", gen323},
+	{"gen324", gen324},
+	{"gen325", gen325},
+	{"gen326", gen326},
+	{"gen327", gen327},
+	{"gen328", gen328},
+	{"gen329", gen329},
+	{"gen330", gen330},
+	{"gen331", gen331},
+	{"gen332", gen332},
+	{"gen333", gen333},
+	{"gen334", gen334},
+	{"gen335", gen335},
+	{"gen336", gen336},
+	{"gen337", gen337},
+	{"gen338", gen338},
+	{"gen339", gen339},
+	{"gen340", gen340},
+	{"gen341", gen341},
+	{"gen342", gen342},
+	{"gen343", gen343},
+	{"gen344", gen344},
+	{"gen345", gen345},
+	{"gen346", gen346},
+	{"gen347", gen347},
+	{"gen348", gen348},
+	{"gen349", gen349},
+	{"gen350", gen350},
+	{"gen351", gen351},
+	{"gen352", gen352},
+	{"gen353", gen353},
+	{"gen354", gen354},
+	{"gen355", gen355},
+	{"gen356", gen356},
+	{"gen357", gen357},
+	{"gen358", gen358},
+	{"gen359", gen359},
+	{"gen360", gen360},
+	{"gen361", gen361},
+	{"gen362", gen362},
+	{"gen363", gen363},
+	{"gen364", gen364},
+	{"gen365", gen365},
+	{"gen366", gen366},
+	{"gen367", gen367},
+	{"gen368", gen368},
+	{"gen369", gen369},
+	{"gen370", gen370},
+	{"gen371", gen371},
+	{"gen372", gen372},
+	{"gen373", gen373},
+	{"gen374", gen374},
+	{"gen375", gen375},
+	{"gen376", gen376},
+	{"gen377", gen377},
+	{"gen378", gen378},
+	{"gen379", gen379},
+	{"gen380", gen380},
+	{"gen381", gen381},
+	{"gen382", gen382},
+	{"gen383", gen383},
+	{"gen384", gen384},
+	{"gen385", gen385},
+	{"gen386", gen386},
+	{"gen387", gen387},
+	{"gen388", gen388},
+	{"gen389", gen389},
+	{"gen390", gen390},
+	{"gen391", gen391},
+	{"gen392", gen392},
+	{"gen394", gen394},
+	{"gen395", gen395},
+	{"gen396", gen396},
+	{"gen397", gen397},
+	{"gen398", gen398},
+	{"gen399", gen399},
+	{"gen400", gen400},
 }
 
 func gen001(o *outcome) {
@@ -1299,4 +1646,9255 @@ func gen048(o *outcome) {
 	rt.Send(c1, 13)
 	_ = &m0
 	_ = &m1
+}
+
+func gen049(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.Send(c0, 12)
+		o.log(1, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+		o.log(0, r.V)
+	}
+	rt.Send(c1, 13)
+	_ = &m0
+}
+
+func gen050(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		rt.Send(c1, 13)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		atomic.StoreInt32(rt.AtomicW(&x0), 14)
+	})
+	rt.Go(func() {
+	})
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c0, 12))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+}
+
+func gen051(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 13))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c1))
+	rt.Send(c0, 14)
+	_ = &m0
+	_ = &m1
+}
+
+func gen052(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+		rt.Send(c1, 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	atomic.StoreInt32(rt.AtomicW(&x1), 11)
+	_ = &m1
+}
+
+func gen053(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c1))
+		{
+			r := rt.RecvCase(c0)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(3, r.V)
+		}
+	})
+	rt.Send(c1, 11)
+	_ = &m0
+}
+
+func gen054(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x1), 3))
+	})
+	_ = &m0
+	_ = c0
+	_ = c1
+}
+
+func gen055(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.Send(c0, 12)
+		rt.Send(c0, 14)
+		o.log(1, rt.Recv(c1))
+	})
+	rt.Go(func() {
+	})
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+		o.log(0, r.V)
+	}
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 13))))
+		o.log(0, r.V)
+	}
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 15))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+}
+
+func gen056(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+	})
+	rt.Go(func() {
+	})
+	rt.MutexLock(&m0)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	rt.MutexUnlock(&m0)
+	rt.Send(c0, 11)
+	_ = c1
+}
+
+func gen057(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m1)
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.MutexUnlock(&m1)
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexLock(&m1)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m1)
+		rt.MutexUnlock(&m0)
+	})
+	_ = c0
+	_ = c1
+}
+
+func gen058(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.Send(c1, 12)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 13))))
+			o.log(2, r.V)
+		}
+	})
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+	_ = &m1
+}
+
+func gen059(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.Send(c1, 12)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 3))
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	atomic.StoreInt32(rt.AtomicW(&x1), 11)
+	_ = &m0
+	_ = c0
+}
+
+func gen060(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 3))
+		rt.MutexUnlock(&m0)
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		rt.Send(c1, 12)
+	})
+	rt.MutexLock(&m0)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 1))
+	rt.MutexUnlock(&m0)
+}
+
+func gen061(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		rt.Send(c0, 12)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+	})
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+}
+
+func gen062(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(true, r, rt.SendCase(c0, 13))))
+			o.log(3, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	atomic.StoreInt32(rt.AtomicW(&x0), 12)
+	rt.Send(c1, 14)
+	_ = &m0
+	_ = &m1
+}
+
+func gen063(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.Send(c1, 12)
+		rt.Send(c0, 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c1))
+	rt.Send(c1, 14)
+	_ = &m0
+}
+
+func gen064(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+		rt.Send(c0, 13)
+	})
+	rt.Go(func() {
+	})
+	rt.Send(c0, 12)
+	_ = &m0
+}
+
+func gen065(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c1, 12)
+	atomic.StoreInt32(rt.AtomicW(&x0), 13)
+	_ = &m0
+}
+
+func gen066(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.Send(c0, 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c0))
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+	_ = &m1
+}
+
+func gen067(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 13))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.Send(c1, 14)
+	})
+	atomic.StoreInt32(rt.AtomicW(&x1), 11)
+	_ = &m0
+	_ = &m1
+}
+
+func gen068(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.Send(c1, 13)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 12))))
+			o.log(2, r.V)
+		}
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+	})
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+	_ = &m1
+}
+
+func gen069(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c1, 12)
+	rt.MutexLock(&m0)
+	atomic.StoreInt32(rt.AtomicW(&x1), 13)
+	rt.MutexUnlock(&m0)
+}
+
+func gen070(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		rt.Send(c1, 12)
+	})
+	rt.Go(func() {
+	})
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	_ = &m0
+}
+
+func gen071(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		rt.MutexUnlock(&m0)
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+	})
+	_ = c0
+	_ = c1
+}
+
+func gen072(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+			o.log(1, r.V)
+		}
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.Send(c0, 15)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 13)
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 3))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 14))))
+		o.log(0, r.V)
+	}
+}
+
+func gen073(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c1))
+		rt.Send(c0, 12)
+	})
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+}
+
+func gen075(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c0
+	_ = c1
+}
+
+func gen076(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
+		rt.Send(c1, 13)
+		o.log(2, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c0, 14))))
+			o.log(3, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c0))
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+	_ = &m1
+}
+
+func gen077(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+	})
+}
+
+func gen078(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c1, 12)
+	atomic.StoreInt32(rt.AtomicW(&x0), 13)
+	_ = &m0
+	_ = &m1
+}
+
+func gen079(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c0
+	_ = c1
+}
+
+func gen080(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.Send(c1, 12)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 3))
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 14))))
+			o.log(2, r.V)
+		}
+	})
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+		o.log(0, r.V)
+	}
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+}
+
+func gen081(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 12)
+	})
+	o.log(0, rt.Recv(c0))
+	rt.MutexLock(&m0)
+	atomic.StoreInt32(rt.AtomicW(&x0), 13)
+	rt.MutexUnlock(&m0)
+	_ = &m1
+	_ = c1
+}
+
+func gen082(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 3))
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+		o.log(2, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c0))
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c0, 13))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+	_ = &m1
+}
+
+func gen083(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.Send(c0, 11)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 3))
+		rt.MutexLock(&m1)
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+		rt.MutexUnlock(&m1)
+		rt.MutexUnlock(&m0)
+	})
+	atomic.StoreInt32(rt.AtomicW(&x0), 12)
+	_ = c1
+}
+
+func gen084(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c0))
+	})
+	rt.MutexLock(&m0)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	rt.MutexUnlock(&m0)
+	_ = &m1
+}
+
+func gen085(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		o.log(1, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 15)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 12)
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(true, r, rt.SendCase(c0, 14))))
+			o.log(3, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c1, 13)
+	_ = &m0
+}
+
+func gen086(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 13))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+		o.log(0, r.V)
+	}
+	atomic.StoreInt32(rt.AtomicW(&x1), 12)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+}
+
+func gen087(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(3, r.V)
+		}
+		rt.MutexLock(&m0)
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+	})
+}
+
+func gen088(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c0))
+		o.log(3, rt.Recv(c0))
+	})
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	rt.Send(c0, 12)
+}
+
+func gen089(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 12)
+		rt.MutexLock(&m0)
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+		o.log(0, r.V)
+	}
+	rt.Send(c1, 13)
+}
+
+func gen090(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(1, rt.Recv(c1))
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+	})
+	rt.Go(func() {
+	})
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 1))
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	_ = &m0
+	_ = c0
+}
+
+func gen091(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(2, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c1, 12)
+	_ = &m0
+	_ = &m1
+	_ = c0
+}
+
+func gen092(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		o.log(2, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c0, 13)
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 14))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+	_ = &m1
+}
+
+func gen093(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.Send(c1, 12)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c1))
+	})
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+}
+
+func gen094(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		o.log(1, rt.Recv(c1))
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		o.log(2, rt.Recv(c1))
+	})
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+		o.log(0, r.V)
+	}
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 13))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+	_ = &m1
+}
+
+func gen095(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.Send(c0, 11)
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c0))
+	})
+	_ = c1
+}
+
+func gen096(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.MutexUnlock(&m0)
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
+	})
+	rt.Go(func() {
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(3, rt.Recv(c0))
+	})
+}
+
+func gen097(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(1, r.V)
+		}
+		o.log(1, rt.Recv(c0))
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 14)
+	})
+	o.log(0, rt.Recv(c1))
+	rt.Send(c0, 13)
+	_ = &m0
+	_ = &m1
+}
+
+func gen098(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		rt.Send(c1, 12)
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 13))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		o.log(2, rt.Recv(c1))
+		o.log(2, rt.Recv(c1))
+	})
+	_ = &m0
+	_ = &m1
+}
+
+func gen099(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m1)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexUnlock(&m1)
+		o.log(2, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	_ = &m0
+}
+
+func gen100(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.Send(c0, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		o.log(2, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(3, r.V)
+		}
+		rt.Send(c1, 14)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+}
+
+func gen101(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.Send(c0, 11)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+	})
+	rt.Go(func() {
+	})
+	rt.MutexLock(&m0)
+	atomic.StoreInt32(rt.AtomicW(&x1), 12)
+	rt.MutexUnlock(&m0)
+	_ = c1
+}
+
+func gen102(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		rt.MutexLock(&m1)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 3))
+		rt.MutexUnlock(&m1)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 1))
+	_ = &m0
+}
+
+func gen103(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		rt.MutexLock(&m1)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m1)
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c0))
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x0), 1))
+	})
+	rt.Send(c0, 11)
+	_ = c1
+}
+
+func gen104(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.MutexLock(&m0)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	rt.MutexUnlock(&m0)
+	_ = c0
+	_ = c1
+}
+
+func gen105(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		o.log(2, rt.Recv(c0))
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 13))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c0, 12))))
+		o.log(0, r.V)
+	}
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+}
+
+func gen106(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Send(c0, 11)
+	rt.Send(c1, 12)
+}
+
+func gen107(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(1, r.V)
+		}
+		rt.Send(c0, 13)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+	})
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+}
+
+func gen108(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.Send(c1, 15)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		rt.Send(c1, 12)
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 14))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+	_ = &m1
+}
+
+func gen109(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+	})
+	rt.Send(c1, 12)
+}
+
+func gen110(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		o.log(1, rt.Recv(c1))
+	})
+	rt.Go(func() {
+	})
+	atomic.StoreInt32(rt.AtomicW(&x1), 11)
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 13))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+}
+
+func gen111(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c0
+	_ = c1
+}
+
+func gen112(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+	})
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	o.log(0, rt.Recv(c1))
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+}
+
+func gen113(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexLock(&m1)
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+		rt.MutexUnlock(&m1)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		rt.Send(c0, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c0))
+	o.log(0, rt.Recv(c0))
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 1))
+	_ = c1
+}
+
+func gen114(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.MutexUnlock(&m0)
+	})
+	rt.MutexLock(&m0)
+	atomic.StoreInt32(rt.AtomicW(&x1), 11)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 1))
+	rt.MutexUnlock(&m0)
+	_ = c0
+	_ = c1
+}
+
+func gen115(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c1))
+		rt.Send(c1, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+	_ = c0
+}
+
+func gen116(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(1, r.V)
+		}
+		rt.Send(c0, 14)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		{
+			r := rt.RecvCase(c0)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c1, 13))))
+			o.log(3, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+}
+
+func gen117(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		rt.MutexUnlock(&m0)
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		atomic.StoreInt32(rt.AtomicW(&x0), 14)
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+	})
+	_ = c0
+	_ = c1
+}
+
+func gen118(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		o.log(2, rt.Recv(c1))
+	})
+	rt.Go(func() {
+	})
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	rt.Send(c1, 12)
+	_ = &m0
+	_ = &m1
+}
+
+func gen119(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		rt.MutexLock(&m1)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+		rt.MutexUnlock(&m1)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c1))
+	_ = c0
+}
+
+func gen120(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.Send(c0, 12)
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 13))))
+			o.log(2, r.V)
+		}
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+	})
+	rt.Go(func() {
+		rt.Send(c0, 14)
+	})
+}
+
+func gen121(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.Send(c1, 12)
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+	})
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+		o.log(0, r.V)
+	}
+	rt.MutexLock(&m0)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 1))
+	rt.MutexUnlock(&m0)
+}
+
+func gen122(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(2, r.V)
+		}
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c0, 11)
+	o.log(0, rt.Recv(c1))
+}
+
+func gen123(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(3, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(3, r.V)
+		}
+	})
+	rt.MutexLock(&m1)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 1))
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 2))
+	rt.MutexUnlock(&m1)
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+}
+
+func gen124(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c0))
+	})
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 1))
+	_ = &m0
+	_ = &m1
+}
+
+func gen126(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 13))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 12)
+		o.log(2, rt.Recv(c0))
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+}
+
+func gen127(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexLock(&m1)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.MutexUnlock(&m1)
+		rt.MutexUnlock(&m0)
+	})
+	_ = c0
+	_ = c1
+}
+
+func gen128(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.Send(c1, 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c1))
+		o.log(3, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+	_ = &m1
+}
+
+func gen129(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c1))
+	_ = &m1
+	_ = c0
+}
+
+func gen130(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		o.log(1, rt.Recv(c1))
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+	})
+	rt.Send(c1, 13)
+	_ = &m0
+	_ = c0
+}
+
+func gen131(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+}
+
+func gen132(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 12))))
+			o.log(2, r.V)
+		}
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	_ = &m0
+	_ = &m1
+}
+
+func gen133(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		rt.MutexLock(&m1)
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m1)
+	})
+	_ = &m0
+}
+
+func gen134(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		atomic.StoreInt32(rt.AtomicW(&x0), 14)
+		rt.Send(c1, 16)
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 15))))
+			o.log(2, r.V)
+		}
+	})
+	rt.Send(c0, 12)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 3))
+	_ = &m0
+	_ = &m1
+}
+
+func gen135(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.MutexLock(&m0)
+	atomic.StoreInt32(rt.AtomicW(&x0), 13)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 1))
+	rt.MutexUnlock(&m0)
+}
+
+func gen136(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+	})
+	o.log(0, rt.Recv(c1))
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+}
+
+func gen137(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.Send(c0, 13)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 3))
+	})
+	o.log(0, rt.Recv(c1))
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+	_ = &m1
+}
+
+func gen138(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c0
+	_ = c1
+}
+
+func gen139(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.Send(c0, 12)
+		rt.Send(c1, 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		o.log(2, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	atomic.StoreInt32(rt.AtomicW(&x0), 11)
+	_ = &m0
+	_ = &m1
+}
+
+func gen140(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+	})
+	_ = c0
+	_ = c1
+}
+
+func gen141(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		rt.Send(c0, 14)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c0, 11)
+	rt.Send(c0, 13)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	_ = &m0
+}
+
+func gen142(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m1)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m1)
+		rt.MutexLock(&m1)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 3))
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+		rt.MutexUnlock(&m1)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c0, 11)
+	_ = c1
+}
+
+func gen143(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+	})
+	atomic.StoreInt32(rt.AtomicW(&x0), 11)
+	_ = &m1
+	_ = c0
+	_ = c1
+}
+
+func gen144(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		rt.Send(c0, 13)
+	})
+	o.log(0, rt.Recv(c1))
+	rt.MutexLock(&m1)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 3))
+	rt.MutexUnlock(&m1)
+	_ = &m0
+}
+
+func gen145(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.Send(c0, 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+	_ = c1
+}
+
+func gen146(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		o.log(1, rt.Recv(c0))
+	})
+	rt.Go(func() {
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+	})
+	rt.Send(c0, 12)
+	rt.Send(c0, 13)
+	_ = &m0
+}
+
+func gen147(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+	})
+	o.log(0, rt.Recv(c0))
+	rt.MutexLock(&m0)
+	atomic.StoreInt32(rt.AtomicW(&x0), 12)
+	rt.MutexUnlock(&m0)
+	_ = c1
+}
+
+func gen148(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(1, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x1), 3))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+	_ = &m1
+}
+
+func gen149(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		rt.MutexLock(&m1)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m1)
+	})
+	rt.Go(func() {
+	})
+	_ = &m0
+	_ = c0
+	_ = c1
+}
+
+func gen150(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+	})
+	_ = c0
+}
+
+func gen151(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+	})
+	rt.MutexLock(&m0)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	rt.MutexUnlock(&m0)
+	_ = c0
+	_ = c1
+}
+
+func gen152(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		atomic.StoreInt32(rt.AtomicW(&x0), 14)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	atomic.StoreInt32(rt.AtomicW(&x0), 13)
+	_ = &m0
+	_ = &m1
+}
+
+func gen153(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x0), 14)
+		atomic.StoreInt32(rt.AtomicW(&x1), 15)
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(2, r.V)
+		}
+	})
+	rt.Send(c0, 11)
+	rt.Send(c0, 13)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 2))
+	_ = &m1
+}
+
+func gen154(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(3, r.V)
+		}
+	})
+	o.log(0, rt.Recv(c1))
+	rt.Send(c0, 13)
+	_ = &m0
+	_ = &m1
+}
+
+func gen155(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		o.log(2, rt.Recv(c1))
+		rt.Send(c1, 14)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c1))
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(true, r, rt.SendCase(c0, 13))))
+			o.log(3, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+}
+
+func gen156(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c1, 11)
+	rt.MutexLock(&m0)
+	atomic.StoreInt32(rt.AtomicW(&x0), 12)
+	rt.MutexUnlock(&m0)
+	_ = c0
+}
+
+func gen157(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.Send(c0, 13)
+		rt.Send(c0, 15)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(2, r.V)
+		}
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 3))
+	})
+	atomic.StoreInt32(rt.AtomicW(&x0), 11)
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 14))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+}
+
+func gen158(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		atomic.StoreInt32(rt.AtomicW(&x1), 14)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c0, 13)
+	_ = &m0
+}
+
+func gen159(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+	})
+	rt.Go(func() {
+	})
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+	_ = &m1
+	_ = c1
+}
+
+func gen160(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.MutexUnlock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+	})
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	_ = c0
+	_ = c1
+}
+
+func gen161(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexUnlock(&m0)
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c0
+	_ = c1
+}
+
+func gen162(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.MutexLock(&m1)
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+		rt.MutexUnlock(&m1)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+	})
+	_ = c0
+	_ = c1
+}
+
+func gen163(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+	})
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+		o.log(0, r.V)
+	}
+	atomic.StoreInt32(rt.AtomicW(&x1), 12)
+}
+
+func gen164(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		rt.Send(c0, 13)
+	})
+	rt.MutexLock(&m1)
+	atomic.StoreInt32(rt.AtomicW(&x1), 14)
+	rt.MutexUnlock(&m1)
+	_ = &m0
+}
+
+func gen165(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.Send(c1, 12)
+		rt.Send(c0, 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+		o.log(0, r.V)
+	}
+	o.log(0, rt.Recv(c0))
+	rt.MutexLock(&m0)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 1))
+	rt.MutexLock(&m1)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	rt.MutexUnlock(&m1)
+	rt.MutexUnlock(&m0)
+}
+
+func gen166(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c1))
+}
+
+func gen167(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.Send(c1, 12)
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+	})
+	o.log(0, rt.Recv(c1))
+	o.log(0, rt.Recv(c1))
+}
+
+func gen168(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c0, 11)
+	_ = c1
+}
+
+func gen169(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 2))
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+	})
+	rt.Send(c1, 12)
+	_ = &m0
+	_ = &m1
+}
+
+func gen170(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+	})
+	rt.Go(func() {
+	})
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	_ = &m0
+	_ = c1
+}
+
+func gen171(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c0
+}
+
+func gen172(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 13))))
+			o.log(2, r.V)
+		}
+	})
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+		o.log(0, r.V)
+	}
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+}
+
+func gen173(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 3))
+		o.log(1, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		rt.Send(c0, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c0))
+	atomic.StoreInt32(rt.AtomicW(&x0), 13)
+	_ = &m0
+	_ = c1
+}
+
+func gen174(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 12)
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c1, 13)
+	_ = &m0
+	_ = &m1
+}
+
+func gen175(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+	})
+	rt.Go(func() {
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexLock(&m0)
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x1)))
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		rt.MutexUnlock(&m0)
+	})
+	_ = &m1
+	_ = c0
+	_ = c1
+}
+
+func gen176(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.Send(c1, 11)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.MutexUnlock(&m0)
+		rt.Send(c0, 12)
+	})
+	o.log(0, rt.Recv(c0))
+}
+
+func gen177(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 13))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		rt.Send(c0, 14)
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Send(c1, 12)
+	_ = &m1
+}
+
+func gen178(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 3))
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.MutexLock(&m1)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.MutexUnlock(&m1)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+	_ = c0
+	_ = c1
+}
+
+func gen179(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 13))))
+			o.log(2, r.V)
+		}
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 14))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c0, 12)
+	o.log(0, rt.Recv(c0))
+	rt.Send(c1, 15)
+	_ = &m0
+	_ = &m1
+}
+
+func gen180(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m1)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m1)
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
+	})
+	rt.Go(func() {
+		rt.Send(c1, 12)
+	})
+	_ = &m0
+}
+
+func gen181(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.Send(c1, 14)
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 13))))
+			o.log(2, r.V)
+		}
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(3, r.V)
+		}
+	})
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+}
+
+func gen182(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c0, 12)
+	_ = &m0
+}
+
+func gen183(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(1, r.V)
+		}
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 3))
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		o.log(2, rt.Recv(c1))
+	})
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+		o.log(0, r.V)
+	}
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 1))
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 13))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+}
+
+func gen184(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		o.log(1, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	atomic.StoreInt32(rt.AtomicW(&x1), 12)
+	rt.Send(c1, 14)
+	_ = &m0
+	_ = &m1
+	_ = c0
+}
+
+func gen185(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+	})
+	rt.Go(func() {
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.Send(c0, 13)
+	})
+	rt.Send(c0, 11)
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+	_ = &m1
+	_ = c1
+}
+
+func gen186(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c0
+	_ = c1
+}
+
+func gen187(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(2, r.V)
+		}
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 14)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c0))
+	rt.Send(c1, 13)
+	_ = &m1
+}
+
+func gen188(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexUnlock(&m0)
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c0
+	_ = c1
+}
+
+func gen189(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		rt.MutexLock(&m1)
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.MutexUnlock(&m1)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+	})
+	_ = &m0
+	_ = c0
+}
+
+func gen190(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+	})
+	rt.Go(func() {
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.Send(c1, 14)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(true, r, rt.SendCase(c0, 13))))
+			o.log(3, r.V)
+		}
+	})
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+	_ = &m1
+}
+
+func gen191(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.MutexLock(&m0)
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c0
+	_ = c1
+}
+
+func gen192(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+	})
+	o.log(0, rt.Recv(c1))
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 1))
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 3))
+	_ = &m0
+	_ = &m1
+	_ = c0
+}
+
+func gen193(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.MutexUnlock(&m0)
+	})
+	_ = &m1
+}
+
+func gen194(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+	})
+	rt.Go(func() {
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+	})
+	rt.Go(func() {
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x1)))
+	})
+	_ = &m0
+	_ = &m1
+	_ = c0
+	_ = c1
+}
+
+func gen195(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 12)
+		rt.MutexLock(&m0)
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+		o.log(0, r.V)
+	}
+	atomic.StoreInt32(rt.AtomicW(&x1), 13)
+	_ = &m1
+}
+
+func gen196(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.Send(c1, 12)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+	})
+	o.log(0, rt.Recv(c1))
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+	_ = &m1
+	_ = c0
+}
+
+func gen197(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+		rt.Send(c0, 11)
+		o.log(1, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c0))
+	rt.Send(c0, 12)
+	_ = &m1
+	_ = c1
+}
+
+func gen198(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		o.log(1, rt.Recv(c1))
+		rt.Send(c0, 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.Send(c1, 12)
+		o.log(2, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+}
+
+func gen199(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.MutexLock(&m1)
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexUnlock(&m1)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.Send(c1, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+	_ = c0
+}
+
+func gen200(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+	})
+	rt.Send(c1, 11)
+	_ = &m1
+	_ = c0
+}
+
+func gen201(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x1)))
+		o.log(3, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+}
+
+func gen202(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		o.log(1, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+		o.log(0, r.V)
+	}
+	rt.MutexLock(&m1)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 3))
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 3))
+	rt.MutexUnlock(&m1)
+	_ = &m0
+}
+
+func gen203(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
+	})
+	rt.MutexLock(&m0)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	rt.MutexUnlock(&m0)
+	_ = &m1
+}
+
+func gen204(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		rt.Send(c0, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+		atomic.StoreInt32(rt.AtomicW(&x1), 14)
+		atomic.StoreInt32(rt.AtomicW(&x0), 15)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+	_ = &m1
+	_ = c1
+}
+
+func gen205(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.MutexLock(&m1)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	rt.MutexUnlock(&m1)
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+	_ = c0
+}
+
+func gen206(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 14))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		rt.Send(c0, 15)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(3, r.V)
+		}
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c0, 13))))
+			o.log(3, r.V)
+		}
+	})
+	rt.Send(c1, 12)
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+	_ = &m1
+}
+
+func gen207(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 1))
+	})
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 3))
+	_ = &m0
+	_ = c1
+}
+
+func gen208(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.Send(c0, 12)
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexLock(&m1)
+		atomic.StoreInt32(rt.AtomicW(&x0), 15)
+		rt.MutexUnlock(&m1)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		atomic.StoreInt32(rt.AtomicW(&x1), 14)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+		o.log(0, r.V)
+	}
+}
+
+func gen209(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		rt.Send(c0, 12)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+	})
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+	_ = &m1
+	_ = c1
+}
+
+func gen210(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c1))
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		rt.MutexLock(&m1)
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m1)
+		rt.MutexUnlock(&m0)
+	})
+	_ = c0
+}
+
+func gen211(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 14)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c0))
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(true, r, rt.SendCase(c0, 13))))
+			o.log(3, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	atomic.StoreInt32(rt.AtomicW(&x0), 11)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	rt.Send(c0, 12)
+	_ = &m0
+	_ = &m1
+}
+
+func gen212(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.MutexLock(&m0)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 1))
+	rt.MutexUnlock(&m0)
+	_ = c0
+	_ = c1
+}
+
+func gen213(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexUnlock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+	})
+	_ = &m1
+	_ = c0
+	_ = c1
+}
+
+func gen214(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.Send(c1, 11)
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		o.log(2, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+	_ = &m1
+}
+
+func gen215(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.MutexUnlock(&m0)
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		o.log(3, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m1
+	_ = c1
+}
+
+func gen216(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+	})
+	_ = c0
+	_ = c1
+}
+
+func gen217(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 13))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+	})
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	rt.Send(c1, 14)
+	_ = &m0
+}
+
+func gen218(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.Send(c1, 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+	_ = &m1
+	_ = c0
+}
+
+func gen219(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c0))
+		rt.MutexLock(&m1)
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x0)))
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.MutexUnlock(&m1)
+	})
+	_ = &m0
+}
+
+func gen220(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.Send(c1, 13)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+	})
+	rt.Go(func() {
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x0)))
+	})
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 2))
+	_ = &m0
+	_ = &m1
+	_ = c0
+}
+
+func gen221(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 12))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c1, 13)
+	_ = &m1
+}
+
+func gen222(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		rt.Send(c1, 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+		o.log(0, r.V)
+	}
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+}
+
+func gen223(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+	})
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 1))
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 3))
+	_ = c0
+	_ = c1
+}
+
+func gen224(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+			o.log(1, r.V)
+		}
+		rt.Send(c1, 14)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c1))
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 13))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+	_ = &m1
+}
+
+func gen225(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		rt.MutexLock(&m1)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexUnlock(&m1)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+	_ = c1
+}
+
+func gen226(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.Send(c0, 13)
+	})
+	rt.Go(func() {
+	})
+}
+
+func gen227(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m1)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 3))
+		rt.MutexUnlock(&m1)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+}
+
+func gen228(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.Send(c0, 12)
+		rt.Send(c1, 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+		o.log(0, r.V)
+	}
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	_ = &m0
+}
+
+func gen229(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		o.log(2, rt.Recv(c0))
+		rt.MutexLock(&m1)
+		atomic.StoreInt32(rt.AtomicW(&x1), 14)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.MutexUnlock(&m1)
+	})
+	o.log(0, rt.Recv(c1))
+	rt.Send(c1, 12)
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c0, 13))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+}
+
+func gen230(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m1
+	_ = c1
+}
+
+func gen231(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.MutexLock(&m1)
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+		rt.MutexUnlock(&m1)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c0
+	_ = c1
+}
+
+func gen232(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c0, 13))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c0, 11)
+	rt.Send(c0, 12)
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+	_ = &m1
+}
+
+func gen233(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 3))
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.MutexUnlock(&m0)
+		rt.Send(c0, 13)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+	})
+	o.log(0, rt.Recv(c0))
+	_ = c1
+}
+
+func gen234(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		rt.MutexLock(&m1)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.MutexUnlock(&m1)
+	})
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+	_ = c1
+}
+
+func gen235(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexLock(&m1)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 3))
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		rt.MutexUnlock(&m1)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.MutexLock(&m0)
+	atomic.StoreInt32(rt.AtomicW(&x0), 12)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 3))
+	rt.MutexUnlock(&m0)
+	_ = c0
+	_ = c1
+}
+
+func gen236(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		rt.Send(c0, 14)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 12)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c0))
+	})
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c1, 13))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+}
+
+func gen237(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+	})
+	_ = &m0
+	_ = &m1
+}
+
+func gen238(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		rt.MutexLock(&m1)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.MutexUnlock(&m1)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+	_ = c1
+}
+
+func gen239(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 1))
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+	})
+	rt.Go(func() {
+	})
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	_ = &m0
+	_ = &m1
+	_ = c0
+}
+
+func gen240(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 14))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(3, r.V)
+		}
+		rt.Send(c0, 13)
+		rt.Send(c0, 15)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c0, 12)
+	_ = &m0
+	_ = &m1
+}
+
+func gen241(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c1, 11)
+	_ = c0
+}
+
+func gen242(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 14))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		rt.Send(c1, 12)
+		rt.Send(c0, 15)
+	})
+	_ = &m0
+}
+
+func gen243(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 3))
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c1))
+		rt.MutexLock(&m0)
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.MutexUnlock(&m0)
+	})
+}
+
+func gen244(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+		rt.Send(c1, 13)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		rt.Send(c1, 15)
+	})
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+		o.log(0, r.V)
+	}
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c0, 14))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+}
+
+func gen245(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.Send(c0, 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+		o.log(2, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+	_ = &m1
+}
+
+func gen246(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.MutexLock(&m1)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m1)
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+	})
+	_ = c0
+	_ = c1
+}
+
+func gen247(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 2))
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+	})
+	_ = &m1
+	_ = c0
+	_ = c1
+}
+
+func gen248(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.Send(c1, 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m1)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexUnlock(&m1)
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+}
+
+func gen249(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		rt.Send(c1, 11)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 2))
+	})
+	rt.Go(func() {
+		rt.Send(c1, 12)
+	})
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+	_ = &m1
+	_ = c0
+}
+
+func gen250(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 1))
+	_ = &m1
+	_ = c0
+	_ = c1
+}
+
+func gen251(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.MutexLock(&m0)
+	atomic.StoreInt32(rt.AtomicW(&x1), 11)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	rt.MutexLock(&m1)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	rt.MutexUnlock(&m1)
+	rt.MutexUnlock(&m0)
+	_ = c0
+	_ = c1
+}
+
+func gen252(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+	})
+	_ = c0
+}
+
+func gen253(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.Send(c0, 12)
+		rt.Send(c1, 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c1))
+	rt.MutexLock(&m0)
+	atomic.StoreInt32(rt.AtomicW(&x1), 14)
+	rt.MutexUnlock(&m0)
+}
+
+func gen254(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c1, 11)
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c0, 12))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+	_ = &m1
+}
+
+func gen255(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.MutexLock(&m0)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 2))
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 3))
+	rt.MutexUnlock(&m0)
+	_ = &m1
+}
+
+func gen256(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(1, r.V)
+		}
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 1))
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+	})
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+	_ = &m1
+}
+
+func gen257(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexUnlock(&m0)
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.MutexUnlock(&m0)
+	})
+	_ = c0
+	_ = c1
+}
+
+func gen258(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		rt.Send(c0, 14)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(2, r.V)
+		}
+		o.log(2, rt.Recv(c0))
+	})
+	rt.Send(c1, 13)
+	_ = &m0
+}
+
+func gen259(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		o.log(1, rt.Recv(c0))
+		rt.MutexLock(&m1)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 3))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m1)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		rt.Send(c0, 12)
+	})
+	_ = &m0
+	_ = c1
+}
+
+func gen260(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.Send(c1, 12)
+		rt.Send(c0, 13)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 1))
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(3, r.V)
+		}
+		o.log(3, rt.Recv(c0))
+	})
+	_ = &m0
+	_ = &m1
+}
+
+func gen261(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 3))
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	_ = &m1
+	_ = c0
+	_ = c1
+}
+
+func gen263(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		o.log(2, rt.Recv(c0))
+	})
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 2))
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+}
+
+func gen264(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexLock(&m1)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexUnlock(&m1)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c0
+	_ = c1
+}
+
+func gen265(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c1))
+		rt.Send(c1, 13)
+	})
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+	_ = &m1
+}
+
+func gen266(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 1))
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+	})
+	rt.MutexLock(&m0)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 2))
+	rt.MutexUnlock(&m0)
+	_ = c0
+	_ = c1
+}
+
+func gen267(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c1))
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.Send(c0, 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c1, 11)
+	_ = &m0
+}
+
+func gen268(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 12)
+		o.log(2, rt.Recv(c0))
+		rt.Send(c0, 14)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c0, 13)
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+}
+
+func gen269(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
+	})
+	o.log(0, rt.Recv(c0))
+}
+
+func gen270(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(1, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.Send(c1, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+	_ = &m1
+}
+
+func gen271(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 1))
+	_ = c1
+}
+
+func gen272(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		o.log(2, rt.Recv(c0))
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		{
+			r := rt.RecvCase(c0)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(3, r.V)
+		}
+	})
+	o.log(0, rt.Recv(c1))
+	rt.Send(c0, 13)
+	_ = &m0
+	_ = &m1
+}
+
+func gen273(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		rt.Send(c0, 12)
+	})
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+}
+
+func gen274(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m1)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.MutexUnlock(&m1)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	atomic.StoreInt32(rt.AtomicW(&x1), 11)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	_ = c0
+	_ = c1
+}
+
+func gen275(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		o.log(1, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c1))
+	o.log(0, rt.Recv(c1))
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 13))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+	_ = &m1
+}
+
+func gen276(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 14))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
+		rt.Send(c0, 15)
+	})
+	rt.Go(func() {
+	})
+	rt.Send(c1, 12)
+	rt.Send(c1, 13)
+	_ = &m0
+	_ = &m1
+}
+
+func gen277(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.Send(c1, 11)
+		rt.Send(c1, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c1))
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+	_ = &m1
+	_ = c0
+}
+
+func gen278(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexUnlock(&m0)
+		o.log(1, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c1
+}
+
+func gen279(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c0))
+		rt.MutexLock(&m0)
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x0)))
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.MutexUnlock(&m0)
+	})
+}
+
+func gen280(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c1, 13))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+	_ = &m1
+}
+
+func gen281(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		{
+			r := rt.RecvCase(c0)
+			o.log(3, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+			o.log(3, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+	_ = &m1
+}
+
+func gen282(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		o.log(2, rt.Recv(c0))
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c0))
+	})
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	_ = &m0
+}
+
+func gen283(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.Send(c0, 12)
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		rt.MutexUnlock(&m0)
+	})
+	atomic.StoreInt32(rt.AtomicW(&x0), 11)
+	o.log(0, rt.Recv(c0))
+	_ = c1
+}
+
+func gen284(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		rt.MutexLock(&m1)
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.MutexUnlock(&m1)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.MutexLock(&m1)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	rt.MutexUnlock(&m1)
+	_ = &m0
+}
+
+func gen285(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+		o.log(0, r.V)
+	}
+	rt.Send(c1, 12)
+	_ = &m0
+	_ = &m1
+}
+
+func gen286(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x1)))
+	})
+	o.log(0, rt.Recv(c1))
+	rt.MutexLock(&m1)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	rt.MutexUnlock(&m1)
+	_ = &m0
+	_ = c0
+}
+
+func gen287(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(1, r.V)
+		}
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	atomic.StoreInt32(rt.AtomicW(&x0), 11)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	_ = &m0
+}
+
+func gen288(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 13))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 12)
+		o.log(2, rt.Recv(c0))
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 14))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+		o.log(0, r.V)
+	}
+	rt.Send(c0, 15)
+	_ = &m0
+}
+
+func gen289(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		rt.Send(c1, 14)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		rt.Send(c0, 12)
+	})
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 13))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+}
+
+func gen291(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.Send(c0, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		rt.Send(c1, 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c0))
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+	_ = &m1
+}
+
+func gen292(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+		rt.Send(c1, 11)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+	})
+	_ = c0
+}
+
+func gen293(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+		rt.Send(c1, 13)
+		rt.Send(c1, 15)
+	})
+	rt.Send(c0, 12)
+	o.log(0, rt.Recv(c1))
+	atomic.StoreInt32(rt.AtomicW(&x0), 14)
+	_ = &m0
+}
+
+func gen294(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c1))
+	rt.Send(c0, 13)
+	atomic.StoreInt32(rt.AtomicW(&x0), 14)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	_ = &m0
+}
+
+func gen295(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		rt.Send(c0, 13)
+		rt.Send(c1, 14)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(3, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+			o.log(3, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+	_ = &m1
+}
+
+func gen296(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 3))
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c1))
+		rt.Send(c1, 13)
+	})
+	_ = &m0
+	_ = &m1
+}
+
+func gen297(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.Send(c1, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		rt.MutexUnlock(&m0)
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 14))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c1))
+	rt.Send(c1, 15)
+}
+
+func gen298(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c0
+	_ = c1
+}
+
+func gen299(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+	})
+	_ = c0
+	_ = c1
+}
+
+func gen300(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.Send(c1, 13)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+	})
+	o.log(0, rt.Recv(c1))
+	rt.Send(c0, 12)
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+	_ = &m1
+}
+
+func gen301(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		o.log(1, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 2))
+	rt.Send(c1, 12)
+	_ = &m0
+	_ = &m1
+}
+
+func gen302(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c0, 11)
+	rt.MutexLock(&m0)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	rt.MutexUnlock(&m0)
+	_ = &m1
+	_ = c1
+}
+
+func gen303(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 3))
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexUnlock(&m0)
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c0
+	_ = c1
+}
+
+func gen304(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(3, r.V)
+		}
+		rt.Send(c1, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+}
+
+func gen305(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c1, 11)
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c0, 12))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+	_ = &m1
+}
+
+func gen306(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		rt.Send(c1, 12)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c1))
+	})
+	_ = &m0
+	_ = &m1
+}
+
+func gen307(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c0))
+		o.log(3, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c0, 11)
+	_ = &m0
+}
+
+func gen308(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		rt.Send(c0, 13)
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 14)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+}
+
+func gen309(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(2, r.V)
+		}
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c1))
+	})
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	_ = &m0
+}
+
+func gen310(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(3, r.V)
+		}
+		o.log(3, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+	_ = &m1
+}
+
+func gen311(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		rt.Send(c1, 13)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(3, r.V)
+		}
+	})
+	_ = &m0
+	_ = &m1
+}
+
+func gen312(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.Send(c0, 13)
+	})
+	o.log(0, rt.Recv(c0))
+	_ = c1
+}
+
+func gen313(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.Send(c1, 12)
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.MutexUnlock(&m0)
+	})
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+		o.log(0, r.V)
+	}
+}
+
+func gen314(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	atomic.StoreInt32(rt.AtomicW(&x1), 11)
+	o.log(0, rt.Recv(c1))
+	_ = c0
+}
+
+func gen315(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		o.log(1, rt.Recv(c0))
+		rt.Send(c1, 12)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
+		o.log(2, rt.Recv(c1))
+	})
+	_ = &m0
+	_ = &m1
+}
+
+func gen316(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+	})
+	rt.Go(func() {
+		rt.Send(c0, 12)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(3, r.V)
+		}
+		o.log(3, rt.Recv(c0))
+	})
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	_ = &m0
+	_ = &m1
+}
+
+func gen317(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.Send(c1, 12)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexUnlock(&m0)
+		rt.MutexLock(&m1)
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.MutexUnlock(&m1)
+	})
+	_ = c0
+}
+
+func gen318(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 13))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+		o.log(0, r.V)
+	}
+	rt.Send(c1, 14)
+	_ = &m0
+	_ = &m1
+}
+
+func gen319(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(1, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+		o.log(0, r.V)
+	}
+	rt.Send(c1, 12)
+	_ = &m0
+}
+
+func gen320(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.MutexLock(&m1)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		rt.MutexUnlock(&m1)
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+	_ = c0
+	_ = c1
+}
+
+func gen321(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		rt.Send(c0, 11)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c0))
+	})
+	_ = &m0
+	_ = &m1
+	_ = c1
+}
+
+func gen322(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.Send(c1, 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+	_ = &m1
+	_ = c0
+}
+
+func gen323(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c0
+	_ = c1
+}
+
+func gen324(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		o.log(1, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.MutexLock(&m0)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 1))
+	rt.MutexUnlock(&m0)
+	_ = c0
+}
+
+func gen325(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		rt.Send(c1, 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		o.log(3, rt.Recv(c1))
+		o.log(3, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	_ = &m0
+	_ = &m1
+}
+
+func gen326(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m1)
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexUnlock(&m1)
+	})
+	_ = &m0
+	_ = c0
+	_ = c1
+}
+
+func gen327(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(3, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(3, r.V)
+		}
+	})
+	rt.Send(c0, 12)
+	_ = &m1
+}
+
+func gen328(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		o.log(1, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c1, 12)
+	rt.Send(c0, 13)
+	_ = &m0
+	_ = &m1
+}
+
+func gen329(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c0))
+	})
+}
+
+func gen330(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.MutexLock(&m0)
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c1
+}
+
+func gen331(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c1))
+	})
+	_ = &m1
+	_ = c0
+}
+
+func gen332(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x0)))
+		{
+			r := rt.RecvCase(c0)
+			o.log(3, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(3, r.V)
+		}
+	})
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	rt.Send(c0, 12)
+	rt.Send(c1, 13)
+	_ = &m0
+}
+
+func gen333(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+	_ = &m1
+}
+
+func gen334(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.MutexLock(&m0)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 1))
+	rt.MutexUnlock(&m0)
+	_ = c0
+	_ = c1
+}
+
+func gen335(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 13))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c0))
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+	_ = &m1
+}
+
+func gen336(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.MutexLock(&m0)
+	atomic.StoreInt32(rt.AtomicW(&x1), 11)
+	rt.MutexLock(&m1)
+	atomic.StoreInt32(rt.AtomicW(&x1), 12)
+	rt.MutexUnlock(&m1)
+	rt.MutexUnlock(&m0)
+	_ = c0
+	_ = c1
+}
+
+func gen337(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 2))
+	_ = c0
+}
+
+func gen338(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c1))
+	rt.MutexLock(&m0)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	rt.MutexUnlock(&m0)
+}
+
+func gen339(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.Send(c1, 11)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+	})
+	_ = c0
+}
+
+func gen340(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.Send(c1, 14)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c0, 13))))
+		o.log(0, r.V)
+	}
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+	_ = &m1
+}
+
+func gen341(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c0))
+		rt.MutexLock(&m0)
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m1
+	_ = c1
+}
+
+func gen342(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 3))
+		o.log(1, rt.Recv(c1))
+	})
+	rt.Go(func() {
+		rt.Send(c1, 12)
+	})
+	rt.MutexLock(&m1)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	rt.MutexUnlock(&m1)
+	_ = &m0
+	_ = c0
+}
+
+func gen343(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.Send(c0, 11)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		o.log(2, rt.Recv(c0))
+	})
+	_ = &m0
+	_ = &m1
+	_ = c1
+}
+
+func gen344(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	o.log(0, rt.Recv(c0))
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+}
+
+func gen345(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+	})
+	rt.MutexLock(&m0)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 2))
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	rt.MutexUnlock(&m0)
+	_ = c0
+	_ = c1
+}
+
+func gen346(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		rt.Send(c1, 12)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 13)
+	})
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	o.log(0, rt.Recv(c1))
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 3))
+	_ = &m0
+	_ = &m1
+}
+
+func gen347(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+		o.log(2, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c0, 11)
+}
+
+func gen348(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c1))
+	atomic.StoreInt32(rt.AtomicW(&x1), 12)
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+}
+
+func gen349(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 3))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 3))
+	})
+	rt.Go(func() {
+	})
+	_ = c0
+}
+
+func gen350(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexUnlock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c0))
+}
+
+func gen351(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m1)
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.MutexUnlock(&m1)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+}
+
+func gen352(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m1)
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexUnlock(&m1)
+	})
+	rt.MutexLock(&m1)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 1))
+	rt.MutexUnlock(&m1)
+	_ = &m0
+	_ = c0
+	_ = c1
+}
+
+func gen353(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		rt.MutexUnlock(&m0)
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c0
+	_ = c1
+}
+
+func gen354(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		o.log(2, rt.Recv(c0))
+		rt.Send(c0, 12)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+}
+
+func gen355(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(2, r.V)
+		}
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		o.log(3, rt.Recv(c0))
+	})
+	rt.Send(c1, 13)
+	_ = &m0
+}
+
+func gen356(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m1)
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexUnlock(&m0)
+		rt.MutexUnlock(&m1)
+	})
+	rt.Go(func() {
+	})
+	_ = c0
+	_ = c1
+}
+
+func gen357(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.MutexLock(&m0)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 2))
+	rt.MutexUnlock(&m0)
+	_ = &m1
+}
+
+func gen358(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+	})
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 1))
+	_ = c0
+	_ = c1
+}
+
+func gen359(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		rt.MutexUnlock(&m0)
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(2, r.V)
+		}
+	})
+	o.log(0, rt.Recv(c1))
+}
+
+func gen360(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(1, r.V)
+		}
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c0, 11)
+	rt.Send(c1, 13)
+	_ = &m0
+}
+
+func gen361(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c0
+	_ = c1
+}
+
+func gen362(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+	})
+	rt.Go(func() {
+		rt.Send(c1, 12)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(3, r.V)
+		}
+	})
+	o.log(0, rt.Recv(c0))
+	rt.MutexLock(&m1)
+	atomic.StoreInt32(rt.AtomicW(&x1), 13)
+	rt.MutexUnlock(&m1)
+	_ = &m0
+}
+
+func gen363(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+	_ = c1
+}
+
+func gen364(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(2, r.V)
+		}
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 13))))
+			o.log(2, r.V)
+		}
+		rt.Send(c1, 14)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c0, 12)
+	o.log(0, rt.Recv(c1))
+	_ = &m0
+}
+
+func gen365(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x1), 1))
+	})
+	_ = c0
+	_ = c1
+}
+
+func gen366(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 1))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+	})
+	rt.MutexLock(&m0)
+	atomic.StoreInt32(rt.AtomicW(&x0), 11)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	rt.MutexUnlock(&m0)
+	_ = c0
+	_ = c1
+}
+
+func gen367(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c0))
+	_ = &m1
+}
+
+func gen368(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m1)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexUnlock(&m1)
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.MutexUnlock(&m0)
+	})
+	_ = c0
+	_ = c1
+}
+
+func gen369(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexLock(&m0)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 1))
+	})
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	_ = c0
+	_ = c1
+}
+
+func gen370(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		o.log(1, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c0))
+	{
+		r := rt.RecvCase(c0)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+}
+
+func gen371(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.Send(c0, 11)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+	})
+	rt.Go(func() {
+	})
+	_ = &m1
+	_ = c1
+}
+
+func gen372(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c0))
+		rt.MutexLock(&m0)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexLock(&m1)
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.MutexUnlock(&m1)
+		rt.MutexUnlock(&m0)
+	})
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+		o.log(0, r.V)
+	}
+}
+
+func gen373(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		rt.MutexLock(&m1)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m1)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c0, 12)
+	_ = &m0
+}
+
+func gen374(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		atomic.StoreInt32(rt.AtomicW(&x1), 14)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c0))
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = &m0
+	_ = c1
+}
+
+func gen375(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.Send(c1, 11)
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c1))
+	_ = c0
+}
+
+func gen376(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.Send(c0, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+	_ = c1
+}
+
+func gen377(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(3, r.V)
+		}
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(false, r, rt.SendCase(c0, 13))))
+			o.log(3, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c0, 12)
+	rt.Send(c1, 14)
+	_ = &m0
+}
+
+func gen378(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.Send(c0, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		o.log(2, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 13)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 1))
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+	_ = &m1
+}
+
+func gen379(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+			o.log(1, r.V)
+		}
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		o.log(2, rt.Recv(c1))
+	})
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	_ = &m0
+}
+
+func gen380(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		o.log(2, rt.Recv(c0))
+	})
+	rt.Send(c1, 11)
+	atomic.StoreInt32(rt.AtomicW(&x1), 12)
+	rt.Send(c0, 13)
+	_ = &m0
+}
+
+func gen381(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x1), 2))
+	rt.MutexLock(&m0)
+	atomic.StoreInt32(rt.AtomicW(&x0), 12)
+	rt.MutexUnlock(&m0)
+	_ = c0
+	_ = c1
+}
+
+func gen382(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		rt.MutexLock(&m1)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		rt.MutexUnlock(&m1)
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+	})
+	_ = &m0
+	_ = c0
+	_ = c1
+}
+
+func gen383(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		rt.Send(c0, 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+	_ = &m1
+	_ = c1
+}
+
+func gen384(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 2))
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexUnlock(&m0)
+		rt.Send(c1, 11)
+	})
+	_ = c0
+}
+
+func gen385(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		o.log(3, rt.Recv(c1))
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexLock(&m0)
+		o.log(3, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m0)
+	})
+}
+
+func gen386(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		rt.Send(c1, 14)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c1, 12))))
+			o.log(2, r.V)
+		}
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(true, r, rt.SendCase(c0, 13))))
+			o.log(2, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(3, 100+int32(rt.Select(true, r, rt.SendCase(c0, 11))))
+			o.log(3, r.V)
+		}
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+	_ = &m1
+}
+
+func gen387(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x0)))
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	atomic.StoreInt32(rt.AtomicW(&x0), 13)
+	_ = &m0
+	_ = &m1
+	_ = c0
+	_ = c1
+}
+
+func gen388(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m1)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x0), 12)
+		rt.MutexUnlock(&m0)
+		rt.MutexUnlock(&m1)
+	})
+	rt.Go(func() {
+	})
+	_ = c0
+	_ = c1
+}
+
+func gen389(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.MutexLock(&m0)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 2))
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 1))
+	rt.MutexUnlock(&m0)
+	_ = c0
+	_ = c1
+}
+
+func gen390(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c1))
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c1, 11)
+	_ = c0
+}
+
+func gen391(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		rt.Send(c1, 12)
+	})
+	rt.Go(func() {
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		rt.MutexLock(&m1)
+		o.log(2, atomic.LoadInt32(rt.AtomicR(&x1)))
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		rt.MutexUnlock(&m1)
+	})
+	rt.Go(func() {
+	})
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+		o.log(0, r.V)
+	}
+	_ = &m0
+}
+
+func gen392(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x0), 13)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 11)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, rt.Recv(c1))
+	_ = c0
+}
+
+func gen394(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 12))))
+			o.log(1, r.V)
+		}
+		rt.MutexLock(&m0)
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		atomic.StoreInt32(rt.AtomicW(&x1), 13)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		o.log(2, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+}
+
+func gen395(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 2))
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x0), 11)
+		rt.MutexUnlock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	o.log(0, atomic.AddInt32(rt.AtomicW(&x0), 1))
+	_ = c0
+	_ = c1
+}
+
+func gen396(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexLock(&m1)
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&m1)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c0
+	_ = c1
+}
+
+func gen397(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		atomic.StoreInt32(rt.AtomicW(&x1), 11)
+		rt.MutexUnlock(&m0)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	_ = c0
+	_ = c1
+}
+
+func gen398(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		atomic.StoreInt32(rt.AtomicW(&x1), 12)
+		atomic.StoreInt32(rt.AtomicW(&x0), 14)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	atomic.StoreInt32(rt.AtomicW(&x1), 11)
+	rt.MutexLock(&m0)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	atomic.StoreInt32(rt.AtomicW(&x1), 13)
+	rt.MutexUnlock(&m0)
+	_ = c0
+	_ = c1
+}
+
+func gen399(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		rt.MutexLock(&m0)
+		o.log(2, atomic.AddInt32(rt.AtomicW(&x1), 2))
+		rt.MutexUnlock(&m0)
+		o.log(2, rt.Recv(c0))
+	})
+	rt.MutexLock(&m0)
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+	o.log(0, atomic.LoadInt32(rt.AtomicR(&x1)))
+	rt.MutexUnlock(&m0)
+}
+
+func gen400(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 2)
+	rt.Go(func() {
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 11))))
+			o.log(1, r.V)
+		}
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(true, r, rt.SendCase(c1, 13))))
+			o.log(1, r.V)
+		}
+		rt.Send(c1, 14)
+		rt.WaitGroupDone(&wg)
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		rt.WaitGroupDone(&wg)
+	})
+	rt.WaitGroupWait(&wg)
+	rt.Send(c1, 12)
+	o.log(0, rt.Recv(c1))
+	_ = &m0
 }

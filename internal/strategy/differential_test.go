@@ -97,8 +97,8 @@ func corpus() []corpusProgram {
 // warned, seed-004 §5.4), and the same bugs.
 func TestDifferential(t *testing.T) {
 	progs := corpus()
-	if len(progs) < 50 {
-		t.Fatalf("corpus has %d programs, want at least 50", len(progs))
+	if len(progs) < 400 {
+		t.Fatalf("corpus has %d programs, want at least 400", len(progs))
 	}
 	for _, p := range progs {
 		t.Run(p.name, func(t *testing.T) { differential(t, p) })
