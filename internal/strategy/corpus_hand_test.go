@@ -1,10 +1,12 @@
 package strategy_test
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"heddle.dev/internal/engine"
 	"heddle.dev/rt"
 )
 
@@ -140,6 +142,140 @@ var handWritten = []struct {
 		rt.MutexLock(&a)
 		rt.MutexUnlock(&a)
 		rt.MutexUnlock(&b)
+	}},
+	// Timers: sleeps, timer channels, AfterFunc goroutines, Stop and
+	// Reset, tickers and context deadlines race with the goroutines. A
+	// timer may fire early (MaxStarve), so each races with every step.
+	{"sleep-vs-send", 2, func(o *outcome) {
+		// Either send may come first: [1 2] or [2 1].
+		var x0 int32
+		o.vars = []*int32{&x0}
+		ch := rt.MakeChan[chan int32](1)
+		rt.Go(func() { rt.Sleep(time.Millisecond); rt.Send(ch, 1) })
+		rt.Go(func() { rt.Send(ch, 2) })
+		o.log(0, rt.Recv(ch))
+		o.log(0, rt.Recv(ch))
+	}},
+	{"after-vs-send", 2, func(o *outcome) {
+		// The receive wins (0), or the timeout (1) and the sender leaks.
+		var x0 int32
+		o.vars = []*int32{&x0}
+		ch := rt.MakeChan[chan int32](0)
+		rt.Go(func() { rt.Send(ch, 7) })
+		tm := rt.After(time.Millisecond)
+		r := rt.RecvCase(ch)
+		o.log(0, int32(rt.Select(false, r, rt.RecvCase(tm))))
+	}},
+	{"afterfunc-vs-mutex", 3, func(o *outcome) {
+		// The callback's critical section runs before the first (x
+		// read 1 twice), between the two reads (0, 1), or after (0, 0).
+		var x0 int32
+		o.vars = []*int32{&x0}
+		var mu sync.Mutex
+		rt.AfterFunc(time.Millisecond, func() {
+			rt.MutexLock(&mu)
+			atomic.StoreInt32(rt.AtomicW(&x0), 1)
+			rt.MutexUnlock(&mu)
+		})
+		rt.MutexLock(&mu)
+		o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&mu)
+		rt.Sleep(2 * time.Millisecond)
+		rt.MutexLock(&mu)
+		o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.MutexUnlock(&mu)
+	}},
+	{"timer-stop-vs-fire", 3, func(o *outcome) {
+		// Stop first (true; nothing to receive), or the firing first
+		// (false), with the value received before Stop drains it or not.
+		var x0 int32
+		o.vars = []*int32{&x0}
+		tm := rt.NewTimer(time.Millisecond)
+		rt.Go(func() {
+			if rt.TimerStop(tm) {
+				o.log(1, 1)
+			} else {
+				o.log(1, 0)
+			}
+		})
+		r := rt.RecvCase(tm.C)
+		o.log(0, int32(rt.Select(true, r)))
+	}},
+	{"timer-reset-vs-fire", 3, func(o *outcome) {
+		// Reset before the firing (true, received at 2 ms), or after
+		// it, the value received before Reset drains it (1 ms) or the
+		// second firing's (3 ms).
+		var x0 int32
+		o.vars = []*int32{&x0}
+		tm := rt.NewTimer(time.Millisecond)
+		rt.Go(func() {
+			if rt.TimerReset(tm, 2*time.Millisecond) {
+				o.log(1, 1)
+			} else {
+				o.log(1, 0)
+			}
+		})
+		v := rt.Recv(tm.C)
+		o.log(0, int32(v.Sub(engine.Epoch)/time.Millisecond))
+	}},
+	{"ticker-loop", 4, func(o *outcome) {
+		// The test reads the tick count before 0 to 3 ticks were taken.
+		var x0 int32
+		o.vars = []*int32{&x0}
+		tk := rt.NewTicker(time.Millisecond)
+		done := rt.MakeChan[chan struct{}](0)
+		rt.Go(func() {
+			for i := 0; i < 3; i++ {
+				rt.Recv(tk.C)
+				atomic.AddInt32(rt.AtomicW(&x0), 1)
+			}
+			rt.TickerStop(tk)
+			rt.Close(done)
+		})
+		o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
+		rt.Recv(done)
+	}},
+	{"context-timeout", 2, func(o *outcome) {
+		// The hand-off before the deadline (0, 0), or both give up (1,
+		// 1): one cannot give up while the other hands off.
+		var x0 int32
+		o.vars = []*int32{&x0}
+		ctx, cancel := rt.WithTimeout(context.Background(), time.Millisecond)
+		ch := rt.MakeChan[chan int32](0)
+		rt.Go(func() {
+			o.log(1, int32(rt.Select(false, rt.SendCase(ch, 1), rt.RecvCase(ctx.Done()))))
+		})
+		o.log(0, int32(rt.Select(false, rt.RecvCase(ch), rt.RecvCase(ctx.Done()))))
+		cancel()
+	}},
+	{"afterfunc-vs-loop", 3, func(o *outcome) {
+		// A callback stops a bounded polling loop after 0, 1 or 2
+		// rounds. A third round would re-read the unchanged flag at the
+		// same call site: a spin, which the exhaustive strategies do not
+		// prolong while the callback can run (strategies.md, Fairness).
+		var x0 int32
+		o.vars = []*int32{&x0}
+		rt.AfterFunc(time.Millisecond, func() { atomic.StoreInt32(rt.AtomicW(&x0), 1) })
+		i := int32(0)
+		for ; i < 3 && atomic.LoadInt32(rt.AtomicR(&x0)) == 0; i++ {
+			rt.Gosched()
+		}
+		o.log(0, i)
+	}},
+	{"poll-until-timer", 0, func(o *outcome) {
+		// Each default taken moves the clock by a microsecond; the
+		// timer fires when it is due, or early (outcomes not counted by
+		// hand: the spin rule decides how long the loop may poll).
+		var x0 int32
+		o.vars = []*int32{&x0}
+		tm := rt.After(3 * time.Microsecond)
+		rt.Go(func() { atomic.StoreInt32(rt.AtomicW(&x0), 1) })
+		n := int32(0)
+		for rt.Select(true, rt.RecvCase(tm)) < 0 {
+			n++
+		}
+		o.log(0, n)
+		o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
 	}},
 	{"trylock", 3, func(o *outcome) {
 		var x0 int32

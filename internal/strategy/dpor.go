@@ -531,6 +531,7 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 		// other cases of its select were not.
 		d.alternatives(a, nodeAt, ev[:L+1], L, len(r.Gs))
 	}
+	d.unfiredTimers(a, nodeAt, ev[:L], len(r.Gs))
 	// The next steps of every goroutine at the end: blocked operations
 	// (and, if the run ended early, pending ones) race too.
 	nprocs := len(r.Gs)

@@ -127,7 +127,9 @@ func (d *DPOR) lazyReverse(nodeAt map[int]*dnode, prefix []*event, i int, x *eve
 	held := heldBefore(prefix)
 	ip := -1
 	for c := i; c >= 0; c-- {
-		if !shareG(prefix[c], prefix[i]) {
+		if c < i && !shareG(prefix[c], prefix[i]) {
+			// (A timer firing has no goroutine: it holds no mutex, and
+			// is reversed where it fired.)
 			continue
 		}
 		relevant := false

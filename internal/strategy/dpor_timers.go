@@ -1,0 +1,41 @@
+package strategy
+
+import "strings"
+
+// unfiredTimers handles the timers that were a choice at some point of the
+// run but did not fire after the last such point: the step taken there
+// stopped or reset the timer (or, for a ticker whose channel is full,
+// made its tick one that would be dropped), which disabled the firing.
+// Like an operation still blocked at the end of a run, the firing is a
+// next step that races with what it waited for: it races with the steps
+// up to and including that one.
+func (d *DPOR) unfiredTimers(a *analysis, nodeAt map[int]*dnode, ev []*event, nprocs int) {
+	last := map[string]*dnode{}
+	for _, nd := range d.stack {
+		if nd.pos >= len(ev) {
+			continue
+		}
+		for _, k := range nd.keys {
+			if strings.HasPrefix(k, "@") && (last[k] == nil || last[k].pos < nd.pos) {
+				last[k] = nd
+			}
+		}
+	}
+	for k, nd := range last {
+		x := nd.pend[k]
+		fired := false
+		for _, e := range ev[nd.pos:] {
+			if e.timer == x.timer {
+				fired = true
+				break
+			}
+		}
+		if fired {
+			continue
+		}
+		x = cloneEvent(x)
+		prefix := ev[:nd.pos+1]
+		extendHB(prefix, x, a.created, nprocs)
+		d.racesOf(a, nodeAt, prefix, x)
+	}
+}
