@@ -231,6 +231,15 @@ func (x *explorer) run() {
 		exhausted = false
 		x.t.Logf("heddle: %s ended, but some runs were cut short (step bound, or goroutines still running after the test returned): no claim that all schedules were explored", name)
 	}
+	if inc, ok := strat.(strategy.Incompleter); ok {
+		if why := inc.Incomplete(); why != "" {
+			if exhausted {
+				x.t.Logf("heddle: %s ended, but %s: no claim that all schedules were explored", name, why)
+			}
+			exhausted = false
+			x.truncated = true
+		}
+	}
 	proven := ""
 	if p, ok := strat.(strategy.Prover); ok && x.bugs == 0 && !x.truncated {
 		if proven = p.Proven(); proven != "" {

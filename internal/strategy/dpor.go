@@ -69,6 +69,14 @@ type DPOR struct {
 	over bool
 	// Counters.
 	Runs, Complete, Blocked, WakeupMisses int
+	// MaxSteps bounds the steps of a run whose races are analyzed
+	// (default MaxAnalyzedSteps): the analysis is quadratic in a run's
+	// length. Longer runs are analyzed up to it, and the exploration is
+	// then no proof (see Incomplete).
+	MaxSteps int
+	// CutRuns counts the runs longer than MaxSteps.
+	CutRuns int
+	cut     bool // the current run is longer than MaxSteps
 }
 
 type dnode struct {
@@ -373,8 +381,37 @@ func (d *DPOR) End(r *engine.Result) {
 	if d.depth < len(d.stack) {
 		d.stack = d.stack[:d.depth]
 	}
+	limit := d.MaxSteps
+	if limit <= 0 {
+		limit = MaxAnalyzedSteps
+	}
+	d.cut = len(a.ev) > limit
+	if d.cut {
+		// The race analysis takes time quadratic in the run's length: a
+		// run of 500,000 steps would take hours. Its first steps are
+		// analyzed; the races of the rest are not, so nothing is proved.
+		d.CutRuns++
+		a.ev = a.ev[:limit]
+	}
 	d.races(a, r)
 	d.backtrack()
+}
+
+// MaxAnalyzedSteps is the default of DPOR.MaxSteps: analyzing the races of
+// a run this long takes about 3 s.
+const MaxAnalyzedSteps = 20000
+
+// Incomplete implements Incompleter: it says why an exploration that ended
+// did not cover the whole space, or "" if it did.
+func (d *DPOR) Incomplete() string {
+	if d.CutRuns == 0 {
+		return ""
+	}
+	limit := d.MaxSteps
+	if limit <= 0 {
+		limit = MaxAnalyzedSteps
+	}
+	return fmt.Sprintf("%d runs were longer than %d steps, and DPOR analyzed only their first %d steps", d.CutRuns, limit, limit)
 }
 
 // backtrack pops the explored branches and picks the next one.
@@ -530,6 +567,12 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 		// The step that ran into the sleep set was explored before; the
 		// other cases of its select were not.
 		d.alternatives(a, nodeAt, ev[:L+1], L, len(r.Gs))
+	}
+	if d.cut {
+		// The run goes on past the analyzed steps: the timers not fired
+		// and the goroutines' operations pending at its end are not
+		// those of the last analyzed step.
+		return
 	}
 	d.unfiredTimers(a, nodeAt, ev[:L], len(r.Gs))
 	// The next steps of every goroutine at the end: blocked operations
@@ -1136,7 +1179,7 @@ func weakInitial(s *event, v []*event) bool {
 
 // Proven implements Prover.
 func (d *DPOR) Proven() string {
-	if !d.over || d.diverged || d.guide != nil || d.Lazy {
+	if !d.over || d.diverged || d.guide != nil || d.Lazy || d.CutRuns > 0 {
 		return ""
 	}
 	if d.boundSkipped {

@@ -38,6 +38,11 @@ type RecordNeeder interface{ NeedsRecord() bool }
 // When no run found a bug, explore can print it followed by "no bug".
 type Prover interface{ Proven() string }
 
+// Incompleter is implemented by exhaustive strategies that may end without
+// having covered their whole space (DPOR on runs too long to analyze):
+// Incomplete says why, or "" if nothing was left out.
+type Incompleter interface{ Incomplete() string }
+
 // Names lists the strategies New knows, for flags and errors.
 func Names() []string {
 	n := make([]string, 0, len(constructors))

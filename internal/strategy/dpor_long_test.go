@@ -1,0 +1,61 @@
+package strategy_test
+
+import (
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"heddle.dev/internal/engine"
+	"heddle.dev/internal/strategy"
+	"heddle.dev/rt"
+)
+
+// TestDPORLongRunsAreNoProof runs DPOR on a program whose runs are longer
+// than the steps it analyzes: the exploration ends, and it must not claim
+// to have explored every schedule.
+func TestDPORLongRunsAreNoProof(t *testing.T) {
+	const maxSteps = 100
+	long := func() {
+		var x int32
+		done := make(chan bool)
+		rt.Go(func() {
+			for i := 0; i < 2*maxSteps; i++ {
+				atomic.AddInt32(rt.AtomicW(&x), 1)
+			}
+			rt.Send(done, true)
+		})
+		rt.Go(func() { atomic.LoadInt32(rt.AtomicR(&x)) })
+		rt.Recv(done)
+	}
+	for _, name := range []string{"sdpor", "odpor"} {
+		t.Run(name, func(t *testing.T) {
+			d := strategy.NewSourceDPOR()
+			if name == "odpor" {
+				d = strategy.NewOptimalDPOR()
+			}
+			d.MaxSteps = maxSteps
+			runs := 0
+			for run := 1; d.Begin(run); run++ {
+				if run > 10 {
+					t.Fatalf("exploration did not end within 10 runs")
+				}
+				r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, Trace: true, StepLimit: 5000}, d, long)
+				if r.Steps <= maxSteps {
+					t.Fatalf("run %d took %d steps, want more than %d", run, r.Steps, maxSteps)
+				}
+				d.End(r)
+				runs++
+			}
+			if d.CutRuns != runs {
+				t.Errorf("CutRuns = %d, want %d (every run)", d.CutRuns, runs)
+			}
+			if why := d.Incomplete(); !strings.Contains(why, "longer than") {
+				t.Errorf("Incomplete() = %q, want the reason", why)
+			}
+			if p := d.Proven(); p != "" {
+				t.Errorf("Proven() = %q after runs too long to analyze, want nothing", p)
+			}
+		})
+	}
+}
