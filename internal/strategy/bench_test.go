@@ -7,6 +7,7 @@ import (
 
 	"heddle.dev/internal/engine"
 	"heddle.dev/internal/strategy"
+	"heddle.dev/rt"
 )
 
 // Benchmarks; see docs/strategies.md for the numbers and the command.
@@ -81,6 +82,43 @@ func BenchmarkDPOROverhead(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// workers is a long run of channel traffic: n values sent on an
+// unbuffered channel to three workers that select between it and a quit
+// channel.
+func workers(n int) func() {
+	return func() {
+		ch := rt.MakeChan[chan int](0)
+		quit := rt.MakeChan[chan int](1)
+		done := rt.MakeChan[chan int](0)
+		for w := 0; w < 3; w++ {
+			rt.Go(func() {
+				for rt.Select(false, rt.RecvCase(ch), rt.RecvCase(quit)) == 0 {
+				}
+				rt.Send(quit, 1)
+				rt.Send(done, 1)
+			})
+		}
+		for i := 0; i < n; i++ {
+			rt.Send(ch, i)
+		}
+		rt.Send(quit, 1)
+		for w := 0; w < 3; w++ {
+			rt.Recv(done)
+		}
+	}
+}
+
+// BenchmarkDPORLongRun: the first run of optimal DPOR on a run of about
+// 1000 steps of channel traffic, race analysis included (quadratic in the
+// run's length).
+func BenchmarkDPORLongRun(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		d := strategy.NewOptimalDPOR()
+		d.Begin(1)
+		d.End(engine.Run(benchConfig(d), d, workers(1000)))
 	}
 }
 

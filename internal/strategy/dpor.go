@@ -65,6 +65,7 @@ type DPOR struct {
 
 	names *unionFind
 	later []laterInsert // wakeup insertions waiting for the run's object names
+	deps  []int         // racesOfAlone's buffer
 
 	over bool
 	// Counters.
@@ -716,6 +717,15 @@ func exited(r *engine.Result, g *engine.G) bool {
 	return false
 }
 
+func containsG(gs []*engine.G, g *engine.G) bool {
+	for _, h := range gs {
+		if h == g {
+			return true
+		}
+	}
+	return false
+}
+
 func hasG(e *event, g *engine.G) bool {
 	for _, h := range e.gs {
 		if h == g {
@@ -809,12 +819,14 @@ func (d *DPOR) racesOf(a *analysis, nodeAt map[int]*dnode, prefix []*event, x *e
 func (d *DPOR) racesOfAlone(a *analysis, nodeAt map[int]*dnode, prefix []*event, x *event, alone bool) {
 	j := len(prefix)
 	lazy := d.Lazy
-	var deps []int
+	deps := d.deps[:0] // reused: a long run's steps depend on many
 	for k := j - 1; k >= 0; k-- {
 		if dependent(prefix[k], x, lazy) {
 			deps = append(deps, k)
 		}
 	}
+	d.deps = deps
+	var met []*engine.G // alone: the goroutines of the later own conflicts
 	for n, k := range deps {
 		e := prefix[k]
 		if shareG(e, x) && !competing(e, x) {
@@ -827,7 +839,21 @@ func (d *DPOR) racesOfAlone(a *analysis, nodeAt map[int]*dnode, prefix []*event,
 				break
 			}
 		}
-		if !direct && !(alone && ownConflict(e, x)) {
+		if alone && ownConflict(e, x) {
+			// The last conflict on x's own channel of each goroutine
+			// is a race, direct or not: x could have paired with that
+			// goroutine there. (Earlier ones of the same goroutine are
+			// reached from the reversal of the last.)
+			fresh := false
+			for _, g := range e.gs {
+				if !containsG(met, g) {
+					fresh = true
+					met = append(met, g)
+				}
+			}
+			direct = direct || fresh
+		}
+		if !direct {
 			continue
 		}
 		if lazy {
