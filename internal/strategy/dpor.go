@@ -569,13 +569,13 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 		// other cases of its select were not.
 		d.alternatives(a, nodeAt, ev[:L+1], L, len(r.Gs))
 	}
+	d.unfiredTimers(a, nodeAt, ev[:L], r.Trace, len(r.Gs))
 	if d.cut {
-		// The run goes on past the analyzed steps: the timers not fired
-		// and the goroutines' operations pending at its end are not
-		// those of the last analyzed step.
+		// The run goes on past the analyzed steps: the goroutines'
+		// operations pending at its end are not those of the last
+		// analyzed step.
 		return
 	}
-	d.unfiredTimers(a, nodeAt, ev[:L], len(r.Gs))
 	// The next steps of every goroutine at the end: blocked operations
 	// (and, if the run ended early, pending ones) race too.
 	nprocs := len(r.Gs)

@@ -1,6 +1,10 @@
 package strategy
 
-import "strings"
+import (
+	"strings"
+
+	"heddle.dev/internal/engine"
+)
 
 // unfiredTimers handles the timers that were a choice at some point of the
 // run but did not fire after the last such point: the step taken there
@@ -8,8 +12,15 @@ import "strings"
 // made its tick one that would be dropped), which disabled the firing.
 // Like an operation still blocked at the end of a run, the firing is a
 // next step that races with what it waited for: it races with the steps
-// up to and including that one.
-func (d *DPOR) unfiredTimers(a *analysis, nodeAt map[int]*dnode, ev []*event, nprocs int) {
+// up to and including that one. ev may be the analyzed prefix of a longer
+// run; tr is the whole trace.
+func (d *DPOR) unfiredTimers(a *analysis, nodeAt map[int]*dnode, ev []*event, tr []engine.Step, nprocs int) {
+	lastFired := map[string]int{} // timer id → number of its last firing
+	for _, st := range tr {
+		if st.G == nil && st.Timer != "" {
+			lastFired[st.Timer] = st.N
+		}
+	}
 	last := map[string]*dnode{}
 	for _, nd := range d.stack {
 		if nd.pos >= len(ev) {
@@ -23,15 +34,8 @@ func (d *DPOR) unfiredTimers(a *analysis, nodeAt map[int]*dnode, ev []*event, np
 	}
 	for k, nd := range last {
 		x := nd.pend[k]
-		fired := false
-		for _, e := range ev[nd.pos:] {
-			if e.timer == x.timer {
-				fired = true
-				break
-			}
-		}
-		if fired {
-			continue
+		if lastFired[x.timer] > ev[nd.pos].n {
+			continue // it fired after all: that firing races as usual
 		}
 		x = cloneEvent(x)
 		prefix := ev[:nd.pos+1]

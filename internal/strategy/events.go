@@ -97,6 +97,7 @@ func queueAccess(r []access, c unsafe.Pointer, send, write bool, side, tag int) 
 // step of an unbuffered rendezvous (two goroutines).
 type event struct {
 	key   string  // the choice key of the step taken (initiator)
+	n     int     // the step's number in the run (Step.N), 0 if it did not run
 	pc    uintptr // call site of the initiator's operation, when recorded
 	gs    []*engine.G
 	cases []int
@@ -387,7 +388,9 @@ func (r *runEvents) consume(tr []engine.Step) {
 			continue
 		}
 		if st.G == nil {
-			r.ev = append(r.ev, timerEvent("@"+st.Timer, st.Timer))
+			e := timerEvent("@"+st.Timer, st.Timer)
+			e.n = st.N
+			r.ev = append(r.ev, e)
 			continue
 		}
 		// The goroutine's previous step announced this operation.
@@ -398,7 +401,7 @@ func (r *runEvents) consume(tr []engine.Step) {
 			r.lastOf[st.G] = n - 1
 			continue
 		}
-		e := &event{key: choiceKey(st.G, st.Kind, st.Case), pc: st.PC}
+		e := &event{key: choiceKey(st.G, st.Kind, st.Case), pc: st.PC, n: st.N}
 		e.addSide(st.G, st.Kind, st.Obj, st.Case, st.Cases, st.Dflt)
 		r.ev = append(r.ev, e)
 		r.lastOf[st.G] = len(r.ev) - 1
