@@ -103,7 +103,7 @@ type Config struct {
 	PostMain int
 	// PostTime is how much virtual time the goroutines left get after the
 	// test function returned before the fair phase that ends the run may
-	// start (default 100ms). Goroutines that keep working without time
+	// start (default 5ms). Goroutines that keep working without time
 	// passing (a long but finite loop of channel or lock operations) run
 	// on; a ticker loop or a poller, which moves the clock, is ended.
 	PostTime time.Duration
@@ -206,7 +206,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 		e.cfg.PostMain = min(10000, e.cfg.StepLimit/4)
 	}
 	if e.cfg.PostTime <= 0 {
-		e.cfg.PostTime = 100 * time.Millisecond
+		e.cfg.PostTime = 5 * time.Millisecond
 	}
 	if e.cfg.PostMainMax <= 0 {
 		e.cfg.PostMainMax = e.cfg.StepLimit / 2
