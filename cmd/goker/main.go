@@ -85,21 +85,11 @@ func mainErr(command string, budget int, strategies, forms string, nativeRuns in
 	if err != nil {
 		return err
 	}
-	work, err := os.MkdirTemp("", "goker-")
+	work, heddleBin, cleanup, err := workDir(ctx, "goker-", keep, modDir, rev, heddleBin)
 	if err != nil {
 		return err
 	}
-	if keep {
-		fmt.Fprintln(os.Stderr, "goker: temporary modules in", work)
-	} else {
-		defer os.RemoveAll(work)
-	}
-	if heddleBin == "" {
-		heddleBin = filepath.Join(work, "heddle")
-		if err := goker.BuildHeddle(ctx, modDir, rev, heddleBin); err != nil {
-			return err
-		}
-	}
+	defer cleanup()
 	cfg := goker.Config{
 		GOROOT:         goroot,
 		Heddle:         heddleBin,
@@ -168,4 +158,28 @@ func moduleDir() (string, error) {
 		return "", fmt.Errorf("run goker inside the heddle.dev module")
 	}
 	return filepath.Dir(mod), nil
+}
+
+// workDir makes the temporary directory of a harness command (kept, and
+// named on standard error, if keep is set; cleanup removes it otherwise)
+// and, unless heddleBin names a binary already, builds heddle there from
+// commit rev of the module in modDir.
+func workDir(ctx context.Context, prefix string, keep bool, modDir, rev, heddleBin string) (work, bin string, cleanup func(), err error) {
+	work, err = os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", "", nil, err
+	}
+	cleanup = func() { os.RemoveAll(work) }
+	if keep {
+		fmt.Fprintln(os.Stderr, "goker: temporary modules in", work)
+		cleanup = func() {}
+	}
+	if heddleBin == "" {
+		heddleBin = filepath.Join(work, "heddle")
+		if err := goker.BuildHeddle(ctx, modDir, rev, heddleBin); err != nil {
+			cleanup()
+			return "", "", nil, err
+		}
+	}
+	return work, heddleBin, cleanup, nil
 }

@@ -49,21 +49,11 @@ func seedsMain(seeds, members, samples, examples string, discriminating bool, bu
 			have[fmt.Sprint(s.Corpus, s.Program, s.Member, s.Seed)] = true
 		}
 	}
-	work, err := os.MkdirTemp("", "goker-seeds-")
+	work, heddleBin, cleanup, err := workDir(ctx, "goker-seeds-", keep, modDir, rev, heddleBin)
 	if err != nil {
 		return err
 	}
-	if keep {
-		fmt.Fprintln(os.Stderr, "goker: temporary modules in", work)
-	} else {
-		defer os.RemoveAll(work)
-	}
-	if heddleBin == "" {
-		heddleBin = filepath.Join(work, "heddle")
-		if err := goker.BuildHeddle(ctx, modDir, rev, heddleBin); err != nil {
-			return err
-		}
-	}
+	defer cleanup()
 	w, err := goker.AppendSamples(samples)
 	if err != nil {
 		return err
