@@ -52,7 +52,6 @@ type explorer struct {
 	bugs  int
 	runs  int
 
-	needsTrace  bool // the strategy reads Result.Trace
 	needsRecord bool // the strategy reads call sites (Config.Record)
 	prover      bool // the strategy is exhaustive: random numbers stay fixed
 	usedRand    bool // some run drew numbers from rewritten math/rand
@@ -117,9 +116,6 @@ func (x *explorer) run() {
 		x.t.Fatalf("heddle: %v", err)
 	}
 	x.strat = strat
-	if tn, ok := strat.(strategy.TraceNeeder); ok && tn.NeedsTrace() {
-		x.needsTrace = true
-	}
 	if p, ok := strat.(strategy.Prover); ok {
 		x.prover = p != nil
 	}
@@ -174,7 +170,11 @@ func (x *explorer) run() {
 		if name == "replay" {
 			randSeed = x.warmUp(sched)
 		}
-		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: x.needsTrace || run == 2}, strat, rs)
+		trace := run == 2 // the determinism check compares run 2's trace
+		if tn, ok := strat.(strategy.TraceNeeder); ok && tn.NeedsTrace() {
+			trace = true
+		}
+		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: trace}, strat, rs)
 		strat.End(res)
 		if res.RandDraws > 0 {
 			x.usedRand = true

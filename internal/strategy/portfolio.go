@@ -75,8 +75,16 @@ func NewPortfolioOf(mix []PortfolioMember, seed int64) *Portfolio {
 	return p
 }
 
-// NeedsTrace implements TraceNeeder (POS reads the trace).
-func (p *Portfolio) NeedsTrace() bool { return true }
+// NeedsTrace implements TraceNeeder: the run about to start needs a trace
+// when its member does (POS does; random, PCT and IDB do not, and their
+// runs are faster without one).
+func (p *Portfolio) NeedsTrace() bool {
+	if p.cur == nil {
+		return true
+	}
+	tn, ok := p.cur.s.(TraceNeeder)
+	return ok && tn.NeedsTrace()
+}
 
 // Current names the strategy running the current run.
 func (p *Portfolio) Current() string {

@@ -104,3 +104,23 @@ func TestPortfolioFixedRandom(t *testing.T) {
 		p.End(&engine.Result{})
 	}
 }
+
+// TestPortfolioTracesOnlyForMembersThatNeedIt: the default portfolio asks
+// for a trace on the runs of POS, which reads it, and not on the others,
+// whose runs are faster without one.
+func TestPortfolioTracesOnlyForMembersThatNeedIt(t *testing.T) {
+	p := NewPortfolio(1, 3)
+	sawTrace, sawNone := false, false
+	for run := 1; run <= 14 && p.Begin(run); run++ {
+		_, pos := p.cur.s.(*POS)
+		if got := p.NeedsTrace(); got != pos {
+			t.Errorf("run %d (%s): NeedsTrace() = %v, want %v", run, p.Current(), got, pos)
+		}
+		sawTrace = sawTrace || pos
+		sawNone = sawNone || !pos
+		p.End(&engine.Result{})
+	}
+	if !sawTrace || !sawNone {
+		t.Errorf("14 runs of the default portfolio: a run with a trace %v, one without %v; want both", sawTrace, sawNone)
+	}
+}

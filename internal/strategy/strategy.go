@@ -25,7 +25,8 @@ type Options struct {
 
 // TraceNeeder is implemented by strategies that read Result.Trace in End
 // (and the trace so far in Choose): explore must set engine.Config.Trace
-// for them when NeedsTrace returns true.
+// for them when NeedsTrace returns true. explore asks after each Begin, so
+// the answer may change from run to run (the portfolio's does).
 type TraceNeeder interface{ NeedsTrace() bool }
 
 // RecordNeeder is implemented by strategies that need call sites
