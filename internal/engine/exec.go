@@ -60,12 +60,14 @@ type G struct {
 	kids  int
 	nTmr  int // timers this goroutine created, for timer ids
 
-	sel       int  // the case the scheduler chose for the pending select
-	committed int  // a probe already performed this case (-1: none)
-	matched   bool // a partner chose this goroutine to complete a rendezvous
-	signalled bool // OpCondBlocked: woken by Signal or Broadcast
-	spins     int  // consecutive operations without progress; see Spins
-	vc        VC   // recorded runs: the goroutine's vector clock
+	sel       int    // the case the scheduler chose for the pending select
+	committed int    // a probe already performed this case (-1: none)
+	matched   bool   // a partner chose this goroutine to complete a rendezvous
+	signalled bool   // OpCondBlocked: woken by Signal or Broadcast
+	dormant   bool   // skipped by enabled until a step touches its objects (dormant.go)
+	regSeq    uint64 // the opSeq for which g is in its objects' dormant lists
+	spins     int    // consecutive operations without progress; see Spins
+	vc        VC     // recorded runs: the goroutine's vector clock
 	lastLoad  unsafe.Pointer
 	lastVer   uint64
 	lastStep  int  // the last step g took, for the fair scheduler
@@ -119,6 +121,9 @@ type Config struct {
 	// returned, to let leftover goroutines finish, before the ones still
 	// blocked are leaks.
 	Horizon time.Duration
+	// NoDormancy turns off the skipping of dormant goroutines (dormant.go),
+	// for the test that shows it changes no choice.
+	NoDormancy bool
 	// Record makes the run capture call sites, enabled sets and vector
 	// clocks of every step (for reports and replay -v). It is slower.
 	Record bool
@@ -166,6 +171,7 @@ type Exec struct {
 	mainDoneAt   time.Duration
 	mainDoneStep int
 	postFair     int // step at which the fair phase after the test began (0: not yet)
+	step         stepInfo
 	aborting     bool
 	ended        bool
 	done         chan struct{}

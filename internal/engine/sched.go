@@ -138,9 +138,11 @@ func (e *Exec) pick() *G {
 		}
 		if c.Timer != nil {
 			e.record(nil, c.Op(), e.choices, c.Early)
+			e.noteWakeAll()
 			e.fire(c.Timer)
 			continue
 		}
+		e.noteStep(c.G, c.G.op)
 		c.G.sel = c.Case
 		c.G.lastStep = e.steps
 		if c.Early == 0 {
@@ -189,12 +191,17 @@ const Diverged = -2
 //go:norace
 func (e *Exec) enabled() {
 	e.gen++ // invalidates the per-channel caches of partner
+	e.wakeAfterStep()
 	e.choices = e.choices[:0]
 	for _, g := range e.gs {
-		if g.state != gParked {
+		if g.state != gParked || g.dormant {
 			continue
 		}
+		n := len(e.choices)
 		e.addChoices(g)
+		if len(e.choices) == n {
+			e.sleep(g)
+		}
 	}
 	e.addTimerChoices()
 }
