@@ -57,6 +57,9 @@ func targetedKind(k OpKind) bool {
 //go:norace
 func (e *Exec) wakeAfterStep() {
 	s := &e.step
+	if !e.anyDormant {
+		return
+	}
 	if s.all {
 		for _, g := range e.gs {
 			g.dormant = false
@@ -102,7 +105,7 @@ func (e *Exec) touch(p unsafe.Pointer) {
 //
 //go:norace
 func (e *Exec) sleep(g *G) {
-	if e.cfg.NoDormancy {
+	if e.cfg.DormantFrom < 0 || len(e.gs) < e.cfg.DormantFrom {
 		return
 	}
 	op := &g.op
@@ -121,6 +124,7 @@ func (e *Exec) sleep(g *G) {
 		return
 	}
 	g.dormant = true
+	e.anyDormant = true
 	if g.regSeq == g.opSeq {
 		return // still in its objects' lists
 	}

@@ -121,9 +121,11 @@ type Config struct {
 	// returned, to let leftover goroutines finish, before the ones still
 	// blocked are leaks.
 	Horizon time.Duration
-	// NoDormancy turns off the skipping of dormant goroutines (dormant.go),
-	// for the test that shows it changes no choice.
-	NoDormancy bool
+	// DormantFrom is the number of goroutines from which a run skips
+	// dormant ones (dormant.go); below it the bookkeeping costs more than
+	// it saves. Default 32; -1 turns dormancy off (for the test that shows
+	// it changes no choice).
+	DormantFrom int
 	// Record makes the run capture call sites, enabled sets and vector
 	// clocks of every step (for reports and replay -v). It is slower.
 	Record bool
@@ -172,6 +174,7 @@ type Exec struct {
 	mainDoneStep int
 	postFair     int // step at which the fair phase after the test began (0: not yet)
 	step         stepInfo
+	anyDormant   bool // some goroutine went dormant this run
 	aborting     bool
 	ended        bool
 	done         chan struct{}
@@ -210,6 +213,9 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	e.randSrc.state = cfg.Seed
 	if e.cfg.PostMain <= 0 {
 		e.cfg.PostMain = min(10000, e.cfg.StepLimit/4)
+	}
+	if e.cfg.DormantFrom == 0 {
+		e.cfg.DormantFrom = 32
 	}
 	if e.cfg.PostTime <= 0 {
 		e.cfg.PostTime = 5 * time.Millisecond

@@ -10,14 +10,15 @@ import (
 
 // TestDormancyChangesNoChoice runs every program of the differential
 // corpus under random and PCT schedules twice, with and without the
-// engine's skipping of dormant goroutines: every scheduling point must
+// engine's skipping of dormant goroutines (from the first goroutine on,
+// not only in large runs): every scheduling point must
 // offer the same choices, and the runs must end the same way.
 func TestDormancyChangesNoChoice(t *testing.T) {
 	progs := corpus()
 	for _, p := range progs {
 		for seed := int64(1); seed <= 4; seed++ {
 			var runs [2]string
-			for i, off := range []bool{false, true} {
+			for i, from := range []int{1, -1} {
 				var s engine.Strategy = strategy.NewRandom(seed)
 				if seed%2 == 0 {
 					s = strategy.NewPCT(seed, 3)
@@ -25,7 +26,7 @@ func TestDormancyChangesNoChoice(t *testing.T) {
 				rec := &choiceRecorder{s: s}
 				rec.Begin(1)
 				body := func() { p.body(&outcome{}) }
-				r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, StepLimit: 5000, NoDormancy: off}, rec, body)
+				r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, StepLimit: 5000, DormantFrom: from}, rec, body)
 				runs[i] = rec.log + " => " + bugKey(r.Bug)
 			}
 			if runs[0] != runs[1] {
