@@ -247,7 +247,9 @@ func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
 //
 //go:norace
 func (e *Exec) rendezvous(g *G, c ChanCase, h *G, hi int) {
-	e.step.partner = h
+	if e.anyDormant {
+		e.step.partner = h
+	}
 	h.sel = hi
 	h.matched = true
 	e.record(h, h.op, nil, 0)

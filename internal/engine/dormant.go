@@ -19,7 +19,7 @@ import "unsafe"
 // last call.
 type stepInfo struct {
 	g       *G // the goroutine that ran, nil if none
-	op      Op // its operation
+	op      Op // the objects of its operation (Obj and Cases)
 	partner *G // its rendezvous partner, if any
 	all     bool
 }
@@ -27,15 +27,23 @@ type stepInfo struct {
 // noteStep records the step about to run: goroutine g performing op.
 //
 //go:norace
-func (e *Exec) noteStep(g *G, op Op) {
-	e.step = stepInfo{g: g, op: op, all: !targetedKind(op.Kind)}
+func (e *Exec) noteStep(g *G, op *Op) {
+	if !e.anyDormant {
+		return // nothing to wake: runs with few goroutines pay no more
+	}
+	e.step = stepInfo{g: g, all: !targetedKind(op.Kind)}
+	e.step.op.Obj, e.step.op.Cases = op.Obj, op.Cases
 }
 
 // noteWakeAll records a step whose effects are not limited to the objects
 // of one operation.
 //
 //go:norace
-func (e *Exec) noteWakeAll() { e.step = stepInfo{all: true} }
+func (e *Exec) noteWakeAll() {
+	if e.anyDormant {
+		e.step = stepInfo{all: true}
+	}
+}
 
 // targetedKind reports whether a step of kind k changes the state of the
 // objects of its operation only.

@@ -142,7 +142,7 @@ func (e *Exec) pick() *G {
 			e.fire(c.Timer)
 			continue
 		}
-		e.noteStep(c.G, c.G.op)
+		e.noteStep(c.G, &c.G.op)
 		c.G.sel = c.Case
 		c.G.lastStep = e.steps
 		if c.Early == 0 {
