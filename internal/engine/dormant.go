@@ -109,13 +109,11 @@ func (e *Exec) touch(p unsafe.Pointer) {
 }
 
 // sleep makes g dormant, if its pending operation (not enabled now) can be
-// enabled only by a step on one of its objects.
+// enabled only by a step on one of its objects. enabled calls it only in
+// runs with at least Config.DormantFrom goroutines.
 //
 //go:norace
 func (e *Exec) sleep(g *G) {
-	if e.cfg.DormantFrom < 0 || len(e.gs) < e.cfg.DormantFrom {
-		return
-	}
 	op := &g.op
 	switch op.Kind {
 	case OpSend, OpRecv, OpSelect:

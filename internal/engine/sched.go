@@ -193,13 +193,14 @@ func (e *Exec) enabled() {
 	e.gen++ // invalidates the per-channel caches of partner
 	e.wakeAfterStep()
 	e.choices = e.choices[:0]
+	dormancy := e.cfg.DormantFrom >= 0 && len(e.gs) >= e.cfg.DormantFrom
 	for _, g := range e.gs {
 		if g.state != gParked || g.dormant {
 			continue
 		}
 		n := len(e.choices)
 		e.addChoices(g)
-		if len(e.choices) == n {
+		if dormancy && len(e.choices) == n {
 			e.sleep(g)
 		}
 	}
