@@ -50,6 +50,8 @@ func main() {
 		simulate    = flag.Bool("simulate", false, "evaluate portfolio mixes from -samples and print the table")
 		mixes       = flag.String("mixes", "", "with -simulate: mixes to evaluate besides the built-in candidates, separated by spaces (member:warmup:weight,...)")
 		search      = flag.Bool("search", false, "with -simulate: also search a grid of mixes and list the best")
+		prove       = flag.String("prove", "dfs,odpor", "exhaustive strategies run on the single form of kernels whose bug the default strategy did not find (\"\": none)")
+		proveBudget = flag.Int("prove-budget", 100000, "runs of each -prove search")
 		discrim     = flag.Bool("discriminating", false, "with -seeds: skip the programs whose samples in -samples all found the bug at run 1, and members that missed it in two samples or more")
 	)
 	flag.Parse()
@@ -68,13 +70,13 @@ func main() {
 		}
 		return
 	}
-	if err := mainErr(command, *budget, *strategies, *forms, *nativeRuns, *nativeTime, *nativeGrace, *nativeBatch, *jobs, *run, *timeout, *shippedTO, *shippedS, *out, *heddleBin, *rev, *keep); err != nil {
+	if err := mainErr(command, *budget, *strategies, *forms, *nativeRuns, *nativeTime, *nativeGrace, *nativeBatch, *jobs, *run, *timeout, *shippedTO, *shippedS, *prove, *proveBudget, *out, *heddleBin, *rev, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "goker:", err)
 		os.Exit(1)
 	}
 }
 
-func mainErr(command string, budget int, strategies, forms string, nativeRuns int, nativeTime, nativeGrace time.Duration, nativeBatch, jobs int, run string, timeout, shippedTO time.Duration, shippedS, out, heddleBin, rev string, keep bool) error {
+func mainErr(command string, budget int, strategies, forms string, nativeRuns int, nativeTime, nativeGrace time.Duration, nativeBatch, jobs int, run string, timeout, shippedTO time.Duration, shippedS, prove string, proveBudget int, out, heddleBin, rev string, keep bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	goroot, err := goker.GOROOT()
@@ -103,6 +105,9 @@ func mainErr(command string, budget int, strategies, forms string, nativeRuns in
 	}
 	cfg.Strategies = strings.Split(strategies, ",")
 	cfg.ShippedStrategies = strings.Split(shippedS, ",")
+	if prove != "" {
+		cfg.Prove, cfg.ProveBudget = strings.Split(prove, ","), proveBudget
+	}
 	for _, f := range strings.Split(forms, ",") {
 		switch goker.Form(f) {
 		case goker.Single, goker.Shipped:

@@ -29,8 +29,14 @@ type Config struct {
 	ShippedTimeout time.Duration
 	// ShippedStrategies are the strategies run on the shipped form.
 	ShippedStrategies []string
-	Work              string // where the temporary modules go (outside the repository)
-	Log               io.Writer
+	// Prove are the exhaustive strategies run, with ProveBudget runs, on
+	// the single form of each kernel whose bug the default strategy did not
+	// find: an exhausted search without a bug shows that no schedule of the
+	// kernel has it (as heddle models Go), which "not found" alone does not.
+	Prove       []string
+	ProveBudget int
+	Work        string // where the temporary modules go (outside the repository)
+	Log         io.Writer
 }
 
 // KernelResult is everything measured on one kernel.
@@ -41,7 +47,10 @@ type KernelResult struct {
 	Heddle  map[Form]map[string]*HeddleResult
 	Same    bool // shipped == single (no copy loop): shipped results are the single ones
 	Native  *NativeResult
-	Err     string
+	// Proof holds the Config.Prove searches, run when the default strategy
+	// did not find the bug.
+	Proof map[string]*HeddleResult
+	Err   string
 }
 
 // Results of a whole harness run.
@@ -129,6 +138,12 @@ func runKernel(ctx context.Context, cfg Config, k *Kernel) *KernelResult {
 		for _, s := range strats {
 			kr.Heddle[f][s] = k.runHeddleSteps(ctx, cfg.Heddle, fdir, s, cfg.Budget, timeout)
 		}
+		if r := kr.Heddle[f][DefaultStrategy]; f == Single && r != nil && !r.OK() && len(cfg.Prove) > 0 {
+			kr.Proof = map[string]*HeddleResult{}
+			for _, s := range cfg.Prove {
+				kr.Proof[s] = k.RunHeddle(ctx, cfg.Heddle, fdir, s, cfg.ProveBudget, timeout)
+			}
+		}
 	}
 	if kr.Same {
 		kr.Heddle[Shipped] = kr.Heddle[Single]
@@ -193,6 +208,12 @@ func (kr *KernelResult) Line() string {
 	}
 	if kr.Native != nil {
 		fmt.Fprintf(&b, " native=%s", kr.Native.Cell())
+	}
+	if kr.Proof != nil {
+		fmt.Fprintf(&b, " proof:")
+		for _, s := range sortedStrategies(kr.Proof) {
+			fmt.Fprintf(&b, " %s=%s", s, kr.Proof[s].Cell())
+		}
 	}
 	for _, f := range []Form{Single, Shipped} {
 		for _, s := range sortedStrategies(kr.Heddle[f]) {

@@ -28,6 +28,7 @@ type HeddleResult struct {
 	Runs      int     // runs made
 	Elapsed   float64 // seconds of exploration (the summary's Elapsed)
 	Exhausted bool    // the strategy covered its whole space (the summary's Exhausted)
+	Proven    string  // what the exhaustion proves, if anything (the summary's Proven)
 	Wall      float64 // seconds of the whole command, build included
 	Verdict   Verdict // the check of the bug against the expected leaks
 	Report    string  // the bug's report
@@ -100,7 +101,7 @@ func runHeddle(ctx context.Context, heddle, dir, schedules, test, pkg, strategy 
 			}
 		case event.Summary:
 			sawSummary = true
-			r.Runs, r.Elapsed, r.Exhausted = e.Runs, e.Elapsed, e.Exhausted
+			r.Runs, r.Elapsed, r.Exhausted, r.Proven = e.Runs, e.Elapsed, e.Exhausted, e.Proven
 		case event.Output:
 			output = append(output, strings.TrimRight(e.Output, "\n"))
 		}

@@ -22,6 +22,10 @@ func (r *HeddleResult) Cell() string {
 		return "timeout" + r.stepMark()
 	case r.Err != "":
 		return "**error**"
+	case !r.Found && strings.HasPrefix(r.Proven, "all schedules explored"):
+		return fmt.Sprintf("none in any schedule (%d runs)%s", r.Runs, r.stepMark())
+	case !r.Found && r.Proven != "":
+		return fmt.Sprintf("no (%d runs, bounded space exhausted)%s", r.Runs, r.stepMark())
 	case !r.Found:
 		return fmt.Sprintf("no (%d runs)%s", r.Runs, r.stepMark())
 	case !r.Verdict.OK:
@@ -179,9 +183,30 @@ func (res *Results) Markdown(command, machine, commit string) string {
 		p("\n")
 	}
 
+	if missed := res.missed(); len(missed) > 0 {
+		p("## Kernels the default strategy did not find\n\n")
+		if len(cfg.Prove) == 0 {
+			p("No exhaustive search was run on them (`-prove` was empty).\n\n")
+		} else {
+			p("On each, the harness ran the exhaustive strategies %s with `-budget %d` on the single form. A search that explores every schedule without a bug shows that no schedule of the kernel, as heddle models Go, has the bug: not found is then not a miss but a proof of absence.\n\n", strings.Join(cfg.Prove, ", "), cfg.ProveBudget)
+		}
+		for _, kr := range missed {
+			p("- **%s**", kr.Kernel.Name)
+			for i, s := range sortedStrategies(kr.Proof) {
+				sep := "; "
+				if i == 0 {
+					sep = ": "
+				}
+				p("%s%s: %s", sep, s, kr.Proof[s].ProofStr())
+			}
+			p("\n")
+		}
+		p("\n")
+	}
+
 	// Single form.
 	p("## Single form (one copy of the buggy scenario per run)\n\n")
-	p("Cell: run of the first bug · exploration time to it; `no (N runs)`: not found within the budget.\n\n")
+	p("Cell: run of the first bug · exploration time to it; `no (N runs)`: not found within the budget; `none in any schedule (N runs)`: an exhaustive strategy explored every schedule (DPOR: every equivalence class) in N runs without a bug.\n\n")
 	cols := append([]string{"kernel", "class", "copies as shipped"}, strats...)
 	if cfg.Native.Runs > 0 {
 		cols = append(cols, "native", "ratio")
@@ -298,11 +323,41 @@ func (res *Results) count(f Form, s string) int {
 
 func (res *Results) ran(f Form, s string) bool {
 	for _, kr := range res.Kernels {
+		if f == Shipped && kr.Same {
+			continue // the single form's result, not a run of the shipped form
+		}
 		if kr.Heddle[f][s] != nil {
 			return true
 		}
 	}
 	return false
+}
+
+// missed lists the kernels whose bug the default strategy did not find in
+// single form (or that were not measured).
+func (res *Results) missed() []*KernelResult {
+	var out []*KernelResult
+	for _, kr := range res.Kernels {
+		if r := kr.Heddle[Single][DefaultStrategy]; r == nil || !r.OK() {
+			out = append(out, kr)
+		}
+	}
+	return out
+}
+
+// ProofStr describes an exhaustive search's outcome in words.
+func (r *HeddleResult) ProofStr() string {
+	switch {
+	case r.Err != "":
+		return "failed: " + oneLine(r.Err)
+	case r.Found && r.Verdict.OK:
+		return fmt.Sprintf("found the bug at run %d", r.Run)
+	case r.Found:
+		return fmt.Sprintf("reported another bug at run %d: %s", r.Run, oneLine(r.Verdict.Why))
+	case r.Proven != "":
+		return fmt.Sprintf("%s (%d runs, %s)", r.Proven, r.Runs, secs(r.Elapsed))
+	}
+	return fmt.Sprintf("no bug in %d runs, space not exhausted (%s)", r.Runs, secs(r.Elapsed))
 }
 
 func (res *Results) countStep(f Form, s string) int {

@@ -18,11 +18,30 @@ func TestMarkdownTablesAreRectangular(t *testing.T) {
 	}
 	for _, s := range strats {
 		kr.Heddle[Single][s] = &HeddleResult{Strategy: s, Found: true, Run: 1, Runs: 1, Verdict: Verdict{OK: true}}
-		kr.Heddle[Shipped][s] = &HeddleResult{Strategy: s, Runs: 1000}
 	}
+	kr.Heddle[Shipped][DefaultStrategy] = &HeddleResult{Strategy: DefaultStrategy, Runs: 1000}
+	// A kernel without a copy loop (its shipped results are the single
+	// ones) whose bug nothing finds, and that the proof searches exhaust.
+	k2 := &Kernel{Name: "Moby0000", File: "moby0000.go", Key: "moby0000", Class: "Communication Deadlock", Subclass: "Channel"}
+	kr2 := &KernelResult{
+		Kernel: k2,
+		Copies: "1",
+		Same:   true,
+		Heddle: map[Form]map[string]*HeddleResult{Single: {}},
+		Native: &NativeResult{Runs: 10},
+		Proof: map[string]*HeddleResult{
+			"dfs":   {Strategy: "dfs", Runs: 4468, Exhausted: true, Proven: "all schedules explored, no bug"},
+			"odpor": {Strategy: "odpor", Runs: 100000},
+		},
+	}
+	for _, s := range strats {
+		kr2.Heddle[Single][s] = &HeddleResult{Strategy: s, Runs: 1000}
+	}
+	kr2.Heddle[Single]["pct"] = &HeddleResult{Strategy: "pct", Runs: 26, Exhausted: true, Proven: "all schedules explored (up to equivalence), no bug"}
+	kr2.Heddle[Shipped] = kr2.Heddle[Single]
 	res := &Results{
-		Config:  Config{Strategies: strats, Forms: []Form{Single, Shipped}, Native: NativeConfig{Runs: 10}, ShippedStrategies: strats[:1]},
-		Kernels: []*KernelResult{kr},
+		Config:  Config{Strategies: strats, Forms: []Form{Single, Shipped}, Native: NativeConfig{Runs: 10}, ShippedStrategies: strats[:1], Prove: []string{"dfs", "odpor"}, ProveBudget: 100000},
+		Kernels: []*KernelResult{kr, kr2},
 	}
 	md := res.Markdown("go run ./cmd/goker", "test machine", "0000000")
 	tables := 0
@@ -40,6 +59,15 @@ func TestMarkdownTablesAreRectangular(t *testing.T) {
 		}
 		if n != width {
 			t.Errorf("row with %d cells in a table of %d:\n%s", n, width, line)
+		}
+	}
+	for _, want := range []string{
+		"| found, shipped form (of 2) | 0 | – | – | – |", // strategies not run on the shipped form are not counted
+		"| no (1000 runs) | no (1000 runs) | none in any schedule (26 runs) |",
+		"- **Moby0000**: dfs: all schedules explored, no bug (4468 runs, 0.0ms); odpor: no bug in 100000 runs, space not exhausted (0.0ms)",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
 		}
 	}
 	if tables < 3 {
