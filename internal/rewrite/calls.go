@@ -39,6 +39,14 @@ var renamed = map[string]string{
 	"sync.OnceValue":            "OnceValue",
 	"sync.OnceValues":           "OnceValues",
 	"math/rand/v2.N":            "RandN",
+	// Ending the process: os.Exit, and the functions of the standard
+	// library that call it (a call inside the standard library cannot be
+	// rewritten). During an exploration they end the run, not heddle.
+	"os.Exit":     "Exit",
+	"log.Fatal":   "Fatal",
+	"log.Fatalf":  "Fatalf",
+	"log.Fatalln": "Fatalln",
+	"flag.Parse":  "FlagParse",
 }
 
 // receiver-first replacements of methods: "pkg.Type.Method" -> rt function
@@ -66,6 +74,10 @@ var methodFuncs = map[string]string{
 	"time.Timer.Reset":      "TimerReset",
 	"time.Ticker.Stop":      "TickerStop",
 	"time.Ticker.Reset":     "TickerReset",
+	"log.Logger.Fatal":      "LoggerFatal",
+	"log.Logger.Fatalf":     "LoggerFatalf",
+	"log.Logger.Fatalln":    "LoggerFatalln",
+	"flag.FlagSet.Parse":    "FlagSetParse",
 }
 
 type methodKind int
@@ -454,7 +466,7 @@ func (r *rewriter) planSelector(sel *ast.SelectorExpr) {
 		return
 	}
 	fn, ok := r.info.Uses[sel.Sel].(*types.Func)
-	if !ok || fn.Pkg() == nil {
+	if !ok || fn.Pkg() == nil || fn.Signature().Recv() != nil {
 		return
 	}
 	name, ok := renamed[fn.Pkg().Path()+"."+fn.Name()]
@@ -470,8 +482,8 @@ func (r *rewriter) planSelector(sel *ast.SelectorExpr) {
 // planIdent handles dot-imported package functions.
 func (r *rewriter) planIdent(id *ast.Ident) {
 	fn, ok := r.info.Uses[id].(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg() == r.pkg {
-		return
+	if !ok || fn.Pkg() == nil || fn.Pkg() == r.pkg || fn.Signature().Recv() != nil {
+		return // not a package function (log.Logger.Fatal is not log.Fatal)
 	}
 	name, ok := renamed[fn.Pkg().Path()+"."+fn.Name()]
 	if !ok {
