@@ -35,6 +35,12 @@ type Config struct {
 
 	Events string // file to append JSON events to ("" for none)
 
+	// heddle run: the explored test calls the main function of a main
+	// package (see Main).
+	Main   bool     // the test is heddle run's call of main
+	Args   []string // os.Args of every run of main, the program's name first
+	Output bool     // let main's standard output and error through (heddle run -v, replay)
+
 	// Identity of the program, written into schedule files and checked on
 	// replay.
 	Package     string            // import path of the package under test

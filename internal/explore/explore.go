@@ -84,7 +84,7 @@ func (x *explorer) emit(e event.Event) {
 	}
 	e.Time = time.Now()
 	e.Package = x.cfg.Package
-	e.Test = x.t.Name()
+	e.Test = x.name()
 	x.ev.Write(e)
 }
 
@@ -290,6 +290,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 		defer rs.finish()
 		x.body(x.t)
 	})
+	x.mainResult(res)
 	return res
 }
 
@@ -465,6 +466,9 @@ func readSchedule(path string) (*schedule.Schedule, error) {
 func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintln(h, x.t.Name(), bug.Kind, strings.Join(keys, ","))
+	if x.cfg.Main {
+		fmt.Fprintln(h, x.cfg.Args) // heddle run: one program, many argument lists
+	}
 	sum := hex.EncodeToString(h.Sum(nil))[:12]
 	dir := x.cfg.OutDir
 	if dir == "" {
@@ -476,7 +480,7 @@ func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (strin
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, sanitize(x.t.Name())+"-"+bug.Kind+"-"+sum+".sched")
+	path := filepath.Join(dir, sanitize(x.name())+"-"+bug.Kind+"-"+sum+".sched")
 	s := &schedule.Schedule{
 		Test:        x.t.Name(),
 		Package:     x.cfg.Package,
@@ -491,6 +495,7 @@ func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (strin
 		Seed:        x.cfg.Seed,
 		Run:         run,
 		Choices:     keys,
+		Extra:       x.scheduleExtra(),
 	}
 	f, err := os.Create(path)
 	if err != nil {

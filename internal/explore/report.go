@@ -173,7 +173,7 @@ func funcName(pc uintptr) string {
 
 // render writes the text report of a bug.
 func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *runT, bug *engine.Bug) {
-	fmt.Fprintf(b, "heddle: %s in %s (run %d, %d steps, strategy %s, seed %d)\n", kindTitle(bug.Kind), x.t.Name(), run, res.Steps, x.cfg.Strategy, x.cfg.Seed)
+	fmt.Fprintf(b, "heddle: %s in %s (run %d, %d steps, strategy %s, seed %d)\n", x.title(bug.Kind), x.name(), run, res.Steps, x.cfg.Strategy, x.cfg.Seed)
 	fmt.Fprintf(b, "  %s\n", bug.Message)
 	if bug.Kind == engine.KindFail && len(rs.msgs) > 0 {
 		fmt.Fprintln(b, "\ntest output of the failing run:")
@@ -193,7 +193,7 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 		if g.System {
 			continue
 		}
-		origin := "the test goroutine"
+		origin := x.g0Origin()
 		if g.Index > 0 {
 			origin = "created at " + x.pos(g.GoPC)
 			if fn := funcName(g.GoPC); fn != "" {
@@ -210,6 +210,8 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 			}
 		case bug.G == g && (bug.Kind == engine.KindPanic || bug.Kind == engine.KindMisuse):
 			state = "failed here"
+		case bug.G == g && x.cfg.Main && strings.HasPrefix(bug.Message, "exit status "):
+			state = "called os.Exit here"
 		case !g.Done():
 			op := g.Pending()
 			state = fmt.Sprintf("at %s at %s", describe(op), x.pos(op.PC))
@@ -222,6 +224,7 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 			fmt.Fprintf(b, "    %s\n", l)
 		}
 	}
+	x.mainOutput(b)
 	fmt.Fprintln(b)
 	x.steps(b, res, 40)
 }

@@ -1,0 +1,186 @@
+package explore
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"strings"
+	"testing"
+
+	"heddle.dev/internal/engine"
+)
+
+// mainOut holds the output of the current run of main during heddle run,
+// when it is not let through.
+var mainOut *os.File
+
+// MainTest is the name of the test that `heddle run` adds to a main
+// package: it calls Main with the package's main function.
+const MainTest = "TestHeddleMain"
+
+// Main explores main, the main function of the package under test, as
+// Test explores a test body: each run calls main on the test goroutine,
+// and main returning ends the run as a test returning does (the goroutines
+// left run on, and those blocked forever are leaks). Before each run,
+// os.Args is set to Config.Args and flag.CommandLine to a new set holding
+// the flags the program defined during its initialization, back at their
+// defaults, so that every run parses the same arguments from scratch
+// (flags main itself defines are defined again in the new set). The test
+// binary's own -test.* flags are not in it. Unless Config.Output is set,
+// the program's standard output and error, and the standard logger, are
+// kept from the terminal during the exploration (1000 runs would print
+// 1000 times): each run's output goes to a file, and the report of a bug
+// ends with the output of the run it replays. Everything is restored when
+// the exploration ends.
+func Main(t *testing.T, main func()) {
+	t.Helper()
+	cfg, err := LoadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := cfg.Args
+	if len(args) == 0 {
+		args = []string{os.Args[0]}
+	}
+	savedArgs, savedFlags := os.Args, flag.CommandLine
+	savedOut, savedErr := os.Stdout, os.Stderr
+	logOut, logFlags, logPrefix := log.Writer(), log.Flags(), log.Prefix()
+	defer func() {
+		os.Args, flag.CommandLine = savedArgs, savedFlags
+		os.Stdout, os.Stderr = savedOut, savedErr
+		log.SetOutput(logOut)
+		log.SetFlags(logFlags)
+		log.SetPrefix(logPrefix)
+	}()
+	var defined []*flag.Flag
+	flag.CommandLine.VisitAll(func(f *flag.Flag) {
+		if !strings.HasPrefix(f.Name, "test.") {
+			defined = append(defined, f)
+		}
+	})
+	usage := flag.CommandLine.Usage
+	var out io.Writer = logOut
+	if !cfg.Output {
+		f, err := os.CreateTemp("", "heddle-main-output-*")
+		if err != nil {
+			t.Fatalf("heddle: %v", err)
+		}
+		defer func() {
+			mainOut = nil
+			f.Close()
+			os.Remove(f.Name())
+		}()
+		os.Stdout, os.Stderr = f, f
+		out = f
+		mainOut = f
+	}
+	Test(t, func(t *testing.T) {
+		if mainOut != nil {
+			// Each run's output replaces the last: a report shows the
+			// output of the run it replays.
+			mainOut.Truncate(0)
+			mainOut.Seek(0, io.SeekStart)
+		}
+		os.Args = append([]string(nil), args...)
+		flag.CommandLine = freshFlags(args[0], defined, usage)
+		log.SetOutput(out)
+		log.SetFlags(logFlags)
+		log.SetPrefix(logPrefix)
+		main()
+	})
+}
+
+// freshFlags returns a new flag set, as flag.CommandLine is at the start of
+// a process, holding the flags defined at initialization, reset to their
+// defaults.
+//
+//go:norace
+func freshFlags(name string, defined []*flag.Flag, usage func()) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ExitOnError)
+	fs.Usage = usage
+	for _, f := range defined {
+		if f.Value.String() != f.DefValue {
+			f.Value.Set(f.DefValue)
+		}
+		fs.Var(f.Value, f.Name, f.Usage)
+	}
+	return fs
+}
+
+// name is the name of the explored test in reports and events: "main" for
+// heddle run.
+func (x *explorer) name() string {
+	if x.cfg.Main {
+		return "main"
+	}
+	return x.t.Name()
+}
+
+// g0Origin describes goroutine g0 in reports.
+func (x *explorer) g0Origin() string {
+	if x.cfg.Main {
+		return "the main goroutine"
+	}
+	return "the test goroutine"
+}
+
+// title is the title of a bug's report.
+func (x *explorer) title(kind string) string {
+	if x.cfg.Main && kind == engine.KindFail {
+		return "FAILURE"
+	}
+	return kindTitle(kind)
+}
+
+// scheduleExtra is what a schedule records besides the test: for heddle
+// run, that the test is main's, and its arguments.
+func (x *explorer) scheduleExtra() map[string]string {
+	if !x.cfg.Main {
+		return nil
+	}
+	b, err := json.Marshal(x.cfg.Args)
+	if err != nil {
+		b = []byte("[]")
+	}
+	return map[string]string{"main": "true", "args": string(b)}
+}
+
+// mainOutputLines is how much of main's output a report shows.
+const mainOutputLines = 20
+
+// mainOutput writes, for heddle run, the end of the output of the run just
+// made (the replay that a report is built from).
+func (x *explorer) mainOutput(b *strings.Builder) {
+	if !x.cfg.Main || mainOut == nil {
+		return
+	}
+	data, err := os.ReadFile(mainOut.Name())
+	if err != nil {
+		return
+	}
+	text := strings.TrimRight(string(data), "\n")
+	if text == "" {
+		fmt.Fprintln(b, "\noutput of main: none")
+		return
+	}
+	lines := strings.Split(text, "\n")
+	if len(lines) > mainOutputLines {
+		fmt.Fprintf(b, "\noutput of main (the last %d of %d lines):\n", mainOutputLines, len(lines))
+		lines = lines[len(lines)-mainOutputLines:]
+	} else {
+		fmt.Fprintln(b, "\noutput of main:")
+	}
+	for _, l := range lines {
+		fmt.Fprintf(b, "    %s\n", l)
+	}
+}
+
+// mainResult words a run's bug for heddle run: main, not a test, returned.
+func (x *explorer) mainResult(res *engine.Result) {
+	if x.cfg.Main && res.Bug != nil {
+		res.Bug.Message = strings.Replace(res.Bug.Message, "after the test returned", "after main returned", 1)
+	}
+}
