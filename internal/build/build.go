@@ -35,6 +35,10 @@ type Options struct {
 	Race     bool     // build with -race
 	Tags     string   // build tags, comma-separated
 	Debug    bool     // build for a debugger: -gcflags=all=-N -l
+	// Main builds, instead of a package's tests, one test that calls the
+	// main function of the one main package the patterns name (heddle
+	// run); see main.go.
+	Main     bool
 	Env      []string // environment of the go command; nil means os.Environ()
 	CacheDir string   // heddle's cache root (see CacheDir)
 
@@ -65,6 +69,7 @@ type Program struct {
 // Package is one package under test.
 type Package struct {
 	ImportPath string
+	Name       string // the package name: main for a command
 	Dir        string
 	HasTests   bool
 
@@ -75,8 +80,9 @@ type Package struct {
 	Files       map[string]string
 	Fingerprint string
 
-	depDirs  map[string]bool // directories of everything its test binary is built from
-	srcFiles []string        // its files and those of its main-module dependencies
+	depDirs   map[string]bool // directories of everything its test binary is built from
+	srcFiles  []string        // its files and those of its main-module dependencies
+	testFiles []string        // its _test.go files, absolute
 }
 
 // Error is a failure the user must fix (a compile error, a bad pattern),
@@ -177,6 +183,11 @@ func Load(opts Options) (*Program, error) {
 	if err := p.list(); err != nil {
 		return nil, err
 	}
+	if opts.Main {
+		if err := p.checkMain(); err != nil {
+			return nil, err
+		}
+	}
 
 	res, err := rewrite.Rewrite(rewrite.Options{
 		Dir:        dir,
@@ -196,6 +207,12 @@ func Load(opts Options) (*Program, error) {
 	}
 	if err := writeToolModfile(mod, p.modfile, runtimeDir, res.Replace, false); err != nil {
 		return nil, err
+	}
+	var mainTest map[string]string // heddle run: the generated test file -> its hash
+	if opts.Main {
+		if mainTest, err = p.addMainTest(res.Overlay, res.Files, work); err != nil {
+			return nil, err
+		}
 	}
 	if err := writeOverlay(p.overlay, res.Overlay); err != nil {
 		return nil, err
@@ -233,6 +250,9 @@ func Load(opts Options) (*Program, error) {
 		}
 		// ... and go.mod, which fixes the versions of the other modules.
 		pkg.Files["go.mod"] = gomodHash
+		for f, h := range mainTest {
+			pkg.Files[RelName(mod.Root, p.modCache, f)] = h
+		}
 		pkg.Fingerprint = Fingerprint(pkg.Files, p.RuntimeHash, p.BuildFlags)
 	}
 	return p, nil
@@ -317,6 +337,7 @@ func (p *Program) goEnvVar(name string) (string, error) {
 // listed is the part of `go list -json` that heddle reads.
 type listed struct {
 	ImportPath   string
+	Name         string
 	Dir          string
 	DepOnly      bool
 	ForTest      string
@@ -333,7 +354,7 @@ type listed struct {
 // directories of everything its test binary is built from.
 func (p *Program) list() error {
 	args := append([]string{"list", "-e", "-test", "-deps",
-		"-json=ImportPath,Dir,DepOnly,ForTest,Standard,Deps,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles,Error"}, p.goFlags()...)
+		"-json=ImportPath,Name,Dir,DepOnly,ForTest,Standard,Deps,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles,Error"}, p.goFlags()...)
 	args = append(args, "--")
 	args = append(args, p.opts.Patterns...)
 	cmd := p.goCmd(args...)
@@ -368,9 +389,13 @@ func (p *Program) list() error {
 		}
 		pkg := &Package{
 			ImportPath: l.ImportPath,
+			Name:       l.Name,
 			Dir:        l.Dir,
 			HasTests:   len(l.TestGoFiles)+len(l.XTestGoFiles) > 0,
 			depDirs:    map[string]bool{l.Dir: true},
+		}
+		for _, n := range append(append([]string(nil), l.TestGoFiles...), l.XTestGoFiles...) {
+			pkg.testFiles = append(pkg.testFiles, filepath.Join(l.Dir, n))
 		}
 		deps := l.Deps
 		if tm := byPath[l.ImportPath+".test"]; tm != nil {
@@ -387,7 +412,11 @@ func (p *Program) list() error {
 				}
 			}
 		}
-		addFiles(l.Dir, l.GoFiles, l.CgoFiles, l.TestGoFiles, l.XTestGoFiles)
+		if p.opts.Main {
+			addFiles(l.Dir, l.GoFiles, l.CgoFiles) // its tests are left out
+		} else {
+			addFiles(l.Dir, l.GoFiles, l.CgoFiles, l.TestGoFiles, l.XTestGoFiles)
+		}
 		for _, d := range deps {
 			if dl := byPath[d]; dl != nil && !dl.Standard {
 				pkg.depDirs[dl.Dir] = true
@@ -424,6 +453,10 @@ func (p *Program) compileOriginal() error {
 	defer os.RemoveAll(tmp)
 	for _, pkg := range p.Packages {
 		args := append([]string{"test", "-c", "-vet=off", "-o", filepath.Join(tmp, "x.test")}, p.goFlags()...)
+		if p.opts.Main {
+			// heddle run builds the program, not its tests.
+			args = append([]string{"build", "-o", filepath.Join(tmp, "x")}, p.goFlags()...)
+		}
 		if p.opts.Race {
 			args = append(args, "-race")
 		}
@@ -456,6 +489,9 @@ func (p *Program) Build(pkg *Package) (string, error) {
 	key := pkg.ImportPath + "\x00" + strings.Join(p.BuildFlags, " ")
 	if p.opts.Debug {
 		key += "\x00debug"
+	}
+	if p.opts.Main {
+		key += "\x00main"
 	}
 	bin := filepath.Join(p.binDir, shortHash(key), testBinaryName(pkg.ImportPath))
 	args := []string{"test", "-c", "-o", bin, "-vet=off", "-overlay=" + p.overlay}
