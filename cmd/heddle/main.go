@@ -8,6 +8,8 @@
 // Usage:
 //
 //	heddle test [packages] [flags]   explore the tests of packages
+//	heddle run [flags] [package] [-- args...]
+//	                                 explore a main package's main
 //	heddle replay FILE [flags]       replay a recorded schedule
 //	heddle version                   print heddle's version
 //	heddle help [command]            print help
@@ -46,6 +48,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "test":
 		return cmdTest(rest, stdout, stderr)
+	case "run":
+		return cmdRun(rest, stdout, stderr)
 	case "replay":
 		return cmdReplay(rest, stdout, stderr)
 	case "version":
@@ -73,6 +77,7 @@ Usage:
 The commands are:
 
 	test        explore the tests of packages, many interleavings each
+	run         explore a main package: call its main many times
 	replay      replay a recorded schedule exactly
 	version     print heddle's version
 	help        print help about a command
@@ -88,6 +93,8 @@ func cmdHelp(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "test":
 		fmt.Fprint(stdout, testUsage)
+	case "run":
+		fmt.Fprint(stdout, runUsage)
 	case "replay":
 		fmt.Fprint(stdout, replayUsage)
 	case "version":

@@ -24,6 +24,8 @@ const replayUsage = `usage: heddle replay FILE [flags]
 
 Replay rebuilds the package a schedule file was recorded on and runs its
 test once, following the schedule's choices exactly, so the bug shows again.
+A schedule found by heddle run calls main once, with the recorded
+arguments, and shows the program's output.
 It refuses a schedule recorded on a different version of the program.
 The exit status is 1 when the bug reproduces, 0 when the test passes, and 2
 for usage and build errors.
@@ -103,6 +105,18 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "heddle: %s: %v\n", pos[0], err)
 		return exitUsage
 	}
+	// A schedule of heddle run: the test is the call of main, with the
+	// recorded arguments.
+	isMain := s.Extra["main"] == "true"
+	var mainArgs []string
+	name := s.Test
+	if isMain {
+		if err := json.Unmarshal([]byte(s.Extra["args"]), &mainArgs); err != nil {
+			fmt.Fprintf(stderr, "heddle: %s: bad args: %v\n", pos[0], err)
+			return exitUsage
+		}
+		name = "main"
+	}
 	cache, err := build.CacheDir()
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -114,6 +128,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		Race:     race,
 		Tags:     tags,
 		Debug:    *debugFlag,
+		Main:     isMain,
 		CacheDir: cache,
 		Stderr:   stderr,
 	}
@@ -167,6 +182,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	cfg.Fingerprint = pkg.Fingerprint
 	cfg.Files = pkg.Files
 	cfg.BuildFlags = prog.BuildFlags
+	cfg.Main, cfg.Args, cfg.Output = isMain, mainArgs, true
 	targs := []string{"-test.run=" + testRunPattern(s.Test), "-test.v=true"}
 
 	if *debugFlag {
@@ -192,6 +208,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		Args:    targs,
 		Config:  cfg,
 		Verbose: true,
+		Main:    isMain,
 		Out:     &syncWriter{w: stdout},
 	})
 	if err != nil {
@@ -204,9 +221,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintln(stdout, strings.TrimRight(e.Report, "\n"))
 			}
 		}
-		fmt.Fprintf(stdout, "heddle: reproduced %s in %s (%s)\n", s.Kind, s.Test, s.Package)
+		fmt.Fprintf(stdout, "heddle: reproduced %s in %s (%s)\n", s.Kind, name, s.Package)
 		return exitFail
 	}
-	fmt.Fprintf(stdout, "heddle: %s passed: the %s recorded in %s did not reproduce\n", s.Test, s.Kind, pos[0])
+	fmt.Fprintf(stdout, "heddle: %s passed: the %s recorded in %s did not reproduce\n", name, s.Kind, pos[0])
 	return exitOK
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"heddle.dev/internal/build"
 	"heddle.dev/internal/event"
 	"heddle.dev/internal/explore"
 )
@@ -27,6 +28,7 @@ type runSpec struct {
 	Config  explore.Config
 	JSON    bool // print events as JSON lines instead of text
 	Verbose bool // -v: the binary's output is printed in full
+	Main    bool // heddle run: the one test is main's, and is called main in the output
 	Out     *syncWriter
 }
 
@@ -180,6 +182,9 @@ func runBinary(spec runSpec) (*runResult, error) {
 	var held []string // "PASS" and the like, printed only with -v
 	for sc.Scan() {
 		line := sc.Text()
+		if spec.Main {
+			line = strings.ReplaceAll(line, build.MainTest, "main")
+		}
 		out.WriteString(line + "\n")
 		if spec.JSON {
 			spec.Out.printEvent(event.Event{Action: event.Output, Package: spec.Package, Output: line + "\n"})

@@ -106,10 +106,18 @@ type testFlags struct {
 }
 
 func parseTestFlags(args []string, stderr io.Writer) (*testFlags, []string, error) {
+	return parseExploreFlags("test", testUsage, args, stderr)
+}
+
+// parseExploreFlags parses the flags of heddle test, or of heddle run
+// (cmd "run"), which has all of them but -run.
+func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*testFlags, []string, error) {
 	def := explore.DefaultConfig()
 	f := &testFlags{budget: budget{Runs: 1000, Text: "1000"}}
-	fs := newFlagSet("test", testUsage, stderr)
-	fs.StringVar(&f.run, "run", "", "")
+	fs := newFlagSet(cmd, usage, stderr)
+	if cmd == "test" {
+		fs.StringVar(&f.run, "run", "", "")
+	}
 	fs.StringVar(&f.strategy, "strategy", "portfolio", "")
 	fs.Var(budgetFlag{&f.budget}, "budget", "")
 	fs.Int64Var(&f.seed, "seed", def.Seed, "")
@@ -204,13 +212,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	outDir := f.out
-	if outDir == "" {
-		outDir = filepath.Join(cache, "schedules", filepath.Base(prog.Module.Root)+"-"+shortID(prog.Module.Root))
-	}
-	if outDir, err = filepath.Abs(outDir); err == nil {
-		err = os.MkdirAll(outDir, 0o777)
-	}
+	outDir, err := scheduleDir(f.out, cache, prog)
 	if err != nil {
 		fmt.Fprintln(stderr, "heddle:", err)
 		return exitUsage
@@ -253,27 +255,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 			worse(exitUsage)
 			continue
 		}
-		cfg := explore.DefaultConfig()
-		cfg.Strategy = f.strategy
-		cfg.Runs, cfg.Time, cfg.Budget = f.budget.Runs, f.budget.Time, f.budget.Text
-		cfg.Seed = f.seed
-		cfg.KeepGoing = f.keepGoing
-		cfg.OutDir = outDir
-		cfg.StepLimit = f.stepLimit
-		if !f.leaks {
-			cfg.Disable = append(cfg.Disable, "leak")
-		}
-		cfg.Disable = append(cfg.Disable, splitList(f.disable)...)
-		cfg.LeakIgnore = splitList(f.leakIgnore)
-		cfg.MaxStarve = f.maxStarve
-		cfg.PCTDepth = f.pctDepth
-		cfg.Package = pkg.ImportPath
-		cfg.Dir = pkg.Dir
-		cfg.Version = version()
-		cfg.Fingerprint = pkg.Fingerprint
-		cfg.Files = pkg.Files
-		cfg.BuildFlags = prog.BuildFlags
-
+		cfg := exploreConfig(f, outDir, prog, pkg)
 		targs := []string{"-test.paniconexit0", "-test.timeout=" + f.timeout.String()}
 		if f.run != "" {
 			targs = append(targs, "-test.run="+f.run)
@@ -308,7 +290,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 			if failed {
 				fmt.Fprintf(out, "FAIL\t%s\t%.3fs\n", pkg.ImportPath, elapsed.Seconds())
 			} else {
-				fmt.Fprintf(out, "ok  \t%s\t%.3fs%s\n", pkg.ImportPath, elapsed.Seconds(), summary(res, f))
+				fmt.Fprintf(out, "ok  \t%s\t%.3fs%s\n", pkg.ImportPath, elapsed.Seconds(), summary(res, f, false))
 			}
 		}
 		if failed {
@@ -316,6 +298,44 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
+}
+
+// scheduleDir is where schedule files go: -o, or heddle's cache. It
+// creates it.
+func scheduleDir(out, cache string, prog *build.Program) (string, error) {
+	if out == "" {
+		out = filepath.Join(cache, "schedules", filepath.Base(prog.Module.Root)+"-"+shortID(prog.Module.Root))
+	}
+	out, err := filepath.Abs(out)
+	if err == nil {
+		err = os.MkdirAll(out, 0o777)
+	}
+	return out, err
+}
+
+// exploreConfig is the configuration of the test binary of pkg.
+func exploreConfig(f *testFlags, outDir string, prog *build.Program, pkg *build.Package) explore.Config {
+	cfg := explore.DefaultConfig()
+	cfg.Strategy = f.strategy
+	cfg.Runs, cfg.Time, cfg.Budget = f.budget.Runs, f.budget.Time, f.budget.Text
+	cfg.Seed = f.seed
+	cfg.KeepGoing = f.keepGoing
+	cfg.OutDir = outDir
+	cfg.StepLimit = f.stepLimit
+	if !f.leaks {
+		cfg.Disable = append(cfg.Disable, "leak")
+	}
+	cfg.Disable = append(cfg.Disable, splitList(f.disable)...)
+	cfg.LeakIgnore = splitList(f.leakIgnore)
+	cfg.MaxStarve = f.maxStarve
+	cfg.PCTDepth = f.pctDepth
+	cfg.Package = pkg.ImportPath
+	cfg.Dir = pkg.Dir
+	cfg.Version = version()
+	cfg.Fingerprint = pkg.Fingerprint
+	cfg.Files = pkg.Files
+	cfg.BuildFlags = prog.BuildFlags
+	return cfg
 }
 
 // strategies are the exploration strategies -strategy accepts: all but
@@ -384,7 +404,7 @@ func firstLine(s string) string {
 
 // summary is the tail of an ok line: the tests explored, the runs made and
 // the budget.
-func summary(res *runResult, f *testFlags) string {
+func summary(res *runResult, f *testFlags, main bool) string {
 	tests, runs, exhausted := 0, 0, 0
 	strategy := f.strategy
 	proven := map[string]bool{}
@@ -414,7 +434,12 @@ func summary(res *runResult, f *testFlags) string {
 		unit = ""
 	}
 	s := fmt.Sprintf(" [%s, budget %s%s/test: %d %s, %d runs", strategy, f.budget.Text, unit, tests, plural(tests, "test"), runs)
-	if exhausted > 0 {
+	if main {
+		s = fmt.Sprintf(" [%s, budget %s%s: %d runs of main", strategy, f.budget.Text, unit, runs)
+	}
+	if exhausted > 0 && main {
+		s += ", exhausted"
+	} else if exhausted > 0 {
 		s += fmt.Sprintf(", %d exhausted", exhausted)
 		if len(proven) == 1 {
 			for p := range proven {

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"strings"
+	"time"
+
+	"heddle.dev/internal/build"
+	"heddle.dev/internal/event"
+)
+
+const runUsage = `usage: heddle run [flags] [package] [-- args...]
+
+Run explores a main package the way heddle test explores a test: it
+rewrites the program's concurrency operations, builds it with a test that
+calls its main function, and calls main many times, forcing one
+interleaving of goroutines per run. The package defaults to "."; the
+arguments after -- are os.Args[1:] of every run. Flags may come before or
+after the package.
+
+	heddle run ./cmd/server -- -addr :0 -workers 2
+	heddle run -budget 30s -race .
+
+Each run starts with os.Args set and flag.CommandLine holding the flags
+the program defined at initialization, at their defaults; main's flag.Parse
+parses the arguments after --. Package variables and init functions are
+initialized once, as in a test binary. main returning ends the run as a
+test returning does: goroutines still blocked are leaks (-leaks=false turns
+this off), and all goroutines asleep before main returns is a deadlock.
+os.Exit, log.Fatal and a failed flag.Parse end the run, not heddle: exit
+status 0 is a normal end, any other is a bug of kind fail. The program's
+output is discarded during the exploration (-v shows it); heddle replay
+shows the output of the run that failed. The package's own tests are not
+run.
+
+For each bug it prints a report and a command that replays the bug from its
+schedule file. The exit status is 0 when every run passed, 1 when a bug
+was found, and 2 for usage and build errors.
+
+Flags: those of heddle test (see heddle help test), except -run.
+`
+
+// splitDashDash splits heddle run's arguments at the first "--": heddle's
+// before, the program's after.
+func splitDashDash(args []string) (heddle, prog []string) {
+	for i, a := range args {
+		if a == "--" {
+			return args[:i], args[i+1:]
+		}
+	}
+	return args, nil
+}
+
+// programName is os.Args[0] of the program's runs: the name go build
+// gives its binary.
+func programName(importPath string) string {
+	return path.Base(importPath)
+}
+
+func cmdRun(args []string, stdout, stderr io.Writer) int {
+	hargs, pargs := splitDashDash(args)
+	f, pos, err := parseExploreFlags("run", runUsage, hargs, stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		if strings.HasPrefix(err.Error(), "heddle: ") {
+			fmt.Fprintln(stderr, err)
+		}
+		return exitUsage
+	}
+	if len(pos) > 1 {
+		fmt.Fprintf(stderr, "heddle: heddle run runs one package, got %s; the program's arguments go after --:\n\theddle run [flags] %s -- %s\n",
+			strings.Join(pos, " "), pos[0], strings.Join(pos[1:], " "))
+		return exitUsage
+	}
+	cache, err := build.CacheDir()
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintln(stderr, "heddle:", err)
+		return exitUsage
+	}
+	opts := build.Options{
+		Dir:      wd,
+		Patterns: pos,
+		Race:     f.race,
+		Tags:     f.tags,
+		Main:     true,
+		CacheDir: cache,
+		Stderr:   stderr,
+	}
+	if f.x {
+		opts.Verbose = stderr
+	}
+	prog, err := build.Load(opts)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	outDir, err := scheduleDir(f.out, cache, prog)
+	if err != nil {
+		fmt.Fprintln(stderr, "heddle:", err)
+		return exitUsage
+	}
+	out := &syncWriter{w: stdout}
+	if !f.json && isTerminal(stderr) {
+		out.progress = stderr
+	}
+	pkg := prog.Packages[0]
+	start := time.Now()
+	bin, err := prog.Build(pkg)
+	if err != nil {
+		var be *build.Error
+		if !errors.As(err, &be) {
+			fmt.Fprintln(stderr, err)
+			return exitUsage
+		}
+		if f.json {
+			out.printEvent(event.Event{Action: event.Output, Package: pkg.ImportPath, Output: be.Msg + "\n"})
+			out.printEvent(event.Event{Action: event.Fail, Package: pkg.ImportPath, Output: "build failed", Elapsed: time.Since(start).Seconds()})
+		} else {
+			fmt.Fprintln(stderr, be.Msg)
+			fmt.Fprintf(out, "FAIL\t%s [build failed]\n", pkg.ImportPath)
+		}
+		return exitUsage
+	}
+	cfg := exploreConfig(f, outDir, prog, pkg)
+	cfg.Main = true
+	cfg.Args = append([]string{programName(pkg.ImportPath)}, pargs...)
+	cfg.Output = f.verbose
+	targs := []string{"-test.paniconexit0", "-test.timeout=" + f.timeout.String(), "-test.run=" + testRunPattern(build.MainTest)}
+	if f.verbose || f.json {
+		targs = append(targs, "-test.v=true")
+	}
+	res, err := runBinary(runSpec{
+		Package: pkg.ImportPath,
+		Dir:     pkg.Dir,
+		Binary:  bin,
+		Args:    targs,
+		Config:  cfg,
+		JSON:    f.json,
+		Verbose: f.verbose,
+		Main:    true,
+		Out:     out,
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	elapsed := time.Since(start)
+	failed := res.Failed || countBugs(res.Events) > 0
+	if f.json {
+		a := event.Pass
+		if failed {
+			a = event.Fail
+		}
+		out.printEvent(event.Event{Action: a, Package: pkg.ImportPath, Elapsed: elapsed.Seconds()})
+	} else {
+		printBugs(out, res)
+		if failed {
+			fmt.Fprintf(out, "FAIL\t%s\t%.3fs\n", pkg.ImportPath, elapsed.Seconds())
+		} else {
+			fmt.Fprintf(out, "ok  \t%s\t%.3fs%s\n", pkg.ImportPath, elapsed.Seconds(), summary(res, f, true))
+		}
+	}
+	if failed {
+		return exitFail
+	}
+	return exitOK
+}
