@@ -37,9 +37,10 @@ type DPOR struct {
 	// the lazy happens-before relation, in which the mutex transitions of
 	// different goroutines are independent, reversed at the latest earlier
 	// step of the same goroutine where no relevant mutex is held, with
-	// Flanagan–Godefroid backtrack sets and sleep sets (the valid
-	// dependence). It is unsound in the ways seed-004 lists; see
-	// Warnings.
+	// source-DPOR backtrack sets (an initial of the reversed run, not
+	// seed-004's Flanagan–Godefroid sets: see addInitial) and sleep sets
+	// (the valid dependence). It is unsound in the ways seed-004 lists;
+	// see Warnings.
 	Lazy bool
 	lazy *lazyInfo
 	// guide, if set, prunes the reversals whose statement pair HaPSet
