@@ -379,6 +379,8 @@ func (x *explorer) warmUp(s *schedule.Schedule) uint64 {
 	saved := x.cfg.Seed
 	x.cfg.Seed = s.Seed
 	defer func() { x.cfg.Seed = saved }()
+	warming = true // heddle run: main's output is the replayed run's only
+	defer func() { warming = false }()
 	prover := x.prover
 	_, x.prover = warm.(strategy.Prover)
 	defer func() { x.prover = prover }()

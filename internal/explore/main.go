@@ -17,6 +17,10 @@ import (
 // when it is not let through.
 var mainOut *os.File
 
+// warming is set while a replay runs the runs before the one it replays
+// (see warmUp): their output is not the replayed run's.
+var warming bool
+
 // MainTest is the name of the test that `heddle run` adds to a main
 // package: it calls Main with the package's main function.
 const MainTest = "TestHeddleMain"
@@ -77,12 +81,24 @@ func Main(t *testing.T, main func()) {
 		out = f
 		mainOut = f
 	}
+	var null *os.File // for the runs a replay makes before the one it replays
+	if cfg.Output {
+		if null, err = os.OpenFile(os.DevNull, os.O_WRONLY, 0); err != nil {
+			t.Fatalf("heddle: %v", err)
+		}
+		defer null.Close()
+	}
 	Test(t, func(t *testing.T) {
-		if mainOut != nil {
+		switch {
+		case mainOut != nil:
 			// Each run's output replaces the last: a report shows the
 			// output of the run it replays.
 			mainOut.Truncate(0)
 			mainOut.Seek(0, io.SeekStart)
+		case warming:
+			os.Stdout, os.Stderr, out = null, null, null
+		default:
+			os.Stdout, os.Stderr, out = savedOut, savedErr, logOut
 		}
 		os.Args = append([]string(nil), args...)
 		flag.CommandLine = freshFlags(args[0], defined, usage)
