@@ -34,9 +34,10 @@ test returning does: goroutines still blocked are leaks (-leaks=false turns
 this off), and all goroutines asleep before main returns is a deadlock.
 os.Exit, log.Fatal and a failed flag.Parse end the run, not heddle: exit
 status 0 is a normal end, any other is a bug of kind fail. The program's
-output is discarded during the exploration (-v shows it); heddle replay
-shows the output of the run that failed. The package's own tests are not
-run.
+output is kept from the terminal (-v shows every run's): a report ends
+with the output of the run it shows, and heddle replay shows it too. The
+package's own tests are not built or run; the program runs in the
+package's directory, with an empty standard input.
 
 For each bug it prints a report and a command that replays the bug from its
 schedule file. The exit status is 0 when every run passed, 1 when a bug
