@@ -210,7 +210,7 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 			}
 		case bug.G == g && (bug.Kind == engine.KindPanic || bug.Kind == engine.KindMisuse):
 			state = "failed here"
-		case bug.G == g && x.cfg.Main && strings.HasPrefix(bug.Message, "exit status "):
+		case bug.G == g && bug.Kind == engine.KindFail && bug.Stack != "" && strings.HasPrefix(bug.Message, "exit status "):
 			state = "called os.Exit here"
 		case !g.Done():
 			op := g.Pending()
