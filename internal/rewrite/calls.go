@@ -47,6 +47,10 @@ var renamed = map[string]string{
 	"log.Fatalf":  "Fatalf",
 	"log.Fatalln": "Fatalln",
 	"flag.Parse":  "FlagParse",
+	// Waiting for a signal: during an exploration the signal arrives once
+	// the program has nothing else to do.
+	"os/signal.Notify":        "SignalNotify",
+	"os/signal.NotifyContext": "SignalNotifyContext",
 }
 
 // receiver-first replacements of methods: "pkg.Type.Method" -> rt function

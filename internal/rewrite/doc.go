@@ -8,7 +8,10 @@
 // Timer/Ticker Stop/Reset), context (WithCancel(Cause), WithTimeout(Cause),
 // WithDeadline(Cause), AfterFunc, Cause), runtime.Gosched/Goexit/
 // NumGoroutine, map iteration order, the top-level functions of math/rand
-// and math/rand/v2, and calls on *testing.T and testing.TB. Each top-level
+// and math/rand/v2, calls on *testing.T and testing.TB, and what ends or
+// suspends a process: os.Exit, log.Fatal/Fatalf/Fatalln and the Fatal*
+// methods of *log.Logger, flag.Parse and (*flag.FlagSet).Parse (which
+// exit on a bad flag), os/signal.Notify and NotifyContext. Each top-level
 // TestXxx(t *testing.T) of a _test.go file gets its body wrapped in
 // rt.Explore. Every construct is identified through go/types, never by name
 // alone. Rewritten files carry //line directives, so that compile errors,
