@@ -196,6 +196,7 @@ func Load(opts Options) (*Program, error) {
 		Env:        p.env,
 		CacheDir:   filepath.Join(opts.CacheDir, "rewrite"),
 		Verbose:    opts.Verbose,
+		NoTests:    opts.Main,
 	})
 	if err != nil {
 		// Code that does not compile: let the go command say so, with the
@@ -208,9 +209,12 @@ func Load(opts Options) (*Program, error) {
 	if err := writeToolModfile(mod, p.modfile, runtimeDir, res.Replace, false); err != nil {
 		return nil, err
 	}
-	var mainTest map[string]string // heddle run: the generated test file -> its hash
 	if opts.Main {
-		if mainTest, err = p.addMainTest(res.Overlay, res.Files, work); err != nil {
+		// The generated test is not among the fingerprinted files: it is
+		// a function of heddle and of main.go, whose hash is there, and
+		// "heddle_main_test.go changed" would name a file the user never
+		// saw.
+		if err := p.addMainTest(res.Overlay, res.Files, work); err != nil {
 			return nil, err
 		}
 	}
@@ -250,9 +254,6 @@ func Load(opts Options) (*Program, error) {
 		}
 		// ... and go.mod, which fixes the versions of the other modules.
 		pkg.Files["go.mod"] = gomodHash
-		for f, h := range mainTest {
-			pkg.Files[RelName(mod.Root, p.modCache, f)] = h
-		}
 		pkg.Fingerprint = Fingerprint(pkg.Files, p.RuntimeHash, p.BuildFlags)
 	}
 	return p, nil
@@ -398,7 +399,7 @@ func (p *Program) list() error {
 			pkg.testFiles = append(pkg.testFiles, filepath.Join(l.Dir, n))
 		}
 		deps := l.Deps
-		if tm := byPath[l.ImportPath+".test"]; tm != nil {
+		if tm := byPath[l.ImportPath+".test"]; tm != nil && !p.opts.Main {
 			deps = tm.Deps
 		}
 		seen := map[string]bool{}

@@ -81,8 +81,8 @@ func (p *Program) checkMain() error {
 // own _test.go files are removed (an empty replacement deletes a file in
 // an overlay), so that its tests, TestMain or init functions of test files
 // play no part, and need not even compile. It writes the generated file
-// under work and returns it with its hash; files loses the test files.
-func (p *Program) addMainTest(overlay, files map[string]string, work string) (map[string]string, error) {
+// under work; files loses the test files.
+func (p *Program) addMainTest(overlay, files map[string]string, work string) error {
 	pkg := p.Packages[0]
 	for _, f := range pkg.testFiles {
 		overlay[f] = ""
@@ -106,13 +106,13 @@ func (p *Program) addMainTest(overlay, files map[string]string, work string) (ma
 	h := hex.EncodeToString(sum[:])
 	src := filepath.Join(work, "main", h[:16]+"_test.go")
 	if err := os.MkdirAll(filepath.Dir(src), 0o777); err != nil {
-		return nil, err
+		return err
 	}
 	if err := os.WriteFile(src, []byte(content), 0o666); err != nil {
-		return nil, err
+		return err
 	}
 	overlay[name] = src
 	pkg.HasTests = true
 	p.note("heddle run: %s calls main; the package's own tests are left out", name)
-	return map[string]string{name: h}, nil
+	return nil
 }

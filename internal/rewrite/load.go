@@ -30,6 +30,10 @@ type Options struct {
 	Env        []string  // environment for go/packages (nil = os.Environ()); the caller sets GOWORK=off, GOFLAGS etc.
 	CacheDir   string    // directory where rewritten files are written, content-addressed (sha256 of input + rewriter version)
 	Verbose    io.Writer // if non-nil, print which packages are rewritten and why
+	// NoTests leaves the packages' _test.go files out: they are neither
+	// loaded nor rewritten, and need not compile (heddle run builds a
+	// program, not its tests).
+	NoTests bool
 }
 
 // Result is what the build needs.
@@ -79,7 +83,7 @@ func Rewrite(opts Options) (*Result, error) {
 		Dir:        opts.Dir,
 		Env:        env,
 		BuildFlags: opts.BuildFlags,
-		Tests:      true,
+		Tests:      !opts.NoTests,
 	}
 	roots, err := packages.Load(cfg, patterns...)
 	if err != nil {
