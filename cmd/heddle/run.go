@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -57,6 +58,15 @@ func splitDashDash(args []string) (heddle, prog []string) {
 	return args, nil
 }
 
+// pkgOf is the package pattern of the directory of a .go file.
+func pkgOf(file string) string {
+	dir := filepath.ToSlash(filepath.Dir(file))
+	if dir == "." || strings.HasPrefix(dir, "./") || strings.HasPrefix(dir, "../") || filepath.IsAbs(dir) {
+		return dir
+	}
+	return "./" + dir
+}
+
 // programName is os.Args[0] of the program's runs: the name go build
 // gives its binary.
 func programName(importPath string) string {
@@ -78,6 +88,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if len(pos) > 1 {
 		fmt.Fprintf(stderr, "heddle: heddle run runs one package, got %s; the program's arguments go after --:\n\theddle run [flags] %s -- %s\n",
 			strings.Join(pos, " "), pos[0], strings.Join(pos[1:], " "))
+		return exitUsage
+	}
+	if len(pos) == 1 && strings.HasSuffix(pos[0], ".go") {
+		fmt.Fprintf(stderr, "heddle: heddle run takes a package, not a .go file: name the package's directory (heddle run %s)\n", pkgOf(pos[0]))
 		return exitUsage
 	}
 	cache, err := build.CacheDir()
