@@ -59,3 +59,17 @@ func TestExitEndsTheRun(t *testing.T) {
 		}
 	}
 }
+
+// TestExitAfterTheTestReturned: a goroutine that exits with a non-zero
+// status after the test function returned is reported, saying so.
+func TestExitAfterTheTestReturned(t *testing.T) {
+	res := exitRun(t, func() {
+		rt.Go(func() {
+			rt.Sleep(time.Millisecond)
+			rt.Exit(2)
+		})
+	})
+	if res.Bug == nil || res.Bug.Message != "exit status 2 (called after the test returned)" {
+		t.Fatalf("got %+v, want exit status 2 after the test returned", res.Bug)
+	}
+}

@@ -18,7 +18,14 @@ func (e *Exec) Exit(code int) {
 		runtime.Goexit()
 	}
 	if code != 0 && e.res.Bug == nil {
-		e.res.Bug = &Bug{Kind: KindFail, Message: "exit status " + strconv.Itoa(code), G: e.cur, Stack: stackOf()}
+		msg := "exit status " + strconv.Itoa(code)
+		if e.mainDone {
+			// Natively the process may be gone by then; the code that
+			// exits is still wrong wherever the test function, or main,
+			// does not return first.
+			msg += " (called after the test returned)"
+		}
+		e.res.Bug = &Bug{Kind: KindFail, Message: msg, G: e.cur, Stack: stackOf()}
 	}
 	e.finish()
 	e.park(e.cur)

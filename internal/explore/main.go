@@ -197,6 +197,6 @@ func (x *explorer) mainOutput(b *strings.Builder) {
 // mainResult words a run's bug for heddle run: main, not a test, returned.
 func (x *explorer) mainResult(res *engine.Result) {
 	if x.cfg.Main && res.Bug != nil {
-		res.Bug.Message = strings.Replace(res.Bug.Message, "after the test returned", "after main returned", 1)
+		res.Bug.Message = strings.Replace(res.Bug.Message, "the test returned", "main returned", 1)
 	}
 }
