@@ -110,7 +110,13 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	isMain := s.Extra["main"] == "true"
 	var mainArgs []string
 	name := s.Test
+	workDir := "" // where the binary runs: the package's directory, or heddle run's
 	if isMain {
+		workDir = s.Extra["workdir"]
+		if fi, err := os.Stat(workDir); workDir != "" && (err != nil || !fi.IsDir()) {
+			fmt.Fprintf(stderr, "heddle: %s was recorded by heddle run in %s, which is not a directory here\n", pos[0], workDir)
+			return exitUsage
+		}
 		if err := json.Unmarshal([]byte(s.Extra["args"]), &mainArgs); err != nil {
 			fmt.Fprintf(stderr, "heddle: %s: bad args: %v\n", pos[0], err)
 			return exitUsage
@@ -182,7 +188,10 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	cfg.Fingerprint = pkg.Fingerprint
 	cfg.Files = pkg.Files
 	cfg.BuildFlags = prog.BuildFlags
-	cfg.Main, cfg.Args, cfg.Output = isMain, mainArgs, true
+	cfg.Main, cfg.Args, cfg.Output, cfg.WorkDir = isMain, mainArgs, true, workDir
+	if workDir == "" {
+		workDir = pkg.Dir
+	}
 	targs := []string{"-test.run=" + testRunPattern(s.Test), "-test.v=true"}
 
 	if *debugFlag {
@@ -193,7 +202,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "heddle:", err)
 			return exitUsage
 		}
-		fmt.Fprintf(stdout, "cd %s && %s=%s dlv exec %s --", shellQuote(pkg.Dir), explore.EnvConfig, shellQuote(string(b)), shellQuote(bin))
+		fmt.Fprintf(stdout, "cd %s && %s=%s dlv exec %s --", shellQuote(workDir), explore.EnvConfig, shellQuote(string(b)), shellQuote(bin))
 		for _, a := range targs {
 			fmt.Fprintf(stdout, " %s", shellQuote(a))
 		}
@@ -203,7 +212,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 
 	res, err := runBinary(runSpec{
 		Package: pkg.ImportPath,
-		Dir:     pkg.Dir,
+		Dir:     workDir,
 		Binary:  bin,
 		Args:    targs,
 		Config:  cfg,

@@ -38,7 +38,7 @@ status 0 is a normal end, any other is a bug of kind fail. The program's
 output is kept from the terminal (-v shows every run's): a report ends
 with the output of the run it shows, and heddle replay shows it too. The
 package's own tests are not built or run; the program runs in the
-package's directory, with an empty standard input.
+current directory, as under go run, with an empty standard input.
 
 For each bug it prints a report and a command that replays the bug from its
 schedule file. The exit status is 0 when every run passed, 1 when a bug
@@ -152,13 +152,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	cfg.Main = true
 	cfg.Args = append([]string{programName(pkg.ImportPath)}, pargs...)
 	cfg.Output = f.verbose
+	cfg.WorkDir = wd
 	targs := []string{"-test.paniconexit0", "-test.timeout=" + f.timeout.String(), "-test.run=" + testRunPattern(build.MainTest)}
 	if f.verbose || f.json {
 		targs = append(targs, "-test.v=true")
 	}
 	res, err := runBinary(runSpec{
 		Package: pkg.ImportPath,
-		Dir:     pkg.Dir,
+		Dir:     wd, // as go run: the program runs where heddle was started
 		Binary:  bin,
 		Args:    targs,
 		Config:  cfg,

@@ -37,9 +37,10 @@ type Config struct {
 
 	// heddle run: the explored test calls the main function of a main
 	// package (see Main).
-	Main   bool     // the test is heddle run's call of main
-	Args   []string // os.Args of every run of main, the program's name first
-	Output bool     // let main's standard output and error through (heddle run -v, replay)
+	Main    bool     // the test is heddle run's call of main
+	Args    []string // os.Args of every run of main, the program's name first
+	Output  bool     // let main's standard output and error through (heddle run -v, replay)
+	WorkDir string   // the program's working directory, recorded in schedules
 
 	// Identity of the program, written into schedule files and checked on
 	// replay.

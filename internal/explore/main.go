@@ -161,7 +161,7 @@ func (x *explorer) scheduleExtra() map[string]string {
 	if err != nil {
 		b = []byte("[]")
 	}
-	return map[string]string{"main": "true", "args": string(b)}
+	return map[string]string{"main": "true", "args": string(b), "workdir": x.cfg.WorkDir}
 }
 
 // mainOutputLines is how much of main's output a report shows.
