@@ -2,6 +2,8 @@ package strategy_test
 
 import (
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -119,6 +121,63 @@ func BenchmarkDPORLongRun(b *testing.B) {
 		d := strategy.NewOptimalDPOR()
 		d.Begin(1)
 		d.End(engine.Run(benchConfig(d), d, workers(1000)))
+	}
+}
+
+// mutexChan is a long run of mutex and channel traffic: g goroutines
+// each take a mutex, add to a counter, release it and send on a buffered
+// channel, n times; the test goroutine receives every value. About 20 steps
+// per n with g = 4.
+func mutexChan(g, n int) func() {
+	return func() {
+		var mu sync.Mutex
+		var x int32
+		ch := rt.MakeChan[chan int32](g)
+		for w := 0; w < g; w++ {
+			rt.Go(func() {
+				for i := 0; i < n; i++ {
+					rt.MutexLock(&mu)
+					v := atomic.AddInt32(rt.AtomicW(&x), 1)
+					rt.MutexUnlock(&mu)
+					rt.Send(ch, v)
+				}
+			})
+		}
+		for i := 0; i < g*n; i++ {
+			rt.Recv(ch)
+		}
+	}
+}
+
+// BenchmarkDPORLongRunSteps: the first run of a DPOR on a run of about
+// 20,000 and 100,000 steps of mutex and channel traffic (mutexChan), every
+// step analyzed (MaxSteps above the run's length).
+func BenchmarkDPORLongRunSteps(b *testing.B) {
+	for _, steps := range []int{20000, 100000} {
+		for _, name := range []string{"odpor", "sdpor", "lazy"} {
+			b.Run(fmt.Sprintf("%d/%s", steps, name), func(b *testing.B) {
+				n := 0
+				for i := 0; i < b.N; i++ {
+					s, _ := strategy.New(name, strategy.Options{})
+					var d *strategy.DPOR
+					switch s := s.(type) {
+					case *strategy.DPOR:
+						d = s
+					case *strategy.LazyDPOR:
+						d = s.DPOR
+					}
+					d.MaxSteps = 2 * steps
+					d.Begin(1)
+					r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, Trace: true}, d, mutexChan(4, steps/20))
+					d.End(r)
+					n = r.Steps
+					if d.CutRuns > 0 {
+						b.Fatalf("the run of %d steps was cut", r.Steps)
+					}
+				}
+				b.ReportMetric(float64(n), "steps")
+			})
+		}
 	}
 }
 

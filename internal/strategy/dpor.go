@@ -498,6 +498,11 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 	for _, nd := range d.stack {
 		nodeAt[nd.pos] = nd
 	}
+	a.idx = newDepIndex(ev, len(r.Gs))
+	if d.Lazy {
+		a.idx.lazy = newLazyIndex(ev)
+	}
+	defer func() { a.idx = nil }()
 	prevOf := map[*engine.G]int{}
 	for j := 0; j < L; j++ {
 		d.racesOf(a, nodeAt, ev[:j], ev[j])
@@ -530,23 +535,20 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 			}
 			for q := lo; q < j; q++ {
 				x := cloneEvent(ev[j])
-				extendHB(ev[:q], x, a.created, len(r.Gs))
+				d.extendHB(a, ev[:q], x)
 				d.racesOf(a, nodeAt, ev[:q], x)
 			}
 		} else if q < j {
 			x := cloneEvent(ev[j])
-			extendHB(ev[:q], x, a.created, len(r.Gs))
+			d.extendHB(a, ev[:q], x)
 			d.racesOf(a, nodeAt, ev[:q], x)
 			if mayWait(ev[j]) {
 				// A blocking operation may have become enabled anywhere
 				// after its announcement: try it right after each
 				// dependent step it waited past.
-				for p := q; p < j-1; p++ {
-					if !dependent(ev[p], ev[j], d.Lazy) {
-						continue
-					}
+				for _, p := range a.idx.depsIn(q, j-1, ev[j], d.Lazy) {
 					x := cloneEvent(ev[j])
-					extendHB(ev[:p+1], x, a.created, len(r.Gs))
+					d.extendHB(a, ev[:p+1], x)
 					d.racesOf(a, nodeAt, ev[:p+1], x)
 				}
 			}
@@ -559,7 +561,7 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 		if len(ev[j].gs) == 2 {
 			for k := range ev[j].gs {
 				side := sideEvent(ev[j], k)
-				extendHB(ev[:j], side, a.created, len(r.Gs))
+				d.extendHB(a, ev[:j], side)
 				d.racesOfAlone(a, nodeAt, ev[:j], side, true)
 			}
 		}
@@ -579,13 +581,12 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 	}
 	// The next steps of every goroutine at the end: blocked operations
 	// (and, if the run ended early, pending ones) race too.
-	nprocs := len(r.Gs)
 	for _, g := range r.Gs {
 		var xs []*event
-		for k := L; k < len(ev); k++ {
-			if ev[k].timer == "" && hasG(ev[k], g) {
-				xs = append(xs, cloneEvent(ev[k]))
-				break
+		if l := a.idx.byProc[g.Index]; len(l) > 0 {
+			// g's first step from L on.
+			if pos := lastBefore(l, L) + 1; pos < len(l) {
+				xs = append(xs, cloneEvent(ev[l[pos]]))
 			}
 		}
 		if xs == nil {
@@ -596,7 +597,7 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 			xs = blockedEvents(g, op)
 		}
 		for _, x := range xs {
-			extendHB(ev[:L], x, a.created, nprocs)
+			d.extendHB(a, ev[:L], x)
 			d.racesOfAlone(a, nodeAt, ev[:L], x, len(x.gs) == 1)
 		}
 	}
@@ -629,7 +630,7 @@ func (d *DPOR) alternatives(a *analysis, nodeAt map[int]*dnode, ev []*event, j, 
 			if m >= 0 {
 				x.readPartners(cases, m)
 			}
-			extendHB(ev[:j], x, a.created, nprocs)
+			d.extendHB(a, ev[:j], x)
 			d.racesOfAlone(a, nodeAt, ev[:j], x, m >= 0)
 		}
 	}
@@ -742,6 +743,23 @@ func cloneEvent(e *event) *event {
 	return &c
 }
 
+// extendHB is the package's extendHB for a prefix of the analyzed run,
+// from the index.
+func (d *DPOR) extendHB(a *analysis, prefix []*event, x *event) {
+	if a.idx == nil || len(prefix) > len(a.idx.ev) || len(prefix) > 0 && &prefix[0] != &a.idx.ev[0] {
+		extendHB(prefix, x, a.created, len(a.procName)-1)
+		return
+	}
+	a.idx.extendHB(len(prefix), x, a.created)
+	if checkRaceIndex {
+		y := cloneEvent(x)
+		extendHB(prefix, y, a.created, a.idx.nprocs)
+		if fmt.Sprint(y.vc, y.lvc, y.proc, y.idx) != fmt.Sprint(x.vc, x.lvc, x.proc, x.idx) {
+			panic(fmt.Sprintf("extendHB index: %v %v %d %d, scan: %v %v %d %d", x.vc, x.lvc, x.proc, x.idx, y.vc, y.lvc, y.proc, y.idx))
+		}
+	}
+}
+
 // extendHB computes the vector clock of x as if it ran right after prefix.
 func extendHB(prefix []*event, x *event, created map[*engine.G]int, nprocs int) {
 	v := make([]int, nprocs+1)
@@ -816,49 +834,26 @@ func (d *DPOR) racesOf(a *analysis, nodeAt map[int]*dnode, prefix []*event, x *e
 // operation blocked at the end), and every earlier step that conflicts
 // with it on its own channel (or the queue of its partners) is a race:
 // x could have run, or paired with that step's goroutine, there, whatever
-// happened since on the other objects it reads.
+// happened since on the other objects it reads. The races are found with
+// the run's index (depIndex.races), without scanning the prefix.
 func (d *DPOR) racesOfAlone(a *analysis, nodeAt map[int]*dnode, prefix []*event, x *event, alone bool) {
-	j := len(prefix)
 	lazy := d.Lazy
-	deps := d.deps[:0] // reused: a long run's steps depend on many
-	for k := j - 1; k >= 0; k-- {
-		if dependent(prefix[k], x, lazy) {
-			deps = append(deps, k)
+	var races []int
+	if a.idx != nil && len(prefix) <= len(a.idx.ev) && (len(prefix) == 0 || &prefix[0] == &a.idx.ev[0]) {
+		races = a.idx.races(len(prefix), x, alone, lazy, d.deps[:0])
+		if checkRaceIndex {
+			if want := raceScan(prefix, x, alone, lazy); fmt.Sprint(want) != fmt.Sprint(races) {
+				panic(fmt.Sprintf("race index: %v, scan: %v", races, want))
+			}
 		}
+	} else {
+		races = raceScan(prefix, x, alone, lazy)
 	}
-	d.deps = deps
-	var met []*engine.G // alone: the goroutines of the later own conflicts
-	for n, k := range deps {
+	d.deps = races // reused
+	for _, k := range races {
 		e := prefix[k]
-		if shareG(e, x) && !competing(e, x) {
-			continue
-		}
-		direct := true
-		for _, m := range deps[:n] { // later dependent steps
-			if before(e, prefix[m], lazy) {
-				direct = false
-				break
-			}
-		}
-		if alone && ownConflict(e, x) {
-			// The last conflict on x's own channel of each goroutine
-			// is a race, direct or not: x could have paired with that
-			// goroutine there. (Earlier ones of the same goroutine are
-			// reached from the reversal of the last.)
-			fresh := false
-			for _, g := range e.gs {
-				if !containsG(met, g) {
-					fresh = true
-					met = append(met, g)
-				}
-			}
-			direct = direct || fresh
-		}
-		if !direct {
-			continue
-		}
 		if lazy {
-			d.lazyReverse(nodeAt, prefix, k, x)
+			d.lazyReverse(a, nodeAt, prefix, k, x)
 			continue
 		}
 		if waitsFor(e, x) && sameObj(e, x) {
@@ -898,6 +893,58 @@ func (d *DPOR) racesOfAlone(a *analysis, nodeAt map[int]*dnode, prefix []*event,
 		}
 		d.reverse(nodeAt, prefix, k, x)
 	}
+}
+
+// checkRaceIndex makes racesOfAlone check the races it finds with the
+// index against raceScan (tests).
+var checkRaceIndex bool
+
+// raceScan is depIndex.races by a scan of the whole prefix (quadratic in
+// a run's length): the events of prefix whose race with x is to be
+// reversed, in descending order. They are the events x depends on that
+// do not share its goroutine (unless the two are rendezvous that compete
+// for it), and do not happen before a later event x depends on (the race
+// is direct); with alone, also the latest event of each goroutine that
+// conflicts with x on its own channel (or the queue of its partners),
+// direct or not: x could have paired with that goroutine there. (Earlier
+// ones of the same goroutine are reached from the reversal of the last.)
+func raceScan(prefix []*event, x *event, alone, lazy bool) []int {
+	j := len(prefix)
+	var deps []int
+	for k := j - 1; k >= 0; k-- {
+		if dependent(prefix[k], x, lazy) {
+			deps = append(deps, k)
+		}
+	}
+	var out []int
+	var met []*engine.G // alone: the goroutines of the later own conflicts
+	for n, k := range deps {
+		e := prefix[k]
+		if shareG(e, x) && !competing(e, x) {
+			continue
+		}
+		direct := true
+		for _, m := range deps[:n] { // later dependent steps
+			if before(e, prefix[m], lazy) {
+				direct = false
+				break
+			}
+		}
+		if alone && ownConflict(e, x) {
+			fresh := false
+			for _, g := range e.gs {
+				if !containsG(met, g) {
+					fresh = true
+					met = append(met, g)
+				}
+			}
+			direct = direct || fresh
+		}
+		if direct {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // competing reports whether a and b are rendezvous of one goroutine with

@@ -1,6 +1,7 @@
 package strategy_test
 
 import (
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -57,5 +58,33 @@ func TestDPORLongRunsAreNoProof(t *testing.T) {
 				t.Errorf("Proven() = %q after runs too long to analyze, want nothing", p)
 			}
 		})
+	}
+}
+
+// TestRaceIndexMatchesScan explores corpus programs with sdpor, odpor and
+// lazy DPOR, each race list and vector clock found through the index
+// checked against a scan of the whole prefix (the quadratic analysis the
+// index replaced): every fifth generated program and the hand-written
+// ones (HEDDLE_FULL=1: the whole corpus, which agreed when the index was
+// written), and the first runs of two longer programs.
+func TestRaceIndexMatchesScan(t *testing.T) {
+	strategy.SetCheckRaceIndex(true)
+	defer strategy.SetCheckRaceIndex(false)
+	for i, p := range corpus() {
+		if i%5 != 0 && strings.HasPrefix(p.name, "gen") && os.Getenv("HEDDLE_FULL") == "" {
+			continue
+		}
+		for _, name := range []string{"sdpor", "odpor", "lazy"} {
+			s, _ := strategy.New(name, strategy.Options{})
+			exploreProgram(t, s, 20000, p.body)
+		}
+	}
+	for _, body := range []func(){workers(50), mutexChan(3, 20)} {
+		for _, name := range []string{"sdpor", "odpor", "lazy"} {
+			s, _ := strategy.New(name, strategy.Options{})
+			for run := 1; run <= 20 && s.Begin(run); run++ {
+				s.End(engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, Trace: true, StepLimit: 5000}, s, body))
+			}
+		}
 	}
 }

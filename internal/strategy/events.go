@@ -636,6 +636,7 @@ type analysis struct {
 	ev       []*event
 	created  map[*engine.G]int
 	procName []string
+	idx      *depIndex // the race analysis's index of ev (DPOR.races)
 }
 
 func analyze(r *runEvents, res *engine.Result, lazy bool) *analysis {
@@ -703,4 +704,396 @@ func hash64(s string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(s))
 	return h.Sum64()
+}
+
+// depIndex indexes the events of a run for the race analysis, so that the
+// steps a step depends on are found without scanning the run. Events are
+// indexed by process (a goroutine's Index, or nprocs for the timers: a
+// rendezvous is in both of its goroutines' processes) and, for every
+// object, by the processes whose events access it, with the kind of
+// access. The events of a process are totally ordered by happens-before
+// (program order), so of the steps of a process that a step x depends on,
+// only the latest can fail to happen before a later one: the latest
+// dependent event of each process, found by binary search, stands for all
+// the others (their vector clocks are below its).
+type depIndex struct {
+	ev     []*event
+	nprocs int
+	byProc [][]int32 // the events of each process, ascending
+	objs   map[unsafe.Pointer]*objIndex
+	lazy   *lazyIndex // for lazy DPOR
+	// buffers
+	best  []int32
+	clock []int
+	met   []bool
+	cands []int
+}
+
+// Kinds of access lists: the accesses a step x depends on through one of
+// its accesses, by whether x's access writes and whether it is a mutex
+// transition under the lazy HBR (dependent only on non-mutex accesses).
+const (
+	accAll = iota
+	accWrite
+	accNonMutex
+	accNonMutexWrite
+	accKinds
+)
+
+// objIndex is the events of each process that access one object.
+type objIndex struct {
+	procs [accKinds][]int // the processes with accesses of each kind
+	by    map[int]*[accKinds]accList
+}
+
+// accList is an ascending list of event indices, each with the other
+// goroutine of its event if it is a rendezvous (-1 otherwise), and the
+// position of the first entry of the run of entries with the same
+// partner, to skip the rendezvous of a process with one goroutine at once.
+type accList struct {
+	ev, partner, runStart []int32
+}
+
+func (l *accList) add(i, partner int32) {
+	n := len(l.ev)
+	if n > 0 && l.ev[n-1] == i {
+		return
+	}
+	start := int32(n)
+	if n > 0 && l.partner[n-1] == partner {
+		start = l.runStart[n-1]
+	}
+	l.ev = append(l.ev, i)
+	l.partner = append(l.partner, partner)
+	l.runStart = append(l.runStart, start)
+}
+
+// lastBefore returns the position of the last entry below j, or -1.
+func lastBefore(l []int32, j int) int {
+	lo, hi := 0, len(l) // first position with l[pos] >= j
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if int(l[m]) < j {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo - 1
+}
+
+// procsOf returns the processes of e: its goroutines' indices, or nprocs
+// for a timer firing.
+func procsOf(e *event, nprocs int, buf []int) []int {
+	buf = buf[:0]
+	if e.timer != "" {
+		return append(buf, nprocs)
+	}
+	for _, g := range e.gs {
+		buf = append(buf, g.Index)
+	}
+	return buf
+}
+
+func newDepIndex(ev []*event, nprocs int) *depIndex {
+	x := &depIndex{ev: ev, nprocs: nprocs, byProc: make([][]int32, nprocs+1), objs: map[unsafe.Pointer]*objIndex{}}
+	x.best = make([]int32, nprocs+1)
+	x.clock = make([]int, nprocs+1)
+	x.met = make([]bool, nprocs+1)
+	var procs []int
+	for i, e := range ev {
+		procs = procsOf(e, nprocs, procs)
+		for _, p := range procs {
+			x.byProc[p] = append(x.byProc[p], int32(i))
+		}
+		for _, a := range e.acc {
+			oi := x.objs[a.obj]
+			if oi == nil {
+				oi = &objIndex{by: map[int]*[accKinds]accList{}}
+				x.objs[a.obj] = oi
+			}
+			for _, p := range procs {
+				ls := oi.by[p]
+				if ls == nil {
+					ls = &[accKinds]accList{}
+					oi.by[p] = ls
+				}
+				partner := int32(-1)
+				if len(e.gs) == 2 {
+					for _, g := range e.gs {
+						if g.Index != p {
+							partner = int32(g.Index)
+						}
+					}
+				}
+				add := func(kind int) {
+					if len(ls[kind].ev) == 0 {
+						oi.procs[kind] = append(oi.procs[kind], p)
+					}
+					ls[kind].add(int32(i), partner)
+				}
+				add(accAll)
+				if a.write {
+					add(accWrite)
+				}
+				if !a.mutex {
+					add(accNonMutex)
+					if a.write {
+						add(accNonMutexWrite)
+					}
+				}
+			}
+		}
+	}
+	return x
+}
+
+// depKind is the list of the accesses that conflict with the access a of
+// a step (dependent, with lazy: under the lazy HBR).
+func depKind(a access, lazy bool) int {
+	switch {
+	case lazy && a.mutex && a.write:
+		return accNonMutex
+	case lazy && a.mutex:
+		return accNonMutexWrite
+	case a.write:
+		return accAll
+	}
+	return accWrite
+}
+
+// latestDeps returns, for every process, the latest event before j that x
+// depends on (with lazy: under the lazy HBR), in descending order without
+// repetitions. Every event before j that x depends on is one of them or
+// happens before one of them.
+func (x *depIndex) latestDeps(j int, s *event, lazy bool, out []int) []int {
+	best := x.best
+	for p := range best {
+		best[p] = -1
+	}
+	for _, a := range s.acc {
+		oi := x.objs[a.obj]
+		if oi == nil {
+			continue
+		}
+		kind := depKind(a, lazy)
+		for _, p := range oi.procs[kind] {
+			l := oi.by[p][kind].ev
+			if pos := lastBefore(l, j); pos >= 0 && l[pos] > best[p] {
+				best[p] = l[pos]
+			}
+		}
+	}
+	self := func(p int) {
+		l := x.byProc[p]
+		if pos := lastBefore(l, j); pos >= 0 && l[pos] > best[p] {
+			best[p] = l[pos]
+		}
+	}
+	if s.timer != "" {
+		self(x.nprocs)
+	}
+	for _, g := range s.gs {
+		self(g.Index)
+	}
+	out = out[:0]
+	for _, b := range best {
+		if b >= 0 {
+			out = append(out, int(b))
+		}
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(out)))
+	n := 0
+	for i, k := range out {
+		if i > 0 && k == out[n-1] {
+			continue
+		}
+		if dependent(x.ev[k], s, lazy) {
+			out[n] = k
+			n++
+		}
+	}
+	return out[:n]
+}
+
+// depsIn returns the events in [lo, hi) that s depends on (with lazy:
+// under the lazy HBR), ascending.
+func (x *depIndex) depsIn(lo, hi int, s *event, lazy bool) []int {
+	var out []int
+	add := func(l []int32) {
+		for pos := lastBefore(l, lo) + 1; pos < len(l) && int(l[pos]) < hi; pos++ {
+			out = append(out, int(l[pos]))
+		}
+	}
+	for _, a := range s.acc {
+		oi := x.objs[a.obj]
+		if oi == nil {
+			continue
+		}
+		kind := depKind(a, lazy)
+		for _, p := range oi.procs[kind] {
+			add(oi.by[p][kind].ev)
+		}
+	}
+	if s.timer != "" {
+		add(x.byProc[x.nprocs])
+	}
+	for _, g := range s.gs {
+		add(x.byProc[g.Index])
+	}
+	sort.Ints(out)
+	n := 0
+	for i, k := range out {
+		if i > 0 && k == out[n-1] {
+			continue
+		}
+		if dependent(x.ev[k], s, lazy) {
+			out[n] = k
+			n++
+		}
+	}
+	return out[:n]
+}
+
+// count returns the number of events of process p before j.
+func (x *depIndex) count(p, j int) int { return lastBefore(x.byProc[p], j) + 1 }
+
+// extendHB is the package's extendHB (the vector clocks of x as if it ran
+// right after ev[:j]), from the latest dependent event of each process.
+func (x *depIndex) extendHB(j int, s *event, created map[*engine.G]int) {
+	nprocs := x.nprocs
+	v := make([]int, nprocs+1)
+	lv := make([]int, nprocs+1)
+	x.cands = x.latestDeps(j, s, false, x.cands)
+	for _, k := range x.cands {
+		joinInto(v, x.ev[k].vc)
+	}
+	if j > 0 && x.ev[0].lvc != nil {
+		x.cands = x.latestDeps(j, s, true, x.cands)
+		for _, k := range x.cands {
+			joinInto(lv, x.ev[k].lvc)
+		}
+	}
+	procs := []int{nprocs}
+	if s.timer == "" {
+		procs = procs[:0]
+		for _, g := range s.gs {
+			procs = append(procs, g.Index)
+		}
+	}
+	for _, g := range s.gs {
+		if x.count(g.Index, j) == 0 {
+			if c, ok := created[g]; ok && c >= 0 && c < j {
+				joinInto(v, x.ev[c].vc)
+				if x.ev[c].lvc != nil {
+					joinInto(lv, x.ev[c].lvc)
+				}
+			}
+		}
+	}
+	for _, pr := range procs {
+		n := x.count(pr, j)
+		v[pr] = n + 1
+		lv[pr] = n + 1
+	}
+	s.vc = v
+	s.lvc = lv
+	s.proc = procs[0]
+	s.idx = v[procs[0]]
+}
+
+// races is raceScan (dpor.go) from the index: the events of ev[:j] whose
+// race with s is to be reversed, in descending order. The candidates are
+// the latest event s depends on of each process (an event that is not
+// one of them happens before one, so it is no direct race) and, with
+// alone, the latest event of each goroutine that conflicts with s on its
+// own channel; raceScan's loop then runs on them alone, with the join of
+// the vector clocks of the later candidates standing for its test
+// "happens before a later dependent event".
+func (x *depIndex) races(j int, s *event, alone, lazy bool, out []int) []int {
+	cands := x.latestDeps(j, s, lazy, x.cands)
+	if alone && s.timer == "" && len(s.gs) == 1 {
+		h := s.gs[0].Index
+		k := s.cases[0]
+		if k < 0 {
+			k = 0
+		}
+		n := len(cands)
+		for _, ax := range s.acc {
+			if ax.tag != tagOp && ax.tag != tagCase+k && ax.tag != tagPartner+k || pseudo(ax.obj) {
+				continue
+			}
+			oi := x.objs[ax.obj]
+			if oi == nil {
+				continue
+			}
+			kind := accWrite
+			if ax.write {
+				kind = accAll
+			}
+			for _, p := range oi.procs[kind] {
+				if p == h || p == x.nprocs {
+					continue
+				}
+				l := &oi.by[p][kind]
+				for pos := lastBefore(l.ev, j); pos >= 0; {
+					if int(l.partner[pos]) == h {
+						// A rendezvous with s's goroutine: not a race.
+						pos = int(l.runStart[pos]) - 1
+						continue
+					}
+					if dependent(x.ev[l.ev[pos]], s, lazy) {
+						cands = append(cands, int(l.ev[pos]))
+						break
+					}
+					pos--
+				}
+			}
+		}
+		if len(cands) > n {
+			sort.Sort(sort.Reverse(sort.IntSlice(cands)))
+			m := 0
+			for i, k := range cands {
+				if i == 0 || k != cands[m-1] {
+					cands[m] = k
+					m++
+				}
+			}
+			cands = cands[:m]
+		}
+	}
+	x.cands = cands
+	c := x.clock
+	for i := range c {
+		c[i] = 0
+	}
+	for _, k := range cands {
+		e := x.ev[k]
+		v := e.vcOf(lazy)
+		if shareG(e, s) && !competing(e, s) {
+			joinInto(c, v)
+			continue
+		}
+		direct := c[e.proc] < e.idx
+		if alone && ownConflict(e, s) {
+			fresh := false
+			for _, g := range e.gs {
+				if !x.met[g.Index] {
+					fresh = true
+					x.met[g.Index] = true
+				}
+			}
+			direct = direct || fresh
+		}
+		joinInto(c, v)
+		if direct {
+			out = append(out, k)
+		}
+	}
+	for _, k := range cands {
+		for _, g := range x.ev[k].gs {
+			x.met[g.Index] = false
+		}
+	}
+	return out
 }

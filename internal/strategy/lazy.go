@@ -85,7 +85,8 @@ func mutexOf(e *event) (m unsafe.Pointer, acquire, ok bool) {
 }
 
 // heldBefore returns, for every event, the mutexes its goroutine held
-// just before it.
+// just before it. The sets are shared between events (a new one is made
+// at each Lock and Unlock): they must not be modified.
 func heldBefore(ev []*event) []map[unsafe.Pointer]bool {
 	held := map[*engine.G]map[unsafe.Pointer]bool{}
 	out := make([]map[unsafe.Pointer]bool, len(ev))
@@ -95,26 +96,62 @@ func heldBefore(ev []*event) []map[unsafe.Pointer]bool {
 		}
 		g := e.gs[0]
 		h := held[g]
-		cp := map[unsafe.Pointer]bool{}
-		for m := range h {
-			cp[m] = true
-		}
-		out[i] = cp
+		out[i] = h
 		m, acq, ok := mutexOf(e)
 		if !ok {
 			continue
 		}
-		if h == nil {
-			h = map[unsafe.Pointer]bool{}
-			held[g] = h
+		cp := map[unsafe.Pointer]bool{}
+		for n := range h {
+			cp[n] = true
 		}
 		if acq {
-			h[m] = true
+			cp[m] = true
 		} else {
-			delete(h, m)
+			delete(cp, m)
 		}
+		held[g] = cp
 	}
 	return out
+}
+
+// lazyIndex is what lazy DPOR's reversals read of a run: the mutexes held
+// before each event, and the Locks of each mutex by each process,
+// ascending.
+type lazyIndex struct {
+	held []map[unsafe.Pointer]bool
+	acq  map[unsafe.Pointer]map[int][]int32
+}
+
+func newLazyIndex(ev []*event) *lazyIndex {
+	l := &lazyIndex{held: heldBefore(ev), acq: map[unsafe.Pointer]map[int][]int32{}}
+	for i, e := range ev {
+		if m, acq, ok := mutexOf(e); ok && acq && len(e.gs) > 0 {
+			by := l.acq[m]
+			if by == nil {
+				by = map[int][]int32{}
+				l.acq[m] = by
+			}
+			p := e.gs[0].Index
+			by[p] = append(by[p], int32(i))
+		}
+	}
+	return l
+}
+
+// relevant reports whether a mutex held before ev[c] is locked by an
+// event in (c, j) that lazy-happens-before x (seed-004's Relevant). Of the
+// Locks of one process after c, the first lazy-happens-before x if any
+// does.
+func (l *lazyIndex) relevant(ev []*event, c, j int, x *event) bool {
+	for m := range l.held[c] {
+		for _, ks := range l.acq[m] {
+			if pos := lastBefore(ks, c+1) + 1; pos < len(ks) && int(ks[pos]) < j && before(ev[ks[pos]], x, true) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // lazyReverse is Algorithm 6's AddBacktrack' for the lazy race between
@@ -123,25 +160,52 @@ func heldBefore(ev []*event) []map[unsafe.Pointer]bool {
 // mutexes locked after i' whose lock lazy-happens-before x; then an
 // initial of the reversed run is added to the backtrack set of the point
 // before i' (addInitial; every enabled choice if none is enabled there).
-func (d *DPOR) lazyReverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) {
-	held := heldBefore(prefix)
+func (d *DPOR) lazyReverse(a *analysis, nodeAt map[int]*dnode, prefix []*event, i int, x *event) {
+	var li *lazyIndex
+	if a.idx != nil && a.idx.lazy != nil && len(prefix) <= len(a.idx.ev) && (len(prefix) == 0 || &prefix[0] == &a.idx.ev[0]) {
+		li = a.idx.lazy
+	} else {
+		li = newLazyIndex(prefix)
+	}
+	// The steps of prefix[i]'s goroutines from i down (a timer firing has
+	// no goroutine: it holds no mutex, and is reversed where it fired).
+	var lists [][]int32
+	var pos []int
+	if a.idx != nil && li == a.idx.lazy {
+		for _, g := range prefix[i].gs {
+			l := a.idx.byProc[g.Index]
+			lists = append(lists, l)
+			pos = append(pos, lastBefore(l, i+1)-1) // below i
+		}
+	}
 	ip := -1
-	for c := i; c >= 0; c-- {
-		if c < i && !shareG(prefix[c], prefix[i]) {
-			// (A timer firing has no goroutine: it holds no mutex, and
-			// is reversed where it fired.)
-			continue
-		}
-		relevant := false
-		for k := c + 1; k < len(prefix) && !relevant; k++ {
-			m, acq, ok := mutexOf(prefix[k])
-			if ok && acq && held[c][m] && before(prefix[k], x, true) {
-				relevant = true
-			}
-		}
-		if !relevant {
+	for c := i; c >= 0; {
+		if !li.relevant(prefix, c, len(prefix), x) {
 			ip = c
 			break
+		}
+		if lists == nil {
+			// Without the index: scan.
+			for c--; c >= 0 && !shareG(prefix[c], prefix[i]); c-- {
+			}
+			continue
+		}
+		next := -1
+		for k, l := range lists {
+			if pos[k] >= 0 && int(l[pos[k]]) > next {
+				next = int(l[pos[k]])
+			}
+		}
+		for k, l := range lists {
+			if pos[k] >= 0 && int(l[pos[k]]) == next {
+				pos[k]--
+			}
+		}
+		c = next
+	}
+	if checkRaceIndex && lists != nil {
+		if want := lazyReversalScan(prefix, i, x); want != ip {
+			panic(fmt.Sprintf("lazy reversal point: index %d, scan %d", ip, want))
 		}
 	}
 	if ip < 0 {
@@ -158,6 +222,28 @@ func (d *DPOR) lazyReverse(nodeAt map[int]*dnode, prefix []*event, i int, x *eve
 	for _, k := range nd.keys {
 		nd.bt = appendNew(nd.bt, k)
 	}
+}
+
+// lazyReversalScan is the reversal point of lazyReverse by a scan of the
+// prefix (quadratic), for checkRaceIndex.
+func lazyReversalScan(prefix []*event, i int, x *event) int {
+	held := heldBefore(prefix)
+	for c := i; c >= 0; c-- {
+		if c < i && !shareG(prefix[c], prefix[i]) {
+			continue
+		}
+		relevant := false
+		for k := c + 1; k < len(prefix) && !relevant; k++ {
+			m, acq, ok := mutexOf(prefix[k])
+			if ok && acq && held[c][m] && before(prefix[k], x, true) {
+				relevant = true
+			}
+		}
+		if !relevant {
+			return c
+		}
+	}
+	return -1
 }
 
 // addInitial is source DPOR's backtrack rule (seed-002 Algorithm 1) for
