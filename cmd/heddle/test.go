@@ -437,10 +437,12 @@ func summary(res *runResult, f *testFlags, main bool) string {
 	if main {
 		s = fmt.Sprintf(" [%s, budget %s%s: %d runs of main", strategy, f.budget.Text, unit, runs)
 	}
-	if exhausted > 0 && main {
-		s += ", exhausted"
-	} else if exhausted > 0 {
-		s += fmt.Sprintf(", %d exhausted", exhausted)
+	if exhausted > 0 {
+		if main {
+			s += ", exhausted"
+		} else {
+			s += fmt.Sprintf(", %d exhausted", exhausted)
+		}
 		if len(proven) == 1 {
 			for p := range proven {
 				s += ": " + p
