@@ -435,7 +435,7 @@ func summary(res *runResult, f *testFlags, main bool) string {
 	}
 	s := fmt.Sprintf(" [%s, budget %s%s/test: %d %s, %d runs", strategy, f.budget.Text, unit, tests, plural(tests, "test"), runs)
 	if main {
-		s = fmt.Sprintf(" [%s, budget %s%s: %d runs of main", strategy, f.budget.Text, unit, runs)
+		s = fmt.Sprintf(" [%s, budget %s%s: %d %s of main", strategy, f.budget.Text, unit, runs, plural(runs, "run"))
 	}
 	if exhausted > 0 {
 		if main {
