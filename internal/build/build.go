@@ -354,8 +354,12 @@ type listed struct {
 // list finds the packages matched by the patterns and, for each, the
 // directories of everything its test binary is built from.
 func (p *Program) list() error {
-	args := append([]string{"list", "-e", "-test", "-deps",
-		"-json=ImportPath,Name,Dir,DepOnly,ForTest,Standard,Deps,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles,Error"}, p.goFlags()...)
+	args := []string{"list", "-e", "-test", "-deps"}
+	if p.opts.Main {
+		args = []string{"list", "-e", "-deps"} // heddle run: the program, not its tests
+	}
+	args = append(append(args,
+		"-json=ImportPath,Name,Dir,DepOnly,ForTest,Standard,Deps,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles,Error"), p.goFlags()...)
 	args = append(args, "--")
 	args = append(args, p.opts.Patterns...)
 	cmd := p.goCmd(args...)
