@@ -234,7 +234,8 @@ func trimStack(s string) string {
 	var out []string
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
-		if strings.HasPrefix(l, "heddle.dev/internal/") || strings.HasPrefix(l, "runtime/debug.") || strings.HasPrefix(l, "heddle.dev/rt.") {
+		if strings.HasPrefix(l, "heddle.dev/internal/") || strings.HasPrefix(l, "runtime/debug.") || strings.HasPrefix(l, "heddle.dev/rt.") ||
+			strings.HasPrefix(l, "created by heddle.dev/internal/") {
 			i++ // and its file line
 			continue
 		}
