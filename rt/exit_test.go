@@ -1,6 +1,10 @@
 package rt_test
 
 import (
+	"log"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,5 +75,23 @@ func TestExitAfterTheTestReturned(t *testing.T) {
 	})
 	if res.Bug == nil || res.Bug.Message != "exit status 2 (called after the test returned)" {
 		t.Fatalf("got %+v, want exit status 2 after the test returned", res.Bug)
+	}
+}
+
+// TestFatalPositions: the log.Fatal family of rt writes its message at the
+// caller's position, as log.Fatal does, then ends the run with status 1.
+func TestFatalPositions(t *testing.T) {
+	var buf strings.Builder
+	l := log.New(&buf, "", log.Lshortfile)
+	res := exitRun(t, func() {
+		rt.LoggerFatalf(l, "cannot %s", "go on") // logged at this line
+	})
+	_, _, line, _ := runtime.Caller(0)
+	want := "exit_test.go:" + strconv.Itoa(line-2) + ": cannot go on\n"
+	if buf.String() != want {
+		t.Errorf("logged %q, want %q", buf.String(), want)
+	}
+	if res.Bug == nil || res.Bug.Message != "exit status 1" {
+		t.Errorf("got %+v, want exit status 1", res.Bug)
 	}
 }
