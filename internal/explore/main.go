@@ -7,6 +7,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -59,10 +60,10 @@ func Main(t *testing.T, main func()) {
 		log.SetFlags(logFlags)
 		log.SetPrefix(logPrefix)
 	}()
-	var defined []*flag.Flag
+	var defined []*flagState
 	flag.CommandLine.VisitAll(func(f *flag.Flag) {
 		if !strings.HasPrefix(f.Name, "test.") {
-			defined = append(defined, f)
+			defined = append(defined, snapshot(f))
 		}
 	})
 	usage := flag.CommandLine.Usage
@@ -109,19 +110,44 @@ func Main(t *testing.T, main func()) {
 	})
 }
 
+// flagState is a flag defined at initialization, with its value then.
+type flagState struct {
+	f     *flag.Flag
+	ptr   reflect.Value // the flag.Value, when it is a pointer
+	saved reflect.Value // what it pointed to
+	text  string        // its value as text
+}
+
+// snapshot records the value of f.
+func snapshot(f *flag.Flag) *flagState {
+	s := &flagState{f: f, text: f.Value.String()}
+	if v := reflect.ValueOf(f.Value); v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().CanSet() {
+		s.ptr = v
+		s.saved = reflect.New(v.Elem().Type()).Elem()
+		s.saved.Set(v.Elem())
+	}
+	return s
+}
+
 // freshFlags returns a new flag set, as flag.CommandLine is at the start of
-// a process, holding the flags defined at initialization, reset to their
-// defaults.
+// a process, holding the flags defined at initialization with the values
+// they had then. A value is restored by copying back what its pointer
+// pointed to (which resets a custom flag that appends, such as a list of
+// -tag values), and, if its text still differs (flag.TextVar points
+// further), by setting its text.
 //
 //go:norace
-func freshFlags(name string, defined []*flag.Flag, usage func()) *flag.FlagSet {
+func freshFlags(name string, defined []*flagState, usage func()) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ExitOnError)
 	fs.Usage = usage
-	for _, f := range defined {
-		if f.Value.String() != f.DefValue {
-			f.Value.Set(f.DefValue)
+	for _, s := range defined {
+		if s.saved.IsValid() {
+			s.ptr.Elem().Set(s.saved)
 		}
-		fs.Var(f.Value, f.Name, f.Usage)
+		if s.f.Value.String() != s.text {
+			s.f.Value.Set(s.text)
+		}
+		fs.Var(s.f.Value, s.f.Name, s.f.Usage)
 	}
 	return fs
 }
