@@ -28,7 +28,7 @@ after the package.
 	heddle run -budget 30s -race .
 
 Each run starts with os.Args set and flag.CommandLine holding the flags
-the program defined at initialization, at their defaults; main's flag.Parse
+the program defined at initialization, as they were then; main's flag.Parse
 parses the arguments after --. Package variables and init functions are
 initialized once, as in a test binary. main returning ends the run as a
 test returning does: goroutines still blocked are leaks (-leaks=false turns

@@ -31,8 +31,9 @@ const MainTest = "TestHeddleMain"
 // and main returning ends the run as a test returning does (the goroutines
 // left run on, and those blocked forever are leaks). Before each run,
 // os.Args is set to Config.Args and flag.CommandLine to a new set holding
-// the flags the program defined during its initialization, back at their
-// defaults, so that every run parses the same arguments from scratch
+// the flags the program defined during its initialization, with the values
+// they had when it ended, so that every run parses the same arguments from
+// scratch
 // (flags main itself defines are defined again in the new set). The test
 // binary's own -test.* flags are not in it. Unless Config.Output is set,
 // the program's standard output and error, and the standard logger, are
