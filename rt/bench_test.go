@@ -150,3 +150,100 @@ func BenchmarkManyGoroutines(b *testing.B) {
 		engine.Run(engine.Config{Pool: pool}, s, prog)
 	}
 }
+
+// manyEnabled is the shape of GoKer's kernels as shipped: copies of a small
+// scenario, each with its own mutex and channel, started all at once, so
+// that thousands of goroutines are enabled at the same scheduling point.
+// Each copy has three goroutines of about ten operations each: two that
+// take the copy's mutex in turn and then meet on its unbuffered channel,
+// and one that yields.
+func manyEnabled(copies int) func() {
+	return func() {
+		var wg sync.WaitGroup
+		rt.WaitGroupAdd(&wg, 3*copies)
+		for i := 0; i < copies; i++ {
+			var mu sync.Mutex
+			ch := rt.MakeChan[chan int](0)
+			n := 0
+			for j := 0; j < 2; j++ {
+				send := j == 0
+				rt.Go(func() {
+					defer rt.WaitGroupDone(&wg)
+					for k := 0; k < 4; k++ {
+						rt.MutexLock(&mu)
+						n++
+						rt.MutexUnlock(&mu)
+					}
+					if send {
+						rt.Send(ch, n)
+					} else {
+						rt.Recv(ch)
+					}
+				})
+			}
+			rt.Go(func() {
+				defer rt.WaitGroupDone(&wg)
+				for k := 0; k < 10; k++ {
+					rt.Gosched()
+				}
+			})
+		}
+		rt.WaitGroupWait(&wg)
+	}
+}
+
+// BenchmarkManyEnabled is one run of manyEnabled(1000): 3000 goroutines,
+// about 32,000 steps, most of them taken while hundreds to thousands of
+// goroutines are enabled. The cost per step must not grow with the number
+// of enabled goroutines. The sub-benchmarks are the strategies of the
+// default portfolio, and the recorded replay that builds a bug's report.
+func BenchmarkManyEnabled(b *testing.B) {
+	const copies = 1000
+	prog := manyEnabled(copies)
+	news := []struct {
+		name  string
+		new   func() engine.Strategy
+		trace bool
+	}{
+		{"random", func() engine.Strategy { return strategy.NewRandom(1) }, false},
+		{"pct", func() engine.Strategy { return strategy.NewPCT(1, 3) }, false},
+		{"pos", func() engine.Strategy { return strategy.NewPOS(1) }, true},
+		{"idb", func() engine.Strategy { return strategy.NewIDB(2) }, false},
+	}
+	for _, n := range news {
+		b.Run(n.name, func(b *testing.B) {
+			pool := new(engine.Pool)
+			defer pool.Close()
+			s := n.new()
+			for i := 0; i < b.N; i++ {
+				if !s.Begin(i + 1) {
+					s = n.new()
+					s.Begin(1)
+				}
+				s.End(engine.Run(engine.Config{Pool: pool, Trace: n.trace}, s, prog))
+			}
+		})
+	}
+	b.Run("replay", func(b *testing.B) {
+		// A recorded replay of a random run's schedule, as the report of
+		// a bug is built.
+		pool := new(engine.Pool)
+		defer pool.Close()
+		s := strategy.NewRandom(1)
+		s.Begin(1)
+		res := engine.Run(engine.Config{Pool: pool}, s, prog)
+		keys := make([]string, len(res.Choices))
+		for i, c := range res.Choices {
+			keys[i] = c.Key()
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			r := strategy.NewReplay(keys)
+			r.Begin(1)
+			res := engine.Run(engine.Config{Pool: pool, Record: true}, r, prog)
+			if res.Bug != nil || !r.Consumed() {
+				b.Fatalf("the replay diverged: %v", res.Bug)
+			}
+		}
+	})
+}

@@ -247,8 +247,10 @@ func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
 //
 //go:norace
 func (e *Exec) rendezvous(g *G, c ChanCase, h *G, hi int) {
-	if e.anyDormant {
-		e.step.partner = h
+	if e.incr {
+		// h leaves every channel of its operation, not only c's.
+		e.markDirty(h)
+		e.touchOp(&h.op)
 	}
 	h.sel = hi
 	h.matched = true

@@ -1,85 +1,128 @@
 package engine
 
-import "unsafe"
+import (
+	"sort"
+	"unsafe"
+)
 
-// Dormant goroutines. A run with thousands of goroutines blocked on their
-// own channels or locks (GoKer's kernels as shipped: a thousand copies of a
-// scenario) would otherwise re-examine every one of them at every step.
-// A parked goroutine whose operation is not enabled, and depends only on
-// objects whose whole state heddle models (channels made by the run,
-// mutexes, RWMutexes, WaitGroups, Onces), becomes dormant: enabled skips
-// it until a step touches one of its objects. A step touches the objects
-// of the operation that ran, those of the operations its goroutines
-// announced next (a new waiter on an unbuffered channel can enable a
-// partner), and, for any step whose effects reach further (a timer, a
-// Cond, a context, Timer.Stop), every object: all goroutines wake.
-// Dormancy only skips work; the choices are the same as without it.
+// The enabled set, kept up to date from step to step. A run with
+// thousands of goroutines (GoKer's kernels as shipped: a thousand copies of
+// a scenario, started at once) would otherwise re-examine every goroutine
+// at every step, and rebuild the list of enabled choices from scratch.
+//
+// In a run with Config.DormantFrom goroutines or more, the engine keeps
+// e.gch, the goroutine choices in creation order, from one step to the
+// next, and recomputes only the choices of the goroutines a step may have
+// changed (dirty ones):
+//
+//   - the goroutine that announced a new operation, was created or exited;
+//   - the goroutines whose pending operation depends on an object that a
+//     step touched: the objects of the operation that ran, those of the
+//     operation a rendezvous partner completed, and the unbuffered channels
+//     on which a goroutine announced an operation (a new waiter can enable
+//     a partner, or take a select off its default);
+//   - goroutines waiting on a channel heddle did not see being made (a
+//     foreign channel), which are probed at every pass.
+//
+// A goroutine's choices depend only on its pending operation, on the state
+// of the objects of that operation (a mutex's holder, a channel's buffer,
+// closed flag and waiters, a WaitGroup's counter, ...) and, for a
+// Cond.Wait, on being signalled, which only a step on the Cond does. Steps
+// whose effects reach further (a context cancelled, a timer stopped or
+// reset, a timer that runs a function) make every goroutine dirty: the
+// set is rebuilt. Goroutines whose operation depends on objects register
+// as watchers of those objects, once per operation.
+//
+// This only skips work; the choices are the same as without it (in the
+// same order). TestDormancyChangesNoChoice (internal/strategy) runs the
+// differential corpus with the set kept from the first goroutine on, and
+// rebuilt at every step, and compares every scheduling point. Like the
+// partner lists, it assumes that a channel made by the run is operated on
+// only by controlled goroutines.
 
-// stepInfo is what enabled needs to know of the step that ran since its
-// last call.
-type stepInfo struct {
-	g       *G // the goroutine that ran, nil if none
-	op      Op // the objects of its operation (Obj and Cases)
-	partner *G // its rendezvous partner, if any
-	all     bool
+// watch is a goroutine registered on an object for one of its operations.
+type watch struct {
+	g   *G
+	seq uint64 // g.opSeq of the operation
 }
 
-// noteStep records the step about to run: goroutine g performing op.
+// markDirty makes enabled recompute g's choices at its next pass.
+//
+//go:norace
+func (e *Exec) markDirty(g *G) {
+	if !e.incr || g.inDirty {
+		return
+	}
+	g.inDirty = true
+	e.dirty = append(e.dirty, g)
+}
+
+// noteStep is called before goroutine g performs op as a step.
 //
 //go:norace
 func (e *Exec) noteStep(g *G, op *Op) {
-	if !e.anyDormant {
-		return // nothing to wake: runs with few goroutines pay no more
+	if !e.incr {
+		return
 	}
-	e.step = stepInfo{g: g, all: !targetedKind(op.Kind)}
-	e.step.op.Obj, e.step.op.Cases = op.Obj, op.Cases
+	e.markDirty(g)
+	if !targetedKind(op.Kind) {
+		e.rebuildAll = true
+		return
+	}
+	e.touchOp(op)
 }
 
-// noteWakeAll records a step whose effects are not limited to the objects
-// of one operation.
+// noteFire is called before timer t fires. A firing sends on the timer's
+// channel, or starts a goroutine (which is new, hence dirty), or runs a
+// function whose effects are unknown.
 //
 //go:norace
-func (e *Exec) noteWakeAll() {
-	if e.anyDormant {
-		e.step = stepInfo{all: true}
+func (e *Exec) noteFire(t *Timer) {
+	if !e.incr {
+		return
+	}
+	switch {
+	case t.ch != nil:
+		e.touch(chanAddr(t.ch))
+	case t.goFn != nil:
+	default:
+		e.rebuildAll = true
+	}
+}
+
+// noteAnnounce is called when g announces its pending operation.
+//
+//go:norace
+func (e *Exec) noteAnnounce(g *G) {
+	if !e.incr {
+		return
+	}
+	e.markDirty(g)
+	for _, c := range g.op.Cases {
+		if p := c.Chan(); p != nil && c.Cap() == 0 {
+			e.touch(p)
+		}
 	}
 }
 
 // targetedKind reports whether a step of kind k changes the state of the
-// objects of its operation only.
+// objects of its operation only (as far as other goroutines' choices are
+// concerned).
 //
 //go:norace
 func targetedKind(k OpKind) bool {
 	switch k {
 	case OpStart, OpYield, OpSend, OpRecv, OpSelect, OpClose, OpChanLen,
 		OpLock, OpTryLock, OpUnlock, OpRLock, OpRUnlock, OpWLock, OpWLockWait, OpWUnlock, OpRWTryLock, OpRWTryRLock,
-		OpWGAdd, OpWGWait, OpOnce, OpOnceDone, OpAtomicLoad, OpAtomicWrite, OpMapRead, OpMapWrite:
+		OpWGAdd, OpWGWait, OpOnce, OpOnceDone, OpAtomicLoad, OpAtomicWrite, OpMapRead, OpMapWrite,
+		OpCondWait, OpCondBlocked, OpCondSignal, OpCondBroadcast, OpSleep:
+		// Cond: Signal and Broadcast mark the waiters of the Cond, whose
+		// pending operation (OpCondBlocked) is on the Cond; Wait's unlock
+		// and relock are steps of their own. A sleeper's waking changes
+		// no other goroutine's choices.
 		return true
 	}
 	return false
-}
-
-// wakeAfterStep wakes the dormant goroutines the last step may have
-// enabled.
-//
-//go:norace
-func (e *Exec) wakeAfterStep() {
-	s := &e.step
-	if !e.anyDormant {
-		return
-	}
-	if s.all {
-		for _, g := range e.gs {
-			g.dormant = false
-		}
-	} else if s.g != nil {
-		e.touchOp(&s.op)
-		e.touchOp(&s.g.op)
-		if s.partner != nil {
-			e.touchOp(&s.partner.op)
-		}
-	}
-	*s = stepInfo{}
 }
 
 //go:norace
@@ -94,52 +137,62 @@ func (e *Exec) touchOp(op *Op) {
 	}
 }
 
+// touch makes the watchers of the object at p dirty, and drops the
+// watchers that moved on to another operation.
+//
 //go:norace
 func (e *Exec) touch(p unsafe.Pointer) {
 	o := e.objs.get(p)
-	if o == nil || len(o.dormant) == 0 {
+	if o == nil || len(o.watchers) == 0 {
 		return
 	}
-	for i, g := range o.dormant {
-		g.dormant = false
-		g.regSeq = 0
-		o.dormant[i] = nil
+	kept := o.watchers[:0]
+	for _, w := range o.watchers {
+		g := w.g
+		if g.state != gParked || g.opSeq != w.seq {
+			continue
+		}
+		kept = append(kept, w)
+		e.markDirty(g)
 	}
-	o.dormant = o.dormant[:0]
+	for i := len(kept); i < len(o.watchers); i++ {
+		o.watchers[i] = watch{}
+	}
+	o.watchers = kept
 }
 
-// sleep makes g dormant, if its pending operation (not enabled now) can be
-// enabled only by a step on one of its objects. enabled calls it only in
-// runs with at least Config.DormantFrom goroutines.
+// watchOp registers g on the objects its pending operation depends on,
+// once per operation, and notes it for the next pass if it waits on a
+// foreign channel.
 //
 //go:norace
-func (e *Exec) sleep(g *G) {
+func (e *Exec) watchOp(g *G) {
+	if g.state != gParked {
+		return
+	}
 	op := &g.op
 	switch op.Kind {
 	case OpSend, OpRecv, OpSelect:
-		if op.Dflt || g.committed >= 0 {
-			return
-		}
 		for _, c := range op.Cases {
 			if p := c.Chan(); p != nil && !e.chanOf(p).owned {
-				return // a foreign channel is probed at every pass
+				// A foreign channel is probed at every pass.
+				e.volatile = append(e.volatile, g)
+				break
 			}
 		}
-	case OpLock, OpRLock, OpWLock, OpWLockWait, OpWGWait, OpOnce, OpBlock:
+	case OpLock, OpRLock, OpWLock, OpWLockWait, OpWGWait, OpOnce, OpCondBlocked:
 	default:
-		return
+		return // enabled whatever other goroutines do, or a sleeper
 	}
-	g.dormant = true
-	e.anyDormant = true
 	if g.regSeq == g.opSeq {
-		return // still in its objects' lists
+		return
 	}
 	g.regSeq = g.opSeq
 	if op.Obj != nil {
 		e.register(op.Obj, g)
 	}
 	for _, c := range op.Cases {
-		if p := c.Chan(); p != nil {
+		if p := c.Chan(); p != nil && p != op.Obj {
 			e.register(p, g)
 		}
 	}
@@ -148,8 +201,160 @@ func (e *Exec) sleep(g *G) {
 //go:norace
 func (e *Exec) register(p unsafe.Pointer, g *G) {
 	o := e.objs.obtain(p)
-	if n := len(o.dormant); n > 0 && o.dormant[n-1] == g {
+	if n := len(o.watchers); n > 0 && o.watchers[n-1].g == g && o.watchers[n-1].seq == g.opSeq {
+		return // a select with two cases on one channel
+	}
+	o.watchers = append(o.watchers, watch{g: g, seq: g.opSeq})
+}
+
+// rebuild recomputes the choices of every goroutine.
+//
+//go:norace
+func (e *Exec) rebuild() {
+	e.gch = e.gch[:0]
+	e.volatile = e.volatile[:0]
+	for _, g := range e.gs {
+		g.inDirty = false
+		n := len(e.gch)
+		if g.state == gParked {
+			e.gch = e.addChoices(e.gch, g)
+		}
+		g.nch = len(e.gch) - n
+		if e.incr {
+			e.watchOp(g)
+		}
+	}
+	e.clearDirty()
+	e.rebuildAll = false
+}
+
+//go:norace
+func (e *Exec) clearDirty() {
+	for i := range e.dirty {
+		e.dirty[i] = nil
+	}
+	e.dirty = e.dirty[:0]
+}
+
+// update recomputes the choices of the dirty goroutines, in creation order
+// (the order in which rebuild probes foreign channels).
+//
+//go:norace
+func (e *Exec) update() {
+	for i, g := range e.volatile {
+		e.markDirty(g)
+		e.volatile[i] = nil
+	}
+	e.volatile = e.volatile[:0]
+	if len(e.dirty) > 1 {
+		sort.Sort(byIndex(e.dirty))
+	}
+	for _, g := range e.dirty {
+		g.inDirty = false
+		e.refresh(g)
+	}
+	e.clearDirty()
+}
+
+type byIndex []*G
+
+//go:norace
+func (s byIndex) Len() int { return len(s) }
+
+//go:norace
+func (s byIndex) Less(i, j int) bool { return s[i].Index < s[j].Index }
+
+//go:norace
+func (s byIndex) Swap(i, j int) { s[i], s[j] = s[j], s[i] }
+
+// refresh recomputes g's choices and puts them in their place in e.gch.
+//
+//go:norace
+func (e *Exec) refresh(g *G) {
+	buf := e.scratch[:0]
+	if g.state == gParked {
+		buf = e.addChoices(buf, g)
+	}
+	e.scratch = buf
+	k, old := len(buf), g.nch
+	if k > 0 || old > 0 {
+		pos := e.gchPos(g.Index)
+		if k != old {
+			e.shiftGch(pos+old, k-old)
+		}
+		for i := 0; i < k; i++ {
+			e.gch[pos+i] = buf[i]
+			buf[i] = Choice{}
+		}
+		g.nch = k
+	}
+	e.watchOp(g)
+}
+
+// gchPos returns the index in e.gch of the first choice of the goroutine
+// of creation index idx, or where it would be.
+//
+//go:norace
+func (e *Exec) gchPos(idx int) int {
+	lo, hi := 0, len(e.gch)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if e.gch[m].G.Index < idx {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// shiftGch moves e.gch[from:] by d places (d < 0: towards the start).
+//
+//go:norace
+func (e *Exec) shiftGch(from, d int) {
+	n := len(e.gch)
+	if d > 0 {
+		for i := 0; i < d; i++ {
+			e.gch = append(e.gch, Choice{})
+		}
+		moveChoices(e.gch[from+d:], e.gch[from:n])
 		return
 	}
-	o.dormant = append(o.dormant, g)
+	moveChoices(e.gch[from+d:], e.gch[from:])
+	for i := n + d; i < n; i++ {
+		e.gch[i] = Choice{}
+	}
+	e.gch = e.gch[:n+d]
+}
+
+// moveChoices is copy(dst, src), element by element under the race
+// detector (copy's runtime code reports its accesses even from norace
+// code, and e.gch is touched by whichever goroutine holds the processor).
+//
+//go:norace
+func moveChoices(dst, src []Choice) {
+	if !RaceEnabled {
+		copy(dst, src)
+		return
+	}
+	n := len(src)
+	if len(dst) < n {
+		n = len(dst)
+	}
+	if n == 0 {
+		return
+	}
+	if &dst[0] == &src[0] {
+		return
+	}
+	// Overlapping moves: backwards when moving towards the end.
+	if uintptr(unsafe.Pointer(&dst[0])) > uintptr(unsafe.Pointer(&src[0])) {
+		for i := n - 1; i >= 0; i-- {
+			dst[i] = src[i]
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		dst[i] = src[i]
+	}
 }

@@ -64,8 +64,9 @@ type G struct {
 	committed int    // a probe already performed this case (-1: none)
 	matched   bool   // a partner chose this goroutine to complete a rendezvous
 	signalled bool   // OpCondBlocked: woken by Signal or Broadcast
-	dormant   bool   // skipped by enabled until a step touches its objects (dormant.go)
-	regSeq    uint64 // the opSeq for which g is in its objects' dormant lists
+	nch       int    // g's choices in Exec.gch (enabledset.go)
+	inDirty   bool   // g is in Exec.dirty
+	regSeq    uint64 // the opSeq for which g is in its objects' watcher lists
 	spins     int    // consecutive operations without progress; see Spins
 	vc        VC     // recorded runs: the goroutine's vector clock
 	lastLoad  unsafe.Pointer
@@ -121,10 +122,12 @@ type Config struct {
 	// returned, to let leftover goroutines finish, before the ones still
 	// blocked are leaks.
 	Horizon time.Duration
-	// DormantFrom is the number of goroutines from which a run skips
-	// dormant ones (dormant.go); below it the bookkeeping costs more than
-	// it saves. Default 32; -1 turns dormancy off (for the test that shows
-	// it changes no choice).
+	// DormantFrom is the number of goroutines from which a run keeps its
+	// enabled set from step to step and recomputes only the choices of
+	// the goroutines a step may have changed (enabledset.go); below it the
+	// bookkeeping costs more than it saves. Default 32; -1 recomputes
+	// every goroutine at every step (for the test that shows it changes no
+	// choice).
 	DormantFrom int
 	// Record makes the run capture call sites, enabled sets and vector
 	// clocks of every step (for reports and replay -v). It is slower.
@@ -172,9 +175,11 @@ type Exec struct {
 	mainDone     bool
 	mainDoneAt   time.Duration
 	mainDoneStep int
-	postFair     int // step at which the fair phase after the test began (0: not yet)
-	step         stepInfo
-	anyDormant   bool // some goroutine went dormant this run
+	postFair     int  // step at which the fair phase after the test began (0: not yet)
+	incr         bool // the enabled set is kept from step to step (enabledset.go)
+	rebuildAll   bool // the last step may have changed any goroutine's choices
+	dirty        []*G // goroutines whose choices the last step may have changed
+	volatile     []*G // goroutines waiting on foreign channels
 	aborting     bool
 	ended        bool
 	done         chan struct{}
@@ -182,7 +187,11 @@ type Exec struct {
 	tw           chan *Timer   // race detector: timers to fire on timerWorker
 	twDone       chan struct{} // race detector: a firing is done
 
-	choices []Choice
+	choices []Choice  // the enabled choices: gch, then the timer choice
+	gch     []Choice  // the goroutine choices, in creation order
+	scratch []Choice  // refresh's buffer
+	one     [1]Choice // the choice of an overdue timer
+	overdue bool      // e.choices is e.one
 	point   Point
 	res     Result
 
@@ -281,6 +290,7 @@ func (e *Exec) newG(parent *G, fn func()) *G {
 	e.seq++
 	g.opSeq = e.seq
 	e.gs = append(e.gs, g)
+	e.markDirty(g)
 	e.live++
 	if e.live > e.maxLive {
 		e.maxLive = e.live
@@ -416,6 +426,7 @@ func (e *Exec) yield(op Op) {
 	case OpSend, OpRecv, OpSelect:
 		e.addWaiters(g)
 	}
+	e.noteAnnounce(g)
 	if r := e.returnTo; r != nil {
 		// g completed a rendezvous for r and reached its next operation:
 		// hand the processor back to r.
@@ -472,6 +483,7 @@ func (e *Exec) exit(g *G) {
 		return
 	}
 	g.state = gDone
+	e.markDirty(g)
 	e.live--
 	if g.normal && e.cfg.Pool != nil && !RaceEnabled {
 		e.cfg.Pool.free = append(e.cfg.Pool.free, g.w)

@@ -16,9 +16,9 @@ type object struct {
 	timer  *Timer // for a *time.Timer or *time.Ticker made by the run
 	writes uint64 // atomic and sync.Map writes, for spin detection
 	vc     VC     // recorded runs: the object's clock
-	// dormant are the goroutines that wait for a step on this object
-	// (dormant.go).
-	dormant []*G
+	// watchers are the goroutines whose choices depend on this object
+	// (enabledset.go).
+	watchers []watch
 }
 
 // objTable maps addresses to shadow objects. It is a small open-addressing

@@ -107,13 +107,7 @@ func (e *Exec) pick() *G {
 			idx = e.fairChoice()
 			e.res.Truncated = true
 		} else if n > 1 {
-			e.point = Point{Exec: e, Step: e.steps, Choices: e.choices, Prev: -1}
-			for i, c := range e.choices {
-				if c.G != nil && c.G == e.cur {
-					e.point.Prev = i
-					break
-				}
-			}
+			e.point = Point{Exec: e, Step: e.steps, Choices: e.choices, Prev: e.prevIndex()}
 			idx = e.strat.Choose(&e.point)
 			if idx < 0 || idx >= n {
 				if idx == Diverged {
@@ -138,7 +132,7 @@ func (e *Exec) pick() *G {
 		}
 		if c.Timer != nil {
 			e.record(nil, c.Op(), e.choices, c.Early)
-			e.noteWakeAll()
+			e.noteFire(c.Timer)
 			e.fire(c.Timer)
 			continue
 		}
@@ -186,59 +180,84 @@ func (e *Exec) fairChoice() int {
 // choice is not enabled: the program did not behave as when it was recorded.
 const Diverged = -2
 
-// enabled fills e.choices.
+// enabled fills e.choices: the goroutine choices in creation order (e.gch,
+// kept from step to step in large runs, see enabledset.go), then the timer
+// choice, if any.
 //
 //go:norace
 func (e *Exec) enabled() {
 	e.gen++ // invalidates the per-channel caches of partner
-	e.wakeAfterStep()
-	e.choices = e.choices[:0]
-	dormancy := e.cfg.DormantFrom >= 0 && len(e.gs) >= e.cfg.DormantFrom
-	for _, g := range e.gs {
-		if g.state != gParked || g.dormant {
-			continue
-		}
-		n := len(e.choices)
-		e.addChoices(g)
-		if dormancy && len(e.choices) == n {
-			e.sleep(g)
-		}
+	if !e.incr && e.cfg.DormantFrom >= 0 && len(e.gs) >= e.cfg.DormantFrom {
+		e.incr = true
+		e.rebuildAll = true
 	}
+	if !e.incr || e.rebuildAll {
+		e.rebuild()
+	} else {
+		e.update()
+	}
+	e.choices = e.gch
+	e.overdue = false
 	e.addTimerChoices()
 }
 
+// prevIndex is the index in e.choices of the goroutine that ran the
+// previous step, or -1.
+//
 //go:norace
-func (e *Exec) addChoices(g *G) {
+func (e *Exec) prevIndex() int {
+	g := e.cur
+	if g == nil || e.overdue {
+		for i, c := range e.choices {
+			if g != nil && c.G == g {
+				return i
+			}
+		}
+		return -1
+	}
+	if i := e.gchPos(g.Index); i < len(e.gch) && e.gch[i].G == g {
+		return i
+	}
+	for i := len(e.gch); i < len(e.choices); i++ {
+		if e.choices[i].G == g {
+			return i
+		}
+	}
+	return -1
+}
+
+// addChoices appends g's enabled choices to buf.
+//
+//go:norace
+func (e *Exec) addChoices(buf []Choice, g *G) []Choice {
 	op := &g.op
 	switch op.Kind {
 	case OpSend, OpRecv, OpSelect:
 		sel := op.Kind == OpSelect
 		if g.committed >= 0 {
-			e.choices = append(e.choices, Choice{G: g, Case: g.committed, Select: sel})
-			return
+			return append(buf, Choice{G: g, Case: g.committed, Select: sel})
 		}
-		any := false
+		n := len(buf)
 		for i, c := range op.Cases {
 			if e.caseReady(g, c) {
 				if g.committed >= 0 {
-					// A probe performed case i: it is the only choice.
-					e.choices = append(e.choices, Choice{G: g, Case: g.committed, Select: sel})
-					return
+					// A probe performed case i: no later case is a choice.
+					return append(buf, Choice{G: g, Case: g.committed, Select: sel})
 				}
-				e.choices = append(e.choices, Choice{G: g, Case: i, Select: sel})
-				any = true
+				buf = append(buf, Choice{G: g, Case: i, Select: sel})
 			}
 		}
-		if !any && op.Dflt {
-			e.choices = append(e.choices, Choice{G: g, Case: -1, Select: sel})
+		if len(buf) == n && op.Dflt {
+			buf = append(buf, Choice{G: g, Case: -1, Select: sel})
 		}
 	case OpSleep:
 		// Handled with the timers.
 	default:
 		if e.opEnabled(g) {
-			e.choices = append(e.choices, Choice{G: g, Case: -1})
+			buf = append(buf, Choice{G: g, Case: -1})
 		}
 	}
+	return buf
 }
 
 // opEnabled reports whether a non-channel operation can proceed.
@@ -285,12 +304,15 @@ func (e *Exec) addTimerChoices() {
 	if t.when < e.now {
 		// Overdue (time passed while goroutines polled): it fires now, as
 		// the Go runtime fires a due timer at its next opportunity.
-		e.choices = e.choices[:0]
+		// e.choices shares its array with e.gch: the choice goes in one
+		// of its own.
+		e.overdue = true
 		if t.sleeper != nil {
-			e.choices = append(e.choices, Choice{G: t.sleeper, Case: -1})
+			e.one[0] = Choice{G: t.sleeper, Case: -1}
 		} else {
-			e.choices = append(e.choices, Choice{Timer: t, Case: -1})
+			e.one[0] = Choice{Timer: t, Case: -1}
 		}
+		e.choices = e.one[:]
 		return
 	}
 	// The runnable goroutines have been starved since the last step a

@@ -1,0 +1,105 @@
+package rt_test
+
+import (
+	"hash/fnv"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"heddle.dev/internal/engine"
+	"heddle.dev/internal/strategy"
+	"heddle.dev/rt"
+)
+
+// copiesWithTimers is manyEnabled with selects, sleeps and a buffered
+// channel: the operations whose choices the engine's enabled set must
+// keep up to date across steps.
+func copiesWithTimers(copies int) func() {
+	return func() {
+		var wg sync.WaitGroup
+		rt.WaitGroupAdd(&wg, 3*copies)
+		for i := 0; i < copies; i++ {
+			var mu sync.Mutex
+			ch := rt.MakeChan[chan int](0)
+			stop := rt.MakeChan[chan int](1)
+			for j := 0; j < 2; j++ {
+				send := j == 0
+				rt.Go(func() {
+					defer rt.WaitGroupDone(&wg)
+					for k := 0; k < 3; k++ {
+						rt.MutexLock(&mu)
+						rt.MutexUnlock(&mu)
+					}
+					if send {
+						rt.Send(ch, 1)
+					} else {
+						rt.Select(false, rt.RecvCase(ch), rt.RecvCase(stop))
+					}
+				})
+			}
+			rt.Go(func() {
+				defer rt.WaitGroupDone(&wg)
+				for k := 0; k < 3; k++ {
+					rt.Gosched()
+					rt.Sleep(time.Microsecond)
+				}
+				rt.Select(true, rt.SendCase(stop, 1))
+			})
+		}
+		rt.WaitGroupWait(&wg)
+	}
+}
+
+// choiceHash hashes the choices offered at every scheduling point.
+type choiceHash struct {
+	s engine.Strategy
+	h uint64
+	n int
+}
+
+func (c *choiceHash) Begin(run int) bool   { return c.s.Begin(run) }
+func (c *choiceHash) End(r *engine.Result) { c.s.End(r) }
+func (c *choiceHash) Choose(p *engine.Point) int {
+	f := fnv.New64a()
+	f.Write([]byte(strconv.FormatUint(c.h, 16)))
+	for _, ch := range p.Choices {
+		f.Write([]byte(ch.Key()))
+		f.Write([]byte{' '})
+	}
+	i := c.s.Choose(p)
+	f.Write([]byte(strconv.Itoa(i) + "/" + strconv.Itoa(p.Prev)))
+	c.h = f.Sum64()
+	c.n++
+	return i
+}
+
+// TestManyGoroutinesSameChoices runs programs with many goroutines with
+// the engine's enabled set kept from step to step (the default for runs
+// of 32 goroutines or more) and rebuilt at every step: every scheduling
+// point must offer the same choices.
+func TestManyGoroutinesSameChoices(t *testing.T) {
+	progs := map[string]func(){"manyEnabled": manyEnabled(40), "copiesWithTimers": copiesWithTimers(40)}
+	for name, prog := range progs {
+		for seed := int64(1); seed <= 4; seed++ {
+			var got [2]string
+			for i, from := range []int{0, -1} {
+				var s engine.Strategy = strategy.NewRandom(seed)
+				if seed%2 == 0 {
+					s = strategy.NewPCT(seed, 3)
+				}
+				rec := &choiceHash{s: s}
+				rec.Begin(1)
+				r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, DormantFrom: from}, rec, prog)
+				got[i] = strconv.FormatUint(rec.h, 16) + " " + strconv.Itoa(rec.n) + " points, " + strconv.Itoa(r.Steps) + " steps"
+				if r.Bug != nil {
+					got[i] += " " + r.Bug.Kind
+				}
+			}
+			t.Logf("%s seed %d: %s", name, seed, got[0])
+			if got[0] != got[1] {
+				t.Errorf("%s, seed %d: kept: %s; rebuilt: %s", name, seed, got[0], got[1])
+			}
+		}
+	}
+}
