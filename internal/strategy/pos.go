@@ -1,6 +1,8 @@
 package strategy
 
 import (
+	"unsafe"
+
 	"heddle.dev/internal/engine"
 )
 
@@ -17,10 +19,23 @@ import (
 type POS struct {
 	seed int64
 	rng  *rng
-	prio map[string]float64
-	ops  map[string]engine.OpKind // the operation each priority was drawn for
-	re   *runEvents
-	seen int
+	// prio holds the priorities of goroutine events, by goroutine index:
+	// one slot per choice key (the select case, or -1).
+	prio [][]posSlot
+	// tprio holds those of timer events, by choice key.
+	tprio map[string]posSlot
+	re    *runEvents
+	seen  int
+	objs  []uintptr // scratch: the objects of a step (mayShare), as addresses
+}
+
+// posSlot is the priority of one event, and the operation it was drawn
+// for; ok is false when there is none.
+type posSlot struct {
+	kc int // the choice key's select case, or -1
+	pr float64
+	op engine.OpKind
+	ok bool
 }
 
 // NewPOS returns a partial order sampling strategy.
@@ -33,50 +48,202 @@ func (s *POS) NeedsTrace() bool { return true }
 // Begin implements engine.Strategy.
 func (s *POS) Begin(run int) bool {
 	s.rng = runRNG(s.seed, run)
-	s.prio = map[string]float64{}
-	s.ops = map[string]engine.OpKind{}
+	for i := range s.prio {
+		s.prio[i] = s.prio[i][:0]
+	}
+	s.tprio = map[string]posSlot{}
 	s.re = newRunEvents()
 	s.seen = 0
 	return true
 }
 
+// keyCase is the part of a goroutine choice's key after the goroutine id:
+// the select case, or -1.
+func keyCase(c engine.Choice) int {
+	if c.Select && c.Case >= 0 {
+		return c.Case
+	}
+	return -1
+}
+
+// slot returns the priority slot of goroutine choice c, creating it.
+func (s *POS) slot(c engine.Choice) *posSlot {
+	i := c.G.Index
+	for len(s.prio) <= i {
+		s.prio = append(s.prio, nil)
+	}
+	kc := keyCase(c)
+	sl := s.prio[i]
+	for j := range sl {
+		if sl[j].kc == kc {
+			return &sl[j]
+		}
+	}
+	s.prio[i] = append(sl, posSlot{kc: kc})
+	return &s.prio[i][len(sl)]
+}
+
+// forget drops the priority of choice c.
+func (s *POS) forget(c engine.Choice) {
+	if c.G == nil {
+		delete(s.tprio, c.Key())
+		return
+	}
+	s.slot(c).ok = false
+}
+
 // Choose implements engine.Strategy.
 func (s *POS) Choose(p *engine.Point) int {
 	s.re.consume(p.Exec.Trace())
-	pend := make([]*event, len(p.Choices))
-	for i, c := range p.Choices {
-		pend[i] = pendingEvent(p, c)
-	}
 	// Reset the priorities of the pending events that race with the
-	// steps taken since the last choice.
+	// steps taken since the last choice. Building a choice's pending event
+	// costs allocations, and there may be thousands of choices: a cheap
+	// test on the step first tells the choices that cannot race with it.
+	var pend []*event
 	for ; s.seen < len(s.re.ev); s.seen++ {
 		e := s.re.ev[s.seen]
+		all := racesWithAll(e)
+		if !all {
+			s.objs = stepObjects(s.objs[:0], e)
+		}
 		for i, c := range p.Choices {
-			if !shareG(e, pend[i]) && dependent(e, pend[i], false) {
-				delete(s.prio, c.Key())
+			if c.G == nil {
+				// A timer's firing writes virtual time, which every
+				// step reads.
+				s.forget(c)
+				continue
 			}
+			if sl := s.slot(c); !sl.ok {
+				continue // nothing to reset
+			}
+			h, _ := p.Exec.ChoicePartner(c)
+			if inEvent(e, c.G) || (h != nil && inEvent(e, h)) {
+				continue // program order, not a race
+			}
+			if !all && !writesWorld(c.G.PendingKind()) && (h == nil || !writesWorld(h.PendingKind())) {
+				if !s.mayShare(c.G.Pending()) && (h == nil || !s.mayShare(h.Pending())) {
+					continue
+				}
+				if pend == nil {
+					pend = make([]*event, len(p.Choices))
+				}
+				if pend[i] == nil {
+					pend[i] = pendingEvent(p, c)
+				}
+				if !dependent(e, pend[i], false) {
+					continue
+				}
+			}
+			s.forget(c)
 		}
 	}
 	best, bestP := 0, -1.0
 	for i, c := range p.Choices {
-		k := c.Key()
-		op := c.Op().Kind
-		pr, ok := s.prio[k]
-		if !ok || s.ops[k] != op {
-			// A new event: a goroutine's next operation, or a new timer.
-			pr = s.rng.Float64()
-			if c.Early > 0 {
-				pr /= 4
+		var pr float64
+		if c.G == nil {
+			k := c.Key()
+			op := engine.OpTimerFire
+			sl, ok := s.tprio[k]
+			if !ok || sl.op != op {
+				pr = s.draw(c)
+				s.tprio[k] = posSlot{pr: pr, op: op, ok: true}
+			} else {
+				pr = sl.pr
 			}
-			s.prio[k], s.ops[k] = pr, op
+		} else {
+			sl := s.slot(c)
+			op := c.G.PendingKind()
+			if !sl.ok || sl.op != op {
+				// A new event: a goroutine's next operation.
+				sl.pr, sl.op, sl.ok = s.draw(c), op, true
+			}
+			pr = sl.pr
 		}
 		if pr > bestP {
 			best, bestP = i, pr
 		}
 	}
 	// The event taken is done: its goroutine's next event is new.
-	delete(s.prio, p.Choices[best].Key())
+	s.forget(p.Choices[best])
 	return best
+}
+
+// draw is a new random priority for c.
+func (s *POS) draw(c engine.Choice) float64 {
+	pr := s.rng.Float64()
+	if c.Early > 0 {
+		pr /= 4
+	}
+	return pr
+}
+
+// racesWithAll reports whether step e is dependent with the pending event
+// of every goroutine choice that does not share a goroutine with it:
+// every pending event reads virtual time and, not knowing the queues its
+// goroutines will join next, writes every queue (pendingEvent), so a step
+// that writes virtual time or touches a queue races with all of them.
+func racesWithAll(e *event) bool {
+	for _, a := range e.acc {
+		if (a.obj == world && a.write) || a.obj == anyQueue {
+			return true
+		}
+	}
+	return false
+}
+
+// writesWorld reports whether an operation of kind k writes virtual time
+// (accesses), which every step reads.
+func writesWorld(k engine.OpKind) bool {
+	switch k {
+	case engine.OpSleep, engine.OpTimerFire, engine.OpTimerStop, engine.OpCancel:
+		return true
+	}
+	return false
+}
+
+// stepObjects appends the objects e accesses, other than pseudo-objects,
+// with the channels of its queues.
+func stepObjects(objs []uintptr, e *event) []uintptr {
+	for _, a := range e.acc {
+		if pseudo(a.obj) {
+			continue
+		}
+		// A queue's object is its channel's address plus 1 or 2
+		// (queueOf); both candidates are kept, a false match only costs
+		// an exact test. (Addresses, not pointers: a.obj-1 may point
+		// outside any object, which the garbage collector rejects.)
+		o := uintptr(a.obj)
+		objs = append(objs, o, o-1, o-2)
+	}
+	return objs
+}
+
+// mayShare reports whether an operation may access an object of the step
+// whose objects are s.objs: its object, or one of its channels. It has no
+// false negatives: every object of a pending event is one of these, or a
+// queue of one of its channels, or a pseudo-object.
+func (s *POS) mayShare(op engine.Op) bool {
+	for _, o := range s.objs {
+		if o == uintptr(op.Obj) || (op.Timer != nil && o == uintptr(unsafe.Pointer(op.Timer))) {
+			return true
+		}
+		for _, c := range op.Cases {
+			if o == uintptr(c.Chan()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inEvent reports whether g is a goroutine of e.
+func inEvent(e *event, g *engine.G) bool {
+	for _, h := range e.gs {
+		if h == g {
+			return true
+		}
+	}
+	return false
 }
 
 // End implements engine.Strategy.
