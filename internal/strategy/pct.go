@@ -21,7 +21,9 @@ type PCT struct {
 	n, k int // learned bounds
 
 	rng        *rng
-	prio       map[string]float64 // by choice identity (goroutine id or timer id)
+	gprio      []float64          // goroutines' priorities, by index
+	gset       []bool             // which of gprio are set
+	tprio      map[string]float64 // timers' priorities, by choice key
 	change     []int              // change points, in scheduling points
 	points     int                // scheduling points so far in this run
 	low        float64            // the next priority for a yielding goroutine
@@ -39,7 +41,10 @@ func NewPCT(seed int64, d int) *PCT {
 // Begin implements engine.Strategy.
 func (s *PCT) Begin(run int) bool {
 	s.rng = runRNG(s.seed, run)
-	s.prio = map[string]float64{}
+	for i := range s.gset {
+		s.gset[i] = false
+	}
+	s.tprio = map[string]float64{}
 	s.change = s.change[:0]
 	for i := 1; i < s.d; i++ {
 		s.change = append(s.change, 1+s.rng.IntN(s.k))
@@ -58,15 +63,43 @@ func id(c engine.Choice) string {
 }
 
 func (s *PCT) priority(c engine.Choice) float64 {
-	key := id(c)
-	p, ok := s.prio[key]
-	if !ok {
-		// Distinct random priorities in (d, d+n): a new goroutine lands at
-		// a uniformly random rank among the existing ones.
-		p = float64(s.d) + s.rng.Float64()*float64(s.n)
-		s.prio[key] = p
+	if c.G == nil {
+		key := id(c)
+		p, ok := s.tprio[key]
+		if !ok {
+			p = s.draw()
+			s.tprio[key] = p
+		}
+		return p
 	}
+	i := c.G.Index
+	if i < len(s.gset) && s.gset[i] {
+		return s.gprio[i]
+	}
+	p := s.draw()
+	s.setPriority(c, p)
 	return p
+}
+
+// draw is a new goroutine's priority: distinct random priorities in
+// (d, d+n) make a new goroutine land at a uniformly random rank among the
+// existing ones.
+func (s *PCT) draw() float64 { return float64(s.d) + s.rng.Float64()*float64(s.n) }
+
+// setPriority sets the priority of c's goroutine or timer. Goroutines'
+// priorities are kept by index: with thousands of goroutines, Choose looks
+// at every enabled one, and a map keyed by id cost most of a step.
+func (s *PCT) setPriority(c engine.Choice, p float64) {
+	if c.G == nil {
+		s.tprio[id(c)] = p
+		return
+	}
+	i := c.G.Index
+	for len(s.gset) <= i {
+		s.gset = append(s.gset, false)
+		s.gprio = append(s.gprio, 0)
+	}
+	s.gprio[i], s.gset[i] = p, true
 }
 
 // Choose implements engine.Strategy.
@@ -90,7 +123,7 @@ func (s *PCT) Choose(p *engine.Point) int {
 		for i, k := range s.change {
 			if k == s.points {
 				s.change[i] = -1
-				s.prio[id(p.Choices[best])] = float64(i + 1)
+				s.setPriority(p.Choices[best], float64(i+1))
 				demoted = true
 			}
 		}
@@ -102,7 +135,7 @@ func (s *PCT) Choose(p *engine.Point) int {
 			switch c.G.PendingKind() {
 			case engine.OpYield, engine.OpSleep:
 				s.low--
-				s.prio[c.G.ID] = s.low
+				s.setPriority(engine.Choice{G: c.G}, s.low)
 			}
 		}
 		return best
