@@ -51,6 +51,7 @@ func main() {
 		mixes       = flag.String("mixes", "", "with -simulate: mixes to evaluate besides the built-in candidates, separated by spaces (member:warmup:weight,...)")
 		search      = flag.Bool("search", false, "with -simulate: also search a grid of mixes and list the best")
 		prove       = flag.String("prove", "dfs,odpor", "exhaustive strategies run on the single form of kernels whose bug the default strategy did not find (\"\": none)")
+		via         = flag.String("via", "test", "how heddle runs a kernel: test (heddle test on a generated test calling the kernel) or run (heddle run on the kernel's package as a program, through GOROOT's main.go)")
 		proveBudget = flag.Int("prove-budget", 100000, "runs of each -prove search")
 		discrim     = flag.Bool("discriminating", false, "with -seeds: skip the programs whose samples in -samples all found the bug at run 1, and members that missed it in two samples or more")
 	)
@@ -70,13 +71,13 @@ func main() {
 		}
 		return
 	}
-	if err := mainErr(command, *budget, *strategies, *forms, *nativeRuns, *nativeTime, *nativeGrace, *nativeBatch, *jobs, *run, *timeout, *shippedTO, *shippedS, *prove, *proveBudget, *out, *heddleBin, *rev, *keep); err != nil {
+	if err := mainErr(command, *budget, *strategies, *forms, *nativeRuns, *nativeTime, *nativeGrace, *nativeBatch, *jobs, *run, *timeout, *shippedTO, *shippedS, *prove, *proveBudget, *via, *out, *heddleBin, *rev, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "goker:", err)
 		os.Exit(1)
 	}
 }
 
-func mainErr(command string, budget int, strategies, forms string, nativeRuns int, nativeTime, nativeGrace time.Duration, nativeBatch, jobs int, run string, timeout, shippedTO time.Duration, shippedS, prove string, proveBudget int, out, heddleBin, rev string, keep bool) error {
+func mainErr(command string, budget int, strategies, forms string, nativeRuns int, nativeTime, nativeGrace time.Duration, nativeBatch, jobs int, run string, timeout, shippedTO time.Duration, shippedS, prove string, proveBudget int, via, out, heddleBin, rev string, keep bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	goroot, err := goker.GOROOT()
@@ -105,6 +106,12 @@ func mainErr(command string, budget int, strategies, forms string, nativeRuns in
 	}
 	cfg.Strategies = strings.Split(strategies, ",")
 	cfg.ShippedStrategies = strings.Split(shippedS, ",")
+	switch via {
+	case goker.ViaTest, goker.ViaRun:
+		cfg.Via = via
+	default:
+		return fmt.Errorf("unknown -via %q (test, run)", via)
+	}
 	if prove != "" {
 		cfg.Prove, cfg.ProveBudget = strings.Split(prove, ","), proveBudget
 	}

@@ -35,8 +35,10 @@ type Config struct {
 	// kernel has it (as heddle models Go), which "not found" alone does not.
 	Prove       []string
 	ProveBudget int
-	Work        string // where the temporary modules go (outside the repository)
-	Log         io.Writer
+	// Via is how heddle is run: ViaTest (the default, "") or ViaRun.
+	Via  string
+	Work string // where the temporary modules go (outside the repository)
+	Log  io.Writer
 }
 
 // KernelResult is everything measured on one kernel.
@@ -136,12 +138,12 @@ func runKernel(ctx context.Context, cfg Config, k *Kernel) *KernelResult {
 			strats = cfg.ShippedStrategies
 		}
 		for _, s := range strats {
-			kr.Heddle[f][s] = k.runHeddleSteps(ctx, cfg.Heddle, fdir, s, cfg.Budget, timeout)
+			kr.Heddle[f][s] = k.runHeddleSteps(ctx, cfg.Via, cfg.Heddle, fdir, s, cfg.Budget, timeout)
 		}
 		if r := kr.Heddle[f][DefaultStrategy]; f == Single && r != nil && !r.OK() && len(cfg.Prove) > 0 {
 			kr.Proof = map[string]*HeddleResult{}
 			for _, s := range cfg.Prove {
-				kr.Proof[s] = k.RunHeddle(ctx, cfg.Heddle, fdir, s, cfg.ProveBudget, timeout)
+				kr.Proof[s] = k.RunHeddleVia(ctx, cfg.Via, cfg.Heddle, fdir, s, cfg.ProveBudget, timeout)
 			}
 		}
 	}
@@ -169,10 +171,10 @@ func runKernel(ctx context.Context, cfg Config, k *Kernel) *KernelResult {
 // bound in some schedule (a loop that never ends where the bug does not
 // happen, or a long scenario), so its bug is looked for with that report
 // turned off, and both results are kept.
-func (k *Kernel) runHeddleSteps(ctx context.Context, heddle, dir, strategy string, budget int, timeout time.Duration, flags ...string) *HeddleResult {
-	r := k.RunHeddle(ctx, heddle, dir, strategy, budget, timeout, flags...)
+func (k *Kernel) runHeddleSteps(ctx context.Context, via, heddle, dir, strategy string, budget int, timeout time.Duration, flags ...string) *HeddleResult {
+	r := k.RunHeddleVia(ctx, via, heddle, dir, strategy, budget, timeout, flags...)
 	if r.Found && r.Kind == "steplimit" {
-		again := k.RunHeddle(ctx, heddle, dir, strategy, budget, timeout, append(flags, "-disable", "steplimit")...)
+		again := k.RunHeddleVia(ctx, via, heddle, dir, strategy, budget, timeout, append(flags, "-disable", "steplimit")...)
 		again.StepLimit = r
 		r = again
 	}

@@ -45,10 +45,47 @@ type HeddleResult struct {
 // criterion.
 func (r *HeddleResult) OK() bool { return r.Found && r.Err == "" && r.Verdict.OK }
 
+// Ways the harness runs heddle on a kernel (Config.Via).
+const (
+	// ViaTest runs `heddle test` on the generated test file, which calls
+	// the kernel's function.
+	ViaTest = "test"
+	// ViaRun runs `heddle run . -- Name`: the kernel's package as a
+	// program, through main.go of GOROOT's kernel directory, which calls
+	// the function registered under the name given as its argument.
+	ViaRun = "run"
+)
+
+// target is what a heddle command explores: `heddle test -run ^Test$
+// pkg` or `heddle run pkg -- args`.
+type target struct {
+	verb string   // test or run
+	pre  []string // before heddle's flags: test's -run
+	post []string // after them: the package and, for run, -- and the program's arguments
+}
+
+func testTarget(test, pkg string) target {
+	return target{verb: "test", pre: []string{"-run", test}, post: []string{pkg}}
+}
+
+// target of the kernel in the module written by WriteModule.
+func (k *Kernel) target(via string) target {
+	if via == ViaRun {
+		return target{verb: "run", post: []string{".", "--", k.Name}}
+	}
+	return testTarget("^TestKernel$", ".")
+}
+
 // RunHeddle runs `heddle test -json -budget budget [-strategy s] -run
 // ^TestKernel$` in dir, a module written by WriteModule.
 func (k *Kernel) RunHeddle(ctx context.Context, heddle, dir, strategy string, budget int, timeout time.Duration, flags ...string) *HeddleResult {
-	r := runHeddle(ctx, heddle, dir, filepath.Join(dir, "schedules"), "^TestKernel$", ".", strategy, budget, timeout, flags...)
+	return k.RunHeddleVia(ctx, ViaTest, heddle, dir, strategy, budget, timeout, flags...)
+}
+
+// RunHeddleVia is RunHeddle with `heddle run` instead of `heddle test` when
+// via is ViaRun.
+func (k *Kernel) RunHeddleVia(ctx context.Context, via, heddle, dir, strategy string, budget int, timeout time.Duration, flags ...string) *HeddleResult {
+	r := runHeddle(ctx, heddle, dir, filepath.Join(dir, "schedules"), k.target(via), strategy, budget, timeout, flags...)
 	if r.Found {
 		if r.Kind != "leak" && r.Kind != "deadlock" {
 			r.Verdict = Verdict{Why: "bug of kind " + r.Kind + ", not a leak or deadlock: " + firstLine(r.Report, 2)}
@@ -59,17 +96,17 @@ func (k *Kernel) RunHeddle(ctx context.Context, heddle, dir, strategy string, bu
 	return r
 }
 
-// runHeddle runs `heddle test -json -budget budget [-strategy s] -run
-// test -o schedules flags... pkg` in dir and reads its first bug and its
-// summary.
-func runHeddle(ctx context.Context, heddle, dir, schedules, test, pkg, strategy string, budget int, timeout time.Duration, flags ...string) *HeddleResult {
+// runHeddle runs `heddle VERB -json -budget budget [-strategy s] -o
+// schedules flags...` on t in dir and reads its first bug and its summary.
+func runHeddle(ctx context.Context, heddle, dir, schedules string, t target, strategy string, budget int, timeout time.Duration, flags ...string) *HeddleResult {
 	r := &HeddleResult{Strategy: strategy, Flags: flags}
-	args := []string{"test", "-json", "-budget", fmt.Sprint(budget), "-run", test, "-o", schedules}
+	args := append([]string{t.verb, "-json", "-budget", fmt.Sprint(budget)}, t.pre...)
+	args = append(args, "-o", schedules)
 	if strategy != DefaultStrategy {
 		args = append(args, "-strategy", strategy)
 	}
 	args = append(args, flags...)
-	args = append(args, pkg)
+	args = append(args, t.post...)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, heddle, args...)

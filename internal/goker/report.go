@@ -120,7 +120,11 @@ func (res *Results) Markdown(command, machine, commit string) string {
 	p("- machine: %s\n", machine)
 	p("- heddle: %s\n", commit)
 	p("- started %s; total wall time of the harness **%s**\n", res.Start.UTC().Format(time.RFC3339), res.Wall.Round(time.Second))
-	p("- heddle: `heddle test -json -budget %d [-strategy S]` per kernel, form and strategy; strategies: %s (`default` = no `-strategy` flag)\n", cfg.Budget, strings.Join(strats, ", "))
+	cmd := "heddle test -json -budget %d [-strategy S] -run ^TestKernel$ ."
+	if cfg.Via == ViaRun {
+		cmd = "heddle run -json -budget %d [-strategy S] . -- Kernel"
+	}
+	p("- heddle: `"+cmd+"` per kernel, form and strategy; strategies: %s (`default` = no `-strategy` flag)\n", cfg.Budget, strings.Join(strats, ", "))
 	if cfg.Native.Runs > 0 {
 		p("- native: the single form built with plain `go test -c`, at most %d runs and %v per kernel, leak check with a %v grace period after each run, %d runs per process\n", cfg.Native.Runs, cfg.Native.Time, cfg.Native.Grace, cfg.Native.Batch)
 	}

@@ -124,7 +124,7 @@ func MeasureSeeds(ctx context.Context, cfg SeedsConfig) error {
 				}
 				s, flags := MemberArgs(m)
 				flags = append(flags, "-seed", fmt.Sprint(seed))
-				r := k.runHeddleSteps(ctx, cfg.Heddle, dir, s, cfg.Budget, cfg.Timeout, flags...)
+				r := k.runHeddleSteps(ctx, ViaTest, cfg.Heddle, dir, s, cfg.Budget, cfg.Timeout, flags...)
 				if err := cfg.add(sampleOf("goker", k.Name, m, seed, r, r.OK())); err != nil {
 					return err
 				}
@@ -152,7 +152,7 @@ func MeasureSeeds(ctx context.Context, cfg SeedsConfig) error {
 				}
 				s, flags := MemberArgs(m)
 				flags = append(flags, "-seed", fmt.Sprint(seed))
-				r := runHeddle(ctx, cfg.Heddle, cfg.Examples, filepath.Join(cfg.Work, "examples-schedules"), "^"+ex.test+"$", "./"+ex.pkg, s, cfg.Budget, cfg.Timeout, flags...)
+				r := runHeddle(ctx, cfg.Heddle, cfg.Examples, filepath.Join(cfg.Work, "examples-schedules"), testTarget("^"+ex.test+"$", "./"+ex.pkg), s, cfg.Budget, cfg.Timeout, flags...)
 				if r.Found && r.Kind == "steplimit" {
 					r.Verdict.Why = "step bound exceeded"
 				}
