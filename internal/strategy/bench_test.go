@@ -126,8 +126,8 @@ func BenchmarkDPORLongRun(b *testing.B) {
 
 // mutexChan is a long run of mutex and channel traffic: g goroutines
 // each take a mutex, add to a counter, release it and send on a buffered
-// channel, n times; the test goroutine receives every value. About 20 steps
-// per n with g = 4.
+// channel, n times; the test goroutine receives every value: about 5g
+// steps per n.
 func mutexChan(g, n int) func() {
 	return func() {
 		var mu sync.Mutex
@@ -150,33 +150,39 @@ func mutexChan(g, n int) func() {
 }
 
 // BenchmarkDPORLongRunSteps: the first run of a DPOR on a run of about
-// 20,000 and 100,000 steps of mutex and channel traffic (mutexChan), every
-// step analyzed (MaxSteps above the run's length).
+// 20,000 and 100,000 steps of mutex and channel traffic (mutexChan) by 4
+// and 16 goroutines, every step analyzed (MaxSteps above the run's
+// length).
 func BenchmarkDPORLongRunSteps(b *testing.B) {
 	for _, steps := range []int{20000, 100000} {
-		for _, name := range []string{"odpor", "sdpor", "lazy"} {
-			b.Run(fmt.Sprintf("%d/%s", steps, name), func(b *testing.B) {
-				n := 0
-				for i := 0; i < b.N; i++ {
-					s, _ := strategy.New(name, strategy.Options{})
-					var d *strategy.DPOR
-					switch s := s.(type) {
-					case *strategy.DPOR:
-						d = s
-					case *strategy.LazyDPOR:
-						d = s.DPOR
-					}
-					d.MaxSteps = 2 * steps
-					d.Begin(1)
-					r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, Trace: true}, d, mutexChan(4, steps/20))
-					d.End(r)
-					n = r.Steps
-					if d.CutRuns > 0 {
-						b.Fatalf("the run of %d steps was cut", r.Steps)
-					}
+		for _, g := range []int{4, 16} {
+			for _, name := range []string{"odpor", "sdpor", "lazy"} {
+				if g > 4 && name != "odpor" {
+					continue
 				}
-				b.ReportMetric(float64(n), "steps")
-			})
+				b.Run(fmt.Sprintf("%d/g%d/%s", steps, g, name), func(b *testing.B) {
+					n := 0
+					for i := 0; i < b.N; i++ {
+						s, _ := strategy.New(name, strategy.Options{})
+						var d *strategy.DPOR
+						switch s := s.(type) {
+						case *strategy.DPOR:
+							d = s
+						case *strategy.LazyDPOR:
+							d = s.DPOR
+						}
+						d.MaxSteps = 2 * steps
+						d.Begin(1)
+						r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, Trace: true}, d, mutexChan(g, steps/(5*g)))
+						d.End(r)
+						n = r.Steps
+						if d.CutRuns > 0 {
+							b.Fatalf("the run of %d steps was cut", r.Steps)
+						}
+					}
+					b.ReportMetric(float64(n), "steps")
+				})
+			}
 		}
 	}
 }

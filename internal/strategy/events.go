@@ -742,8 +742,53 @@ const (
 
 // objIndex is the events of each process that access one object.
 type objIndex struct {
-	procs [accKinds][]int // the processes with accesses of each kind
-	by    map[int]*[accKinds]accList
+	procs [accKinds][]int      // the processes with accesses of each kind
+	by    []*[accKinds]accList // by process
+	// mutex: the object has mutex accesses. Until it has, the lists of
+	// non-mutex accesses are not kept: they are those of all accesses.
+	mutex bool
+}
+
+// kind is the list that stands for kind k.
+func (oi *objIndex) kind(k int) int {
+	if !oi.mutex {
+		switch k {
+		case accNonMutex:
+			return accAll
+		case accNonMutexWrite:
+			return accWrite
+		}
+	}
+	return k
+}
+
+// addMutex records that the object has mutex accesses: the lists of its
+// non-mutex accesses so far are copied from those of all accesses.
+func (oi *objIndex) addMutex() {
+	oi.mutex = true
+	for _, k := range [][2]int{{accAll, accNonMutex}, {accWrite, accNonMutexWrite}} {
+		oi.procs[k[1]] = append([]int(nil), oi.procs[k[0]]...)
+		for _, ls := range oi.by {
+			if ls != nil {
+				l := ls[k[0]]
+				ls[k[1]] = accList{ev: append([]int32(nil), l.ev...), partner: append([]int32(nil), l.partner...), runStart: append([]int32(nil), l.runStart...)}
+			}
+		}
+	}
+}
+
+// add appends event i of process p (with partner, see accList) to the
+// list of kind.
+func (oi *objIndex) add(p, kind int, i, partner int32) {
+	ls := oi.by[p]
+	if ls == nil {
+		ls = &[accKinds]accList{}
+		oi.by[p] = ls
+	}
+	if len(ls[kind].ev) == 0 {
+		oi.procs[kind] = append(oi.procs[kind], p)
+	}
+	ls[kind].add(i, partner)
 }
 
 // accList is an ascending list of event indices, each with the other
@@ -809,15 +854,10 @@ func newDepIndex(ev []*event, nprocs int) *depIndex {
 		for _, a := range e.acc {
 			oi := x.objs[a.obj]
 			if oi == nil {
-				oi = &objIndex{by: map[int]*[accKinds]accList{}}
+				oi = &objIndex{by: make([]*[accKinds]accList, nprocs+1)}
 				x.objs[a.obj] = oi
 			}
 			for _, p := range procs {
-				ls := oi.by[p]
-				if ls == nil {
-					ls = &[accKinds]accList{}
-					oi.by[p] = ls
-				}
 				partner := int32(-1)
 				if len(e.gs) == 2 {
 					for _, g := range e.gs {
@@ -826,20 +866,17 @@ func newDepIndex(ev []*event, nprocs int) *depIndex {
 						}
 					}
 				}
-				add := func(kind int) {
-					if len(ls[kind].ev) == 0 {
-						oi.procs[kind] = append(oi.procs[kind], p)
-					}
-					ls[kind].add(int32(i), partner)
+				if a.mutex && !oi.mutex {
+					oi.addMutex()
 				}
-				add(accAll)
+				oi.add(p, accAll, int32(i), partner)
 				if a.write {
-					add(accWrite)
+					oi.add(p, accWrite, int32(i), partner)
 				}
-				if !a.mutex {
-					add(accNonMutex)
+				if !a.mutex && oi.mutex {
+					oi.add(p, accNonMutex, int32(i), partner)
 					if a.write {
-						add(accNonMutexWrite)
+						oi.add(p, accNonMutexWrite, int32(i), partner)
 					}
 				}
 			}
@@ -876,7 +913,7 @@ func (x *depIndex) latestDeps(j int, s *event, lazy bool, out []int) []int {
 		if oi == nil {
 			continue
 		}
-		kind := depKind(a, lazy)
+		kind := oi.kind(depKind(a, lazy))
 		for _, p := range oi.procs[kind] {
 			l := oi.by[p][kind].ev
 			if pos := lastBefore(l, j); pos >= 0 && l[pos] > best[p] {
@@ -930,7 +967,7 @@ func (x *depIndex) depsIn(lo, hi int, s *event, lazy bool) []int {
 		if oi == nil {
 			continue
 		}
-		kind := depKind(a, lazy)
+		kind := oi.kind(depKind(a, lazy))
 		for _, p := range oi.procs[kind] {
 			add(oi.by[p][kind].ev)
 		}
