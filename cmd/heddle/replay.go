@@ -109,6 +109,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	// recorded arguments.
 	isMain := s.Extra["main"] == "true"
 	var mainArgs []string
+	mainStdin := "" // the file every run of main reads as standard input
 	name := s.Test
 	workDir := "" // where the binary runs: the package's directory, or heddle run's
 	if isMain {
@@ -122,6 +123,13 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		name = "main"
+		if stdin := s.Extra["stdin"]; stdin != "" {
+			if _, err := os.Stat(stdin); err != nil {
+				fmt.Fprintf(stderr, "heddle: %s was recorded with the standard input %s, which is gone: run heddle run -stdin again to find the bug anew\n", pos[0], stdin)
+				return exitUsage
+			}
+			mainStdin = stdin
+		}
 	}
 	cache, err := build.CacheDir()
 	if err != nil {
@@ -188,7 +196,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	cfg.Fingerprint = pkg.Fingerprint
 	cfg.Files = pkg.Files
 	cfg.BuildFlags = prog.BuildFlags
-	cfg.Main, cfg.Args, cfg.Output, cfg.WorkDir = isMain, mainArgs, true, workDir
+	cfg.Main, cfg.Args, cfg.Output, cfg.WorkDir, cfg.Stdin = isMain, mainArgs, true, workDir, mainStdin
 	if workDir == "" {
 		workDir = pkg.Dir
 	}

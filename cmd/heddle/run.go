@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -26,6 +28,7 @@ after the package.
 
 	heddle run ./cmd/server -- -addr :0 -workers 2
 	heddle run -budget 30s -race .
+	heddle run -stdin testdata/requests.txt ./cmd/worker
 
 Each run starts with os.Args set and flag.CommandLine holding the flags
 the program defined at initialization, as they were then; main's flag.Parse
@@ -38,13 +41,19 @@ status 0 is a normal end, any other is a bug of kind fail. The program's
 output is kept from the terminal (-v shows every run's): a report ends
 with the output of the run it shows, and heddle replay shows it too. The
 package's own tests are not built or run; the program runs in the
-current directory, as under go run, with an empty standard input.
+current directory, as under go run, with an empty standard input unless
+-stdin names a file (or - for heddle's own standard input): every run then
+reads that input from its start.
 
 For each bug it prints a report and a command that replays the bug from its
 schedule file. The exit status is 0 when every run passed, 1 when a bug
 was found, and 2 for usage and build errors.
 
-Flags: those of heddle test (see heddle help test), except -run.
+Flags: those of heddle test (see heddle help test), except -run, and
+
+	-stdin file      the standard input of every run of main, read from its
+	                 start in each run (- for heddle's own standard input,
+	                 read once); a schedule records a copy for replay
 `
 
 // splitDashDash splits heddle run's arguments at the first "--": heddle's
@@ -149,6 +158,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	cfg := exploreConfig(f, outDir, prog, pkg)
+	if f.stdin != "" {
+		if cfg.Stdin, err = saveStdin(f.stdin, outDir); err != nil {
+			fmt.Fprintln(stderr, "heddle:", err)
+			return exitUsage
+		}
+	}
 	cfg.Main = true
 	cfg.Args = append([]string{programName(pkg.ImportPath)}, pargs...)
 	cfg.Output = f.verbose
@@ -192,4 +207,34 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// saveStdin copies the input named by heddle run's -stdin (a file, or "-"
+// for heddle's own standard input) into dir, the schedules' directory, as
+// stdin-HASH, and returns the copy's path: every run of main reads it, and
+// the schedules of the bugs found record it, so that heddle replay reads
+// the same bytes even if the original changes or was a pipe.
+func saveStdin(name, dir string) (string, error) {
+	var b []byte
+	var err error
+	if name == "-" {
+		b, err = io.ReadAll(os.Stdin)
+	} else {
+		b, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return "", fmt.Errorf("-stdin: %v", err)
+	}
+	sum := sha256.Sum256(b)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("-stdin: %v", err)
+	}
+	p := filepath.Join(dir, "stdin-"+hex.EncodeToString(sum[:6]))
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		return "", fmt.Errorf("-stdin: %v", err)
+	}
+	if p, err = filepath.Abs(p); err != nil {
+		return "", fmt.Errorf("-stdin: %v", err)
+	}
+	return p, nil
 }

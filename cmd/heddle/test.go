@@ -85,6 +85,7 @@ coverage (golang/go#73802).
 // testFlags are the flags of heddle test.
 type testFlags struct {
 	run        string
+	stdin      string // heddle run: the file every run of main reads as standard input
 	strategy   string
 	budget     budget
 	seed       int64
@@ -117,6 +118,9 @@ func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*tes
 	fs := newFlagSet(cmd, usage, stderr)
 	if cmd == "test" {
 		fs.StringVar(&f.run, "run", "", "")
+	}
+	if cmd == "run" {
+		fs.StringVar(&f.stdin, "stdin", "", "")
 	}
 	fs.StringVar(&f.strategy, "strategy", "portfolio", "")
 	fs.Var(budgetFlag{&f.budget}, "budget", "")

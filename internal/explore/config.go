@@ -41,6 +41,7 @@ type Config struct {
 	Args    []string // os.Args of every run of main, the program's name first
 	Output  bool     // let main's standard output and error through (heddle run -v, replay)
 	WorkDir string   // the program's working directory, recorded in schedules
+	Stdin   string   // file every run of main reads as its standard input ("": none, empty input)
 
 	// Identity of the program, written into schedule files and checked on
 	// replay.

@@ -51,8 +51,20 @@ func Main(t *testing.T, main func()) {
 	if len(args) == 0 {
 		args = []string{os.Args[0]}
 	}
+	if cfg.Stdin != "" {
+		if _, err := os.Stat(cfg.Stdin); err != nil {
+			t.Fatalf("heddle: standard input of main: %v", err)
+		}
+	}
 	savedArgs, savedFlags := os.Args, flag.CommandLine
-	savedOut, savedErr := os.Stdout, os.Stderr
+	savedIn, savedOut, savedErr := os.Stdin, os.Stdout, os.Stderr
+	var in *os.File // the current run's standard input
+	defer func() {
+		os.Stdin = savedIn
+		if in != nil {
+			in.Close()
+		}
+	}()
 	logOut, logFlags, logPrefix := log.Writer(), log.Flags(), log.Prefix()
 	defer func() {
 		os.Args, flag.CommandLine = savedArgs, savedFlags
@@ -101,6 +113,19 @@ func Main(t *testing.T, main func()) {
 			os.Stdout, os.Stderr, out = null, null, null
 		default:
 			os.Stdout, os.Stderr, out = savedOut, savedErr, logOut
+		}
+		if cfg.Stdin != "" {
+			// Every run reads the whole input from its start. The last
+			// run's file is closed only now: goroutines it left may have
+			// read from it after main returned.
+			if in != nil {
+				in.Close()
+			}
+			f, err := os.Open(cfg.Stdin)
+			if err != nil {
+				panic(fmt.Sprintf("heddle: standard input of main: %v", err))
+			}
+			in, os.Stdin = f, f
 		}
 		os.Args = append([]string(nil), args...)
 		flag.CommandLine = freshFlags(args[0], defined, usage)
@@ -188,7 +213,11 @@ func (x *explorer) scheduleExtra() map[string]string {
 	if err != nil {
 		b = []byte("[]")
 	}
-	return map[string]string{"main": "true", "args": string(b), "workdir": x.cfg.WorkDir}
+	extra := map[string]string{"main": "true", "args": string(b), "workdir": x.cfg.WorkDir}
+	if x.cfg.Stdin != "" {
+		extra["stdin"] = x.cfg.Stdin
+	}
+	return extra
 }
 
 // mainOutputLines is how much of main's output a report shows.
