@@ -114,8 +114,8 @@ func workers(n int) func() {
 }
 
 // BenchmarkDPORLongRun: the first run of optimal DPOR on a run of about
-// 1000 steps of channel traffic, race analysis included (quadratic in the
-// run's length).
+// 1000 steps of channel traffic, race analysis included (see
+// BenchmarkDPORLongRunSteps for longer runs).
 func BenchmarkDPORLongRun(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		d := strategy.NewOptimalDPOR()
