@@ -103,3 +103,57 @@ func TestManyGoroutinesSameChoices(t *testing.T) {
 		}
 	}
 }
+
+// keyLogger records the keys of the choices offered at every point.
+type keyLogger struct {
+	s    engine.Strategy
+	keys map[int]string // by step number
+}
+
+func (c *keyLogger) Begin(run int) bool   { return c.s.Begin(run) }
+func (c *keyLogger) End(r *engine.Result) { c.s.End(r) }
+func (c *keyLogger) Choose(p *engine.Point) int {
+	k := ""
+	for _, ch := range p.Choices {
+		k += ch.Key() + " "
+	}
+	c.keys[p.Step+1] = k
+	return c.s.Choose(p)
+}
+
+// TestRecordedEnabledSets checks the enabled sets a recorded run keeps
+// for its report (shared between steps in large runs) against the
+// choices the strategy was offered.
+func TestRecordedEnabledSets(t *testing.T) {
+	for _, from := range []int{0, -1} {
+		rec := &keyLogger{s: strategy.NewRandom(3), keys: map[int]string{}}
+		rec.Begin(1)
+		r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, DormantFrom: from, Record: true}, rec, copiesWithTimers(40))
+		seen := map[int]bool{}
+		checked := 0
+		for _, s := range r.Trace {
+			if seen[s.N] || s.Kind == engine.OpExit {
+				continue
+			}
+			seen[s.N] = true
+			want, ok := rec.keys[s.N]
+			if !ok {
+				if s.Enabled.Len() > 1 {
+					t.Fatalf("DormantFrom %d, step %d: %d choices recorded, none offered", from, s.N, s.Enabled.Len())
+				}
+				continue
+			}
+			got := ""
+			for _, k := range s.Enabled.Strings() {
+				got += k + " "
+			}
+			if got != want || s.Enabled.Len() != len(s.Enabled.Strings()) {
+				t.Fatalf("DormantFrom %d, step %d: recorded %q, offered %q", from, s.N, got, want)
+			}
+			checked++
+		}
+		if checked < 100 {
+			t.Fatalf("DormantFrom %d: only %d steps checked", from, checked)
+		}
+	}
+}

@@ -222,6 +222,7 @@ func (e *Exec) rebuild() {
 		g.nch = len(e.gch) - n
 		if e.incr {
 			e.watchOp(g)
+			e.logChoices(g, n)
 		}
 	}
 	e.clearDirty()
@@ -287,6 +288,7 @@ func (e *Exec) refresh(g *G) {
 			buf[i] = Choice{}
 		}
 		g.nch = k
+		e.logChoices(g, pos)
 	}
 	e.watchOp(g)
 }

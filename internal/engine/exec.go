@@ -192,8 +192,11 @@ type Exec struct {
 	scratch []Choice  // refresh's buffer
 	one     [1]Choice // the choice of an overdue timer
 	overdue bool      // e.choices is e.one
-	point   Point
-	res     Result
+	// Recorded runs: the enabled set's chunks (enabledlog.go).
+	enChunks []*enChunkT
+	enVer    uint64
+	point    Point
+	res      Result
 
 	randSrc RandSource
 

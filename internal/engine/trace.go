@@ -22,7 +22,7 @@ type Step struct {
 	Dflt  bool    // a select with a default case
 	PC    uintptr // call site, when recorded
 	// Recorded runs only:
-	Enabled []string      // keys of the enabled choices
+	Enabled Keys          // the enabled choices
 	VC      VC            // vector clock of the goroutine after the step
 	Timer   string        // the timer's id, for a firing
 	Early   time.Duration // a timer fired (or a sleeper woke) this long early
@@ -69,9 +69,7 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 	if e.cfg.Record {
 		s.VC = e.clock(g, op, s.Obj)
 		s.Now = int64(e.now)
-		for _, c := range enabled {
-			s.Enabled = append(s.Enabled, c.Key())
-		}
+		s.Enabled = e.snapshot(enabled)
 	}
 	e.res.Trace = append(e.res.Trace, s)
 }

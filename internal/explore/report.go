@@ -268,8 +268,8 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 			where = x.pos(s.PC)
 		}
 		choice := ""
-		if len(s.Enabled) > 1 {
-			choice = "  [" + strings.Join(s.Enabled, " ") + "]"
+		if s.Enabled.Len() > 1 {
+			choice = "  [" + strings.Join(s.Enabled.Strings(), " ") + "]"
 		}
 		fmt.Fprintf(b, "  %5d  %-8s %-16s %s%s\n", s.N, who, what, where, choice)
 	}
