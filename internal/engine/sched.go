@@ -47,9 +47,11 @@ func (c Choice) Op() Op {
 // Point is a scheduling point with at least two enabled choices, as a
 // strategy sees it.
 type Point struct {
-	Exec    *Exec
-	Step    int      // number of steps taken so far in this run
-	Choices []Choice // the enabled choices, goroutines in creation order, then timers
+	Exec *Exec
+	Step int // number of steps taken so far in this run
+	// Choices are the enabled choices, goroutines in creation order, then
+	// timers; only the timer choices (at most one, last) can be Early.
+	Choices []Choice
 	// Prev is the index in Choices of the goroutine that ran the previous
 	// step, or -1 when it cannot continue.
 	Prev int
