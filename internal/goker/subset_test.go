@@ -10,12 +10,25 @@ import (
 )
 
 // ciKernels are the kernels of the fast subset: one per kind of bug
-// (double locking, AB-BA, channel, channel & WaitGroup, channel & lock).
-var ciKernels = []string{"Moby7559", "Cockroach10214", "Syncthing5795", "Cockroach1055", "Etcd6873"}
+// (double locking, AB-BA, channel, channel & WaitGroup, channel & lock),
+// explored with heddle test, and one with heddle run.
+var ciKernels = []struct{ name, via string }{
+	{"Moby7559", ViaTest},
+	{"Cockroach10214", ViaTest},
+	{"Syncthing5795", ViaTest},
+	{"Cockroach1055", ViaTest},
+	{"Etcd6873", ViaTest},
+	{"Moby4951", ViaRun},
+}
+
+// unreachable is the kernel whose bug no schedule has (docs/goker.md):
+// the subset checks that odpor still proves it.
+const unreachable = "Moby27782"
 
 // TestSubset runs heddle, built from this tree, on a few kernels in single
 // form with the default strategy, and fails if it stops finding their bugs
-// within 1000 runs or reports something that is not the expected leak.
+// within 1000 runs or reports something that is not the expected leak; and
+// it checks that odpor explores every schedule of Moby27782 without a bug.
 // The whole harness is `go run ./cmd/goker` (docs/goker.md).
 func TestSubset(t *testing.T) {
 	if testing.Short() {
@@ -33,21 +46,25 @@ func TestSubset(t *testing.T) {
 	if err := BuildHeddle(ctx, modDir, "", heddle); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range ciKernels {
-		t.Run(name, func(t *testing.T) {
-			k := ks[name]
-			if k == nil {
-				t.Fatalf("no kernel %s in GOROOT", name)
-			}
-			c, err := k.Prepare(Single)
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := filepath.Join(tmp, k.Key)
-			if err := k.WriteModule(dir, c, heddleTestFile(k)); err != nil {
-				t.Fatal(err)
-			}
-			r := k.RunHeddle(ctx, heddle, dir, DefaultStrategy, 1000, 2*time.Minute)
+	module := func(t *testing.T, name string) (*Kernel, string) {
+		k := ks[name]
+		if k == nil {
+			t.Fatalf("no kernel %s in GOROOT", name)
+		}
+		c, err := k.Prepare(Single)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(tmp, k.Key)
+		if err := k.WriteModule(dir, c, heddleTestFile(k)); err != nil {
+			t.Fatal(err)
+		}
+		return k, dir
+	}
+	for _, ck := range ciKernels {
+		t.Run(ck.name+"/"+ck.via, func(t *testing.T) {
+			k, dir := module(t, ck.name)
+			r := k.RunHeddleVia(ctx, ck.via, heddle, dir, DefaultStrategy, 1000, 2*time.Minute)
 			switch {
 			case r.Err != "":
 				t.Fatalf("heddle: %s", r.Err)
@@ -59,4 +76,17 @@ func TestSubset(t *testing.T) {
 			t.Logf("%s at run %d", r.Kind, r.Run)
 		})
 	}
+	t.Run(unreachable+"/odpor", func(t *testing.T) {
+		k, dir := module(t, unreachable)
+		r := k.RunHeddle(ctx, heddle, dir, "odpor", 100000, 2*time.Minute)
+		switch {
+		case r.Err != "":
+			t.Fatalf("heddle: %s", r.Err)
+		case r.Found:
+			t.Fatalf("odpor reported a bug at run %d: %s", r.Run, r.Report)
+		case !strings.HasPrefix(r.Proven, "all schedules explored"):
+			t.Fatalf("odpor made %d runs and proved nothing (exhausted %v, proven %q)", r.Runs, r.Exhausted, r.Proven)
+		}
+		t.Logf("%s in %d runs", r.Proven, r.Runs)
+	})
 }
