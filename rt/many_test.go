@@ -157,3 +157,52 @@ func TestRecordedEnabledSets(t *testing.T) {
 		}
 	}
 }
+
+// TestSparseVC checks the sparse vector clocks of recorded runs against
+// dense ones, on random ticks and joins.
+func TestSparseVC(t *testing.T) {
+	const n, clocks = 12, 5
+	var sparse [clocks]engine.VC
+	var dense [clocks][n]uint32
+	seed := uint64(1)
+	rnd := func(k int) int {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return int(seed>>33) % k
+	}
+	for step := 0; step < 5000; step++ {
+		a, b := rnd(clocks), rnd(clocks)
+		old := sparse[b]
+		oldDense := dense[b]
+		if rnd(2) == 0 {
+			i := rnd(n)
+			sparse[a].Tick(i)
+			dense[a][i]++
+		} else {
+			sparse[a].Join(sparse[b])
+			for i := range dense[a] {
+				dense[a][i] = max(dense[a][i], dense[b][i])
+			}
+		}
+		if a != b {
+			for i := 0; i < n; i++ {
+				if old.Get(i) != oldDense[i] {
+					t.Fatalf("step %d: a clock was changed in place", step)
+				}
+			}
+		}
+		for i := 0; i < n; i++ {
+			if sparse[a].Get(i) != dense[a][i] {
+				t.Fatalf("step %d: component %d is %d, want %d", step, i, sparse[a].Get(i), dense[a][i])
+			}
+		}
+		leq := true
+		for i := 0; i < n; i++ {
+			if dense[a][i] > dense[b][i] {
+				leq = false
+			}
+		}
+		if sparse[a].Leq(sparse[b]) != leq {
+			t.Fatalf("step %d: Leq is %v, want %v", step, !leq, leq)
+		}
+	}
+}
