@@ -408,6 +408,7 @@ var generated = []struct {
 	{"gen398", gen398},
 	{"gen399", gen399},
 	{"gen400", gen400},
+	{"gen2233", gen2233},
 }
 
 func gen001(o *outcome) {
@@ -10896,5 +10897,38 @@ func gen400(o *outcome) {
 	rt.WaitGroupWait(&wg)
 	rt.Send(c1, 12)
 	o.log(0, rt.Recv(c1))
+	_ = &m0
+}
+
+func gen2233(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c1, 11))))
+			o.log(1, r.V)
+		}
+		o.log(1, rt.Recv(c1))
+	})
+	rt.Go(func() {
+		rt.Send(c0, 12)
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c0)
+			o.log(3, 100+int32(rt.Select(true, r, rt.SendCase(c1, 13))))
+			o.log(3, r.V)
+		}
+		{
+			r := rt.RecvCase(c0)
+			o.log(3, 100+int32(rt.Select(true, r, rt.SendCase(c1, 15))))
+			o.log(3, r.V)
+		}
+	})
+	rt.Send(c0, 14)
 	_ = &m0
 }

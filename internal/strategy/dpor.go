@@ -359,6 +359,7 @@ func (d *DPOR) End(r *engine.Result) {
 		d.lazy.endRun(a, r)
 	}
 	d.nameObjects(a)
+	d.learnAnnouncements(a)
 	for i, nd := range d.stack {
 		for _, c := range nd.wut.children {
 			if c.raw != nil {
@@ -398,6 +399,108 @@ func (d *DPOR) End(r *engine.Result) {
 	}
 	d.races(a, r)
 	d.backtrack()
+}
+
+// learnAnnouncements completes what the pending steps of the run's
+// points announce: a choice not taken at its point has an unknown
+// announcement (it writes anyQueue, so it conflicts with every queue
+// access), but if its goroutines took the same step later in the run
+// (their next steps, with the same cases), it announced what it did
+// there. Reversals place such steps at the earlier point; with the
+// unknown announcement, the step looked dependent on steps it commutes
+// with (another goroutine joining a queue), and the wakeup tree placed
+// it after a sibling that is a weak initial of it, which then slept
+// while the step's subtree was explored (generated seed 2233).
+func (d *DPOR) learnAnnouncements(a *analysis) {
+	var byG map[*engine.G][]int
+	for i, nd := range d.stack {
+		if i >= d.depth || nd.pos >= len(a.ev) {
+			break
+		}
+		for _, k := range nd.keys {
+			e := nd.pend[k]
+			if e == nil || e.timer != "" || !unknownAnn(e) {
+				continue
+			}
+			if byG == nil {
+				byG = map[*engine.G][]int{}
+				for j, x := range a.ev {
+					for _, g := range x.gs {
+						byG[g] = append(byG[g], j)
+					}
+				}
+			}
+			l := byG[e.gs[0]]
+			pos := lastBefore32(l, nd.pos) + 1
+			if pos >= len(l) {
+				continue
+			}
+			z := a.ev[l[pos]]
+			if !z.matchesEvent(e) || !nextOfAll(byG, z, l[pos], nd.pos) {
+				continue
+			}
+			desc := describe(z)
+			nd.ann[k] = desc
+			e.setAnn(desc)
+		}
+	}
+}
+
+// nextOfAll reports whether the event z at index j is the next step
+// from pos of each of its goroutines.
+func nextOfAll(byG map[*engine.G][]int, z *event, j, pos int) bool {
+	for _, g := range z.gs {
+		l := byG[g]
+		p := lastBefore32(l, pos) + 1
+		if p >= len(l) || l[p] != j {
+			return false
+		}
+	}
+	return true
+}
+
+func lastBefore32(l []int, j int) int {
+	lo, hi := 0, len(l)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if l[m] < j {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo - 1
+}
+
+// unknownAnn reports whether a side of the pending step e has an unknown
+// announcement (announceFrom with nothing known).
+func unknownAnn(e *event) bool {
+	for _, ac := range e.acc {
+		if ac.obj == anyQueue && ac.write && ac.tag == tagAny {
+			return true
+		}
+	}
+	return false
+}
+
+// setAnn replaces, in place (sleep sets share the event), the unknown
+// announcements of e's sides by those of desc.
+func (e *event) setAnn(desc annDesc) {
+	unknown := make([]bool, len(e.gs))
+	kept := e.acc[:0:0]
+	for _, ac := range e.acc {
+		if ac.obj == anyQueue && ac.write && ac.tag == tagAny {
+			unknown[ac.side] = true
+			continue
+		}
+		kept = append(kept, ac)
+	}
+	e.acc = kept
+	for s, g := range e.gs {
+		if unknown[s] {
+			e.announceFrom(s, desc[g.ID])
+		}
+	}
 }
 
 // MaxAnalyzedSteps is the default of DPOR.MaxSteps: analyzing the races of
