@@ -1,6 +1,11 @@
 package strategy
 
-import "heddle.dev/internal/engine"
+import (
+	"strconv"
+	"strings"
+
+	"heddle.dev/internal/engine"
+)
 
 // Replay makes the choices of a recorded schedule, once. When a recorded
 // choice is not enabled, or the run needs more choices than were recorded,
@@ -9,6 +14,11 @@ import "heddle.dev/internal/engine"
 type Replay struct {
 	choices []string
 	next    int
+	// byID finds the run's goroutines by id: with thousands enabled,
+	// computing the key of every choice at every point was most of a
+	// replay (the determinism check, the report of a bug).
+	byID  map[string]*engine.G
+	known int // goroutines of the run in byID
 }
 
 // NewReplay returns a strategy that replays choices.
@@ -17,6 +27,8 @@ func NewReplay(choices []string) *Replay { return &Replay{choices: choices} }
 // Begin implements engine.Strategy.
 func (r *Replay) Begin(run int) bool {
 	r.next = 0
+	r.byID = map[string]*engine.G{}
+	r.known = 0
 	return run == 1
 }
 
@@ -27,12 +39,68 @@ func (r *Replay) Choose(p *engine.Point) int {
 	}
 	want := r.choices[r.next]
 	r.next++
+	if i, ok := r.find(p, want); ok {
+		return i
+	}
 	for i, c := range p.Choices {
 		if c.Key() == want {
 			return i
 		}
 	}
 	return engine.Diverged
+}
+
+// find looks for the choice of key want without computing every choice's
+// key: the goroutine choices come in creation order, then at most one
+// timer choice (a timer, or a sleeper). It reports false when it could
+// not tell; Choose then compares every key.
+func (r *Replay) find(p *engine.Point, want string) (int, bool) {
+	n := len(p.Choices)
+	if n == 0 || strings.HasPrefix(want, "@") {
+		return 0, false
+	}
+	if last := p.Choices[n-1]; last.G == nil || last.G.PendingKind() == engine.OpSleep {
+		if last.G != nil && last.Key() == want {
+			return n - 1, true
+		}
+		n--
+	}
+	id, kc := want, -1
+	if h := strings.IndexByte(want, '#'); h >= 0 {
+		c, err := strconv.Atoi(want[h+1:])
+		if err != nil || c < 0 || strconv.Itoa(c) != want[h+1:] {
+			return 0, false
+		}
+		id, kc = want[:h], c
+	}
+	gs := p.Exec.Gs()
+	for ; r.known < len(gs); r.known++ {
+		r.byID[gs[r.known].ID] = gs[r.known]
+	}
+	g := r.byID[id]
+	if g == nil {
+		return 0, false
+	}
+	lo, hi := 0, n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if c := p.Choices[m]; c.G == nil || c.G.Index >= g.Index {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	for i := lo; i < n && p.Choices[i].G == g; i++ {
+		c := p.Choices[i]
+		if c.Select && c.Case >= 0 {
+			if c.Case == kc {
+				return i, true
+			}
+		} else if kc < 0 {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // End implements engine.Strategy.
