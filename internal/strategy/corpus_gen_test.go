@@ -409,6 +409,7 @@ var generated = []struct {
 	{"gen399", gen399},
 	{"gen400", gen400},
 	{"gen2233", gen2233},
+	{"gen3573", gen3573},
 }
 
 func gen001(o *outcome) {
@@ -10930,5 +10931,29 @@ func gen2233(o *outcome) {
 		}
 	})
 	rt.Send(c0, 14)
+	_ = &m0
+}
+
+func gen3573(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, rt.Recv(c0))
+		o.log(1, atomic.LoadInt32(rt.AtomicR(&x1)))
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+	})
+	rt.Go(func() {
+		rt.Send(c1, 13)
+	})
+	{
+		r := rt.RecvCase(c1)
+		o.log(0, 100+int32(rt.Select(true, r, rt.SendCase(c0, 12))))
+		o.log(0, r.V)
+	}
 	_ = &m0
 }

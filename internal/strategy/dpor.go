@@ -1224,10 +1224,10 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 	}
 	if !moved {
 		k := nd.keyFor(x)
-		if y := nd.pend[k]; !x.matchesEvent(y) && !partnerMoves(x, y, v) {
+		if y := nd.pend[k]; !x.matchesEvent(y) && !partnerMoves(x, y, v) && !readiedBy(x, e, v) {
 			// x is a select that takes another case (or its default)
-			// where e ran, or a step whose partner there is another:
-			// reverse with that.
+			// where e ran, and v does not make x's case ready, or a
+			// step whose partner there is another: reverse with that.
 			y = cloneEvent(y)
 			y.vc, y.proc, y.idx = x.vc, x.proc, x.idx
 			x = y
@@ -1283,6 +1283,24 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 	for _, k := range nd.keys {
 		nd.bt = appendNew(nd.bt, k)
 	}
+}
+
+// readiedBy reports whether the case x took, not ready where e ran, is
+// made ready by the steps v that do not depend on e, and not by e: then x
+// runs as it is after them (generated seed 3573: a receive from a
+// buffered channel, filled by a send in v, was reversed as the select's
+// other case, and the class where it takes the receive before the step e
+// was never explored).
+func readiedBy(x, e *event, v []*event) bool {
+	if len(x.gs) != 1 || x.kinds[0] != engine.OpSelect || x.cases[0] < 0 || ownConflict(e, x) {
+		return false
+	}
+	for _, z := range v {
+		if ownConflict(z, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // partnerMoves reports whether y, the step x's choice makes at the

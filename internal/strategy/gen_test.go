@@ -38,6 +38,7 @@ var genSkip = map[int64]string{
 // Tests).
 var genExtra = map[int64]string{
 	2233: "odpor missed 2 of 397 HB classes: a rendezvous reversed to an earlier point, where it had not run, had an unknown announcement and was put after a sibling it commutes with in the wakeup tree",
+	3573: "odpor missed 1 of 10 HB classes: a select's receive from a buffered channel filled by a step of the reversed sequence was reversed as the other case, ready where the race's first step ran",
 }
 
 // genSeeds are the seeds of the generated corpus, in order.
