@@ -18,7 +18,8 @@ type Replay struct {
 	// computing the key of every choice at every point was most of a
 	// replay (the determinism check, the report of a bug).
 	byID  map[string]*engine.G
-	known int // goroutines of the run in byID
+	known int       // goroutines of the run in byID
+	g0    *engine.G // the run's first goroutine
 }
 
 // NewReplay returns a strategy that replays choices.
@@ -27,8 +28,7 @@ func NewReplay(choices []string) *Replay { return &Replay{choices: choices} }
 // Begin implements engine.Strategy.
 func (r *Replay) Begin(run int) bool {
 	r.next = 0
-	r.byID = map[string]*engine.G{}
-	r.known = 0
+	r.byID = nil
 	return run == 1
 }
 
@@ -74,12 +74,20 @@ func (r *Replay) find(p *engine.Point, want string) (int, bool) {
 		id, kc = want[:h], c
 	}
 	gs := p.Exec.Gs()
+	if len(gs) == 0 {
+		return 0, false
+	}
+	if r.byID == nil || r.g0 != gs[0] {
+		// Begin was not called (explore replays without it), or this is
+		// a new run.
+		r.byID, r.known, r.g0 = map[string]*engine.G{}, 0, gs[0]
+	}
 	for ; r.known < len(gs); r.known++ {
 		r.byID[gs[r.known].ID] = gs[r.known]
 	}
 	g := r.byID[id]
-	if g == nil {
-		return 0, false
+	if g == nil || g != gs[g.Index] {
+		return 0, false // not a goroutine of this run
 	}
 	lo, hi := 0, n
 	for lo < hi {
