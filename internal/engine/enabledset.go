@@ -172,29 +172,30 @@ func (e *Exec) watchOp(g *G) {
 	}
 	op := &g.op
 	switch op.Kind {
-	case OpSend, OpRecv, OpSelect:
-		for _, c := range op.Cases {
-			if p := c.Chan(); p != nil && !e.chanOf(p).owned {
-				// A foreign channel is probed at every pass.
-				e.volatile = append(e.volatile, g)
-				break
-			}
-		}
-	case OpLock, OpRLock, OpWLock, OpWLockWait, OpWGWait, OpOnce, OpCondBlocked:
+	case OpSend, OpRecv, OpSelect, OpLock, OpRLock, OpWLock, OpWLockWait, OpWGWait, OpOnce, OpCondBlocked:
 	default:
 		return // enabled whatever other goroutines do, or a sleeper
 	}
-	if g.regSeq == g.opSeq {
-		return
-	}
-	g.regSeq = g.opSeq
-	if op.Obj != nil {
-		e.register(op.Obj, g)
-	}
-	for _, c := range op.Cases {
-		if p := c.Chan(); p != nil && p != op.Obj {
-			e.register(p, g)
+	if g.regSeq != g.opSeq {
+		g.regSeq = g.opSeq
+		g.foreign = false
+		if op.Obj != nil {
+			e.register(op.Obj, g)
 		}
+		for _, c := range op.Cases {
+			if p := c.Chan(); p != nil {
+				if !e.chanOf(p).owned {
+					g.foreign = true
+				}
+				if p != op.Obj {
+					e.register(p, g)
+				}
+			}
+		}
+	}
+	if g.foreign {
+		// A foreign channel is probed at every pass.
+		e.volatile = append(e.volatile, g)
 	}
 }
 
@@ -222,7 +223,9 @@ func (e *Exec) rebuild() {
 		g.nch = len(e.gch) - n
 		if e.incr {
 			e.watchOp(g)
-			e.logChoices(g, n)
+			if e.cfg.Record {
+				e.logChoices(g, n)
+			}
 		}
 	}
 	e.clearDirty()
@@ -247,6 +250,12 @@ func (e *Exec) update() {
 		e.volatile[i] = nil
 	}
 	e.volatile = e.volatile[:0]
+	if len(e.dirty) > 16 && 8*len(e.dirty) > len(e.gs) {
+		// Splicing each one in would cost more than recomputing all
+		// (a thousand senders woken by a receiver on their channel).
+		e.rebuild()
+		return
+	}
 	if len(e.dirty) > 1 {
 		sort.Sort(byIndex(e.dirty))
 	}

@@ -66,6 +66,7 @@ type G struct {
 	signalled bool   // OpCondBlocked: woken by Signal or Broadcast
 	nch       int    // g's choices in Exec.gch (enabledset.go)
 	inDirty   bool   // g is in Exec.dirty
+	foreign   bool   // g's pending operation has a foreign channel (set with regSeq)
 	regSeq    uint64 // the opSeq for which g is in its objects' watcher lists
 	spins     int    // consecutive operations without progress; see Spins
 	vc        VC     // recorded runs: the goroutine's vector clock
