@@ -280,7 +280,7 @@ func (d *DPOR) Choose(p *engine.Point) int {
 		}
 		if d.Optimal {
 			if !d.asleepIn(nd.sleep, e) {
-				d.later = append(d.later, laterInsert{nd.wut, e})
+				d.later = append(d.later, laterInsert{nd, e})
 			}
 		} else {
 			nd.bt = appendNew(nd.bt, k)
@@ -379,7 +379,9 @@ func (d *DPOR) End(r *engine.Result) {
 		}
 	}
 	for _, l := range d.later {
-		d.insert(l.n, []*pevent{d.portable(l.e)})
+		if !d.sleepCovers(l.nd, []*event{l.e}) {
+			d.insert(l.nd.wut, []*pevent{d.portable(l.e)})
+		}
 	}
 	d.later = d.later[:0]
 	if d.depth < len(d.stack) {
@@ -550,7 +552,7 @@ func (d *DPOR) backtrack() {
 				nd.taken = k
 				for _, k2 := range nd.keys {
 					e2 := nd.pend[k2]
-					if otherCase(nd.pend[k], e2) && !d.asleepIn(nd.sleep, e2) && !nd.wut.hasChild(e2) && !nd.doneStep(e2) {
+					if otherCase(nd.pend[k], e2) && !d.asleepIn(nd.sleep, e2) && !nd.wut.hasChild(e2) && !nd.doneStep(e2) && !d.sleepCovers(nd, []*event{e2}) {
 						d.insert(nd.wut, []*pevent{d.portable(e2)})
 					}
 				}
@@ -1235,17 +1237,8 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 	}
 	v = append(v, x)
 	if d.Optimal {
-		// sleep(E') ∩ WI(v) = ∅ ?
-		sl := append([]*event(nil), nd.sleep...)
-		for _, k := range nd.done {
-			if k != nd.taken {
-				sl = append(sl, nd.pend[k])
-			}
-		}
-		for _, s := range sl {
-			if weakInitial(s, v) {
-				return
-			}
+		if d.sleepCovers(nd, v) {
+			return
 		}
 		pv := make([]*pevent, len(v))
 		for k, y := range v {
@@ -1297,6 +1290,23 @@ func readiedBy(x, e *event, v []*event) bool {
 	}
 	for _, z := range v {
 		if ownConflict(z, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// sleepCovers reports whether a step asleep at nd (inherited, or a choice
+// explored there before the one taken) is a weak initial of v: sleep(E')
+// ∩ WI(v) ≠ ∅, and v need not be inserted into nd's wakeup tree.
+func (d *DPOR) sleepCovers(nd *dnode, v []*event) bool {
+	for _, s := range nd.sleep {
+		if weakInitial(s, v) {
+			return true
+		}
+	}
+	for _, k := range nd.done {
+		if k != nd.taken && weakInitial(nd.pend[k], v) {
 			return true
 		}
 	}
@@ -1410,8 +1420,8 @@ type pacc struct {
 }
 
 type laterInsert struct {
-	n *wnode
-	e *event
+	nd *dnode
+	e  *event
 }
 
 type wnode struct {
