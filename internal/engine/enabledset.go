@@ -143,9 +143,12 @@ func (e *Exec) touchOp(op *Op) {
 //go:norace
 func (e *Exec) touch(p unsafe.Pointer) {
 	o := e.objs.get(p)
-	if o == nil || len(o.watchers) == 0 {
+	if o == nil || len(o.watchers) == 0 || o.touched == e.gen {
+		// A second touch before the next pass of enabled finds the same
+		// watchers: they register only during a pass.
 		return
 	}
+	o.touched = e.gen
 	kept := o.watchers[:0]
 	for _, w := range o.watchers {
 		g := w.g

@@ -19,6 +19,7 @@ type object struct {
 	// watchers are the goroutines whose choices depend on this object
 	// (enabledset.go).
 	watchers []watch
+	touched  uint64 // Exec.gen of the last touch
 }
 
 // objTable maps addresses to shadow objects. It is a small open-addressing
