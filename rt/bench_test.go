@@ -209,10 +209,10 @@ func BenchmarkManyEnabled(b *testing.B) {
 		{"random", func() engine.Strategy { return strategy.NewRandom(1) }, false},
 		{"pct", func() engine.Strategy { return strategy.NewPCT(1, 3) }, false},
 		{"pos", func() engine.Strategy { return strategy.NewPOS(1) }, true},
-		// Not idb: its round-robin order (strategy/order.go) is an
-		// insertion sort, and each choice's delay cost sorts again, so a
-		// point costs O(choices²) or more; one run of this program does
-		// not end in minutes (internal/goker/ENGINE.md, entry 5).
+		// idb: its round-robin order and delay costs are computed in one
+		// sort and one pass per point (they were O(choices²) or more, and
+		// one run of this program did not end in minutes).
+		{"idb", func() engine.Strategy { return strategy.NewIDB(2) }, false},
 	}
 	for _, n := range news {
 		b.Run(n.name, func(b *testing.B) {

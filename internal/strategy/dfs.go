@@ -24,7 +24,7 @@ import (
 type DFS struct {
 	MaxDepth int
 
-	cost  func(p *engine.Point, ok []int, i int) int // nil: unbounded
+	cost  costsFunc // nil: unbounded
 	bound int
 	unit  string // "preemptions", "delays"
 
@@ -61,9 +61,9 @@ func NewDFS(maxDepth int) *DFS { return &DFS{MaxDepth: maxDepth} }
 // NewBoundedDFS returns a depth-first search of the schedules whose cost
 // (preemptions when delay is false, delays otherwise) is at most bound.
 func NewBoundedDFS(delay bool, bound int) *DFS {
-	d := &DFS{bound: bound, cost: preemptionCost, unit: "preemptions"}
+	d := &DFS{bound: bound, cost: preemptionCosts, unit: "preemptions"}
 	if delay {
-		d.cost, d.unit = delayCost, "delays"
+		d.cost, d.unit = delayCosts, "delays"
 	}
 	return d
 }
@@ -97,12 +97,16 @@ func (d *DFS) Choose(p *engine.Point) int {
 	}
 	ok := d.spin.allowed(p)
 	order := rrOrder(p, ok)
+	var costs []int
+	if d.cost != nil {
+		costs = d.cost(p, ok, order)
+	}
 	if d.MaxDepth > 0 && i >= d.MaxDepth {
 		if len(order) > 1 {
 			d.skipped = true
 		}
-		if d.cost != nil {
-			d.cur += d.cost(p, ok, order[0])
+		if costs != nil {
+			d.cur += costs[0]
 		}
 		d.depth--
 		return order[0]
@@ -114,10 +118,10 @@ func (d *DFS) Choose(p *engine.Point) int {
 		return order[0]
 	}
 	nd := dfsNode{n: len(p.Choices), base: d.cur}
-	for _, j := range order {
+	for k, j := range order {
 		c := 0
-		if d.cost != nil {
-			c = d.cost(p, ok, j)
+		if costs != nil {
+			c = costs[k]
 			if d.cur+c > d.bound {
 				d.skipped = true
 				continue

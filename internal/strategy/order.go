@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"runtime"
+	"sort"
 	"strings"
 
 	"heddle.dev/internal/engine"
@@ -164,7 +165,9 @@ func rrStart(p *engine.Point) int {
 // order starting from the one that ran last and wrapping round (a select's
 // ready cases in case order), then timers. The first element is what a
 // non-preemptive round-robin scheduler runs, so the first schedule of DFS,
-// IPB and IDB is the same.
+// IPB and IDB is the same. The sort is stable, so a goroutine's choices (a
+// select's cases) stay together and in p's order; it costs O(n log n),
+// which matters when thousands of goroutines are enabled at once.
 func rrOrder(p *engine.Point, idx []int) []int {
 	start := rrStart(p)
 	ngs := len(p.Exec.Gs())
@@ -178,67 +181,112 @@ func rrOrder(p *engine.Point, idx []int) []int {
 		}
 		return ((c.G.Index-start)%ngs + ngs) % ngs
 	}
+	if out, ok := rrRotate(p, idx, start); ok {
+		return out
+	}
 	out := append([]int(nil), idx...)
-	// Insertion sort: stable, and the lists are short.
-	for a := 1; a < len(out); a++ {
-		for b := a; b > 0 && dist(out[b]) < dist(out[b-1]); b-- {
-			out[b], out[b-1] = out[b-1], out[b]
+	sort.SliceStable(out, func(a, b int) bool { return dist(out[a]) < dist(out[b]) })
+	return out
+}
+
+// rrRotate is rrOrder in one pass when idx lists goroutines in creation
+// order, then timers, as the engine offers them: round-robin order is then
+// a rotation. ok is false when idx is not in that order.
+func rrRotate(p *engine.Point, idx []int, start int) (out []int, ok bool) {
+	split, timers := len(idx), len(idx) // first goroutine at or after start; first timer
+	last := -1
+	for a, i := range idx {
+		c := p.Choices[i]
+		if isTimerChoice(c) {
+			if timers == len(idx) {
+				timers = a
+			}
+			continue
+		}
+		if timers < len(idx) || c.G.Index < last {
+			return nil, false // a goroutine after a timer, or out of order
+		}
+		last = c.G.Index
+		if split == len(idx) && c.G.Index >= start {
+			split = a
+		}
+	}
+	if split > timers {
+		split = timers
+	}
+	out = make([]int, 0, len(idx))
+	out = append(out, idx[split:timers]...)
+	out = append(out, idx[:split]...)
+	return append(out, idx[timers:]...), true
+}
+
+// costsFunc returns the cost of each choice of order, which is p's
+// allowed choices ok in round-robin order (rrOrder): the preemptions or
+// delays that taking it adds to the run. One pass over the order, not one
+// per choice: a point may have thousands of choices.
+type costsFunc func(p *engine.Point, ok, order []int) []int
+
+// preemptionCosts is seed-004 §2.2 (Maple's IsPreemptiveChoice): choosing
+// a choice costs 1 when the goroutine that ran the previous step is still
+// enabled (and not deprioritized as spinning) and the choice is not one of
+// its own.
+func preemptionCosts(p *engine.Point, ok, order []int) []int {
+	out := make([]int, len(order))
+	if p.Prev < 0 {
+		return out
+	}
+	in := false
+	for _, j := range ok {
+		if j == p.Prev {
+			in = true
+			break
+		}
+	}
+	if !in {
+		return out
+	}
+	prev := p.Choices[p.Prev].G
+	for k, j := range order {
+		if c := p.Choices[j]; c.G != prev || c.Early != 0 {
+			out[k] = 1
 		}
 	}
 	return out
 }
 
-// preemptionCost is seed-004 §2.2 (Maple's IsPreemptiveChoice): choosing i
-// costs 1 when the goroutine that ran the previous step is still enabled
-// (and not deprioritized as spinning) and i is not one of its choices.
-func preemptionCost(p *engine.Point, ok []int, i int) int {
-	if p.Prev < 0 {
-		return 0
-	}
-	prev := p.Choices[p.Prev].G
-	in := false
-	for _, j := range ok {
-		if j == p.Prev {
-			in = true
-		}
-	}
-	if !in {
-		return 0
-	}
-	c := p.Choices[i]
-	if c.G == prev && c.Early == 0 {
-		return 0
-	}
-	return 1
-}
-
-// delayCost is seed-004 §2.3 (Maple's DbGetDelayCost): start at the
+// delayCosts is seed-004 §2.3 (Maple's DbGetDelayCost): start at the
 // goroutine that ran the previous step, advance for free to the first
 // enabled goroutine at or after it, then count every enabled goroutine
 // passed before reaching the chosen one. A timer comes after every
-// goroutine. Choosing the k-th ready case of a select costs k more delays
-// (the deterministic scheduler takes the first).
-func delayCost(p *engine.Point, ok []int, i int) int {
-	order := rrOrder(p, ok)
-	cost := 0
-	var lastG *engine.G
-	for _, j := range order {
+// goroutine (and after the timers before it in the order). Choosing the
+// k-th ready case of a select costs k more delays (the deterministic
+// scheduler takes the first). In round-robin order a goroutine's choices
+// are contiguous, so the cost of the k-th choice of the n-th goroutine
+// passed is n + k.
+func delayCosts(p *engine.Point, ok, order []int) []int {
+	out := make([]int, len(order))
+	blocks := 0 // goroutines passed before the current one
+	var cur *engine.G
+	k := 0 // the choice's rank among its goroutine's
+	timers := 0
+	for i, j := range order {
 		c := p.Choices[j]
-		if j == i {
-			return cost
-		}
 		if isTimerChoice(c) {
-			cost++
+			if cur != nil {
+				blocks, cur = blocks+1, nil
+			}
+			out[i] = blocks + timers
+			timers++
 			continue
 		}
-		if c.G == p.Choices[i].G && !isTimerChoice(p.Choices[i]) {
-			cost++ // an earlier case of the chosen select
-			continue
+		if c.G != cur {
+			if cur != nil {
+				blocks++
+			}
+			cur, k = c.G, 0
 		}
-		if c.G != lastG {
-			cost++
-			lastG = c.G
-		}
+		out[i] = blocks + k
+		k++
 	}
-	return cost
+	return out
 }
