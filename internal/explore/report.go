@@ -189,6 +189,11 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 	for _, g := range bug.Blocked {
 		blocked[g] = true
 	}
+	type line struct {
+		id, text string // the goroutine's id, and what follows it
+		more     int    // goroutines with the same text after it (grouped)
+	}
+	var lines []*line
 	for _, g := range res.Gs {
 		if g.System {
 			continue
@@ -216,7 +221,29 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 			op := g.Pending()
 			state = fmt.Sprintf("at %s at %s", describe(op), x.pos(op.PC))
 		}
-		fmt.Fprintf(b, "  %-8s %s; %s\n", g.ID, origin, state)
+		lines = append(lines, &line{id: g.ID, text: origin + "; " + state})
+	}
+	if len(lines) > groupAbove {
+		// Thousands of goroutines: one line for each kind, the first
+		// goroutine of the kind named, in creation order.
+		first := map[string]*line{}
+		var grouped []*line
+		for _, l := range lines {
+			if f := first[l.text]; f != nil {
+				f.more++
+				continue
+			}
+			first[l.text] = l
+			grouped = append(grouped, l)
+		}
+		lines = grouped
+	}
+	for _, l := range lines {
+		if l.more > 0 {
+			fmt.Fprintf(b, "  %-8s (and %d more) %s\n", l.id, l.more, l.text)
+		} else {
+			fmt.Fprintf(b, "  %-8s %s\n", l.id, l.text)
+		}
 	}
 	if bug.Stack != "" && bug.Kind != engine.KindDeadlock && bug.Kind != engine.KindLeak {
 		fmt.Fprintf(b, "\nstack of %s:\n", gid(bug.G))
@@ -228,6 +255,11 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 	fmt.Fprintln(b)
 	x.steps(b, res, 40)
 }
+
+// groupAbove is the number of goroutines above which a report lists the
+// goroutines of the same origin and state on one line: a test of ten
+// thousand goroutines would otherwise make a report of megabytes.
+const groupAbove = 64
 
 func trimStack(s string) string {
 	lines := strings.Split(s, "\n")
@@ -243,6 +275,10 @@ func trimStack(s string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// maxEnabledShown is how many of a step's enabled choices a report lists;
+// the whole trace (heddle replay -v, max 0) lists them all.
+const maxEnabledShown = 16
 
 // steps writes the trace, the last max steps of it if max > 0.
 func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
@@ -269,7 +305,11 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 		}
 		choice := ""
 		if s.Enabled.Len() > 1 {
-			choice = "  [" + strings.Join(s.Enabled.Strings(), " ") + "]"
+			en := s.Enabled.Strings()
+			if max > 0 && len(en) > maxEnabledShown {
+				en = append(en[:maxEnabledShown:maxEnabledShown], fmt.Sprintf("and %d more", len(en)-maxEnabledShown))
+			}
+			choice = "  [" + strings.Join(en, " ") + "]"
 		}
 		fmt.Fprintf(b, "  %5d  %-8s %-16s %s%s\n", s.N, who, what, where, choice)
 	}

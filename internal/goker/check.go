@@ -20,6 +20,19 @@ type Blocked struct {
 	Creator string // the function whose go statement created it ("" for the test goroutine)
 	Entry   string // the function it started in, when known
 	Raw     string // the line or header it was read from
+	Count   int    // goroutines the line stands for (a report groups alike ones when there are many); 0 means 1
+}
+
+// n is the number of goroutines b stands for.
+func (b Blocked) n() int { return max(b.Count, 1) }
+
+// NBlocked is the number of blocked goroutines in v.
+func (v Verdict) NBlocked() int {
+	n := 0
+	for _, b := range v.Blocked {
+		n += b.n()
+	}
+	return n
 }
 
 // Verdict is the correctness check of one reported bug.
@@ -53,7 +66,7 @@ func (k *Kernel) Check(bs []Blocked) Verdict {
 			bad = append(bad, fmt.Sprintf("%s (%s in %s, created in %s) matches no expected leak", b.ID, b.Wait, b.Func, b.Creator))
 			continue
 		}
-		v.Matched++
+		v.Matched += b.n()
 	}
 	if len(bad) > 0 {
 		v.Why = strings.Join(bad, "; ")
@@ -94,7 +107,10 @@ func (k *Kernel) match(b Blocked) *Leak {
 // heddle report lines of the goroutines section:
 //
 //	g0.1     created at moby7559.go:50 in goker.Moby7559; blocked forever: Lock at moby7559.go:30 in goker.(*UDPProxy_moby7559).Run
-var reportLineRE = regexp.MustCompile(`^\s+(g[\d.]+)\s+(.*?); blocked forever: (.+?) at (\S+?)(?: in (\S+))?\s*$`)
+//
+// reportLineRE matches a blocked goroutine's line of a report, or a line
+// standing for several (`g0.5.1   (and 99 more) created at ...`).
+var reportLineRE = regexp.MustCompile(`^\s+(g[\d.]+)\s+(?:\(and (\d+) more\)\s+)?(.*?); blocked forever: (.+?) at (\S+?)(?: in (\S+))?\s*$`)
 var createdRE = regexp.MustCompile(`^created at (\S+?)(?: in (\S+))?$`)
 
 // ParseReport returns the blocked goroutines of a heddle text report.
@@ -119,8 +135,12 @@ func (k *Kernel) ParseReport(report string) []Blocked {
 		if m == nil {
 			continue
 		}
-		b := Blocked{ID: m[1], Wait: m[3], Func: m[5], Raw: strings.TrimSpace(line)}
-		if c := createdRE.FindStringSubmatch(m[2]); c != nil {
+		b := Blocked{ID: m[1], Wait: m[4], Func: m[6], Raw: strings.TrimSpace(line)}
+		if m[2] != "" {
+			more, _ := strconv.Atoi(m[2])
+			b.Count = 1 + more
+		}
+		if c := createdRE.FindStringSubmatch(m[3]); c != nil {
 			b.Creator = c[2]
 			b.Entry = k.goEntry(c[1])
 		}

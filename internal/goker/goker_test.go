@@ -141,6 +141,13 @@ func TestCheck(t *testing.T) {
 	if v := k.Check(nil); v.OK {
 		t.Errorf("no blocked goroutine is accepted")
 	}
+	// A report of many goroutines groups alike ones on one line.
+	grouped := strings.Replace(moby7559Report, "  g0.1     created", "  g0.1     (and 99 more) created", 1)
+	if bs := k.ParseReport(grouped); len(bs) != 1 || bs[0].Count != 100 || bs[0].Entry != "Run" {
+		t.Errorf("grouped line parsed as %+v", bs)
+	} else if v := k.Check(bs); !v.OK || v.Matched != 100 || v.NBlocked() != 100 {
+		t.Errorf("grouped line: %+v", v)
+	}
 	stack := `goroutine 6 [sync.Mutex.Lock]:
 internal/sync.runtime_SemacquireMutex(0x0?, 0x0?, 0x0?)
 	/usr/local/go/src/runtime/sema.go:95 +0x25

@@ -271,7 +271,7 @@ func (res *Results) Markdown(command, machine, commit string) string {
 			case !r.Found:
 				p("- heddle found no bug in %d runs\n", r.Runs)
 			default:
-				p("- heddle (default): %s at run %d; %d blocked, %d match the expected leaks\n", r.Kind, r.Run, len(r.Verdict.Blocked), r.Verdict.Matched)
+				p("- heddle (default): %s at run %d; %d blocked, %d match the expected leaks\n", r.Kind, r.Run, r.Verdict.NBlocked(), r.Verdict.Matched)
 				for _, bl := range r.Verdict.Blocked {
 					p("  - `%s`\n", bl.Raw)
 				}
