@@ -83,19 +83,20 @@ type DPOR struct {
 }
 
 type dnode struct {
-	pos      int
-	keys     []string
-	idx      []int // choice index of each key
-	pend     map[string]*event
-	ann      map[string]annDesc // what each explored choice announced
-	taken    string
-	done     []string // explored keys (slept after exploration)
-	bt       []string // source-DPOR backtrack set
-	wut      *wnode   // optimal DPOR: wakeup tree; children[0] is being explored
-	sleep    []*event // inherited sleep set in the current run
-	nChoic   int
-	pcBefore int    // preemptions before this point
-	prevG    string // the goroutine that ran the previous step, if it can continue
+	pos       int
+	keys      []string
+	idx       []int // choice index of each key
+	pend      map[string]*event
+	ann       map[string]annDesc // what each explored choice announced
+	taken     string
+	done      []string        // explored keys (slept after exploration)
+	bt        []string        // source-DPOR backtrack set
+	wut       *wnode          // optimal DPOR: wakeup tree; children[0] is being explored
+	looseDone map[string]bool // the explored wakeup nodes that were loose, by key
+	sleep     []*event        // inherited sleep set in the current run
+	nChoic    int
+	pcBefore  int    // preemptions before this point
+	prevG     string // the goroutine that ran the previous step, if it can continue
 }
 
 // doneStep reports whether the step e was explored at nd.
@@ -152,20 +153,8 @@ func (d *DPOR) Begin(run int) bool {
 func (d *DPOR) propagate() {
 	for ; d.done < len(d.re.ev); d.done++ {
 		e := d.re.ev[d.done]
-		if d.blockedAt < 0 {
-			kept := d.sleep[:0]
-			for _, s := range d.sleep {
-				if sameStep(s, e) {
-					d.blockedAt = d.done
-				}
-				if !dependent(s, e, false) {
-					kept = append(kept, s)
-				}
-			}
-			d.sleep = kept
-		}
+		var next *wnode
 		if d.follow != nil {
-			var next *wnode
 			for _, c := range d.follow.children {
 				if c.matches(e) {
 					next = c
@@ -183,6 +172,21 @@ func (d *DPOR) propagate() {
 			if next == nil && len(d.follow.children) > 0 {
 				d.WakeupMisses++
 			}
+		}
+		if d.blockedAt < 0 {
+			loose := next != nil && next.loose
+			kept := d.sleep[:0]
+			for _, s := range d.sleep {
+				if sameStep(s, e) {
+					d.blockedAt = d.done
+				}
+				if !dependent(s, e, false) && !touchesLoose(s, loose) {
+					kept = append(kept, s)
+				}
+			}
+			d.sleep = kept
+		}
+		if d.follow != nil {
 			d.follow = next
 		}
 	}
@@ -212,7 +216,7 @@ func (d *DPOR) Choose(p *engine.Point) int {
 		}
 		for _, k := range nd.done {
 			if k != nd.taken {
-				d.sleep = append(d.sleep, nd.pend[k])
+				d.sleep = append(d.sleep, withLoose(nd.pend[k], nd.looseDone[k]))
 			}
 		}
 		d.follow = nd.wut
@@ -359,7 +363,9 @@ func (d *DPOR) End(r *engine.Result) {
 		d.lazy.endRun(a, r)
 	}
 	d.nameObjects(a)
-	d.learnAnnouncements(a)
+	if !noLearnAnnouncements {
+		d.learnAnnouncements(a)
+	}
 	for i, nd := range d.stack {
 		for _, c := range nd.wut.children {
 			if c.raw != nil {
@@ -448,6 +454,10 @@ func (d *DPOR) learnAnnouncements(a *analysis) {
 	}
 }
 
+// noLearnAnnouncements turns learnAnnouncements off (tests: the loose
+// wakeup nodes must keep DPOR sound without it).
+var noLearnAnnouncements bool
+
 // nextOfAll reports whether the event z at index j is the next step
 // from pos of each of its goroutines.
 func nextOfAll(byG map[*engine.G][]int, z *event, j, pos int) bool {
@@ -530,6 +540,12 @@ func (d *DPOR) backtrack() {
 		nd := d.stack[len(d.stack)-1]
 		if d.Optimal {
 			if len(nd.wut.children) > 0 {
+				if nd.wut.children[0].loose {
+					if nd.looseDone == nil {
+						nd.looseDone = map[string]bool{}
+					}
+					nd.looseDone[nd.taken] = true
+				}
 				nd.wut.children = nd.wut.children[1:]
 			}
 			nd.done = appendNew(nd.done, nd.taken)
@@ -1306,7 +1322,7 @@ func (d *DPOR) sleepCovers(nd *dnode, v []*event) bool {
 		}
 	}
 	for _, k := range nd.done {
-		if k != nd.taken && weakInitial(nd.pend[k], v) {
+		if k != nd.taken && weakInitial(withLoose(nd.pend[k], nd.looseDone[k]), v) {
 			return true
 		}
 	}
@@ -1428,6 +1444,59 @@ type wnode struct {
 	ev       *pevent
 	raw      *event // until the run's objects are named
 	children []*wnode
+	// loose: ev's announcement was not known, or known only by its
+	// direction, when the node was inserted, so the insertion took it as
+	// dependent on every queue access, and ordered the node after the
+	// siblings that conflicted with. Following the node wakes the
+	// sleeping steps that access a queue, and the node's step sleeps
+	// as if it wrote every queue once explored, so that the sleep sets
+	// agree with that order: a sibling it commutes with would otherwise
+	// sleep in its subtree and block reversals there, while the leaf
+	// covered the sequences inserted from the sibling's subtree (seed
+	// 2233 without learnAnnouncements). It stays when ev is replaced by
+	// the step that ran.
+	loose bool
+}
+
+// loose reports whether p writes a pseudo-object that stands for an
+// announcement not known (anyQueue, anySendQ, anyRecvQ).
+func (p *pevent) loose() bool {
+	for _, a := range p.acc {
+		if a.write && a.name >= 1 && a.name <= 3 {
+			return true
+		}
+	}
+	return false
+}
+
+// touchesLoose reports whether, with loose, e accesses a queue: an
+// announcement that is not known may join any queue (every queue access
+// touches one of the pseudo-objects; a pending step whose announcement
+// is known only by its direction writes anySendQ or anyRecvQ).
+func touchesLoose(e *event, loose bool) bool {
+	if !loose {
+		return false
+	}
+	for _, a := range e.acc {
+		if a.obj == anyQueue || a.obj == anySendQ || a.obj == anyRecvQ {
+			return true
+		}
+	}
+	return false
+}
+
+// withLoose returns e, or, with loose, a copy of it that also writes the
+// pseudo-objects of every queue.
+func withLoose(e *event, loose bool) *event {
+	if !loose || e == nil {
+		return e
+	}
+	c := *e
+	c.acc = append([]access(nil), e.acc...)
+	for _, o := range []unsafe.Pointer{anyQueue, anySendQ, anyRecvQ} {
+		c.acc = append(c.acc, access{obj: o, write: true, tag: tagAny})
+	}
+	return &c
 }
 
 func (p *pevent) matches(e *event) bool {
@@ -1679,7 +1748,7 @@ func (d *DPOR) insert(n *wnode, w []*pevent) {
 		}
 		if !descended {
 			for _, x := range w {
-				c := &wnode{ev: x}
+				c := &wnode{ev: x, loose: x.loose()}
 				n.children = append(n.children, c)
 				n = c
 			}
