@@ -696,7 +696,7 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 		// other cases of its select were not.
 		d.alternatives(a, nodeAt, ev[:L+1], L, len(r.Gs))
 	}
-	d.unfiredTimers(a, nodeAt, ev[:L], r.Trace, len(r.Gs))
+	d.unfiredTimers(a, nodeAt, ev[:L], r.Trace)
 	if d.cut {
 		// The run goes on past the analyzed steps: the goroutines'
 		// operations pending at its end are not those of the last

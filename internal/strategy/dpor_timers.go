@@ -14,7 +14,7 @@ import (
 // next step that races with what it waited for: it races with the steps
 // up to and including that one. ev may be the analyzed prefix of a longer
 // run; tr is the whole trace.
-func (d *DPOR) unfiredTimers(a *analysis, nodeAt map[int]*dnode, ev []*event, tr []engine.Step, nprocs int) {
+func (d *DPOR) unfiredTimers(a *analysis, nodeAt map[int]*dnode, ev []*event, tr []engine.Step) {
 	lastFired := map[string]int{} // timer id → number of its last firing
 	for _, st := range tr {
 		if st.G == nil && st.Timer != "" {
@@ -39,7 +39,7 @@ func (d *DPOR) unfiredTimers(a *analysis, nodeAt map[int]*dnode, ev []*event, tr
 		}
 		x = cloneEvent(x)
 		prefix := ev[:nd.pos+1]
-		extendHB(prefix, x, a.created, nprocs)
+		d.extendHB(a, prefix, x)
 		d.racesOf(a, nodeAt, prefix, x)
 	}
 }
