@@ -187,23 +187,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	elapsed := time.Since(start)
-	failed := res.Failed || countBugs(res.Events) > 0
-	if f.json {
-		a := event.Pass
-		if failed {
-			a = event.Fail
-		}
-		out.printEvent(event.Event{Action: a, Package: pkg.ImportPath, Elapsed: elapsed.Seconds()})
-	} else {
-		printBugs(out, res)
-		if failed {
-			fmt.Fprintf(out, "FAIL\t%s\t%.3fs\n", pkg.ImportPath, elapsed.Seconds())
-		} else {
-			fmt.Fprintf(out, "ok  \t%s\t%.3fs%s\n", pkg.ImportPath, elapsed.Seconds(), summary(res, f, true))
-		}
-	}
-	if failed {
+	if printResult(out, f, pkg.ImportPath, res, time.Since(start), true) {
 		return exitFail
 	}
 	return exitOK

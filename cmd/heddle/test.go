@@ -281,23 +281,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, err)
 			return exitUsage
 		}
-		elapsed := time.Since(start)
-		failed := res.Failed || countBugs(res.Events) > 0
-		if f.json {
-			a := event.Pass
-			if failed {
-				a = event.Fail
-			}
-			out.printEvent(event.Event{Action: a, Package: pkg.ImportPath, Elapsed: elapsed.Seconds()})
-		} else {
-			printBugs(out, res)
-			if failed {
-				fmt.Fprintf(out, "FAIL\t%s\t%.3fs\n", pkg.ImportPath, elapsed.Seconds())
-			} else {
-				fmt.Fprintf(out, "ok  \t%s\t%.3fs%s\n", pkg.ImportPath, elapsed.Seconds(), summary(res, f, false))
-			}
-		}
-		if failed {
+		if printResult(out, f, pkg.ImportPath, res, time.Since(start), false) {
 			worse(exitFail)
 		}
 	}
@@ -461,4 +445,26 @@ func plural(n int, s string) string {
 		return s
 	}
 	return s + "s"
+}
+
+// printResult prints the outcome of one package's test binary, as go test
+// does (its bugs, then an ok or FAIL line, or a JSON pass or fail event),
+// and reports whether it failed. main is set for heddle run.
+func printResult(out *syncWriter, f *testFlags, pkg string, res *runResult, elapsed time.Duration, main bool) (failed bool) {
+	failed = res.Failed || countBugs(res.Events) > 0
+	if f.json {
+		a := event.Pass
+		if failed {
+			a = event.Fail
+		}
+		out.printEvent(event.Event{Action: a, Package: pkg, Elapsed: elapsed.Seconds()})
+		return failed
+	}
+	printBugs(out, res)
+	if failed {
+		fmt.Fprintf(out, "FAIL\t%s\t%.3fs\n", pkg, elapsed.Seconds())
+	} else {
+		fmt.Fprintf(out, "ok  \t%s\t%.3fs%s\n", pkg, elapsed.Seconds(), summary(res, f, main))
+	}
+	return failed
 }
