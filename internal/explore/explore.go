@@ -31,6 +31,13 @@ func Test(t *testing.T, body func(t *testing.T)) {
 	// Every function from here to the t.Error of a report is a helper, so
 	// that go test positions the report at the user's test function.
 	t.Helper()
+	test(t, nil, body)
+}
+
+// test is Test, and for Main (m not nil) shares m, the state of heddle
+// run's output, with main's runs.
+func test(t *testing.T, m *mainState, body func(t *testing.T)) {
+	t.Helper()
 	cfg, err := LoadConfig()
 	if err != nil {
 		t.Fatal(err)
@@ -38,6 +45,7 @@ func Test(t *testing.T, body func(t *testing.T)) {
 	serial.Lock()
 	defer serial.Unlock()
 	x := newExplorer(t, cfg, body)
+	x.main = m
 	x.run()
 }
 
@@ -63,6 +71,7 @@ type explorer struct {
 	progress    atomic.Int64
 	stuck       chan struct{}
 	stop        chan struct{}
+	main        *mainState // heddle run's output, nil for a test
 }
 
 func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
@@ -379,8 +388,10 @@ func (x *explorer) warmUp(s *schedule.Schedule) uint64 {
 	saved := x.cfg.Seed
 	x.cfg.Seed = s.Seed
 	defer func() { x.cfg.Seed = saved }()
-	warming = true // heddle run: main's output is the replayed run's only
-	defer func() { warming = false }()
+	if x.main != nil {
+		x.main.warming = true // main's output is the replayed run's only
+		defer func() { x.main.warming = false }()
+	}
 	prover := x.prover
 	_, x.prover = warm.(strategy.Prover)
 	defer func() { x.prover = prover }()

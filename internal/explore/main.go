@@ -14,13 +14,15 @@ import (
 	"heddle.dev/internal/engine"
 )
 
-// mainOut holds the output of the current run of main during heddle run,
-// when it is not let through.
-var mainOut *os.File
-
-// warming is set while a replay runs the runs before the one it replays
-// (see warmUp): their output is not the replayed run's.
-var warming bool
+// mainState is what Main shares with the explorer of its runs.
+type mainState struct {
+	// out holds the output of the current run of main, when it is not
+	// let through (nil then).
+	out *os.File
+	// warming is set while a replay runs the runs before the one it
+	// replays (see warmUp): their output is not the replayed run's.
+	warming bool
+}
 
 // MainTest is the name of the test that `heddle run` adds to a main
 // package: it calls Main with the package's main function.
@@ -80,6 +82,7 @@ func Main(t *testing.T, main func()) {
 		}
 	})
 	usage := flag.CommandLine.Usage
+	m := &mainState{}
 	var out io.Writer = logOut
 	if !cfg.Output {
 		f, err := os.CreateTemp("", "heddle-main-output-*")
@@ -87,13 +90,12 @@ func Main(t *testing.T, main func()) {
 			t.Fatalf("heddle: %v", err)
 		}
 		defer func() {
-			mainOut = nil
 			f.Close()
 			os.Remove(f.Name())
 		}()
 		os.Stdout, os.Stderr = f, f
 		out = f
-		mainOut = f
+		m.out = f
 	}
 	var null *os.File // for the runs a replay makes before the one it replays
 	if cfg.Output {
@@ -102,14 +104,14 @@ func Main(t *testing.T, main func()) {
 		}
 		defer null.Close()
 	}
-	Test(t, func(t *testing.T) {
+	test(t, m, func(t *testing.T) {
 		switch {
-		case mainOut != nil:
+		case m.out != nil:
 			// Each run's output replaces the last: a report shows the
 			// output of the run it replays.
-			mainOut.Truncate(0)
-			mainOut.Seek(0, io.SeekStart)
-		case warming:
+			m.out.Truncate(0)
+			m.out.Seek(0, io.SeekStart)
+		case m.warming:
 			os.Stdout, os.Stderr, out = null, null, null
 		default:
 			os.Stdout, os.Stderr, out = savedOut, savedErr, logOut
@@ -226,10 +228,10 @@ const mainOutputLines = 20
 // mainOutput writes, for heddle run, the end of the output of the run just
 // made (the replay that a report is built from).
 func (x *explorer) mainOutput(b *strings.Builder) {
-	if !x.cfg.Main || mainOut == nil {
+	if !x.cfg.Main || x.main == nil || x.main.out == nil {
 		return
 	}
-	data, err := os.ReadFile(mainOut.Name())
+	data, err := os.ReadFile(x.main.out.Name())
 	if err != nil {
 		return
 	}
