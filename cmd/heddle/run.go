@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"heddle.dev/internal/build"
-	"heddle.dev/internal/event"
 )
 
 const runUsage = `usage: heddle run [flags] [package] [-- args...]
@@ -122,39 +121,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		CacheDir: cache,
 		Stderr:   stderr,
 	}
-	if f.x {
-		opts.Verbose = stderr
-	}
-	prog, err := build.Load(opts)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
+	prog, outDir, out, ok := load(opts, f, stdout, stderr)
+	if !ok {
 		return exitUsage
-	}
-	outDir, err := scheduleDir(f.out, cache, prog)
-	if err != nil {
-		fmt.Fprintln(stderr, "heddle:", err)
-		return exitUsage
-	}
-	out := &syncWriter{w: stdout}
-	if !f.json && isTerminal(stderr) {
-		out.progress = stderr
 	}
 	pkg := prog.Packages[0]
 	start := time.Now()
-	bin, err := prog.Build(pkg)
-	if err != nil {
-		var be *build.Error
-		if !errors.As(err, &be) {
-			fmt.Fprintln(stderr, err)
-			return exitUsage
-		}
-		if f.json {
-			out.printEvent(event.Event{Action: event.Output, Package: pkg.ImportPath, Output: be.Msg + "\n"})
-			out.printEvent(event.Event{Action: event.Fail, Package: pkg.ImportPath, Output: "build failed", Elapsed: time.Since(start).Seconds()})
-		} else {
-			fmt.Fprintln(stderr, be.Msg)
-			fmt.Fprintf(out, "FAIL\t%s [build failed]\n", pkg.ImportPath)
-		}
+	bin, _ := buildPackage(prog, pkg, f, out, stderr)
+	if bin == "" {
 		return exitUsage
 	}
 	cfg := exploreConfig(f, outDir, prog, pkg)

@@ -208,23 +208,9 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 		CacheDir: cache,
 		Stderr:   stderr,
 	}
-	if f.x {
-		opts.Verbose = stderr
-	}
-	prog, err := build.Load(opts)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
+	prog, outDir, out, ok := load(opts, f, stdout, stderr)
+	if !ok {
 		return exitUsage
-	}
-	outDir, err := scheduleDir(f.out, cache, prog)
-	if err != nil {
-		fmt.Fprintln(stderr, "heddle:", err)
-		return exitUsage
-	}
-
-	out := &syncWriter{w: stdout}
-	if !f.json && isTerminal(stderr) {
-		out.progress = stderr
 	}
 	code := exitOK
 	worse := func(c int) {
@@ -242,20 +228,11 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		start := time.Now()
-		bin, err := prog.Build(pkg)
-		if err != nil {
-			var be *build.Error
-			if !errors.As(err, &be) {
-				fmt.Fprintln(stderr, err)
-				return exitUsage
-			}
-			if f.json {
-				out.printEvent(event.Event{Action: event.Output, Package: pkg.ImportPath, Output: be.Msg + "\n"})
-				out.printEvent(event.Event{Action: event.Fail, Package: pkg.ImportPath, Output: "build failed", Elapsed: time.Since(start).Seconds()})
-			} else {
-				fmt.Fprintln(stderr, be.Msg)
-				fmt.Fprintf(out, "FAIL\t%s [build failed]\n", pkg.ImportPath)
-			}
+		bin, fatal := buildPackage(prog, pkg, f, out, stderr)
+		if fatal {
+			return exitUsage
+		}
+		if bin == "" {
 			worse(exitUsage)
 			continue
 		}
@@ -467,4 +444,52 @@ func printResult(out *syncWriter, f *testFlags, pkg string, res *runResult, elap
 		fmt.Fprintf(out, "ok  \t%s\t%.3fs%s\n", pkg, elapsed.Seconds(), summary(res, f, main))
 	}
 	return failed
+}
+
+// load loads the packages of heddle test or heddle run (opts, completed
+// with -x), makes the schedules' directory and the output writer. It
+// prints what went wrong and returns ok false on error.
+func load(opts build.Options, f *testFlags, stdout, stderr io.Writer) (prog *build.Program, outDir string, out *syncWriter, ok bool) {
+	if f.x {
+		opts.Verbose = stderr
+	}
+	prog, err := build.Load(opts)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return nil, "", nil, false
+	}
+	outDir, err = scheduleDir(f.out, opts.CacheDir, prog)
+	if err != nil {
+		fmt.Fprintln(stderr, "heddle:", err)
+		return nil, "", nil, false
+	}
+	out = &syncWriter{w: stdout}
+	if !f.json && isTerminal(stderr) {
+		out.progress = stderr
+	}
+	return prog, outDir, out, true
+}
+
+// buildPackage builds the test binary of pkg. When the package does not
+// compile, it prints the compiler's message as go test does and returns
+// no binary; fatal reports any other error (printed), which ends heddle.
+func buildPackage(prog *build.Program, pkg *build.Package, f *testFlags, out *syncWriter, stderr io.Writer) (bin string, fatal bool) {
+	start := time.Now()
+	bin, err := prog.Build(pkg)
+	if err == nil {
+		return bin, false
+	}
+	var be *build.Error
+	if !errors.As(err, &be) {
+		fmt.Fprintln(stderr, err)
+		return "", true
+	}
+	if f.json {
+		out.printEvent(event.Event{Action: event.Output, Package: pkg.ImportPath, Output: be.Msg + "\n"})
+		out.printEvent(event.Event{Action: event.Fail, Package: pkg.ImportPath, Output: "build failed", Elapsed: time.Since(start).Seconds()})
+	} else {
+		fmt.Fprintln(stderr, be.Msg)
+		fmt.Fprintf(out, "FAIL\t%s [build failed]\n", pkg.ImportPath)
+	}
+	return "", false
 }
