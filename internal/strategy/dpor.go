@@ -1264,22 +1264,7 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 		return
 	}
 	// Source-DPOR: I(v) ∩ backtrack(E') = ∅ ? add one initial.
-	var cands []string
-	for k, y := range v {
-		initial := true
-		for _, z := range v[:k] {
-			if shareG(z, y) || before(z, y, false) || (y == x && dependent(z, y, false)) {
-				initial = false
-				break
-			}
-		}
-		if !initial {
-			continue
-		}
-		if key := nd.keyFor(y); key != "" {
-			cands = append(cands, key)
-		}
-	}
+	cands := nd.initialKeys(v, x)
 	for _, c := range cands {
 		if contains(nd.bt, c) {
 			return
@@ -1845,4 +1830,28 @@ func (d *DPOR) nameObjects(a *analysis) {
 			}
 		}
 	}
+}
+
+// initialKeys returns the keys at nd of the initials of the sequence v,
+// which ends with x: the steps of v that no earlier step of v precedes
+// (same goroutine or happens-before) and, for x, that no earlier step is
+// dependent with (seed-004's I(v), as source-DPOR's backtracking reads it).
+func (nd *dnode) initialKeys(v []*event, x *event) []string {
+	var keys []string
+	for k, y := range v {
+		initial := true
+		for _, z := range v[:k] {
+			if shareG(z, y) || before(z, y, false) || (y == x && dependent(z, y, false)) {
+				initial = false
+				break
+			}
+		}
+		if !initial {
+			continue
+		}
+		if key := nd.keyFor(y); key != "" {
+			keys = append(keys, key)
+		}
+	}
+	return keys
 }

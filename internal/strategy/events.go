@@ -940,6 +940,12 @@ func (x *depIndex) latestDeps(j int, s *event, lazy bool, out []int) []int {
 		}
 	}
 	sort.Sort(sort.Reverse(sort.IntSlice(out)))
+	return x.dependentOf(out, s, lazy)
+}
+
+// dependentOf keeps, in out (sorted, possibly with repeats), each event
+// once, and only those s depends on (with lazy: under the lazy HBR).
+func (x *depIndex) dependentOf(out []int, s *event, lazy bool) []int {
 	n := 0
 	for i, k := range out {
 		if i > 0 && k == out[n-1] {
@@ -979,17 +985,7 @@ func (x *depIndex) depsIn(lo, hi int, s *event, lazy bool) []int {
 		add(x.byProc[g.Index])
 	}
 	sort.Ints(out)
-	n := 0
-	for i, k := range out {
-		if i > 0 && k == out[n-1] {
-			continue
-		}
-		if dependent(x.ev[k], s, lazy) {
-			out[n] = k
-			n++
-		}
-	}
-	return out[:n]
+	return x.dependentOf(out, s, lazy)
 }
 
 // count returns the number of events of process p before j.

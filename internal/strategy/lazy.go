@@ -274,22 +274,7 @@ func (d *DPOR) addInitial(nd *dnode, prefix []*event, i int, x *event) bool {
 		}
 	}
 	v = append(v, x)
-	var cands []string
-	for k, y := range v {
-		initial := true
-		for _, z := range v[:k] {
-			if shareG(z, y) || before(z, y, false) || (y == x && dependent(z, y, false)) {
-				initial = false
-				break
-			}
-		}
-		if !initial {
-			continue
-		}
-		if key := nd.keyFor(y); key != "" {
-			cands = append(cands, key)
-		}
-	}
+	cands := nd.initialKeys(v, x)
 	for _, c := range cands {
 		if contains(nd.bt, c) || d.asleepIn(nd.sleep, nd.pend[c]) {
 			return true
