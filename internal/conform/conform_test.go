@@ -1,0 +1,176 @@
+package conform
+
+import (
+	"bytes"
+	"go/parser"
+	"go/token"
+	"strings"
+	"testing"
+
+	"heddle.dev/internal/event"
+)
+
+const sample = `package prog
+
+import "testing"
+
+func TestA(t *testing.T) {
+	c := make(chan int)
+	go func() { c <- 1 }()
+	select {
+	case v := <-c:
+		if v > 0 {
+			t.Error("got")
+		}
+	default:
+	}
+	switch {
+	case true:
+		fallthrough
+	default:
+	}
+}
+`
+
+func lines(b []byte) int { return bytes.Count(b, []byte("\n")) }
+
+func TestInjectNoise(t *testing.T) {
+	out, err := InjectNoise("a_test.go", []byte(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines(out) != lines([]byte(sample)) {
+		t.Fatalf("noise changed the number of lines:\n%s", out)
+	}
+	src := string(out)
+	for _, want := range []string{
+		"\t" + NoiseCall + "c := make(chan int)",
+		"go func() { " + NoiseCall + "c <- 1 }()",
+		"\t\t" + NoiseCall + "if v > 0 {",
+		"\t\t\t" + NoiseCall + "t.Error(\"got\")",
+		"\t\t" + NoiseCall + "fallthrough",
+		"\t" + NoiseCall + "select {",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("noise: no %q in\n%s", want, src)
+		}
+	}
+	if strings.Contains(src, NoiseCall+"case") || strings.Contains(src, NoiseCall+"default") {
+		t.Errorf("noise before a clause:\n%s", src)
+	}
+	if _, err := parser.ParseFile(token.NewFileSet(), "a_test.go", out, 0); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestInsertMarks(t *testing.T) {
+	out, err := InsertMarks("a_test.go", []byte(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines(out) != lines([]byte(sample)) {
+		t.Fatalf("marks changed the number of lines:\n%s", out)
+	}
+	if !strings.Contains(string(out), "func TestA(t *testing.T) {conformRun(t, func() {\n") || !strings.HasSuffix(string(out), "\n})}\n") {
+		t.Errorf("marks:\n%s", out)
+	}
+}
+
+func TestParseFile(t *testing.T) {
+	src := strings.Replace(sample, "func TestA", "// TestA does things.\n//\n// conform: racy\nfunc TestA", 1)
+	f, err := ParseFile("a_test.go", []byte(src), "hand")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Programs) != 1 {
+		t.Fatalf("%d programs", len(f.Programs))
+	}
+	p := f.Programs[0]
+	if p.Name != "TestA" || !p.HasTag("racy") || !p.HasTag("hand") || p.Timers || p.Doc != "TestA does things." {
+		t.Errorf("program %+v", p)
+	}
+	if _, err := ParseFile("b_test.go", []byte("package prog\nfunc TestB(*testing.T) {}\n")); err == nil {
+		t.Error("a program without a named *testing.T was accepted")
+	}
+}
+
+func TestHeddleOutcome(t *testing.T) {
+	for _, c := range []struct {
+		e    event.Event
+		want string
+	}{
+		{event.Event{Kind: "fail", Message: "a_test.go:3: x=1"}, "fail: a_test.go:3: x=1"},
+		{event.Event{Kind: "misuse", Message: "close of closed channel"}, "panic: close of closed channel"},
+		{event.Event{Kind: "panic", Test: "TestX", Message: "Log in goroutine after TestX has completed"}, "panic: Log in goroutine after TEST has completed"},
+		{event.Event{Kind: "deadlock", Message: "all goroutines are blocked: deadlock"}, Deadlock},
+		{event.Event{Kind: "leak", Report: "goroutines:\n  g0.2  created at a.go:4 in p.F; blocked forever: send on channel at a_test.go:9 in p.F.1\n  g0.1  created at a.go:3 in p.F; blocked forever: Lock at a_test.go:5 in p.F.2\n"}, "leak: a_test.go:5,a_test.go:9"},
+		{event.Event{Kind: "steplimit"}, ""},
+	} {
+		if got := HeddleOutcome(c.e); got != c.want {
+			t.Errorf("HeddleOutcome(%+v) = %q, want %q", c.e, got, c.want)
+		}
+	}
+}
+
+func TestNativeOutcome(t *testing.T) {
+	if got := runOutcome("a_test.go:3: x", "a_test.go:9"); got != "fail: a_test.go:3: x" {
+		t.Errorf("failure and leak: %q", got)
+	}
+	if got := runOutcome("", "a_test.go:9"); got != "leak: a_test.go:9" {
+		t.Errorf("leak: %q", got)
+	}
+	if got := runOutcome("", ""); got != Pass {
+		t.Errorf("pass: %q", got)
+	}
+	if got := normPanic("boom [recovered, repanicked]"); got != "boom" {
+		t.Errorf("normPanic: %q", got)
+	}
+	if got := normPanic("Fail in goroutine after TestConformNative/r#12 has completed"); got != "Fail in goroutine after TEST has completed" {
+		t.Errorf("normPanic: %q", got)
+	}
+	h := &HeddleRun{Outcomes: map[string]bool{"leak: a.go:1": true}}
+	if !h.Reached(Hang) || h.Reached(Pass) {
+		t.Error("Reached: a hang is a leak or a deadlock for heddle, and nothing else")
+	}
+}
+
+func TestGenerate(t *testing.T) {
+	for seed := int64(1); seed <= 200; seed++ {
+		f, err := Generate(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := Generate(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(f.Src, g.Src) {
+			t.Fatalf("seed %d: two different programs", seed)
+		}
+		if p := f.Programs[0]; len(f.Programs) != 1 || !p.HasTag("generated") || p.HasTag("racy") != (seed%4 == 0) {
+			t.Fatalf("seed %d: programs %+v", seed, f.Programs)
+		}
+	}
+}
+
+func TestHandCorpus(t *testing.T) {
+	c, err := Hand()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, p := range c.Programs() {
+		if seen[p.Name] {
+			t.Errorf("two programs named %s", p.Name)
+		}
+		seen[p.Name] = true
+	}
+	if len(seen) < 25 {
+		t.Errorf("%d hand-written programs", len(seen))
+	}
+	for _, g := range knownGaps {
+		if !seen[g.program] {
+			t.Errorf("known gap %s: no such program", g.program)
+		}
+	}
+}

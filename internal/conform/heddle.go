@@ -1,0 +1,148 @@
+package conform
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"heddle.dev/internal/event"
+)
+
+// HeddleConfig is how heddle explores the corpus.
+type HeddleConfig struct {
+	Binary   string        // the heddle binary
+	Strategy string        // an exhaustive strategy (dfs)
+	Budget   int           // runs per program
+	Timeout  time.Duration // of the whole heddle command
+	Flags    []string      // more flags
+}
+
+// HeddleRun is what heddle reached on one program.
+type HeddleRun struct {
+	Outcomes  map[string]bool // outcomes reached (Pass: a run returned without failing)
+	Other     []string        // reports of other kinds (steplimit, nondeterminism, ...)
+	Runs      int
+	Exhausted bool
+	Proven    string
+	Elapsed   float64
+	Err       string
+}
+
+var blockedAtRE = regexp.MustCompile(`blocked forever: .* at (\S+\.go:\d+) in `)
+
+// HeddleOutcome converts a bug event into an outcome ("" for kinds that
+// are not outcomes of a native run).
+func HeddleOutcome(e event.Event) string {
+	switch e.Kind {
+	case "fail":
+		return "fail: " + e.Message
+	case "panic", "misuse":
+		msg := e.Message
+		if e.Test != "" {
+			msg = strings.ReplaceAll(msg, e.Test, "TEST")
+		}
+		return "panic: " + msg
+	case "deadlock":
+		return Deadlock
+	case "leak":
+		var ps []string
+		for _, m := range blockedAtRE.FindAllStringSubmatch(e.Report, -1) {
+			ps = append(ps, m[1])
+		}
+		sort.Strings(ps)
+		return "leak: " + strings.Join(ps, ",")
+	}
+	return ""
+}
+
+// RunHeddle runs `heddle test -json -keep-going -strategy S -budget N -run
+// ^(programs)$ .` in dir, a module written by WriteHeddleModule, and returns
+// what it reached on each program.
+func RunHeddle(ctx context.Context, dir string, ps []*Program, cfg HeddleConfig) (map[string]*HeddleRun, error) {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.Name
+	}
+	marks := filepath.Join(dir, "marks")
+	os.Remove(marks)
+	args := []string{"test", "-json", "-keep-going", "-strategy", cfg.Strategy, "-budget", fmt.Sprint(cfg.Budget),
+		"-timeout", "0", "-o", filepath.Join(dir, "schedules"), "-run", "^(" + strings.Join(names, "|") + ")$"}
+	args = append(args, cfg.Flags...)
+	args = append(args, ".")
+	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, cfg.Binary, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=", "CONFORM_MARKS="+marks)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	res := map[string]*HeddleRun{}
+	for _, n := range names {
+		res[n] = &HeddleRun{Outcomes: map[string]bool{}}
+	}
+	var output []string
+	sc := bufio.NewScanner(&stdout)
+	sc.Buffer(make([]byte, 16<<20), 64<<20)
+	summaries := 0
+	for sc.Scan() {
+		var e event.Event
+		if json.Unmarshal(sc.Bytes(), &e) != nil {
+			output = append(output, sc.Text())
+			continue
+		}
+		if e.Action == event.Output {
+			output = append(output, strings.TrimRight(e.Output, "\n"))
+		}
+		r := res[e.Test]
+		if r == nil {
+			continue
+		}
+		switch e.Action {
+		case event.Bug:
+			if o := HeddleOutcome(e); o != "" {
+				r.Outcomes[o] = true
+			} else {
+				r.Other = append(r.Other, e.Kind+": "+e.Message)
+			}
+		case event.Summary:
+			summaries++
+			r.Runs, r.Exhausted, r.Proven, r.Elapsed = e.Runs, e.Exhausted, e.Proven, e.Elapsed
+		}
+	}
+	if b, rerr := os.ReadFile(marks); rerr == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if r := res[l]; r != nil {
+				r.Outcomes[Pass] = true
+			}
+		}
+	}
+	if ctx.Err() != nil || summaries < len(names) {
+		why := fmt.Sprintf("heddle printed %d summaries for %d programs (%v): %s", summaries, len(names), err, tail(strings.Join(output, "\n")+"\n"+stderr.String(), 15))
+		if ctx.Err() != nil {
+			why = fmt.Sprintf("heddle did not finish within %v", cfg.Timeout)
+		}
+		for _, r := range res {
+			if r.Runs == 0 {
+				r.Err = why
+			}
+		}
+		if summaries == 0 {
+			return res, fmt.Errorf("%s", why)
+		}
+	}
+	return res, nil
+}

@@ -1,0 +1,156 @@
+package conform
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"heddle.dev/internal/goker"
+)
+
+// subsetPrograms are the programs of the CI subset whose every native
+// outcome heddle reaches today: TestSubset fails if heddle misses one.
+var subsetPrograms = []string{
+	"TestArriveRecvPoll",
+	"TestArriveMutexTryLock",
+	"TestBufferedOrder",
+	"TestCloseSendRace",
+	"TestRangeClose",
+	"TestContextCancelVsSend",
+	"TestContextWorker",
+	"TestLeakAfterDefault",
+	"TestLockOrderDeadlock",
+	"TestPanicInGoroutine",
+	"TestAtomicCAS",
+	"TestAtomicPublish",
+	"TestMutexOrder",
+	"TestTryLockRace",
+	"TestRWTryLock",
+	"TestOnceWinner",
+	"TestCondWakeups",
+	"TestCondLostSignal",
+	"TestWaitGroupWaitPoll",
+	"TestGen0002",
+	"TestGen0010",
+}
+
+// knownGap is a program with a native outcome that heddle does not reach
+// today, because of an open fidelity gap.
+type knownGap struct {
+	program string
+	outcome string // the native outcome heddle misses
+	issue   string // why: the gap's reference
+}
+
+// knownGaps are the programs of the CI subset that show a known, open
+// gap. TestSubset fails if heddle reaches one of these outcomes: the gap
+// is then fixed, and the program belongs in subsetPrograms.
+var knownGaps = []knownGap{
+	{"TestArriveDefault", arriveDefaultTaken,
+		"issue 10 gap 1: arrival at a channel operation"},
+	{"TestArrivePollTwice", "fail: arrive_test.go:92: no value in 2 polls",
+		"issue 10 gap 1: arrival at a channel operation"},
+	{"TestArriveSendPoll", "fail: arrive_test.go:65: partner got -1",
+		"issue 10 gap 1: a poll (select with default) is taken as a partner waiting, so two polls meet"},
+	{"TestSelectSendRecv", Deadlock,
+		"issue 10 gap 1: two polls before the blocking select arrives leave it blocked forever"},
+	{"TestCheckThenAct", "fail: shared_test.go:27: 2 acted",
+		"issue 10 gap 2: racy plain accesses"},
+	{"TestLostUpdate", "fail: shared_test.go:45: x=1",
+		"issue 10 gap 2: racy plain accesses"},
+	{"TestMapCheckThenAct", "panic: concurrent map writes",
+		"issue 10 gap 2: a concurrent map write is a bug of its own"},
+	{"TestErrorAfterReturn", "panic: Fail in goroutine after TEST has completed",
+		"issue 10 gap 4: t.Error after the test returned"},
+	{"TestContextErrPoll", "fail: ctx_test.go:32: err context canceled",
+		"found by this harness: ctx.Err() is not a scheduling point"},
+}
+
+// TestSubset runs heddle, built from this tree, and the native runs on a
+// small part of the corpus. It fails if heddle's exhaustive search misses
+// a native outcome of a program of subsetPrograms, or reaches the missed
+// outcome of a program of knownGaps. The whole harness is
+// `go run ./cmd/conform` (docs/conformance.md).
+func TestSubset(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds heddle and runs the conformance subset")
+	}
+	ctx := context.Background()
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	modDir := filepath.Dir(strings.TrimSpace(string(out)))
+	tmp := t.TempDir()
+	heddle := filepath.Join(tmp, "heddle")
+	if err := goker.BuildHeddle(ctx, modDir, "", heddle); err != nil {
+		t.Fatal(err)
+	}
+	full, err := Full(10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for _, n := range subsetPrograms {
+		want[n] = true
+	}
+	gaps := map[string]knownGap{}
+	for _, g := range knownGaps {
+		gaps[g.program] = g
+		want[g.program] = true
+	}
+	corpus := full.Select(func(p *Program) bool { return want[p.Name] })
+	if got := len(corpus.Programs()); got != len(want) {
+		t.Fatalf("the corpus has %d of the %d programs of the subset", got, len(want))
+	}
+	res, err := Run(ctx, Config{
+		Corpus: corpus,
+		Native: NativeConfig{
+			Runs: 300, Time: 2 * time.Second, Procs: []int{1, 2}, Variants: []Variant{Plain, Noise},
+			Grace: time.Second, Stable: 20 * time.Millisecond, Hang: 20 * time.Second,
+		},
+		Heddle: HeddleConfig{Binary: heddle, Strategy: "dfs", Budget: 20000, Timeout: 5 * time.Minute},
+		Work:   tmp,
+		Jobs:   2,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pr := range res.Programs {
+		t.Run(pr.Program.Name, func(t *testing.T) {
+			t.Log(pr.Line())
+			for _, e := range pr.Errs() {
+				t.Error(e)
+			}
+			h := pr.Heddle
+			if h == nil || h.Err != "" {
+				return
+			}
+			if !h.Exhausted {
+				t.Errorf("dfs did not explore every schedule in %d runs", h.Runs)
+			}
+			if g, ok := gaps[pr.Program.Name]; ok {
+				if h.Reached(g.outcome) {
+					t.Errorf("heddle now reaches %q (known gap: %s): move %s from knownGaps to subsetPrograms", g.outcome, g.issue, g.program)
+				}
+				t.Logf("known gap (%s): native runs showing %q: %d", g.issue, g.outcome, pr.NativeOutcomes()[g.outcome])
+				return
+			}
+			for _, o := range pr.Missed() {
+				t.Errorf("heddle does not reach native outcome %q (%s)", o, pr.shownBy(o))
+			}
+		})
+	}
+	// The harness must see the gap it exists to catch: issue 10's
+	// reproduction, whose outcome the noise build shows in many runs.
+	for _, pr := range res.Programs {
+		if pr.Program.Name == "TestArriveDefault" && pr.NativeOutcomes()[arriveDefaultTaken] == 0 {
+			t.Errorf("no native run of TestArriveDefault showed %q: the native side lost its sensitivity", arriveDefaultTaken)
+		}
+	}
+}
+
+const arriveDefaultTaken = "fail: arrive_test.go:24: default taken: the partner had not reached its send yet"

@@ -1,0 +1,98 @@
+package prog
+
+import (
+	"sync/atomic"
+	"testing"
+)
+
+// TestCheckThenAct: a check-then-act on a plain variable by two
+// goroutines (a data race): both may act.
+//
+// conform: racy
+func TestCheckThenAct(t *testing.T) {
+	owner := 0
+	done := make(chan bool)
+	acted := make(chan int, 2)
+	for i := 1; i <= 2; i++ {
+		go func() {
+			if owner == 0 {
+				owner = i
+				acted <- i
+			}
+			done <- true
+		}()
+	}
+	<-done
+	<-done
+	t.Errorf("%d acted", len(acted))
+}
+
+// TestLostUpdate: two unsynchronized increments of a plain variable.
+//
+// conform: racy
+func TestLostUpdate(t *testing.T) {
+	x := 0
+	done := make(chan bool)
+	for i := 0; i < 2; i++ {
+		go func() {
+			v := x
+			x = v + 1
+			done <- true
+		}()
+	}
+	<-done
+	<-done
+	t.Errorf("x=%d", x)
+}
+
+// TestMapCheckThenAct: a check-then-act on a map entry under no lock.
+//
+// conform: racy
+func TestMapCheckThenAct(t *testing.T) {
+	m := map[string]int{}
+	done := make(chan bool)
+	for i := 1; i <= 2; i++ {
+		go func() {
+			if _, ok := m["k"]; !ok {
+				m["k"] = i
+			}
+			done <- true
+		}()
+	}
+	<-done
+	<-done
+	t.Errorf("k=%d", m["k"])
+}
+
+// TestAtomicCAS: two goroutines race to CAS a flag; both report.
+func TestAtomicCAS(t *testing.T) {
+	var flag atomic.Int32
+	won := make(chan int32, 2)
+	for i := int32(1); i <= 2; i++ {
+		go func() {
+			if flag.CompareAndSwap(0, i) {
+				won <- i
+			} else {
+				won <- -i
+			}
+		}()
+	}
+	t.Errorf("%d %d", <-won, <-won)
+}
+
+// TestAtomicPublish: a value published with an atomic flag, read by a
+// poller that does not wait.
+func TestAtomicPublish(t *testing.T) {
+	var ready atomic.Bool
+	var data atomic.Int32
+	done := make(chan bool)
+	go func() {
+		data.Store(7)
+		ready.Store(true)
+		done <- true
+	}()
+	r := ready.Load()
+	d := data.Load()
+	<-done
+	t.Errorf("ready %v data %d", r, d)
+}
