@@ -26,7 +26,7 @@ func main() {
 	var (
 		gen      = flag.Int("gen", 60, "generated programs (seeds 1 to n) besides the hand-written ones")
 		runs     = flag.Int("runs", 5000, "native runs per program and setting")
-		perTime  = flag.Duration("time", 5*time.Second, "at most this much time per program and setting")
+		perTime  = flag.Duration("time", 3*time.Second, "at most this much time per program and setting")
 		procs    = flag.String("procs", "1,2,4", "GOMAXPROCS values of the native runs")
 		variants = flag.String("variants", "plain,noise", "native builds: plain, noise (runtime.Gosched injected between statements)")
 		grace    = flag.Duration("grace", time.Second, "the native leak check's limit for goroutines still running after a run")

@@ -168,9 +168,18 @@ func TestHandCorpus(t *testing.T) {
 	if len(seen) < 25 {
 		t.Errorf("%d hand-written programs", len(seen))
 	}
+	full, err := Full(10)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, g := range knownGaps {
-		if !seen[g.program] {
+		if full.Lookup(g.program) == nil {
 			t.Errorf("known gap %s: no such program", g.program)
+		}
+	}
+	for _, n := range subsetPrograms {
+		if full.Lookup(n) == nil {
+			t.Errorf("subset program %s: no such program", n)
 		}
 	}
 }

@@ -159,7 +159,7 @@ func Generate(seed int64) (*File, error) {
 	}
 	g.gs = make([][]string, nG+1)
 	g.racy = seed%4 == 0
-	budget := 4 + g.r.Intn(3)
+	budget := 3 + g.r.Intn(3)
 	if nG == 3 {
 		budget--
 	}

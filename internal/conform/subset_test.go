@@ -33,7 +33,7 @@ var subsetPrograms = []string{
 	"TestCondWakeups",
 	"TestCondLostSignal",
 	"TestWaitGroupWaitPoll",
-	"TestGen0002",
+	"TestGen0001",
 	"TestGen0010",
 }
 
@@ -63,6 +63,8 @@ var knownGaps = []knownGap{
 		"issue 10 gap 2: racy plain accesses"},
 	{"TestMapCheckThenAct", "panic: concurrent map writes",
 		"issue 10 gap 2: a concurrent map write is a bug of its own"},
+	{"TestGen0007", Deadlock,
+		"issue 10 gap 1: a poll before the blocking select arrives leaves it blocked forever"},
 	{"TestErrorAfterReturn", "panic: Fail in goroutine after TEST has completed",
 		"issue 10 gap 4: t.Error after the test returned"},
 	{"TestContextErrPoll", "fail: ctx_test.go:32: err context canceled",
@@ -85,7 +87,7 @@ func TestSubset(t *testing.T) {
 	}
 	modDir := filepath.Dir(strings.TrimSpace(string(out)))
 	tmp := t.TempDir()
-	heddle := filepath.Join(tmp, "heddle")
+	heddle := filepath.Join(tmp, "heddle-bin")
 	if err := goker.BuildHeddle(ctx, modDir, "", heddle); err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +115,7 @@ func TestSubset(t *testing.T) {
 			Grace: time.Second, Stable: 20 * time.Millisecond, Hang: 20 * time.Second,
 		},
 		Heddle: HeddleConfig{Binary: heddle, Strategy: "dfs", Budget: 20000, Timeout: 5 * time.Minute},
-		Work:   tmp,
+		Work:   filepath.Join(tmp, "work"),
 		Jobs:   2,
 	})
 	if err != nil {

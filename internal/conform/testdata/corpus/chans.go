@@ -136,3 +136,13 @@ func TestRangeClose(t *testing.T) {
 	close(c)
 	t.Errorf("sum %d", <-sum)
 }
+
+// TestChanLenPoll: len of a buffered channel read while a goroutine
+// sends on it.
+func TestChanLenPoll(t *testing.T) {
+	c := make(chan int, 1)
+	go func() { c <- 1 }()
+	n := len(c)
+	<-c
+	t.Errorf("len %d", n)
+}
