@@ -22,12 +22,6 @@ import (
 // observed; the test joins them and reports the logs and the final state
 // with t.Errorf, so that each outcome names what a schedule did.
 
-// genOp is a piece of one goroutine's code, and what it needs declared.
-type genOp struct {
-	lines []string
-	cost  int // visible operations, roughly
-}
-
 type generator struct {
 	r     *rand.Rand
 	val   int
