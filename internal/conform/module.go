@@ -158,8 +158,8 @@ func conformRun(t *testing.T, body func()) {
 }
 `
 
-// writeModule writes the module of corpus c in dir: files gives the extra
-// files and how each program file is changed.
+// writeModule writes the module of corpus c in dir: change (if not nil)
+// changes each program file, and extra are more files.
 func writeModule(dir string, c *Corpus, change func(name string, src []byte) ([]byte, error), extra map[string]string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -235,8 +235,9 @@ func driverFile(c *Corpus, noise string) string {
 // still there when all of them are blocked (in a channel operation, a
 // select, or a sync primitive) and have stayed so for $CONFORM_STABLE
 // (0: at once, for programs without timers, where nothing can wake them),
-// or that still run after $CONFORM_GRACE. Lines CONFORM-RUN n and
-// CONFORM-END n leak... on standard output frame each run; with -test.v
+// or that still run after $CONFORM_GRACE. Lines "CONFORM-RUN n" and
+// "CONFORM-END n positions" (the leaked goroutines' positions, if any) on
+// standard output frame each run; with -test.v
 // the program's t.Error messages are printed between them, as they
 // happen. Go's deadlock detector stays armed (the harness passes
 // -test.timeout=0): when every goroutine blocks, the runtime kills the
