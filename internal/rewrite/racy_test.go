@@ -119,4 +119,3 @@ func squeeze(s string) string {
 	s = strings.ReplaceAll(s, "; }", " }")
 	return s
 }
-
