@@ -39,3 +39,44 @@ func RacyWrite(group string) bool {
 	}
 	return true
 }
+
+func mapAddr[M ~map[K]V, K comparable, V any](m M) unsafe.Pointer {
+	return *(*unsafe.Pointer)(unsafe.Pointer(&m))
+}
+
+func mapOp[M ~map[K]V, K comparable, V any](m M, op engine.MapOp) {
+	if m == nil {
+		return
+	}
+	if x := engine.Current(); x != nil {
+		x.Map(mapAddr(m), op)
+	}
+}
+
+// MapRead marks a racy lookup in m as a scheduling point, at which the run
+// fails if another goroutine is writing m ("concurrent map read and map
+// write"). It returns true. The rewriter puts it before a statement found
+// racy that reads m with no other scheduling point (heddle test -racy).
+func MapRead[M ~map[K]V, K comparable, V any](m M) bool {
+	mapOp(m, engine.MapRead)
+	return true
+}
+
+// MapIter is MapRead for the next step of a range over m ("concurrent map
+// iteration and map write").
+func MapIter[M ~map[K]V, K comparable, V any](m M) {
+	mapOp(m, engine.MapIter)
+}
+
+// MapWriteBegin and MapWriteEnd bracket a racy statement that writes m
+// (an assignment to m[k], a delete, a clear) and has no other scheduling
+// point: the write lasts from one to the other, and another goroutine's
+// access of m in between fails the run ("concurrent map writes").
+func MapWriteBegin[M ~map[K]V, K comparable, V any](m M) {
+	mapOp(m, engine.MapWriteBegin)
+}
+
+// MapWriteEnd ends the write MapWriteBegin started.
+func MapWriteEnd[M ~map[K]V, K comparable, V any](m M) {
+	mapOp(m, engine.MapWriteEnd)
+}

@@ -168,7 +168,7 @@ func accesses(k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCa
 		// two racy steps conflict if their groups are the same and one
 		// of them writes (see racy.go in the engine).
 		return rd(false)
-	case engine.OpRacyWrite:
+	case engine.OpRacyWrite, engine.OpRacyWriteEnd:
 		return w(false)
 	case engine.OpSleep, engine.OpTimerFire, engine.OpTimerStop, engine.OpCancel:
 		// Virtual time (and a timer's channel) is read by any step.
