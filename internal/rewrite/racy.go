@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"sort"
 	"strconv"
 	"strings"
@@ -127,12 +128,13 @@ func (p *racyPass) list(stmts *[]ast.Stmt) map[int]bool {
 			out = append(out, s)
 			continue
 		}
-		before := p.place(s, mine)
-		if len(before) > 0 {
+		before, after := p.place(s, mine)
+		if len(before)+len(after) > 0 {
 			changed = true
 		}
 		out = append(out, before...)
 		out = append(out, s)
+		out = append(out, after...)
 	}
 	if changed && !p.dry {
 		*stmts = out
@@ -187,8 +189,15 @@ func (p *racyPass) nested(s ast.Stmt) map[int]bool {
 }
 
 // place makes s, whose own lines mine are racy, a scheduling point and
-// returns the statements to insert before it.
-func (p *racyPass) place(s ast.Stmt, mine []int) []ast.Stmt {
+// returns the statements to insert before and after it: the points of its
+// groups, and the model of its map accesses (mapOps).
+func (p *racyPass) place(s ast.Stmt, mine []int) (before, after []ast.Stmt) {
+	before = p.placeGroups(s, mine)
+	mb, ma := p.mapOps(s)
+	return append(before, mb...), ma
+}
+
+func (p *racyPass) placeGroups(s ast.Stmt, mine []int) []ast.Stmt {
 	target := s
 	if ls, ok := s.(*ast.LabeledStmt); ok {
 		target = ls.Stmt
@@ -284,4 +293,217 @@ func (p *racyPass) exprs(lines []int, pos token.Pos) []ast.Expr {
 		out = append(out, call)
 	}
 	return out
+}
+
+// mapOps models the map accesses of a racy statement s as the Go runtime
+// checks them (rt.MapRead, rt.MapWriteBegin/End, rt.MapIter): it returns
+// the calls to put before and after s. Only statements whose own
+// evaluation has no other scheduling point qualify (no call but of a
+// builtin or a conversion, no receive, no function literal), so that no
+// synchronization falls inside a write's window; only maps named by a
+// variable or a field path are modelled, since the calls evaluate the
+// map again; a lookup is modelled only where it is evaluated whatever
+// the values (not on the right of && or ||), so that naming the map
+// before the statement cannot panic where the statement would not.
+func (p *racyPass) mapOps(s ast.Stmt) (before, after []ast.Stmt) {
+	var exprs, writes []ast.Expr // expressions evaluated by s itself; maps it writes
+	lhs := map[ast.Expr]bool{}
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		for _, l := range s.Lhs {
+			if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && p.isMap(ix.X) {
+				writes = append(writes, ix.X)
+				lhs[ix] = true
+			}
+		}
+		exprs = append(append(exprs, s.Lhs...), s.Rhs...)
+	case *ast.IncDecStmt:
+		if ix, ok := ast.Unparen(s.X).(*ast.IndexExpr); ok && p.isMap(ix.X) {
+			writes = append(writes, ix.X)
+			lhs[ix] = true
+		}
+		exprs = append(exprs, s.X)
+	case *ast.ExprStmt:
+		if call, ok := s.X.(*ast.CallExpr); ok && len(call.Args) > 0 && (p.builtin(call, "delete") || p.builtin(call, "clear")) && p.isMap(call.Args[0]) {
+			writes = append(writes, call.Args[0])
+		}
+		exprs = append(exprs, s.X)
+	case *ast.ReturnStmt:
+		exprs = append(exprs, s.Results...)
+	case *ast.IfStmt:
+		if a, ok := s.Init.(*ast.AssignStmt); ok {
+			exprs = append(exprs, a.Rhs...)
+		}
+		if s.Init != nil {
+			if _, ok := s.Init.(*ast.AssignStmt); !ok {
+				return nil, nil
+			}
+		}
+		exprs = append(exprs, s.Cond)
+	case *ast.RangeStmt:
+		if p.isMap(s.X) && p.simple(s.X) && p.mapName(s.X) {
+			// Each step of the iteration checks that no write is in
+			// progress; the first one before the loop.
+			it := p.mapCall("MapIter", s.X, s.Body.Lbrace)
+			if !p.dry {
+				s.Body.List = append([]ast.Stmt{it}, s.Body.List...)
+			}
+			return []ast.Stmt{p.mapCall("MapIter", s.X, s.Pos())}, nil
+		}
+		return nil, nil
+	default:
+		return nil, nil
+	}
+	for _, e := range exprs {
+		if !p.simple(e) {
+			return nil, nil
+		}
+	}
+	var reads []ast.Expr
+	for _, e := range exprs {
+		p.lookups(e, lhs, &reads)
+	}
+	seen := map[string]bool{}
+	add := func(name string, m ast.Expr, list *[]ast.Stmt) {
+		if !p.mapName(m) {
+			return
+		}
+		key := name + ":" + types.ExprString(m)
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		*list = append(*list, p.mapCall(name, m, s.Pos()))
+	}
+	for _, m := range writes {
+		add("MapWriteBegin", m, &before)
+		add("MapWriteEnd", m, &after)
+	}
+	for _, m := range reads {
+		if !seen["MapWriteBegin:"+types.ExprString(m)] {
+			add("MapRead", m, &before)
+		}
+	}
+	return before, after
+}
+
+// lookups appends to reads the maps of the lookups e evaluates whatever
+// the values: it does not look right of && and ||.
+func (p *racyPass) lookups(e ast.Expr, lhs map[ast.Expr]bool, reads *[]ast.Expr) {
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			if n.Op == token.LAND || n.Op == token.LOR {
+				p.lookups(n.X, lhs, reads)
+				return false
+			}
+		case *ast.IndexExpr:
+			if !lhs[n] && p.isMap(n.X) {
+				*reads = append(*reads, n.X)
+			}
+		}
+		return true
+	})
+}
+
+// simple reports whether evaluating e involves no scheduling point: no
+// call but of a builtin or a conversion, no receive, no function literal.
+func (p *racyPass) simple(e ast.Expr) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			ok = false
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				ok = false
+			}
+		case *ast.CallExpr:
+			if tv, isT := p.r.info.Types[n.Fun]; isT && tv.IsType() {
+				return true
+			}
+			if id, isId := ast.Unparen(n.Fun).(*ast.Ident); isId {
+				if _, b := p.r.info.Uses[id].(*types.Builtin); b {
+					return true
+				}
+			}
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// mapName reports whether m names a map by a variable or a path of
+// fields, which the calls may evaluate again.
+func (p *racyPass) mapName(m ast.Expr) bool {
+	switch m := ast.Unparen(m).(type) {
+	case *ast.Ident:
+		_, isVar := p.r.info.Uses[m].(*types.Var)
+		return isVar
+	case *ast.SelectorExpr:
+		if sel, ok := p.r.info.Selections[m]; ok && sel.Kind() == types.FieldVal {
+			return p.mapName(m.X) || p.isValue(m.X)
+		}
+	case *ast.StarExpr:
+		return p.mapName(m.X)
+	}
+	return false
+}
+
+// isValue reports whether x is a variable (the base of a field path).
+func (p *racyPass) isValue(x ast.Expr) bool {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, isVar := p.r.info.Uses[id].(*types.Var)
+	return isVar
+}
+
+func (p *racyPass) isMap(x ast.Expr) bool {
+	t := p.r.typeOf(x)
+	if t == nil {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Map)
+	return ok
+}
+
+func (p *racyPass) builtin(call *ast.CallExpr, name string) bool {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok || id.Name != name {
+		return false
+	}
+	_, b := p.r.info.Uses[id].(*types.Builtin)
+	return b
+}
+
+// mapCall is the statement rt.<name>(m), a copy of m at pos.
+func (p *racyPass) mapCall(name string, m ast.Expr, pos token.Pos) ast.Stmt {
+	call := p.r.rtCall(name, pos, copyExpr(m, pos))
+	st := &ast.ExprStmt{X: call}
+	ast.Inspect(st, func(n ast.Node) bool {
+		if n != nil {
+			p.r.skip[n] = true
+		}
+		return true
+	})
+	return st
+}
+
+// copyExpr copies a map name (mapName) with positions at pos. The copy's
+// identifiers resolve as the original's, as the call is in the same scope.
+func copyExpr(e ast.Expr, pos token.Pos) ast.Expr {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return ident(e.Name, pos)
+	case *ast.ParenExpr:
+		return &ast.ParenExpr{Lparen: pos, X: copyExpr(e.X, pos), Rparen: pos}
+	case *ast.SelectorExpr:
+		return &ast.SelectorExpr{X: copyExpr(e.X, pos), Sel: ident(e.Sel.Name, pos)}
+	case *ast.StarExpr:
+		return &ast.StarExpr{Star: pos, X: copyExpr(e.X, pos)}
+	}
+	panic(fmt.Sprintf("copyExpr: %T", e))
 }

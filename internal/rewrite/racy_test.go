@@ -50,6 +50,19 @@ func (l *Lazy) Spin() {
 		l.m["x"] = 1 // racy:w:c
 	}
 }
+
+func (l *Lazy) Maps(m map[int]int) int {
+	v, ok := l.m["y"] // racy:r:c
+	_ = flag && l.m["z"] > 0 // racy:r:c
+	l.m["w"] = compute() // racy:w:c
+	delete(m, v) // racy:w:e
+	if ok {
+		return m[1] // racy:r:e
+	}
+	return 0
+}
+
+func compute() int { return 0 }
 `
 
 func TestRacyPoints(t *testing.T) {
@@ -88,15 +101,23 @@ func TestRacyPoints(t *testing.T) {
 		`func() { heddlert.RacyWrite("d"); l.s = append(l.s, 1) }`,
 		// Before a switch, and in a case's body.
 		`heddlert.RacyRead("d"); switch len(l.s)`,
-		`heddlert.RacyWrite("c"); l.m["x"] = 1`,
+		// Map statements: a write between two points, a lookup
+		// checked before; not the lookup right of &&, not the
+		// write whose right side calls a function.
+		`heddlert.RacyWrite("c"); heddlert.MapWriteBegin(l.m); l.m["x"] = 1; heddlert.MapWriteEnd(l.m)`,
+		`heddlert.RacyRead("c"); heddlert.MapRead(l.m); v, ok := l.m["y"]`,
+		`heddlert.RacyRead("c"); _ = flag && l.m["z"] > 0`,
+		`heddlert.RacyWrite("c"); l.m["w"] = compute()`,
+		`heddlert.RacyWrite("e"); heddlert.MapWriteBegin(m); delete(m, v); heddlert.MapWriteEnd(m)`,
+		`heddlert.RacyRead("e"); heddlert.MapRead(m); return m[1]`,
 	} {
 		if !strings.Contains(squeeze(got), squeeze(want)) {
 			t.Errorf("rewritten file lacks %q:\n%s", want, got)
 		}
 	}
 	// A range over the map: before the loop, and in each iteration.
-	if n := strings.Count(got, `heddlert.RacyRead("c")`); n != 2 {
-		t.Errorf("%d points for the range over the map, want 2 (before it, and per iteration):\n%s", n, got)
+	if n := strings.Count(got, `heddlert.MapIter(l.m)`); n != 2 {
+		t.Errorf("%d iteration checks for the range over the map, want 2 (before it, and per iteration):\n%s", n, got)
 	}
 	cfg := &packages.Config{Mode: fullMode, Dir: dir, Env: goEnv(), Overlay: map[string][]byte{path: out}}
 	pkgs, err := packages.Load(cfg, "./racy")
