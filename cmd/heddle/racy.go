@@ -191,7 +191,7 @@ func testRacy(f *testFlags, opts build.Options, stdout, stderr io.Writer) int {
 			continue
 		}
 		var buf bytes.Buffer
-		quiet := &syncWriter{w: &buf}
+		quiet := &syncWriter{w: &buf, progress: out.progress} // the progress line stays on the terminal
 		start := time.Now()
 		bin, fatal := buildPackage(prog, pkg, f, out, stderr)
 		if fatal {
