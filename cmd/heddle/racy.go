@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -166,7 +167,41 @@ type racyPhase1 struct {
 	printed []byte // what it printed, to be printed if it stands
 	res     *runResult
 	elapsed time.Duration
+	prefix  string          // of its groups' names
+	races   [][2]raceAccess // every race seen, all rounds
 	racy    []rewrite.RacyStmt
+	rounds  int  // -race rounds made
+	open    bool // the last round saw racy statements the one before did not
+}
+
+// racyRounds bounds the -race rounds of -racy. Interleaving the racy
+// statements of one round can make others race (the act of a
+// check-then-act, once two goroutines pass the check), so each round
+// after the first explores under -race again with the statements found so
+// far as scheduling points, until a round finds no new one.
+const racyRounds = 3
+
+// sameStatements reports whether a and b are the same lines with the same
+// kinds of access (group names aside).
+func sameStatements(a, b []rewrite.RacyStmt) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].File != b[i].File || a[i].Line != b[i].Line || a[i].Write != b[i].Write {
+			return false
+		}
+	}
+	return true
+}
+
+func findPackage(prog *build.Program, path string) *build.Package {
+	for _, q := range prog.Packages {
+		if q.ImportPath == path {
+			return q
+		}
+	}
+	return nil
 }
 
 // testRacy is cmdTest with -racy.
@@ -183,7 +218,6 @@ func testRacy(f *testFlags, opts build.Options, stdout, stderr io.Writer) int {
 		}
 	}
 	var phase1 []*racyPhase1
-	var all []rewrite.RacyStmt
 	for i, pkg := range prog.Packages {
 		p := &racyPhase1{pkg: pkg}
 		phase1 = append(phase1, p)
@@ -210,9 +244,71 @@ func testRacy(f *testFlags, opts build.Options, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		p.res, p.printed, p.elapsed = res, buf.Bytes(), time.Since(start)
-		p.racy = racyStatements(parseRaces(res.Output, prog.Module.Root), fmt.Sprintf("p%d.g", i+1))
-		all = append(all, p.racy...)
+		p.prefix = fmt.Sprintf("p%d.g", i+1)
+		p.races = parseRaces(res.Output, prog.Module.Root)
+		p.racy = racyStatements(p.races, p.prefix)
+		p.rounds, p.open = 1, len(p.racy) > 0
 	}
+	allRacy := func() []rewrite.RacyStmt {
+		var all []rewrite.RacyStmt
+		for _, p := range phase1 {
+			all = append(all, p.racy...)
+		}
+		return all
+	}
+	for round := 2; round <= racyRounds; round++ {
+		var growing []*racyPhase1
+		for _, p := range phase1 {
+			if p.open {
+				growing = append(growing, p)
+			}
+		}
+		if len(growing) == 0 {
+			break
+		}
+		ropts := opts
+		ropts.Racy = allRacy()
+		rprog, _, _, ok := load(ropts, f, io.Discard, stderr)
+		if !ok {
+			return exitUsage
+		}
+		// The schedules of bugs a -race round finds are not the ones
+		// reported: they are of a build that is not the final one.
+		rdir, err := os.MkdirTemp("", "heddle-racy-")
+		if err != nil {
+			fmt.Fprintln(stderr, "heddle:", err)
+			return exitUsage
+		}
+		defer os.RemoveAll(rdir)
+		for _, p := range growing {
+			rpkg := findPackage(rprog, p.pkg.ImportPath)
+			if rpkg == nil {
+				fmt.Fprintf(stderr, "heddle: -racy: %s is gone from round %d's build\n", p.pkg.ImportPath, round)
+				return exitUsage
+			}
+			bin, fatal := buildPackage(rprog, rpkg, f, out, stderr)
+			if fatal {
+				return exitUsage
+			}
+			if bin == "" {
+				worse(exitUsage)
+				p.open = false
+				continue
+			}
+			cfg := exploreConfig(f, rdir, rprog, rpkg)
+			cfg.Disable = append(cfg.Disable, engine.KindRace)
+			res, err := runBinary(runSpec{Package: rpkg.ImportPath, Dir: rpkg.Dir, Binary: bin, Args: testArgs(f), Config: cfg, Out: &syncWriter{w: io.Discard, progress: out.progress}})
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+				return exitUsage
+			}
+			p.races = append(p.races, parseRaces(res.Output, prog.Module.Root)...)
+			racy := racyStatements(p.races, p.prefix)
+			p.rounds, p.open = round, !sameStatements(racy, p.racy)
+			p.racy = racy
+		}
+	}
+	all := allRacy()
 	var prog2 *build.Program
 	if len(all) > 0 {
 		opts.Race = false
@@ -260,8 +356,15 @@ func testRacy(f *testFlags, opts build.Options, stdout, stderr io.Writer) int {
 			}
 			names = append(names, fmt.Sprintf("%s:%d (%s)", filepath.Base(s.File), s.Line, rw))
 		}
-		note := fmt.Sprintf("heddle: -racy: -race saw %d racy %s in %s: %s; exploring again with %d of them as scheduling points\n",
-			len(p.racy), pluralWord(len(p.racy), "statement", "statements"), pkg.ImportPath, strings.Join(names, ", "), placed)
+		rounds := ""
+		if p.rounds > 1 {
+			rounds = fmt.Sprintf(" (in %d rounds)", p.rounds)
+		}
+		note := fmt.Sprintf("heddle: -racy: -race saw %d racy %s in %s%s: %s; exploring again with %d of them as scheduling points\n",
+			len(p.racy), pluralWord(len(p.racy), "statement", "statements"), pkg.ImportPath, rounds, strings.Join(names, ", "), placed)
+		if p.open {
+			note += fmt.Sprintf("heddle: -racy: the last of %d -race rounds still found new racy statements: others may race, and stay atomic\n", p.rounds)
+		}
 		if f.json {
 			out.printEvent(event.Event{Action: event.Output, Package: pkg.ImportPath, Output: note})
 		} else {
