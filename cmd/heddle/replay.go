@@ -105,6 +105,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "heddle: %s: %v\n", pos[0], err)
 		return exitUsage
 	}
+	racy, err := build.ParseRacy(s.Flags)
+	if err != nil {
+		fmt.Fprintf(stderr, "heddle: %s: %v\n", pos[0], err)
+		return exitUsage
+	}
 	// A schedule of heddle run: the test is the call of main, with the
 	// recorded arguments.
 	isMain := s.Extra["main"] == "true"
@@ -141,6 +146,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		Patterns: []string{s.Package},
 		Race:     race,
 		Tags:     tags,
+		Racy:     racy,
 		Debug:    *debugFlag,
 		Main:     isMain,
 		CacheDir: cache,

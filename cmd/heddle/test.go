@@ -73,6 +73,8 @@ Flags:
 	                 none with a time budget); 0 disables it
 	-o dir           write schedule files to dir (default: heddle's cache)
 	-race            build with the race detector
+	-racy            explore with the race detector, then explore again with
+	                 the racy statements it saw as scheduling points
 	-tags list       comma-separated build tags
 	-v               verbose output: every test, and the binary's full output
 	-json            print JSON events, one per line (see docs/json.md)
@@ -99,6 +101,7 @@ type testFlags struct {
 	timeout    time.Duration
 	out        string
 	race       bool
+	racy       bool // heddle test -racy: a -race phase, then its racy statements as scheduling points
 	tags       string
 	verbose    bool
 	json       bool
@@ -118,6 +121,7 @@ func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*tes
 	fs := newFlagSet(cmd, usage, stderr)
 	if cmd == "test" {
 		fs.StringVar(&f.run, "run", "", "")
+		fs.BoolVar(&f.racy, "racy", false, "")
 	}
 	if cmd == "run" {
 		fs.StringVar(&f.stdin, "stdin", "", "")
@@ -208,6 +212,9 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 		CacheDir: cache,
 		Stderr:   stderr,
 	}
+	if f.racy {
+		return testRacy(f, opts, stdout, stderr)
+	}
 	prog, outDir, out, ok := load(opts, f, stdout, stderr)
 	if !ok {
 		return exitUsage
@@ -237,18 +244,11 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		cfg := exploreConfig(f, outDir, prog, pkg)
-		targs := []string{"-test.paniconexit0", "-test.timeout=" + f.timeout.String()}
-		if f.run != "" {
-			targs = append(targs, "-test.run="+f.run)
-		}
-		if f.verbose || f.json {
-			targs = append(targs, "-test.v=true")
-		}
 		res, err := runBinary(runSpec{
 			Package: pkg.ImportPath,
 			Dir:     pkg.Dir,
 			Binary:  bin,
-			Args:    targs,
+			Args:    testArgs(f),
 			Config:  cfg,
 			JSON:    f.json,
 			Verbose: f.verbose,
@@ -263,6 +263,18 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
+}
+
+// testArgs are the -test.* flags of a test binary.
+func testArgs(f *testFlags) []string {
+	targs := []string{"-test.paniconexit0", "-test.timeout=" + f.timeout.String()}
+	if f.run != "" {
+		targs = append(targs, "-test.run="+f.run)
+	}
+	if f.verbose || f.json {
+		targs = append(targs, "-test.v=true")
+	}
+	return targs
 }
 
 // scheduleDir is where schedule files go: -o, or heddle's cache. It

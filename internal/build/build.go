@@ -47,6 +47,12 @@ type Options struct {
 
 	Stderr  io.Writer // go command diagnostics; nil discards them
 	Verbose io.Writer // progress notes (-x style); nil for none
+
+	// Racy are statements a race-detector phase saw racing, which the
+	// rewriter makes scheduling points (heddle test -racy). They are
+	// recorded in BuildFlags as -racy=..., so that replay rebuilds the
+	// same program.
+	Racy []rewrite.RacyStmt
 }
 
 // Program is the rewritten form of the packages under test.
@@ -55,6 +61,9 @@ type Program struct {
 	Packages    []*Package // matched packages, in go list order
 	RuntimeHash string
 	BuildFlags  []string // -race, -tags=... as recorded in schedules
+	// RacyMissed are the statements of Options.Racy that got no
+	// scheduling point.
+	RacyMissed []rewrite.RacyStmt
 
 	opts     Options
 	env      []string
@@ -123,11 +132,29 @@ func ParseFlags(flags []string) (race bool, tags string, err error) {
 			race = true
 		case strings.HasPrefix(f, "-tags="):
 			tags = strings.TrimPrefix(f, "-tags=")
+		case strings.HasPrefix(f, racyFlag):
+			// ParseRacy's.
 		default:
 			return false, "", fmt.Errorf("unknown build flag %q", f)
 		}
 	}
 	return race, tags, nil
+}
+
+const racyFlag = "-racy="
+
+// ParseRacy returns the racy statements recorded in a schedule's flags.
+func ParseRacy(flags []string) ([]rewrite.RacyStmt, error) {
+	for _, f := range flags {
+		if s, ok := strings.CutPrefix(f, racyFlag); ok {
+			var stmts []rewrite.RacyStmt
+			if err := json.Unmarshal([]byte(s), &stmts); err != nil {
+				return nil, fmt.Errorf("bad build flag -racy: %v", err)
+			}
+			return stmts, nil
+		}
+	}
+	return nil, nil
 }
 
 // Load finds the module, extracts the runtime, lists and rewrites the
@@ -155,6 +182,13 @@ func Load(opts Options) (*Program, error) {
 		return nil, err
 	}
 	p := &Program{Module: mod, opts: opts, BuildFlags: Flags(opts.Race, opts.Tags)}
+	if len(opts.Racy) > 0 {
+		b, err := json.Marshal(opts.Racy)
+		if err != nil {
+			return nil, err
+		}
+		p.BuildFlags = append(p.BuildFlags, racyFlag+string(b))
+	}
 
 	// The runtime: heddle's own tree when testing heddle, else the bundle.
 	var runtimeDir string
@@ -197,6 +231,7 @@ func Load(opts Options) (*Program, error) {
 		CacheDir:   filepath.Join(opts.CacheDir, "rewrite"),
 		Verbose:    opts.Verbose,
 		NoTests:    opts.Main,
+		Racy:       opts.Racy,
 	})
 	if err != nil {
 		// Code that does not compile: let the go command say so, with the
@@ -206,6 +241,7 @@ func Load(opts Options) (*Program, error) {
 		}
 		return nil, fmt.Errorf("heddle: rewriting: %v", err)
 	}
+	p.RacyMissed = res.RacyMissed
 	if err := writeToolModfile(mod, p.modfile, runtimeDir, res.Replace, false); err != nil {
 		return nil, err
 	}

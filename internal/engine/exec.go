@@ -392,6 +392,8 @@ func spinCandidate(k OpKind) bool {
 	switch k {
 	case OpYield, OpSelect, OpTryLock, OpRWTryLock, OpRWTryRLock, OpAtomicLoad, OpMapRead, OpChanLen, OpSleep:
 		return true
+	case OpRacyRead:
+		return true
 	}
 	return false
 }

@@ -15,6 +15,7 @@ type object struct {
 	cond   condState
 	timer  *Timer // for a *time.Timer or *time.Ticker made by the run
 	writes uint64 // atomic and sync.Map writes, for spin detection
+	mapW   *G     // the goroutine between the start and the end of a racy write of this map (racy.go)
 	vc     VC     // recorded runs: the object's clock
 	// watchers are the goroutines whose choices depend on this object
 	// (enabledset.go).

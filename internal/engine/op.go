@@ -47,6 +47,9 @@ const (
 	OpTimerStop            // Timer.Stop / Reset, Ticker.Stop / Reset
 	OpCancel               // a context is cancelled
 	OpBlock                // select {}: blocks forever
+	OpRacyRead             // a racy plain-memory read (heddle test -racy)
+	OpRacyWrite            // a racy plain-memory write (heddle test -racy)
+	OpRacyWriteEnd         // the end of a racy map write (heddle test -racy)
 	nOpKinds
 )
 
@@ -60,6 +63,7 @@ var opNames = [...]string{
 	OpCondWait: "cond.wait", OpCondBlocked: "cond.wait-signal", OpCondSignal: "cond.signal", OpCondBroadcast: "cond.broadcast",
 	OpAtomicLoad: "atomic.load", OpAtomicWrite: "atomic.write", OpMapRead: "map.read", OpMapWrite: "map.write",
 	OpSleep: "sleep", OpTimerFire: "timer", OpTimerStop: "timer.stop", OpCancel: "cancel", OpBlock: "block",
+	OpRacyRead: "racy.read", OpRacyWrite: "racy.write", OpRacyWriteEnd: "racy.write-end",
 }
 
 //go:norace

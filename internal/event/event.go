@@ -21,6 +21,14 @@ const (
 	Progress = "progress" // about once a second during an exploration: Runs, Bugs, Elapsed
 )
 
+// The values of Event.Races: what a proof assumes about unsynchronized
+// memory accesses, which are not scheduling points unless -racy made them so.
+const (
+	RacesAssumed  = "assumed"  // no race detection: the proof assumes the program has no data race
+	RacesChecked  = "checked"  // built with -race, and no explored run had a data race
+	RacesExplored = "explored" // the racy statements a -race phase found were scheduling points
+)
+
 // Event is one JSON line.
 type Event struct {
 	Time    time.Time `json:",omitempty"`
@@ -45,6 +53,9 @@ type Event struct {
 	Exhausted bool    `json:",omitempty"` // the strategy covered its whole space
 	Budget    string  `json:",omitempty"` // the budget used, as given
 	Proven    string  `json:",omitempty"` // what an exhaustive strategy proved, e.g. "all schedules with ≤ 2 delays explored, no bug"
+	// Races is what Proven assumes about data races: RacesAssumed,
+	// RacesChecked or RacesExplored. Set whenever Proven is.
+	Races string `json:",omitempty"`
 	// Classes and LazyClasses count the distinct terminal happens-before
 	// and lazy happens-before classes the runs fell in (lazy, hbrcache,
 	// lazycache); Coverage counts the HaPSet pairs seen (hapset).

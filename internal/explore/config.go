@@ -35,6 +35,11 @@ type Config struct {
 
 	Events string // file to append JSON events to ("" for none)
 
+	// Racy is the number of racy statements (found by a -race phase) that
+	// the rewriter made scheduling points in this build (heddle test
+	// -racy); proofs say they cover them.
+	Racy int `json:",omitempty"`
+
 	// heddle run: the explored test calls the main function of a main
 	// package (see Main).
 	Main    bool     // the test is heddle run's call of main

@@ -152,6 +152,7 @@ func (x *explorer) run() {
 	start := time.Now()
 	lastProgress := start
 	x.races = engine.RaceErrors()
+	racesBefore := x.races
 	exhausted := false
 	fatal := false
 	for run := 1; ; run++ {
@@ -249,17 +250,20 @@ func (x *explorer) run() {
 			x.truncated = true
 		}
 	}
-	proven := ""
+	proven, races := "", ""
 	if p, ok := strat.(strategy.Prover); ok && x.bugs == 0 && !x.truncated {
 		if proven = p.Proven(); proven != "" {
 			if x.usedRand {
 				proven += fmt.Sprintf(" (for the numbers math/rand gives with -seed %d)", cfg.Seed)
 			}
 			proven += ", no bug"
+			var clause string
+			clause, races = x.racesClause(racesBefore)
+			proven += clause
 			x.t.Logf("heddle: %s", proven)
 		}
 	}
-	sum := event.Event{Action: event.Summary, Runs: x.runs, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven}
+	sum := event.Event{Action: event.Summary, Runs: x.runs, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven, Races: races}
 	if cr, ok := strat.(strategy.ClassReporter); ok {
 		sum.Classes, sum.LazyClasses = cr.Classes()
 		x.t.Logf("heddle: %d happens-before classes, %d lazy happens-before classes", sum.Classes, sum.LazyClasses)

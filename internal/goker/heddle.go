@@ -29,6 +29,7 @@ type HeddleResult struct {
 	Elapsed   float64 // seconds of exploration (the summary's Elapsed)
 	Exhausted bool    // the strategy covered its whole space (the summary's Exhausted)
 	Proven    string  // what the exhaustion proves, if anything (the summary's Proven)
+	Races     string  // what Proven assumes about data races (the summary's Races; "" from a heddle that did not say: assumed)
 	Wall      float64 // seconds of the whole command, build included
 	Verdict   Verdict // the check of the bug against the expected leaks
 	Report    string  // the bug's report
@@ -138,7 +139,7 @@ func runHeddle(ctx context.Context, heddle, dir, schedules string, t target, str
 			}
 		case event.Summary:
 			sawSummary = true
-			r.Runs, r.Elapsed, r.Exhausted, r.Proven = e.Runs, e.Elapsed, e.Exhausted, e.Proven
+			r.Runs, r.Elapsed, r.Exhausted, r.Proven, r.Races = e.Runs, e.Elapsed, e.Exhausted, e.Proven, e.Races
 		case event.Output:
 			output = append(output, strings.TrimRight(e.Output, "\n"))
 		}

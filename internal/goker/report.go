@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"heddle.dev/internal/event"
 )
 
 func sortStrings(s []string) { sort.Strings(s) }
@@ -23,12 +25,13 @@ func (r *HeddleResult) Cell() string {
 	case r.Err != "":
 		return "**error**"
 	case !r.Found && strings.HasPrefix(r.Proven, "all schedules explored"):
-		return fmt.Sprintf("none in any schedule (%d runs)%s", r.Runs, r.stepMark())
+		return fmt.Sprintf("none in any schedule%s (%d runs)%s", r.racesMark(), r.Runs, r.stepMark())
 	case !r.Found && r.Proven != "":
-		// "all schedules with ≤ 1 delays explored, no bug": a bound was
-		// covered, not the whole space.
-		bound := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(r.Proven, "all schedules "), ", no bug"), " explored")
-		return fmt.Sprintf("no (%d runs; none %s)%s", r.Runs, bound, r.stepMark())
+		// "all schedules with ≤ 1 delays explored, no bug, assuming no
+		// data races ...": a bound was covered, not the whole space.
+		head, _, _ := strings.Cut(r.Proven, ", no bug")
+		bound := strings.TrimSuffix(strings.TrimPrefix(head, "all schedules "), " explored")
+		return fmt.Sprintf("no (%d runs; none %s%s)%s", r.Runs, bound, r.racesMark(), r.stepMark())
 	case !r.Found:
 		return fmt.Sprintf("no (%d runs)%s", r.Runs, r.stepMark())
 	case !r.Verdict.OK:
@@ -36,6 +39,20 @@ func (r *HeddleResult) Cell() string {
 	}
 	return fmt.Sprintf("%d · %s%s", r.Run, secs(r.Elapsed), r.stepMark())
 }
+
+// racesMark marks a proof that assumes the kernel has no data race: it
+// was explored without -race and without its racy accesses as scheduling
+// points, so a bug that needs a switch between two unsynchronized memory
+// accesses is outside it.
+func (r *HeddleResult) racesMark() string {
+	if r.Races == "" || r.Races == event.RacesAssumed {
+		return " †"
+	}
+	return ""
+}
+
+// racesLegend explains racesMark under a table.
+const racesLegend = "†: the proof assumes the kernel has no data race (heddle explored it without `-race` and without `-racy`): code between two scheduling points runs atomically, so a bug that needs a switch between two unsynchronized memory accesses is outside it."
 
 // stepMark marks a result obtained with -disable steplimit after a first
 // "step bound exceeded" report at run N.
@@ -195,7 +212,7 @@ func (res *Results) Markdown(command, machine, commit string) string {
 		if len(cfg.Prove) == 0 {
 			p("No exhaustive search was run on them (`-prove` was empty).\n\n")
 		} else {
-			p("On each, the harness ran the exhaustive strategies %s with `-budget %d` on the single form. A search that explores every schedule without a bug shows that no schedule of the kernel, as heddle models Go, has the bug: not found is then not a miss but a proof of absence.\n\n", strings.Join(cfg.Prove, ", "), cfg.ProveBudget)
+			p("On each, the harness ran the exhaustive strategies %s with `-budget %d` on the single form. A search that explores every schedule without a bug shows that no schedule of the kernel, as heddle models Go, has the bug: not found is then not a miss but a proof of absence, under the assumption about data races that each proof states.\n\n", strings.Join(cfg.Prove, ", "), cfg.ProveBudget)
 		}
 		for _, kr := range missed {
 			p("- **%s**", kr.Kernel.Name)
@@ -213,7 +230,7 @@ func (res *Results) Markdown(command, machine, commit string) string {
 
 	// Single form.
 	p("## Single form (one copy of the buggy scenario per run)\n\n")
-	p("Cell: run of the first bug · exploration time to it; `no (N runs)`: not found within the budget; `none in any schedule (N runs)`: an exhaustive strategy explored every schedule (DPOR: every equivalence class) in N runs without a bug.\n\n")
+	p("Cell: run of the first bug · exploration time to it; `no (N runs)`: not found within the budget; `none in any schedule (N runs)`: an exhaustive strategy explored every schedule (DPOR: every equivalence class) in N runs without a bug. %s\n\n", racesLegend)
 	cols := append([]string{"kernel", "class", "copies as shipped"}, strats...)
 	if cfg.Native.Runs > 0 {
 		cols = append(cols, "native", "ratio")
@@ -361,6 +378,9 @@ func (r *HeddleResult) ProofStr() string {
 		return fmt.Sprintf("found the bug at run %d", r.Run)
 	case r.Found:
 		return fmt.Sprintf("reported another bug at run %d: %s", r.Run, oneLine(r.Verdict.Why))
+	case r.Proven != "" && r.Races == "":
+		// From a heddle whose proofs did not state their assumption.
+		return fmt.Sprintf("%s, assuming no data races (%d runs, %s)", r.Proven, r.Runs, secs(r.Elapsed))
 	case r.Proven != "":
 		return fmt.Sprintf("%s (%d runs, %s)", r.Proven, r.Runs, secs(r.Elapsed))
 	}

@@ -23,12 +23,13 @@ const rtPath = "heddle.dev/rt"
 // f is modified in place. The output carries //line directives naming the
 // original positions of fset.
 func File(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.Package, goVersion string) ([]byte, error) {
-	out, _, err := rewriteFile(fset, f, info, pkg, goVersion)
+	out, _, err := rewriteFile(fset, f, info, pkg, goVersion, nil)
 	return out, err
 }
 
-// rewriteFile is File that also reports whether anything was rewritten.
-func rewriteFile(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.Package, goVersion string) ([]byte, bool, error) {
+// rewriteFile is File that also reports whether anything was rewritten,
+// and that makes the racy statements of the file scheduling points.
+func rewriteFile(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.Package, goVersion string, racy []RacyStmt) ([]byte, bool, error) {
 	for _, imp := range f.Imports {
 		if imp.Path.Value == `"C"` {
 			// cgo files are compiled from generated sources; leave them.
@@ -38,6 +39,7 @@ func rewriteFile(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 		}
 	}
 	r := newRewriter(fset, f, info, pkg, goVersion)
+	r.racyPoints(racy)
 	astutil.Apply(f, r.pre, r.post)
 	if !r.changed {
 		out, err := r.print(true)

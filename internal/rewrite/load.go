@@ -34,6 +34,9 @@ type Options struct {
 	// loaded nor rewritten, and need not compile (heddle run builds a
 	// program, not its tests).
 	NoTests bool
+	// Racy are statements a race-detector phase saw racing: each becomes
+	// a scheduling point (heddle test -racy; see RacyStmt).
+	Racy []RacyStmt
 }
 
 // Result is what the build needs.
@@ -43,6 +46,10 @@ type Result struct {
 	Tested   []string          // import paths matched by Patterns (the packages under test), in order
 	Files    map[string]string // original absolute path -> sha256 hex of the rewritten content (fingerprint input)
 	Replace  map[string]string // module path -> directory of a writable copy of that module, for dependencies that had to be rewritten
+	// RacyMissed are the statements of Options.Racy that got no
+	// scheduling point: outside the rewritten files, or at a line with
+	// no statement in a function.
+	RacyMissed []RacyStmt
 }
 
 // rewriteCount counts the files actually rewritten (not found in the
@@ -223,6 +230,10 @@ func Rewrite(opts Options) (*Result, error) {
 		}
 	}
 
+	racyBy := map[string][]RacyStmt{}
+	for _, s := range opts.Racy {
+		racyBy[s.File] = append(racyBy[s.File], s)
+	}
 	rewritten := map[string]bool{}
 	pkgKeys := map[*packages.Package]string{}
 	modCopies := map[string]string{} // module path -> copy dir
@@ -244,6 +255,15 @@ func Rewrite(opts Options) (*Result, error) {
 			pkgKeys[j.pkg] = pk
 		}
 		key := hashStrings(Version, goVersion, j.path, string(src), pk)
+		racy := racyBy[j.path]
+		delete(racyBy, j.path)
+		if len(racy) > 0 {
+			key = hashStrings(key, racyKey(racy))
+			// A dry run on a fresh copy of the rewriter: the file's
+			// AST is rewritten in place below, or not at all on a
+			// cache hit.
+			res.RacyMissed = append(res.RacyMissed, newRewriter(cfg2.Fset, j.file, j.pkg.TypesInfo, j.pkg.Types, goVersion).racyDryRun(racy)...)
+		}
 		out := filepath.Join(cacheDir, key[:2], key+"-"+filepath.Base(j.path))
 		none := out + ".unchanged"
 		var content []byte
@@ -253,7 +273,7 @@ func Rewrite(opts Options) (*Result, error) {
 			continue
 		} else {
 			rewriteCount++
-			b, changed, err := rewriteFile(cfg2.Fset, j.file, j.pkg.TypesInfo, j.pkg.Types, goVersion)
+			b, changed, err := rewriteFile(cfg2.Fset, j.file, j.pkg.TypesInfo, j.pkg.Types, goVersion, racy)
 			if err != nil {
 				return nil, err
 			}
@@ -294,6 +314,9 @@ func Rewrite(opts Options) (*Result, error) {
 		}
 		res.Overlay[j.path] = out
 		res.Files[j.path] = hex.EncodeToString(sum[:])
+	}
+	for _, rs := range racyBy {
+		res.RacyMissed = append(res.RacyMissed, rs...) // not in a rewritten file
 	}
 	for p := range rewritten {
 		res.Packages = append(res.Packages, p)

@@ -163,6 +163,13 @@ func accesses(k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCa
 		return rd(false)
 	case engine.OpAtomicWrite, engine.OpMapWrite:
 		return w(false)
+	case engine.OpRacyRead:
+		// A racy statement's object is its group of racing statements:
+		// two racy steps conflict if their groups are the same and one
+		// of them writes (see racy.go in the engine).
+		return rd(false)
+	case engine.OpRacyWrite, engine.OpRacyWriteEnd:
+		return w(false)
 	case engine.OpSleep, engine.OpTimerFire, engine.OpTimerStop, engine.OpCancel:
 		// Virtual time (and a timer's channel) is read by any step.
 		return []access{{obj: world, write: true, side: side}}

@@ -81,6 +81,8 @@ func spinKind(k engine.OpKind) bool {
 	switch k {
 	case engine.OpYield, engine.OpSelect, engine.OpTryLock, engine.OpRWTryLock, engine.OpRWTryRLock, engine.OpAtomicLoad, engine.OpMapRead, engine.OpChanLen, engine.OpSleep:
 		return true
+	case engine.OpRacyRead:
+		return true
 	}
 	return false
 }

@@ -1,0 +1,509 @@
+package rewrite
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// RacyStmt is a statement that a race-detector phase saw racing (heddle
+// test -racy). The rewriter makes it a scheduling point: a call of
+// rt.RacyRead or rt.RacyWrite before it, so that an exploration can switch
+// goroutines between it and the accesses it races with.
+//
+// The detector names a line, not a column or an expression, so the unit is
+// the innermost statement on that line (every one, if several). A point
+// goes before it; a loop whose header is racy gets one per iteration (in
+// the condition of a three-clause loop, at the start of a range loop's
+// body); an else-if whose condition is racy gets it in the condition.
+type RacyStmt struct {
+	File  string // absolute path of the original file
+	Line  int    // 1-based line the detector reported
+	Write bool   // the detector saw a write there (else only reads)
+	Group string // the statements it raced with, transitively: the object of the scheduling point
+}
+
+func (s RacyStmt) String() string {
+	rw := "read"
+	if s.Write {
+		rw = "write"
+	}
+	return fmt.Sprintf("%s:%d:%s:%s", s.File, s.Line, rw, s.Group)
+}
+
+// racyKey is the part of a file's cache key that its racy statements add.
+func racyKey(stmts []RacyStmt) string {
+	var parts []string
+	for _, s := range stmts {
+		parts = append(parts, s.String())
+	}
+	sort.Strings(parts)
+	return "racy:" + strings.Join(parts, ";")
+}
+
+// racyPoints inserts the scheduling points of stmts (the racy statements of
+// r's file) into the file, before the rest of the rewrite, marking every
+// node it creates as one the rewrite must skip. It returns the statements
+// it could not place: lines outside any function body (a package-level
+// initializer), or with no statement of their own.
+func (r *rewriter) racyPoints(stmts []RacyStmt) (missed []RacyStmt) {
+	return r.racyPass(stmts, false)
+}
+
+// racyDryRun is racyPoints without changing the file.
+func (r *rewriter) racyDryRun(stmts []RacyStmt) (missed []RacyStmt) {
+	return r.racyPass(stmts, true)
+}
+
+func (r *rewriter) racyPass(stmts []RacyStmt, dry bool) (missed []RacyStmt) {
+	if len(stmts) == 0 {
+		return nil
+	}
+	p := &racyPass{r: r, dry: dry, lines: map[int][]RacyStmt{}, placed: map[int]bool{}}
+	for _, s := range stmts {
+		p.lines[s.Line] = append(p.lines[s.Line], s)
+	}
+	for _, d := range r.file.Decls {
+		// Function bodies, and function literals in package-level
+		// initializers.
+		ast.Inspect(d, func(n ast.Node) bool {
+			if b, ok := n.(*ast.BlockStmt); ok {
+				p.list(&b.List)
+				return false
+			}
+			return true
+		})
+	}
+	for _, s := range stmts {
+		if !p.placed[s.Line] {
+			missed = append(missed, s)
+		}
+	}
+	return missed
+}
+
+type racyPass struct {
+	r      *rewriter
+	dry    bool               // find what would be placed, change nothing
+	lines  map[int][]RacyStmt // racy statements by line
+	placed map[int]bool       // lines that got a scheduling point
+}
+
+func (p *racyPass) line(pos token.Pos) int { return p.r.fset.Position(pos).Line }
+
+// list places the points of a statement list and of everything nested in
+// it, and returns the lines its statements cover.
+func (p *racyPass) list(stmts *[]ast.Stmt) map[int]bool {
+	covered := map[int]bool{}
+	var out []ast.Stmt
+	changed := false
+	for _, s := range *stmts {
+		inner := p.nested(s)
+		for l := range inner {
+			covered[l] = true
+		}
+		if _, clause := s.(*ast.CaseClause); clause {
+			out = append(out, s)
+			continue
+		}
+		if _, clause := s.(*ast.CommClause); clause {
+			out = append(out, s)
+			continue
+		}
+		first, last := p.line(s.Pos()), p.line(s.End())
+		for l := first; l <= last; l++ {
+			covered[l] = true
+		}
+		var mine []int
+		for l := first; l <= last; l++ {
+			if len(p.lines[l]) > 0 && !inner[l] {
+				mine = append(mine, l)
+			}
+		}
+		if len(mine) == 0 {
+			out = append(out, s)
+			continue
+		}
+		before, after := p.place(s, mine)
+		if len(before)+len(after) > 0 {
+			changed = true
+		}
+		out = append(out, before...)
+		out = append(out, s)
+		out = append(out, after...)
+	}
+	if changed && !p.dry {
+		*stmts = out
+	}
+	return covered
+}
+
+// nested places the points of the statement lists inside s (blocks,
+// clauses of a switch or select, bodies of function literals, else-if
+// conditions) and returns the lines they cover.
+func (p *racyPass) nested(s ast.Stmt) map[int]bool {
+	covered := map[int]bool{}
+	add := func(m map[int]bool) {
+		for l := range m {
+			covered[l] = true
+		}
+	}
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			add(p.list(&n.List))
+			return false
+		case *ast.CaseClause:
+			add(p.list(&n.Body))
+			return false
+		case *ast.CommClause:
+			add(p.list(&n.Body))
+			return false
+		case *ast.IfStmt:
+			if n == s {
+				return true
+			}
+			// An else-if: not in a list, so its point goes into its
+			// condition.
+			add(p.nested(n))
+			var mine []int
+			for l := p.line(n.Pos()); l <= p.line(n.Body.Lbrace); l++ {
+				if len(p.lines[l]) > 0 && !covered[l] {
+					mine = append(mine, l)
+				}
+			}
+			if len(mine) > 0 && p.wrapCond(&n.Cond, mine) {
+				for _, l := range mine {
+					covered[l] = true
+				}
+			}
+			return false
+		}
+		return true
+	})
+	return covered
+}
+
+// place makes s, whose own lines mine are racy, a scheduling point and
+// returns the statements to insert before and after it: the points of its
+// groups, and the model of its map accesses (mapOps).
+func (p *racyPass) place(s ast.Stmt, mine []int) (before, after []ast.Stmt) {
+	before = p.placeGroups(s, mine)
+	mb, ma := p.mapOps(s)
+	return append(before, mb...), ma
+}
+
+func (p *racyPass) placeGroups(s ast.Stmt, mine []int) []ast.Stmt {
+	target := s
+	if ls, ok := s.(*ast.LabeledStmt); ok {
+		target = ls.Stmt
+	}
+	switch t := target.(type) {
+	case *ast.ForStmt:
+		// The condition runs before every iteration: the point goes
+		// there, and before the loop too if its init is racy.
+		var initLines, rest []int
+		for _, l := range mine {
+			if t.Init != nil && l >= p.line(t.Init.Pos()) && l <= p.line(t.Init.End()) && (t.Cond == nil || l < p.line(t.Cond.Pos())) {
+				initLines = append(initLines, l)
+			} else {
+				rest = append(rest, l)
+			}
+		}
+		if len(rest) > 0 && t.Cond != nil && p.wrapCond(&t.Cond, rest) {
+			return p.calls(initLines, s.Pos())
+		}
+	case *ast.RangeStmt:
+		// The iteration reads what it ranges over before every
+		// iteration: a point before the loop and one at the start of
+		// its body.
+		if body := p.calls(mine, t.Body.Lbrace); !p.dry {
+			t.Body.List = append(body, t.Body.List...)
+		}
+	}
+	return p.calls(mine, s.Pos())
+}
+
+// wrapCond puts the points of lines into a boolean condition:
+// rt.RacyRead("g") && (cond). It reports whether it could: the condition
+// must be of the predeclared type bool.
+func (p *racyPass) wrapCond(cond *ast.Expr, lines []int) bool {
+	if *cond == nil || !isPredeclaredBool(p.r.typeOf(*cond)) {
+		return false
+	}
+	if p.dry {
+		p.exprs(lines, (*cond).Pos())
+		return true
+	}
+	var x ast.Expr = &ast.ParenExpr{Lparen: (*cond).Pos(), X: *cond, Rparen: (*cond).End()}
+	p.r.skip[x] = true
+	calls := p.exprs(lines, (*cond).Pos())
+	for i := len(calls) - 1; i >= 0; i-- {
+		b := &ast.BinaryExpr{X: calls[i], OpPos: (*cond).Pos(), Op: token.LAND, Y: x}
+		p.r.skip[b] = true
+		x = b
+	}
+	*cond = x
+	return true
+}
+
+// calls are the point statements of lines, at pos.
+func (p *racyPass) calls(lines []int, pos token.Pos) []ast.Stmt {
+	var out []ast.Stmt
+	for _, e := range p.exprs(lines, pos) {
+		st := &ast.ExprStmt{X: e}
+		p.r.skip[st] = true
+		out = append(out, st)
+	}
+	return out
+}
+
+// exprs are the calls of the points of lines: one per group, a write if
+// any statement of the group on those lines writes.
+func (p *racyPass) exprs(lines []int, pos token.Pos) []ast.Expr {
+	write := map[string]bool{}
+	var groups []string
+	for _, l := range lines {
+		p.placed[l] = true
+		for _, s := range p.lines[l] {
+			if _, ok := write[s.Group]; !ok {
+				groups = append(groups, s.Group)
+			}
+			write[s.Group] = write[s.Group] || s.Write
+		}
+	}
+	sort.Strings(groups)
+	var out []ast.Expr
+	for _, g := range groups {
+		name := "RacyRead"
+		if write[g] {
+			name = "RacyWrite"
+		}
+		call := p.r.rtCall(name, pos, &ast.BasicLit{ValuePos: pos, Kind: token.STRING, Value: strconv.Quote(g)})
+		ast.Inspect(call, func(n ast.Node) bool {
+			if n != nil {
+				p.r.skip[n] = true
+			}
+			return true
+		})
+		out = append(out, call)
+	}
+	return out
+}
+
+// mapOps models the map accesses of a racy statement s as the Go runtime
+// checks them (rt.MapRead, rt.MapWriteBegin/End, rt.MapIter): it returns
+// the calls to put before and after s. Only statements whose own
+// evaluation has no other scheduling point qualify (no call but of a
+// builtin or a conversion, no receive, no function literal), so that no
+// synchronization falls inside a write's window; only maps named by a
+// variable or a field path are modelled, since the calls evaluate the
+// map again; a lookup is modelled only where it is evaluated whatever
+// the values (not on the right of && or ||), so that naming the map
+// before the statement cannot panic where the statement would not.
+func (p *racyPass) mapOps(s ast.Stmt) (before, after []ast.Stmt) {
+	var exprs, writes []ast.Expr // expressions evaluated by s itself; maps it writes
+	lhs := map[ast.Expr]bool{}
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		for _, l := range s.Lhs {
+			if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && p.isMap(ix.X) {
+				writes = append(writes, ix.X)
+				lhs[ix] = true
+			}
+		}
+		exprs = append(append(exprs, s.Lhs...), s.Rhs...)
+	case *ast.IncDecStmt:
+		if ix, ok := ast.Unparen(s.X).(*ast.IndexExpr); ok && p.isMap(ix.X) {
+			writes = append(writes, ix.X)
+			lhs[ix] = true
+		}
+		exprs = append(exprs, s.X)
+	case *ast.ExprStmt:
+		if call, ok := s.X.(*ast.CallExpr); ok && len(call.Args) > 0 && (p.builtin(call, "delete") || p.builtin(call, "clear")) && p.isMap(call.Args[0]) {
+			writes = append(writes, call.Args[0])
+		}
+		exprs = append(exprs, s.X)
+	case *ast.ReturnStmt:
+		exprs = append(exprs, s.Results...)
+	case *ast.IfStmt:
+		if a, ok := s.Init.(*ast.AssignStmt); ok {
+			exprs = append(exprs, a.Rhs...)
+		}
+		if s.Init != nil {
+			if _, ok := s.Init.(*ast.AssignStmt); !ok {
+				return nil, nil
+			}
+		}
+		exprs = append(exprs, s.Cond)
+	case *ast.RangeStmt:
+		if p.isMap(s.X) && p.simple(s.X) && p.mapName(s.X) {
+			// Each step of the iteration checks that no write is in
+			// progress; the first one before the loop.
+			it := p.mapCall("MapIter", s.X, s.Body.Lbrace)
+			if !p.dry {
+				s.Body.List = append([]ast.Stmt{it}, s.Body.List...)
+			}
+			return []ast.Stmt{p.mapCall("MapIter", s.X, s.Pos())}, nil
+		}
+		return nil, nil
+	default:
+		return nil, nil
+	}
+	for _, e := range exprs {
+		if !p.simple(e) {
+			return nil, nil
+		}
+	}
+	var reads []ast.Expr
+	for _, e := range exprs {
+		p.lookups(e, lhs, &reads)
+	}
+	seen := map[string]bool{}
+	add := func(name string, m ast.Expr, list *[]ast.Stmt) {
+		if !p.mapName(m) {
+			return
+		}
+		key := name + ":" + types.ExprString(m)
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		*list = append(*list, p.mapCall(name, m, s.Pos()))
+	}
+	for _, m := range writes {
+		add("MapWriteBegin", m, &before)
+		add("MapWriteEnd", m, &after)
+	}
+	for _, m := range reads {
+		if !seen["MapWriteBegin:"+types.ExprString(m)] {
+			add("MapRead", m, &before)
+		}
+	}
+	return before, after
+}
+
+// lookups appends to reads the maps of the lookups e evaluates whatever
+// the values: it does not look right of && and ||.
+func (p *racyPass) lookups(e ast.Expr, lhs map[ast.Expr]bool, reads *[]ast.Expr) {
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			if n.Op == token.LAND || n.Op == token.LOR {
+				p.lookups(n.X, lhs, reads)
+				return false
+			}
+		case *ast.IndexExpr:
+			if !lhs[n] && p.isMap(n.X) {
+				*reads = append(*reads, n.X)
+			}
+		}
+		return true
+	})
+}
+
+// simple reports whether evaluating e involves no scheduling point: no
+// call but of a builtin or a conversion, no receive, no function literal.
+func (p *racyPass) simple(e ast.Expr) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			ok = false
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				ok = false
+			}
+		case *ast.CallExpr:
+			if tv, isT := p.r.info.Types[n.Fun]; isT && tv.IsType() {
+				return true
+			}
+			if id, isId := ast.Unparen(n.Fun).(*ast.Ident); isId {
+				if _, b := p.r.info.Uses[id].(*types.Builtin); b {
+					return true
+				}
+			}
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// mapName reports whether m names a map by a variable or a path of
+// fields, which the calls may evaluate again.
+func (p *racyPass) mapName(m ast.Expr) bool {
+	switch m := ast.Unparen(m).(type) {
+	case *ast.Ident:
+		_, isVar := p.r.info.Uses[m].(*types.Var)
+		return isVar
+	case *ast.SelectorExpr:
+		if sel, ok := p.r.info.Selections[m]; ok && sel.Kind() == types.FieldVal {
+			return p.mapName(m.X) || p.isValue(m.X)
+		}
+	case *ast.StarExpr:
+		return p.mapName(m.X)
+	}
+	return false
+}
+
+// isValue reports whether x is a variable (the base of a field path).
+func (p *racyPass) isValue(x ast.Expr) bool {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, isVar := p.r.info.Uses[id].(*types.Var)
+	return isVar
+}
+
+func (p *racyPass) isMap(x ast.Expr) bool {
+	t := p.r.typeOf(x)
+	if t == nil {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Map)
+	return ok
+}
+
+func (p *racyPass) builtin(call *ast.CallExpr, name string) bool {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok || id.Name != name {
+		return false
+	}
+	_, b := p.r.info.Uses[id].(*types.Builtin)
+	return b
+}
+
+// mapCall is the statement rt.<name>(m), a copy of m at pos.
+func (p *racyPass) mapCall(name string, m ast.Expr, pos token.Pos) ast.Stmt {
+	call := p.r.rtCall(name, pos, copyExpr(m, pos))
+	st := &ast.ExprStmt{X: call}
+	ast.Inspect(st, func(n ast.Node) bool {
+		if n != nil {
+			p.r.skip[n] = true
+		}
+		return true
+	})
+	return st
+}
+
+// copyExpr copies a map name (mapName) with positions at pos. The copy's
+// identifiers resolve as the original's, as the call is in the same scope.
+func copyExpr(e ast.Expr, pos token.Pos) ast.Expr {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return ident(e.Name, pos)
+	case *ast.ParenExpr:
+		return &ast.ParenExpr{Lparen: pos, X: copyExpr(e.X, pos), Rparen: pos}
+	case *ast.SelectorExpr:
+		return &ast.SelectorExpr{X: copyExpr(e.X, pos), Sel: ident(e.Sel.Name, pos)}
+	case *ast.StarExpr:
+		return &ast.StarExpr{Star: pos, X: copyExpr(e.X, pos)}
+	}
+	panic(fmt.Sprintf("copyExpr: %T", e))
+}

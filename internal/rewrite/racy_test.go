@@ -1,0 +1,142 @@
+package rewrite
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// racySrc marks its racy lines with a comment "racy:r:g" or "racy:w:g"
+// (read or write, group g).
+const racySrc = `package racy
+
+var flag bool
+
+type Lazy struct {
+	v     *int
+	inits int
+	m     map[string]int
+	s     []int
+}
+
+var initial = len(pkgMap) // racy:r:pkg
+
+var pkgMap = map[int]int{}
+
+func (l *Lazy) Get() *int {
+	if l.v == nil { // racy:r:a
+		l.inits++
+		l.v = new(int) // racy:w:a
+	}
+	return l.v // racy:r:a
+}
+
+func (l *Lazy) Spin() {
+	for !flag { // racy:r:b
+	}
+	if l.v != nil {
+	} else if l.inits > 0 { // racy:r:a
+	}
+	for k := range l.m { // racy:r:c
+		_ = k
+	}
+	go func() { l.s = append(l.s, 1) }() // racy:w:d
+	switch len(l.s) { // racy:r:d
+	case 0:
+		l.m["x"] = 1 // racy:w:c
+	}
+}
+
+func (l *Lazy) Maps(m map[int]int) int {
+	v, ok := l.m["y"] // racy:r:c
+	_ = flag && l.m["z"] > 0 // racy:r:c
+	l.m["w"] = compute() // racy:w:c
+	delete(m, v) // racy:w:e
+	if ok {
+		return m[1] // racy:r:e
+	}
+	return 0
+}
+
+func compute() int { return 0 }
+`
+
+func TestRacyPoints(t *testing.T) {
+	dir := tempModule(t, map[string]string{"racy/racy.go": racySrc})
+	path := filepath.Join(dir, "racy", "racy.go")
+	mark := regexp.MustCompile(`// racy:([rw]):(\w+)`)
+	var stmts []RacyStmt
+	for i, l := range strings.Split(racySrc, "\n") {
+		if m := mark.FindStringSubmatch(l); m != nil {
+			stmts = append(stmts, RacyStmt{File: path, Line: i + 1, Write: m[1] == "w", Group: m[2]})
+		}
+	}
+	res, err := Rewrite(Options{Dir: dir, Patterns: []string{"./racy"}, Env: goEnv(), CacheDir: t.TempDir(), Racy: stmts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The package-level initializer is not in a function: no point.
+	if len(res.RacyMissed) != 1 || res.RacyMissed[0].Group != "pkg" {
+		t.Errorf("missed %v, want the package-level initializer only", res.RacyMissed)
+	}
+	out, err := os.ReadFile(res.Overlay[path])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out)
+	for _, want := range []string{
+		// Before the check and the act.
+		`heddlert.RacyRead("a"); if l.v == nil`,
+		`heddlert.RacyWrite("a"); l.v = new(int)`,
+		`heddlert.RacyRead("a"); return l.v`,
+		// Once per iteration of a spin loop.
+		`for heddlert.RacyRead("b") && (!flag)`,
+		// In an else-if's condition.
+		`else if heddlert.RacyRead("a") && (l.inits > 0)`,
+		// Inside the function literal, not before the go statement.
+		`func() { heddlert.RacyWrite("d"); l.s = append(l.s, 1) }`,
+		// Before a switch, and in a case's body.
+		`heddlert.RacyRead("d"); switch len(l.s)`,
+		// Map statements: a write between two points, a lookup
+		// checked before; not the lookup right of &&, not the
+		// write whose right side calls a function.
+		`heddlert.RacyWrite("c"); heddlert.MapWriteBegin(l.m); l.m["x"] = 1; heddlert.MapWriteEnd(l.m)`,
+		`heddlert.RacyRead("c"); heddlert.MapRead(l.m); v, ok := l.m["y"]`,
+		`heddlert.RacyRead("c"); _ = flag && l.m["z"] > 0`,
+		`heddlert.RacyWrite("c"); l.m["w"] = compute()`,
+		`heddlert.RacyWrite("e"); heddlert.MapWriteBegin(m); delete(m, v); heddlert.MapWriteEnd(m)`,
+		`heddlert.RacyRead("e"); heddlert.MapRead(m); return m[1]`,
+	} {
+		if !strings.Contains(squeeze(got), squeeze(want)) {
+			t.Errorf("rewritten file lacks %q:\n%s", want, got)
+		}
+	}
+	// A range over the map: before the loop, and in each iteration.
+	if n := strings.Count(got, `heddlert.MapIter(l.m)`); n != 2 {
+		t.Errorf("%d iteration checks for the range over the map, want 2 (before it, and per iteration):\n%s", n, got)
+	}
+	cfg := &packages.Config{Mode: fullMode, Dir: dir, Env: goEnv(), Overlay: map[string][]byte{path: out}}
+	pkgs, err := packages.Load(cfg, "./racy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := loadErrors(pkgs); err != nil {
+		t.Errorf("rewritten file does not type-check:\n%v\n%s", err, got)
+	}
+}
+
+// squeeze replaces every run of white space and line directives by one
+// space, and semicolons and newlines between statements by "; ".
+func squeeze(s string) string {
+	s = regexp.MustCompile(`/\*line [^*]*\*/`).ReplaceAllString(s, "")
+	s = regexp.MustCompile(`//line .*\n`).ReplaceAllString(s, "\n")
+	s = regexp.MustCompile(`\s*\n\s*`).ReplaceAllString(s, "; ")
+	s = regexp.MustCompile(`[ \t]+`).ReplaceAllString(s, " ")
+	s = strings.ReplaceAll(s, "{; ", "{ ")
+	s = strings.ReplaceAll(s, "; }", " }")
+	return s
+}
