@@ -523,11 +523,11 @@ func (r *rewriter) planMethodValue(sel *ast.SelectorExpr) {
 			names = append(names, n)
 			args = append(args, ident(n, pos))
 		}
-		inner, err := r.funcType(sig, names)
+		inner, err := r.funcTypeAt(sig, names, pos)
 		if err != nil {
 			return
 		}
-		outer, err := r.funcType(sig, nil)
+		outer, err := r.funcTypeAt(sig, nil, pos)
 		if err != nil {
 			return
 		}

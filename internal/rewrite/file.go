@@ -44,6 +44,7 @@ func rewriteFile(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 		return out, false, err
 	}
 	r.fixImports()
+	f.Decls = append(f.Decls, r.aliasDecls...)
 	out, err := r.print(true)
 	if err != nil {
 		return nil, false, err
@@ -83,6 +84,10 @@ type rewriter struct {
 	operands map[*ast.CallExpr][]*ast.Expr // evaluation slots of rewritten calls
 	static   map[ast.Expr]bool             // generated function names, never hoisted
 	label    map[ast.Stmt]*ast.Stmt        // generated block -> slot of the loop/switch a label must move to
+
+	at         token.Pos         // where the type being spelled is written (see typeExprAt)
+	aliases    map[string]string // type string -> file-level alias declared for it
+	aliasDecls []ast.Decl        // the alias declarations
 }
 
 func newRewriter(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.Package, goVersion string) *rewriter {
@@ -98,6 +103,7 @@ func newRewriter(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 		operands: map[*ast.CallExpr][]*ast.Expr{},
 		static:   map[ast.Expr]bool{},
 		label:    map[ast.Stmt]*ast.Stmt{},
+		aliases:  map[string]string{},
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
@@ -374,7 +380,7 @@ func (r *rewriter) untypedConv(e ast.Expr) ast.Expr {
 	default:
 		return nil
 	}
-	te, err := r.typeExpr(tv.Type)
+	te, err := r.typeExprAt(tv.Type, e.Pos())
 	if err != nil {
 		return nil
 	}
@@ -449,10 +455,13 @@ func (r *rewriter) sendValuePlan(ch, v ast.Expr) (conv ast.Expr, ok bool) {
 	if b, isB := vt.(*types.Basic); isB && b.Info()&types.IsUntyped != 0 {
 		return nil, true
 	}
-	if r.isConst(v) || types.Identical(vt, ct.Elem()) {
+	if types.Identical(vt, ct.Elem()) {
 		return nil, true
 	}
-	te, err := r.typeExpr(ct.Elem())
+	// A typed value of another type (a typed constant, a concrete type
+	// sent on a channel of interfaces) is converted, as the assignment
+	// of the send converts it.
+	te, err := r.typeExprAt(ct.Elem(), v.Pos())
 	if err != nil {
 		return nil, false
 	}
