@@ -409,9 +409,6 @@ func (r *rewriter) planBuiltin(call *ast.CallExpr, name string) {
 		if ct == nil || ct.Dir() != types.SendRecv {
 			return
 		}
-		if _, isTP := types.Unalias(r.typeOf(call.Args[0])).(*types.TypeParam); isTP {
-			return
-		}
 		var sizeConv bool
 		if len(call.Args) > 1 {
 			st := r.typeOf(call.Args[1])
@@ -438,9 +435,6 @@ func (r *rewriter) planBuiltin(call *ast.CallExpr, name string) {
 		t := r.typeOf(call.Args[0])
 		ct := chanOf(t)
 		if ct == nil {
-			return
-		}
-		if _, isTP := types.Unalias(t).(*types.TypeParam); isTP {
 			return
 		}
 		fname := map[string]string{"close": "Close", "len": "Len", "cap": "Cap"}[name]

@@ -199,12 +199,94 @@ func (r *rewriter) isConst(e ast.Expr) bool {
 	return ok && (tv.Value != nil || tv.IsNil())
 }
 
+// chanOf returns the channel type of t: its underlying type, or the core
+// type of a type parameter whose type set holds only channels of one
+// element type. It returns nil if t is not a channel.
 func chanOf(t types.Type) *types.Chan {
 	if t == nil {
 		return nil
 	}
+	if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return coreChan(tp, 0)
+	}
 	c, _ := t.Underlying().(*types.Chan)
 	return c
+}
+
+// coreChan returns the core type of a type parameter's constraint when it
+// is a channel type, as the spec defines it: every type in the type set
+// has the same underlying channel type, or channels of one element type
+// whose directions agree (bidirectional ones taking the direction of the
+// others).
+func coreChan(tp *types.TypeParam, depth int) *types.Chan {
+	iface, ok := tp.Underlying().(*types.Interface)
+	if !ok || depth > 10 {
+		return nil
+	}
+	var core *types.Chan
+	merge := func(t types.Type) bool {
+		var c *types.Chan
+		if p, ok := types.Unalias(t).(*types.TypeParam); ok {
+			c = coreChan(p, depth+1)
+		} else {
+			c, _ = t.Underlying().(*types.Chan)
+		}
+		if c == nil {
+			return false
+		}
+		if core == nil {
+			core = c
+			return true
+		}
+		if !types.Identical(core.Elem(), c.Elem()) {
+			return false
+		}
+		switch {
+		case core.Dir() == c.Dir():
+		case core.Dir() == types.SendRecv:
+			core = c
+		case c.Dir() != types.SendRecv:
+			return false
+		}
+		return true
+	}
+	terms := 0
+	var walk func(iface *types.Interface) bool
+	walk = func(iface *types.Interface) bool {
+		for i := 0; i < iface.NumEmbeddeds(); i++ {
+			switch e := iface.EmbeddedType(i).(type) {
+			case *types.Union:
+				for j := 0; j < e.Len(); j++ {
+					terms++
+					if !merge(e.Term(j).Type()) {
+						return false
+					}
+				}
+			default:
+				if _, isTP := types.Unalias(e).(*types.TypeParam); !isTP {
+					if inner, ok := e.Underlying().(*types.Interface); ok {
+						// A named constraint or method set.
+						if !walk(inner) {
+							return false
+						}
+						continue
+					}
+				}
+				terms++
+				if !merge(e) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !walk(iface) {
+		return nil
+	}
+	if terms == 0 {
+		return nil
+	}
+	return core
 }
 
 func (r *rewriter) versionAtLeast(minor int) bool {
@@ -709,9 +791,11 @@ func (r *rewriter) planRange(rs *ast.RangeStmt) {
 	if t == nil {
 		return
 	}
-	switch u := t.Underlying().(type) {
-	case *types.Chan:
+	if chanOf(t) != nil {
 		r.planRangeChan(rs)
+		return
+	}
+	switch u := t.Underlying().(type) {
 	case *types.Map:
 		r.planRangeMap(rs, u)
 	}

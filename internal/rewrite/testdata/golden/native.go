@@ -9,11 +9,7 @@ import (
 
 type B bool
 
-func f[C ~chan int](c C, ro <-chan int) {
-	c <- 1
-	<-c
-	close(c)
-	_ = len(c)
+func f(ro <-chan int) {
 	var ok B
 	var v int
 	if v, ok = <-ro; ok {
