@@ -1,7 +1,6 @@
 package native
 
 import (
-	"sync"
 	"sync/atomic"
 )
 
@@ -17,9 +16,6 @@ func f(ro <-chan int) {
 	}
 	d := make(<-chan int)
 	_ = d
-	lock := (*sync.Mutex).Lock
-	var mu sync.Mutex
-	lock(&mu)
 	add := atomic.AddInt64
 	var n int64
 	add(&n, 1)
