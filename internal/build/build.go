@@ -47,6 +47,7 @@ type Options struct {
 
 	Stderr  io.Writer // go command diagnostics; nil discards them
 	Verbose io.Writer // progress notes (-x style); nil for none
+	Notes   io.Writer // notes for -v (modules copied and rewritten); nil for none
 }
 
 // Program is the rewritten form of the packages under test.
@@ -196,6 +197,7 @@ func Load(opts Options) (*Program, error) {
 		Env:        p.env,
 		CacheDir:   filepath.Join(opts.CacheDir, "rewrite"),
 		Verbose:    opts.Verbose,
+		Notes:      opts.Notes,
 		NoTests:    opts.Main,
 	})
 	if err != nil {

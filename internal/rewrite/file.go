@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/build/constraint"
 	"go/parser"
 	"go/printer"
 	"go/token"
@@ -45,10 +46,12 @@ func rewriteFile(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 	}
 	r.fixImports()
 	f.Decls = append(f.Decls, r.aliasDecls...)
+	prefix := r.raiseLanguage()
 	out, err := r.print(true)
 	if err != nil {
 		return nil, false, err
 	}
+	out = append(prefix, out...)
 	if _, perr := parser.ParseFile(token.NewFileSet(), "", out, parser.ParseComments); perr != nil {
 		// Comments placed among generated code can, in rare layouts,
 		// make the printer produce invalid code. Print again keeping only
@@ -57,11 +60,77 @@ func rewriteFile(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 		if err != nil {
 			return nil, false, err
 		}
+		out = append(prefix, out...)
 		if _, perr := parser.ParseFile(token.NewFileSet(), "", out, parser.ParseComments); perr != nil {
 			return nil, false, fmt.Errorf("rewrite %s: generated invalid code: %v", fset.Position(f.Package).Filename, perr)
 		}
 	}
 	return out, true, nil
+}
+
+// upgradedLang is the language version under which rewritten files of
+// modules older than go1.18 are compiled: the rt calls are generic, and any
+// version from go1.18 to go1.21 keeps the old loop-variable rule, so the
+// code means what it meant.
+const upgradedLang = "go1.21"
+
+// raiseLanguage makes a file whose language version is older than go1.18
+// compile as upgradedLang, with a //go:build constraint (a file's
+// constraint sets its language version, for any go line). It folds the
+// constraint into the file's own //go:build or // +build lines, or returns
+// the line to put before the file.
+func (r *rewriter) raiseLanguage() []byte {
+	if r.goVersion == "" || r.versionAtLeast(18) {
+		return nil
+	}
+	var goBuild *ast.Comment
+	var plus []*ast.Comment
+	for _, cg := range r.file.Comments {
+		if cg.Pos() >= r.file.Package {
+			break
+		}
+		for _, c := range cg.List {
+			switch {
+			case constraint.IsGoBuild(c.Text):
+				if goBuild == nil {
+					goBuild = c
+				}
+			case constraint.IsPlusBuild(c.Text):
+				plus = append(plus, c)
+			}
+		}
+	}
+	lang := &constraint.TagExpr{Tag: upgradedLang}
+	if goBuild != nil {
+		if x, err := constraint.Parse(goBuild.Text); err == nil {
+			goBuild.Text = "//go:build " + (&constraint.AndExpr{X: x, Y: lang}).String()
+			return nil
+		}
+	}
+	if len(plus) > 0 {
+		var x constraint.Expr
+		for _, c := range plus {
+			y, err := constraint.Parse(c.Text)
+			if err != nil {
+				continue
+			}
+			if x == nil {
+				x = y
+			} else {
+				x = &constraint.AndExpr{X: x, Y: y}
+			}
+		}
+		if x != nil {
+			// The //go:build line replaces the // +build lines, which
+			// it would otherwise have to match.
+			plus[0].Text = "//go:build " + (&constraint.AndExpr{X: x, Y: lang}).String()
+			for _, c := range plus[1:] {
+				c.Text = "//"
+			}
+			return nil
+		}
+	}
+	return []byte("//go:build " + upgradedLang + "\n\n")
 }
 
 type rewriter struct {
