@@ -1,0 +1,3 @@
+module example.com/semantics
+
+go 1.25
