@@ -682,11 +682,6 @@ func (r *rewriter) planRecv2Assign(c *astutil.Cursor, a *ast.AssignStmt) {
 	// ok of a named boolean type is not assignable from Recv2's bool.
 	namedOK := a.Tok == token.ASSIGN && !isBlank(a.Lhs[1]) && !isPredeclaredBool(r.typeOf(a.Lhs[1]))
 	inList := c.Index() >= 0
-	if namedOK && !inList {
-		// In an if/switch/for init there is no room for the temporaries
-		// this case needs: leave this receive native (rare).
-		return
-	}
 	r.plans[a] = func(c *astutil.Cursor) {
 		a := c.Node().(*ast.AssignStmt)
 		u := ast.Unparen(a.Rhs[0]).(*ast.UnaryExpr)
@@ -698,9 +693,17 @@ func (r *rewriter) planRecv2Assign(c *astutil.Cursor, a *ast.AssignStmt) {
 		}
 		pos := a.Pos()
 		hv, hok := r.tmp("v"), r.tmp("ok")
-		c.Replace(block(pos,
+		body := block(pos,
 			define(pos, idents(pos, hv, hok), call),
-			&ast.AssignStmt{Lhs: a.Lhs, TokPos: a.TokPos, Tok: token.ASSIGN, Rhs: []ast.Expr{ident(hv, pos), trueCmp(ident(hok, pos))}}))
+			&ast.AssignStmt{Lhs: a.Lhs, TokPos: a.TokPos, Tok: token.ASSIGN, Rhs: []ast.Expr{ident(hv, pos), trueCmp(ident(hok, pos))}})
+		if inList {
+			c.Replace(body)
+			return
+		}
+		// In an if/switch/for header there is room for one simple
+		// statement: a call of a function literal holding the block.
+		lit := &ast.FuncLit{Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}}, Body: body}
+		c.Replace(&ast.ExprStmt{X: &ast.CallExpr{Fun: lit, Lparen: pos, Rparen: pos}})
 	}
 }
 
