@@ -1,8 +1,8 @@
-// Package atomics: sync/atomic functions and types.
+// Package atomics: sync/atomic functions and types. (A handoff by spinning
+// on an atomic is left out: it costs about 0.1 s a run, issue 11.)
 package atomics
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -32,21 +32,4 @@ func TestAtomicFuncsAndTypes(t *testing.T) {
 	if atomic.LoadInt64(&n) != 3 || m.Load() != 3 || p.Load().n != 1 || v.Load() != 1 || !flag.Load() {
 		t.Fatal("atomics")
 	}
-}
-
-func TestSpinHandoff(t *testing.T) {
-	var turn atomic.Int32
-	done := make(chan bool)
-	go func() {
-		for turn.Load() != 1 {
-			runtime.Gosched()
-		}
-		turn.Store(2)
-		done <- true
-	}()
-	turn.Store(1)
-	for turn.Load() != 2 {
-		runtime.Gosched()
-	}
-	<-done
 }
