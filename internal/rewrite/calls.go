@@ -427,7 +427,11 @@ func (r *rewriter) planBuiltin(call *ast.CallExpr, name string) {
 			if len(call.Args) > 1 {
 				size = call.Args[1]
 				if sizeConv {
-					size = &ast.CallExpr{Fun: ident("int", size.Pos()), Lparen: size.Pos(), Args: []ast.Expr{size}, Rparen: size.End()}
+					intT, err := r.typeExprAt(types.Typ[types.Int], size.Pos())
+					if err != nil {
+						intT = ident("int", size.Pos())
+					}
+					size = &ast.CallExpr{Fun: intT, Lparen: size.Pos(), Args: []ast.Expr{size}, Rparen: size.End()}
 				}
 			}
 			fun := &ast.IndexExpr{X: r.rt("MakeChan", pos), Lbrack: pos, Index: call.Args[0], Rbrack: pos}

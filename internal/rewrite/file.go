@@ -1011,9 +1011,13 @@ func (r *rewriter) planRangeMap(rs *ast.RangeStmt, mt *types.Map) {
 			}
 			v := val.(*ast.Ident).Name
 			first := &ast.IndexExpr{X: ident(hks, pos), Lbrack: pos, Index: &ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: "0"}, Rbrack: pos}
+			boolT, err := r.typeExprAt(types.Typ[types.Bool], pos)
+			if err != nil {
+				boolT = ident("bool", pos)
+			}
 			loop := &ast.RangeStmt{For: pos, Key: ident("_", pos), Value: ident(k, pos), Tok: token.DEFINE, X: ident(hks, pos),
 				Body: inner(
-					&ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{ident(hok, pos)}, Type: ident("bool", pos)}}}},
+					&ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{ident(hok, pos)}, Type: boolT}}}},
 					&ast.IfStmt{If: pos,
 						Init: &ast.AssignStmt{Lhs: idents(pos, v, hok), TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{index(k)}},
 						Cond: &ast.UnaryExpr{OpPos: pos, Op: token.NOT, X: ident(hok, pos)},

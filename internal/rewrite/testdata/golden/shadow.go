@@ -87,3 +87,10 @@ func localType() {
 	ch <- item{1}
 	<-ch
 }
+
+// A local named int, where a channel's size needs a conversion.
+func sizes(n int64) {
+	int := 2
+	ch := make(chan bool, n)
+	ch <- int > 1
+}
