@@ -7,7 +7,6 @@ import (
 
 type embedsMutex struct {
 	sync.Mutex
-	n int
 }
 
 type embedsPtr struct{ *sync.RWMutex }
@@ -20,7 +19,7 @@ func (o *ownMethods) Unlock() { o.mu.Unlock() }
 type embedsLocker struct{ sync.Locker }
 
 type nested struct {
-	x int
+	_ int
 	embedsMutex
 }
 
