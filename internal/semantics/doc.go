@@ -10,7 +10,8 @@
 //     syncs, atomics, timectx, timers (go1.23+ timer channels), imports
 //     (aliased and dot imports, shadowed names), generics, iters
 //     (range-over-func, iter.Pull), initgo (go in init), misc (runtime,
-//     maps, math/rand), testmain, subtests.
+//     maps, math/rand), testmain, subtests; examples, benchmarks and fuzz
+//     targets run natively.
 //   - testdata/oldtimers: timers under a go line before go1.23.
 //   - testdata/seeded: bugs, named Test<Name>_<kind>.
 //

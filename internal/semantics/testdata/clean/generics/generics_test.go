@@ -105,3 +105,36 @@ func TestChannelsOfTypeParams(t *testing.T) {
 		t.Fatal(sum)
 	}
 }
+
+// A type parameter constrained by sync.Locker, called and used as a
+// method value.
+func With[L sync.Locker](l L, f func()) {
+	l.Lock()
+	defer l.Unlock()
+	f()
+}
+
+func Unlocker[L sync.Locker](l L) func() { return l.Unlock }
+
+type door struct {
+	sync.Mutex
+	open bool
+}
+
+func TestLockerTypeParam(t *testing.T) {
+	d := &door{}
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			With(d, func() { d.open = !d.open })
+			d.Lock()
+			Unlocker(d)()
+		}()
+	}
+	wg.Wait()
+	if d.open {
+		t.Fatal("toggled an odd number of times")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	. "sync"
 	s "sync"
 	"testing"
+	. "time"
 	tm "time"
 )
 
@@ -36,6 +37,10 @@ func TestAliasedAndDot(t *testing.T) {
 	}
 	wg.Wait()
 	tm.Sleep(tm.Millisecond)
+	Sleep(Millisecond)
+	<-After(Millisecond)
+	timer := NewTimer(Hour)
+	timer.Stop()
 	ctx, cancel := ctxpkg.WithTimeout(ctxpkg.Background(), tm.Millisecond)
 	defer cancel()
 	<-ctx.Done()
