@@ -12,6 +12,8 @@
 //     (range-over-func, iter.Pull), initgo (go in init), misc (runtime,
 //     maps, math/rand), testmain, subtests; examples, benchmarks and fuzz
 //     targets run natively.
+//     deps uses testdata/dep, a module with no go line (replaced by a
+//     directory), which heddle copies and rewrites.
 //   - testdata/oldtimers: timers under a go line before go1.23.
 //   - testdata/seeded: bugs, named Test<Name>_<kind>.
 //
