@@ -26,9 +26,38 @@ var knownWrong = map[string]string{
 	"oldtimers example.com/oldtimers TestResetKeepsStaleValue":      "Timer.Reset discards a pending value under a pre-go1.23 go line (issue 11, runtime)",
 }
 
+// mayHang lists the clean packages whose test binary may hang under
+// heddle today: they are run on their own with a short timeout, so that the
+// suite stays within CI's time.
+var mayHang = map[string]string{
+	"clean/initgo": "a goroutine started in init that calls rewritten code can hang the run past the watchdog (issue 11, runtime)",
+}
+
 // budget is the number of runs per clean test: enough to meet the
 // interleavings of these small tests, small enough for CI.
 const budget = "100"
+
+// packageDirs returns "./dir" for each directory of the module at dir that
+// holds Go files.
+func packageDirs(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, filepath.Dir(p))
+		pat := "./" + filepath.ToSlash(rel)
+		if len(out) == 0 || out[len(out)-1] != pat {
+			out = append(out, pat)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
 
 var heddleBin string
 
@@ -82,7 +111,7 @@ type result struct {
 // failure or a crash of the binary).
 func heddleTest(t *testing.T, dir string, args ...string) map[string]*result {
 	t.Helper()
-	cmd := exec.Command(heddleBin, append([]string{"test", "-json"}, append(args, "./...")...)...)
+	cmd := exec.Command(heddleBin, append([]string{"test", "-json"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = env()
 	var stderr bytes.Buffer
@@ -155,7 +184,23 @@ func TestClean(t *testing.T) {
 		t.Run(mod, func(t *testing.T) {
 			dir := filepath.Join("testdata", mod)
 			goTest(t, dir)
-			res := heddleTest(t, dir, "-budget", budget)
+			var normal []string
+			res := map[string]*result{}
+			for _, pat := range packageDirs(t, dir) {
+				if _, hangs := mayHang[mod+"/"+strings.TrimPrefix(pat, "./")]; !hangs {
+					normal = append(normal, pat)
+					continue
+				}
+				for k, r := range heddleTest(t, dir, "-budget", budget, "-timeout", "20s", pat) {
+					res[k] = r
+				}
+			}
+			for k, r := range heddleTest(t, dir, append([]string{"-budget", budget, "-timeout", "5m"}, normal...)...) {
+				if k == "?" && res[k] != nil {
+					r.output = append(res[k].output, r.output...)
+				}
+				res[k] = r
+			}
 			var keys []string
 			for k := range res {
 				keys = append(keys, k)
@@ -176,6 +221,10 @@ func TestClean(t *testing.T) {
 				case !strings.Contains(k, " "):
 					// A package-level failure with no failing test: it
 					// did not build, or its binary crashed.
+					if why, known := knownPackage(mod, k); known && r.failed {
+						t.Logf("%s: package failed (known: %s)", k, why)
+						break
+					}
 					if r.failed && !testFailed[k] {
 						msgs := r.output
 						if q := res["?"]; q != nil {
@@ -195,6 +244,22 @@ func TestClean(t *testing.T) {
 	}
 }
 
+// knownPackage reports whether pkg of mod may hang, or holds a test heddle
+// is known to get wrong: a failure of the whole package is then expected.
+func knownPackage(mod, pkg string) (string, bool) {
+	for k, why := range mayHang {
+		if strings.HasPrefix(pkg, "example.com/") && strings.HasSuffix(pkg, "/"+strings.TrimPrefix(k, mod+"/")) && strings.HasPrefix(k, mod+"/") {
+			return why, true
+		}
+	}
+	for k, why := range knownWrong {
+		if strings.HasPrefix(k, mod+" "+pkg+" ") {
+			return why, true
+		}
+	}
+	return "", false
+}
+
 // TestSeeded: every seeded bug is found, with the kind its test's name
 // ends with.
 func TestSeeded(t *testing.T) {
@@ -202,7 +267,7 @@ func TestSeeded(t *testing.T) {
 		t.Skip("builds and explores test binaries")
 	}
 	dir := filepath.Join("testdata", "seeded")
-	res := heddleTest(t, dir, "-budget", "300")
+	res := heddleTest(t, dir, "-budget", "300", "-timeout", "5m", "./...")
 	tests, err := seededTests(dir)
 	if err != nil {
 		t.Fatal(err)
