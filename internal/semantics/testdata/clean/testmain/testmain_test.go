@@ -2,6 +2,7 @@
 package testmain
 
 import (
+	"flag"
 	"os"
 	"sync"
 	"testing"
@@ -12,7 +13,10 @@ var (
 	setupWG sync.WaitGroup
 )
 
+var verbose = flag.Bool("semantics.verbose", false, "")
+
 func TestMain(m *testing.M) {
+	flag.Parse()
 	pool = make(chan int, 2)
 	setupWG.Add(1)
 	go func() {
@@ -36,5 +40,15 @@ func TestUsesPool(t *testing.T) {
 	wg.Wait()
 	if len(pool) != 2 {
 		t.Fatal(len(pool))
+	}
+}
+
+func TestFlagSetParse(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	n := fs.Int("n", 0, "")
+	done := make(chan error)
+	go func() { done <- fs.Parse([]string{"-n", "3"}) }()
+	if err := <-done; err != nil || *n != 3 || *verbose {
+		t.Fatal(err, *n)
 	}
 }

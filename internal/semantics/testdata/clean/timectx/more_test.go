@@ -42,3 +42,21 @@ func TestSignalNotifyContextStop(t *testing.T) {
 	stop()
 	<-done
 }
+
+func TestTickerReset(t *testing.T) {
+	tk := time.NewTicker(time.Hour)
+	defer tk.Stop()
+	tk.Reset(time.Millisecond)
+	<-tk.C
+}
+
+func TestSignalNotifyStop(t *testing.T) {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, os.Interrupt)
+	signal.Stop(c)
+	select {
+	case s := <-c:
+		t.Fatal("signal", s)
+	default:
+	}
+}

@@ -4,6 +4,7 @@
 package bugs
 
 import (
+	"log"
 	"sync"
 	"testing"
 	"time"
@@ -129,4 +130,24 @@ func TestLostWakeup_deadlock(t *testing.T) {
 	}()
 	c.Signal()
 	<-done
+}
+
+// A goroutine that ends the process on a rare interleaving, through
+// log.Fatal.
+func TestLogFatal_fail(t *testing.T) {
+	state := make(chan int, 1)
+	state <- 0
+	var wg sync.WaitGroup
+	for i := 1; i <= 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v := <-state
+			if v == 0 && i == 2 {
+				log.Fatal("second worker first")
+			}
+			state <- i
+		}()
+	}
+	wg.Wait()
 }
