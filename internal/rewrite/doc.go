@@ -57,8 +57,10 @@
 // cgo files (import "C"); make of a directional channel type; function
 // values of sync/atomic and math/rand functions; method values and method
 // expressions whose signature mentions a type that cannot be named from the
-// file (an unexported type of another package). These stay native: correct, but not scheduling points. Channel operations on a
-// value whose type is a type parameter are rewritten through the
-// parameter's core type; method expressions such as (*sync.Mutex).Lock are
-// rewritten as the call on their first argument.
+// file (an unexported type of another package); a send whose value needs a
+// conversion to such a type. These stay native: correct, but not
+// scheduling points. Channel operations on a value whose type is a type
+// parameter are rewritten through the parameter's core type; method
+// expressions such as (*sync.Mutex).Lock are rewritten as the call on their
+// first argument.
 package rewrite
