@@ -465,6 +465,9 @@ func load(opts build.Options, f *testFlags, stdout, stderr io.Writer) (prog *bui
 	if f.x {
 		opts.Verbose = stderr
 	}
+	if f.verbose {
+		opts.Notes = stderr
+	}
 	prog, err := build.Load(opts)
 	if err != nil {
 		fmt.Fprintln(stderr, err)

@@ -47,6 +47,7 @@ type Options struct {
 
 	Stderr  io.Writer // go command diagnostics; nil discards them
 	Verbose io.Writer // progress notes (-x style); nil for none
+	Notes   io.Writer // notes for -v (modules copied and rewritten); nil for none
 
 	// Racy are statements a race-detector phase saw racing, which the
 	// rewriter makes scheduling points (heddle test -racy). They are
@@ -230,6 +231,7 @@ func Load(opts Options) (*Program, error) {
 		Env:        p.env,
 		CacheDir:   filepath.Join(opts.CacheDir, "rewrite"),
 		Verbose:    opts.Verbose,
+		Notes:      opts.Notes,
 		NoTests:    opts.Main,
 		Racy:       opts.Racy,
 	})

@@ -101,12 +101,12 @@ type methodPlan struct {
 	needAddr bool     // take the address of the receiver
 }
 
-// classifyMethod decides how a method selector x.m is rewritten, or
-// returns nil. It uses only type information: the method object, the
+// classifyMethod decides how a method selector x.m, or a method
+// expression T.m, is rewritten, or returns nil. It uses only type information: the method object, the
 // receiver's type and the embedding path.
 func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 	s, ok := r.info.Selections[sel]
-	if !ok || s.Kind() != types.MethodVal {
+	if !ok || s.Kind() == types.FieldVal {
 		return nil
 	}
 	fn, ok := s.Obj().(*types.Func)
@@ -344,6 +344,10 @@ func (r *rewriter) planCall(call *ast.CallExpr) {
 	}
 	// Method calls.
 	if sel, ok := fun.(*ast.SelectorExpr); ok {
+		if s, ok := r.info.Selections[sel]; ok && s.Kind() == types.MethodExpr {
+			r.planMethodExprCall(call, sel)
+			return
+		}
 		if mp := r.classifyMethod(sel); mp != nil {
 			r.skip[sel] = true // no method-value closure for the callee
 			r.plans[call] = func(c *astutil.Cursor) {
@@ -409,9 +413,6 @@ func (r *rewriter) planBuiltin(call *ast.CallExpr, name string) {
 		if ct == nil || ct.Dir() != types.SendRecv {
 			return
 		}
-		if _, isTP := types.Unalias(r.typeOf(call.Args[0])).(*types.TypeParam); isTP {
-			return
-		}
 		var sizeConv bool
 		if len(call.Args) > 1 {
 			st := r.typeOf(call.Args[1])
@@ -426,7 +427,11 @@ func (r *rewriter) planBuiltin(call *ast.CallExpr, name string) {
 			if len(call.Args) > 1 {
 				size = call.Args[1]
 				if sizeConv {
-					size = &ast.CallExpr{Fun: ident("int", size.Pos()), Lparen: size.Pos(), Args: []ast.Expr{size}, Rparen: size.End()}
+					intT, err := r.typeExprAt(types.Typ[types.Int], size.Pos())
+					if err != nil {
+						intT = ident("int", size.Pos())
+					}
+					size = &ast.CallExpr{Fun: intT, Lparen: size.Pos(), Args: []ast.Expr{size}, Rparen: size.End()}
 				}
 			}
 			fun := &ast.IndexExpr{X: r.rt("MakeChan", pos), Lbrack: pos, Index: call.Args[0], Rbrack: pos}
@@ -438,9 +443,6 @@ func (r *rewriter) planBuiltin(call *ast.CallExpr, name string) {
 		t := r.typeOf(call.Args[0])
 		ct := chanOf(t)
 		if ct == nil {
-			return
-		}
-		if _, isTP := types.Unalias(t).(*types.TypeParam); isTP {
 			return
 		}
 		fname := map[string]string{"close": "Close", "len": "Len", "cap": "Cap"}[name]
@@ -464,6 +466,10 @@ func (r *rewriter) planSelector(sel *ast.SelectorExpr) {
 	r.skip[sel.Sel] = true
 	if _, ok := r.info.Selections[sel]; ok {
 		if r.callee[sel] {
+			return
+		}
+		if r.info.Selections[sel].Kind() == types.MethodExpr {
+			r.planMethodExpr(sel)
 			return
 		}
 		r.planMethodValue(sel)
@@ -498,6 +504,71 @@ func (r *rewriter) planIdent(id *ast.Ident) {
 	}
 }
 
+// planMethodExprCall rewrites a call of a method expression,
+// (*sync.Mutex).Lock(&mu) or sync.Locker.Lock(l), as the call on its first
+// argument: rt.MutexLock(&mu), rt.LockerLock(l).
+func (r *rewriter) planMethodExprCall(call *ast.CallExpr, sel *ast.SelectorExpr) {
+	mp := r.classifyMethod(sel)
+	if mp == nil || len(call.Args) == 0 {
+		return
+	}
+	if _, tuple := r.typeOf(call.Args[0]).(*types.Tuple); tuple {
+		return
+	}
+	r.skip[sel] = true
+	r.plans[call] = func(c *astutil.Cursor) {
+		call := c.Node().(*ast.CallExpr)
+		sel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		recv := &ast.SelectorExpr{X: call.Args[0], Sel: sel.Sel}
+		rest := &ast.CallExpr{Fun: recv, Lparen: call.Lparen, Args: call.Args[1:], Ellipsis: call.Ellipsis, Rparen: call.Rparen}
+		c.Replace(r.buildMethodCall(mp, recv, rest))
+	}
+}
+
+// planMethodExpr turns a method expression of a rewritten method, used as
+// a value, into a function literal that makes the rewritten call on its
+// first argument:
+//
+//	lock := (*sync.Mutex).Lock  ->  lock := func(p *sync.Mutex) { rt.MutexLock(p) }
+//
+// It leaves the method expression alone if the signature cannot be spelled.
+func (r *rewriter) planMethodExpr(sel *ast.SelectorExpr) {
+	mp := r.classifyMethod(sel)
+	if mp == nil {
+		return
+	}
+	sig, ok := r.typeOf(sel).(*types.Signature)
+	if !ok || sig.Params().Len() == 0 {
+		return
+	}
+	r.plans[sel] = func(c *astutil.Cursor) {
+		sel := c.Node().(*ast.SelectorExpr)
+		pos := sel.Pos()
+		var names []string
+		var args []ast.Expr
+		for i := 0; i < sig.Params().Len(); i++ {
+			n := r.tmp("p")
+			names = append(names, n)
+			args = append(args, ident(n, pos))
+		}
+		ft, err := r.funcTypeAt(sig, names, pos)
+		if err != nil {
+			return
+		}
+		ft.Func = pos
+		fake := &ast.CallExpr{Fun: &ast.SelectorExpr{X: args[0], Sel: sel.Sel}, Lparen: pos, Args: args[1:], Rparen: pos}
+		if sig.Variadic() {
+			fake.Ellipsis = pos
+		}
+		call := r.buildMethodCall(mp, fake.Fun.(*ast.SelectorExpr), fake)
+		var stmt ast.Stmt = &ast.ExprStmt{X: call}
+		if sig.Results().Len() > 0 {
+			stmt = &ast.ReturnStmt{Return: pos, Results: []ast.Expr{call}}
+		}
+		c.Replace(&ast.FuncLit{Type: ft, Body: block(pos, stmt)})
+	}
+}
+
 // planMethodValue turns a method value of a rewritten method into a
 // closure over the receiver evaluated now:
 //
@@ -523,11 +594,11 @@ func (r *rewriter) planMethodValue(sel *ast.SelectorExpr) {
 			names = append(names, n)
 			args = append(args, ident(n, pos))
 		}
-		inner, err := r.funcType(sig, names)
+		inner, err := r.funcTypeAt(sig, names, pos)
 		if err != nil {
 			return
 		}
-		outer, err := r.funcType(sig, nil)
+		outer, err := r.funcTypeAt(sig, nil, pos)
 		if err != nil {
 			return
 		}

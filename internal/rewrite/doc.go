@@ -29,9 +29,13 @@
 //     (found by a syntactic scan), such as golang.org/x/sync/errgroup. Their
 //     module cannot be overlaid in the read-only module cache, so the whole
 //     module is copied into the cache directory, rewritten there, and
-//     reported in Result.Replace for a replace directive. A module that
-//     declares a Go version older than go1.18 is left alone (the runtime's
-//     calls are generic), and says so in the verbose output.
+//     reported in Result.Replace for a replace directive. heddle's copy is
+//     its own: a module whose go.mod declares a Go version older than
+//     go1.18, or none (go1.16 for the go command), has its rewritten files
+//     compiled as go1.21 through a //go:build constraint, since the
+//     runtime's calls are generic; go1.21 keeps the old loop-variable rule,
+//     so the code means what it meant. The copied modules are listed in
+//     Options.Notes (heddle test -v).
 //   - Never: the standard library, and the heddle.dev module itself
 //     (heddle.dev/rt and heddle.dev/internal/...: the runtime must not be
 //     rewritten). Other modules under the heddle.dev path, such as
@@ -39,13 +43,24 @@
 //
 // Code that is not rewritten runs atomically between two scheduling points.
 //
+// # Writing types
+//
+// Where the rewrite must write a type (a conversion of a value sent on a
+// channel of another type, the signature of a method value or method
+// expression), the type is written as it reads at that point of the file:
+// a local or parameter that shadows a package name is bypassed with an
+// import alias of the rewriter's own, and one that shadows a package-level
+// or predeclared type with a file-level type alias.
+//
 // # What is left alone
 //
-// cgo files (import "C"); channel operations on values whose type is a
-// type parameter; make of a directional channel type; method expressions
-// such as (*sync.Mutex).Lock; function values of sync/atomic and math/rand
-// functions; method values whose signature mentions a type that cannot be
-// named from the file; a `v, ok = <-ch` whose ok has a named boolean type
-// when it sits in an if/switch/for header. These stay native: correct, but
-// not scheduling points.
+// cgo files (import "C"); make of a directional channel type; function
+// values of sync/atomic and math/rand functions; method values and method
+// expressions whose signature mentions a type that cannot be named from the
+// file (an unexported type of another package); a send whose value needs a
+// conversion to such a type. These stay native: correct, but not
+// scheduling points. Channel operations on a value whose type is a type
+// parameter are rewritten through the parameter's core type; method
+// expressions such as (*sync.Mutex).Lock are rewritten as the call on their
+// first argument.
 package rewrite

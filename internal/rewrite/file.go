@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/build/constraint"
 	"go/parser"
 	"go/printer"
 	"go/token"
@@ -46,10 +47,13 @@ func rewriteFile(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 		return out, false, err
 	}
 	r.fixImports()
+	f.Decls = append(f.Decls, r.aliasDecls...)
+	prefix := r.raiseLanguage()
 	out, err := r.print(true)
 	if err != nil {
 		return nil, false, err
 	}
+	out = append(prefix, out...)
 	if _, perr := parser.ParseFile(token.NewFileSet(), "", out, parser.ParseComments); perr != nil {
 		// Comments placed among generated code can, in rare layouts,
 		// make the printer produce invalid code. Print again keeping only
@@ -58,11 +62,77 @@ func rewriteFile(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 		if err != nil {
 			return nil, false, err
 		}
+		out = append(prefix, out...)
 		if _, perr := parser.ParseFile(token.NewFileSet(), "", out, parser.ParseComments); perr != nil {
 			return nil, false, fmt.Errorf("rewrite %s: generated invalid code: %v", fset.Position(f.Package).Filename, perr)
 		}
 	}
 	return out, true, nil
+}
+
+// upgradedLang is the language version under which rewritten files of
+// modules older than go1.18 are compiled: the rt calls are generic, and any
+// version from go1.18 to go1.21 keeps the old loop-variable rule, so the
+// code means what it meant.
+const upgradedLang = "go1.21"
+
+// raiseLanguage makes a file whose language version is older than go1.18
+// compile as upgradedLang, with a //go:build constraint (a file's
+// constraint sets its language version, for any go line). It folds the
+// constraint into the file's own //go:build or // +build lines, or returns
+// the line to put before the file.
+func (r *rewriter) raiseLanguage() []byte {
+	if r.goVersion == "" || r.versionAtLeast(18) {
+		return nil
+	}
+	var goBuild *ast.Comment
+	var plus []*ast.Comment
+	for _, cg := range r.file.Comments {
+		if cg.Pos() >= r.file.Package {
+			break
+		}
+		for _, c := range cg.List {
+			switch {
+			case constraint.IsGoBuild(c.Text):
+				if goBuild == nil {
+					goBuild = c
+				}
+			case constraint.IsPlusBuild(c.Text):
+				plus = append(plus, c)
+			}
+		}
+	}
+	lang := &constraint.TagExpr{Tag: upgradedLang}
+	if goBuild != nil {
+		if x, err := constraint.Parse(goBuild.Text); err == nil {
+			goBuild.Text = "//go:build " + (&constraint.AndExpr{X: x, Y: lang}).String()
+			return nil
+		}
+	}
+	if len(plus) > 0 {
+		var x constraint.Expr
+		for _, c := range plus {
+			y, err := constraint.Parse(c.Text)
+			if err != nil {
+				continue
+			}
+			if x == nil {
+				x = y
+			} else {
+				x = &constraint.AndExpr{X: x, Y: y}
+			}
+		}
+		if x != nil {
+			// The //go:build line replaces the // +build lines, which
+			// it would otherwise have to match.
+			plus[0].Text = "//go:build " + (&constraint.AndExpr{X: x, Y: lang}).String()
+			for _, c := range plus[1:] {
+				c.Text = "//"
+			}
+			return nil
+		}
+	}
+	return []byte("//go:build " + upgradedLang + "\n\n")
 }
 
 type rewriter struct {
@@ -85,6 +155,10 @@ type rewriter struct {
 	operands map[*ast.CallExpr][]*ast.Expr // evaluation slots of rewritten calls
 	static   map[ast.Expr]bool             // generated function names, never hoisted
 	label    map[ast.Stmt]*ast.Stmt        // generated block -> slot of the loop/switch a label must move to
+
+	at         token.Pos         // where the type being spelled is written (see typeExprAt)
+	aliases    map[string]string // type string -> file-level alias declared for it
+	aliasDecls []ast.Decl        // the alias declarations
 }
 
 func newRewriter(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.Package, goVersion string) *rewriter {
@@ -100,6 +174,7 @@ func newRewriter(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 		operands: map[*ast.CallExpr][]*ast.Expr{},
 		static:   map[ast.Expr]bool{},
 		label:    map[ast.Stmt]*ast.Stmt{},
+		aliases:  map[string]string{},
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
@@ -195,12 +270,94 @@ func (r *rewriter) isConst(e ast.Expr) bool {
 	return ok && (tv.Value != nil || tv.IsNil())
 }
 
+// chanOf returns the channel type of t: its underlying type, or the core
+// type of a type parameter whose type set holds only channels of one
+// element type. It returns nil if t is not a channel.
 func chanOf(t types.Type) *types.Chan {
 	if t == nil {
 		return nil
 	}
+	if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return coreChan(tp, 0)
+	}
 	c, _ := t.Underlying().(*types.Chan)
 	return c
+}
+
+// coreChan returns the core type of a type parameter's constraint when it
+// is a channel type, as the spec defines it: every type in the type set
+// has the same underlying channel type, or channels of one element type
+// whose directions agree (bidirectional ones taking the direction of the
+// others).
+func coreChan(tp *types.TypeParam, depth int) *types.Chan {
+	iface, ok := tp.Underlying().(*types.Interface)
+	if !ok || depth > 10 {
+		return nil
+	}
+	var core *types.Chan
+	merge := func(t types.Type) bool {
+		var c *types.Chan
+		if p, ok := types.Unalias(t).(*types.TypeParam); ok {
+			c = coreChan(p, depth+1)
+		} else {
+			c, _ = t.Underlying().(*types.Chan)
+		}
+		if c == nil {
+			return false
+		}
+		if core == nil {
+			core = c
+			return true
+		}
+		if !types.Identical(core.Elem(), c.Elem()) {
+			return false
+		}
+		switch {
+		case core.Dir() == c.Dir():
+		case core.Dir() == types.SendRecv:
+			core = c
+		case c.Dir() != types.SendRecv:
+			return false
+		}
+		return true
+	}
+	terms := 0
+	var walk func(iface *types.Interface) bool
+	walk = func(iface *types.Interface) bool {
+		for i := 0; i < iface.NumEmbeddeds(); i++ {
+			switch e := iface.EmbeddedType(i).(type) {
+			case *types.Union:
+				for j := 0; j < e.Len(); j++ {
+					terms++
+					if !merge(e.Term(j).Type()) {
+						return false
+					}
+				}
+			default:
+				if _, isTP := types.Unalias(e).(*types.TypeParam); !isTP {
+					if inner, ok := e.Underlying().(*types.Interface); ok {
+						// A named constraint or method set.
+						if !walk(inner) {
+							return false
+						}
+						continue
+					}
+				}
+				terms++
+				if !merge(e) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !walk(iface) {
+		return nil
+	}
+	if terms == 0 {
+		return nil
+	}
+	return core
 }
 
 func (r *rewriter) versionAtLeast(minor int) bool {
@@ -376,7 +533,7 @@ func (r *rewriter) untypedConv(e ast.Expr) ast.Expr {
 	default:
 		return nil
 	}
-	te, err := r.typeExpr(tv.Type)
+	te, err := r.typeExprAt(tv.Type, e.Pos())
 	if err != nil {
 		return nil
 	}
@@ -451,10 +608,13 @@ func (r *rewriter) sendValuePlan(ch, v ast.Expr) (conv ast.Expr, ok bool) {
 	if b, isB := vt.(*types.Basic); isB && b.Info()&types.IsUntyped != 0 {
 		return nil, true
 	}
-	if r.isConst(v) || types.Identical(vt, ct.Elem()) {
+	if types.Identical(vt, ct.Elem()) {
 		return nil, true
 	}
-	te, err := r.typeExpr(ct.Elem())
+	// A typed value of another type (a typed constant, a concrete type
+	// sent on a channel of interfaces) is converted, as the assignment
+	// of the send converts it.
+	te, err := r.typeExprAt(ct.Elem(), v.Pos())
 	if err != nil {
 		return nil, false
 	}
@@ -524,11 +684,6 @@ func (r *rewriter) planRecv2Assign(c *astutil.Cursor, a *ast.AssignStmt) {
 	// ok of a named boolean type is not assignable from Recv2's bool.
 	namedOK := a.Tok == token.ASSIGN && !isBlank(a.Lhs[1]) && !isPredeclaredBool(r.typeOf(a.Lhs[1]))
 	inList := c.Index() >= 0
-	if namedOK && !inList {
-		// In an if/switch/for init there is no room for the temporaries
-		// this case needs: leave this receive native (rare).
-		return
-	}
 	r.plans[a] = func(c *astutil.Cursor) {
 		a := c.Node().(*ast.AssignStmt)
 		u := ast.Unparen(a.Rhs[0]).(*ast.UnaryExpr)
@@ -540,9 +695,17 @@ func (r *rewriter) planRecv2Assign(c *astutil.Cursor, a *ast.AssignStmt) {
 		}
 		pos := a.Pos()
 		hv, hok := r.tmp("v"), r.tmp("ok")
-		c.Replace(block(pos,
+		body := block(pos,
 			define(pos, idents(pos, hv, hok), call),
-			&ast.AssignStmt{Lhs: a.Lhs, TokPos: a.TokPos, Tok: token.ASSIGN, Rhs: []ast.Expr{ident(hv, pos), trueCmp(ident(hok, pos))}}))
+			&ast.AssignStmt{Lhs: a.Lhs, TokPos: a.TokPos, Tok: token.ASSIGN, Rhs: []ast.Expr{ident(hv, pos), trueCmp(ident(hok, pos))}})
+		if inList {
+			c.Replace(body)
+			return
+		}
+		// In an if/switch/for header there is room for one simple
+		// statement: a call of a function literal holding the block.
+		lit := &ast.FuncLit{Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}}, Body: body}
+		c.Replace(&ast.ExprStmt{X: &ast.CallExpr{Fun: lit, Lparen: pos, Rparen: pos}})
 	}
 }
 
@@ -702,9 +865,11 @@ func (r *rewriter) planRange(rs *ast.RangeStmt) {
 	if t == nil {
 		return
 	}
-	switch u := t.Underlying().(type) {
-	case *types.Chan:
+	if chanOf(t) != nil {
 		r.planRangeChan(rs)
+		return
+	}
+	switch u := t.Underlying().(type) {
 	case *types.Map:
 		r.planRangeMap(rs, u)
 	}
@@ -848,9 +1013,13 @@ func (r *rewriter) planRangeMap(rs *ast.RangeStmt, mt *types.Map) {
 			}
 			v := val.(*ast.Ident).Name
 			first := &ast.IndexExpr{X: ident(hks, pos), Lbrack: pos, Index: &ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: "0"}, Rbrack: pos}
+			boolT, err := r.typeExprAt(types.Typ[types.Bool], pos)
+			if err != nil {
+				boolT = ident("bool", pos)
+			}
 			loop := &ast.RangeStmt{For: pos, Key: ident("_", pos), Value: ident(k, pos), Tok: token.DEFINE, X: ident(hks, pos),
 				Body: inner(
-					&ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{ident(hok, pos)}, Type: ident("bool", pos)}}}},
+					&ast.DeclStmt{Decl: &ast.GenDecl{TokPos: pos, Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{ident(hok, pos)}, Type: boolT}}}},
 					&ast.IfStmt{If: pos,
 						Init: &ast.AssignStmt{Lhs: idents(pos, v, hok), TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{index(k)}},
 						Cond: &ast.UnaryExpr{OpPos: pos, Op: token.NOT, X: ident(hok, pos)},

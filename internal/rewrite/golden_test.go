@@ -182,6 +182,9 @@ func checkNoNative(t *testing.T, p *packages.Package, f *ast.File) {
 			}
 		case *ast.RangeStmt:
 			if tv, ok := p.TypesInfo.Types[n.X]; ok {
+				if chanOf(tv.Type) != nil {
+					t.Errorf("%s: range over %s left in rewritten code", p.Fset.Position(n.Pos()), tv.Type)
+				}
 				if strings.HasPrefix(tv.Type.Underlying().String(), "chan ") || strings.HasPrefix(tv.Type.Underlying().String(), "map[") {
 					t.Errorf("%s: range over %s left in rewritten code", p.Fset.Position(n.Pos()), tv.Type)
 				}

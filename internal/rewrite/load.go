@@ -20,7 +20,7 @@ import (
 
 // Version identifies the rewriter's output format. It is part of every
 // cache key: change it whenever the generated code changes.
-const Version = "heddle-rewrite-5"
+const Version = "heddle-rewrite-6"
 
 // Options configures Rewrite.
 type Options struct {
@@ -30,6 +30,9 @@ type Options struct {
 	Env        []string  // environment for go/packages (nil = os.Environ()); the caller sets GOWORK=off, GOFLAGS etc.
 	CacheDir   string    // directory where rewritten files are written, content-addressed (sha256 of input + rewriter version)
 	Verbose    io.Writer // if non-nil, print which packages are rewritten and why
+	// Notes, if non-nil, receives what the user should know (heddle test
+	// -v): which dependency modules were copied and rewritten.
+	Notes io.Writer
 	// NoTests leaves the packages' _test.go files out: they are neither
 	// loaded nor rewritten, and need not compile (heddle run builds a
 	// program, not its tests).
@@ -156,11 +159,7 @@ func Rewrite(opts Options) (*Result, error) {
 				reasons[p.PkgPath] = "main-module package imported by " + from
 			default:
 				if why := usesConcurrency(p); why != "" {
-					if v := p.Module.GoVersion; v != "" && !versionAtLeast("go"+v, 18) {
-						vlog("heddle: not rewriting %s: %s, but module %s declares go %s (< 1.18; the runtime calls need generics)", p.PkgPath, why, p.Module.Path, v)
-					} else {
-						reasons[p.PkgPath] = "dependency (module " + p.Module.Path + ") " + why
-					}
+					reasons[p.PkgPath] = "dependency (module " + p.Module.Path + ") " + why
 				}
 			}
 		}
@@ -236,15 +235,21 @@ func Rewrite(opts Options) (*Result, error) {
 	}
 	rewritten := map[string]bool{}
 	pkgKeys := map[*packages.Package]string{}
-	modCopies := map[string]string{} // module path -> copy dir
+	modCopies := map[string]string{}   // module path -> copy dir
+	modVersions := map[string]string{} // module path -> language version ("go1.16")
+	modNoGo := map[string]bool{}       // module path -> its go.mod has no go line
 	for _, j := range jobs {
 		src, err := os.ReadFile(j.path)
 		if err != nil {
 			return nil, err
 		}
 		goVersion := ""
-		if j.pkg.Module != nil && j.pkg.Module.GoVersion != "" {
-			goVersion = "go" + j.pkg.Module.GoVersion
+		if m := j.pkg.Module; m != nil {
+			if m.GoVersion != "" {
+				goVersion = "go" + m.GoVersion
+			} else {
+				goVersion = noGoLine
+			}
 		}
 		if v, ok := j.pkg.TypesInfo.FileVersions[j.file]; ok && v != "" {
 			goVersion = v
@@ -294,6 +299,11 @@ func Rewrite(opts Options) (*Result, error) {
 		if m != nil && !m.Main {
 			dir, ok := modCopies[m.Path]
 			if !ok {
+				modVersions[m.Path] = noGoLine
+				if m.GoVersion != "" {
+					modVersions[m.Path] = "go" + m.GoVersion
+				}
+				modNoGo[m.Path] = m.GoVersion == ""
 				dir, err = copyModule(cacheDir, m)
 				if err != nil {
 					return nil, err
@@ -335,8 +345,28 @@ func Rewrite(opts Options) (*Result, error) {
 				vlog("heddle: unchanged %s: %s, nothing to rewrite", p, reasons[p])
 			}
 		}
-		for m, d := range res.Replace {
-			vlog("heddle: module %s rewritten in a copy at %s", m, d)
+	}
+	if opts.Verbose != nil || opts.Notes != nil {
+		note := func(format string, args ...any) {
+			vlog(format, args...)
+			if opts.Notes != nil && opts.Notes != opts.Verbose {
+				fmt.Fprintf(opts.Notes, format+"\n", args...)
+			}
+		}
+		var mods []string
+		for m := range res.Replace {
+			mods = append(mods, m)
+		}
+		sort.Strings(mods)
+		for _, m := range mods {
+			note("heddle: module %s copied and rewritten at %s", m, res.Replace[m])
+			if v := modVersions[m]; !versionAtLeast(v, 18) {
+				what := "declares " + strings.Replace(v, "go", "go ", 1)
+				if modNoGo[m] {
+					what = "has no go line (go 1.16)"
+				}
+				note("heddle: module %s %s: its rewritten files are compiled as %s, which keeps its loop-variable semantics", m, what, upgradedLang)
+			}
 		}
 	}
 	return res, nil
@@ -595,6 +625,10 @@ func copyModule(cacheDir string, m *packages.Module) (string, error) {
 	}
 	return dst, nil
 }
+
+// noGoLine is the language version the go command assumes for a module
+// whose go.mod has no go line.
+const noGoLine = "go1.16"
 
 // versionAtLeast reports whether the language version v ("go1.21") is at
 // least go1.minor. An empty or unparsable version counts as recent.

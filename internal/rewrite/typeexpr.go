@@ -5,14 +5,79 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"strconv"
 )
 
-// typeExpr spells t as a type expression valid in the rewritten file. It
-// qualifies named types with the file's own import names, adding an import
-// (under a fresh name) when the file does not import the package yet. It
-// fails for types that cannot be named from here: unexported types of other
-// packages, and types of a main package.
+// typeExprAt spells t as a type expression valid at pos in the rewritten
+// file, where a local variable may shadow a package or type name.
+func (r *rewriter) typeExprAt(t types.Type, pos token.Pos) (ast.Expr, error) {
+	saved := r.at
+	r.at = pos
+	defer func() { r.at = saved }()
+	return r.typeExpr(t)
+}
+
+// funcTypeAt is funcType for a signature spelled at pos.
+func (r *rewriter) funcTypeAt(sig *types.Signature, names []string, pos token.Pos) (*ast.FuncType, error) {
+	saved := r.at
+	r.at = pos
+	defer func() { r.at = saved }()
+	return r.funcType(sig, names)
+}
+
+// lookupAt returns the object name denotes at r.at, or ok=false if r.at is
+// not known (then names are taken to mean what they mean at file level).
+func (r *rewriter) lookupAt(name string) (obj types.Object, ok bool) {
+	if r.pkg == nil || !r.at.IsValid() {
+		return nil, false
+	}
+	s := r.pkg.Scope().Innermost(r.at)
+	if s == nil {
+		return nil, false
+	}
+	_, obj = s.LookupParent(name, r.at)
+	return obj, true
+}
+
+// shadowed reports whether name, spelled at r.at, would not denote want.
+func (r *rewriter) shadowed(name string, want types.Object) bool {
+	obj, ok := r.lookupAt(name)
+	return ok && obj != want
+}
+
+// fileAlias returns the name of a package-level alias of t, declared by the
+// rewriter in this file under a name nothing can shadow, for a type whose
+// own name is shadowed where it must be written.
+func (r *rewriter) fileAlias(t types.Type, base string) (ast.Expr, error) {
+	key := types.TypeString(t, nil)
+	if name, ok := r.aliases[key]; ok {
+		return ast.NewIdent(name), nil
+	}
+	saved := r.at
+	r.at = token.NoPos // at file level, package names and types mean themselves
+	te, err := r.typeExpr(t)
+	r.at = saved
+	if err != nil {
+		return nil, err
+	}
+	// Another file of the package may declare an alias of the same type:
+	// the file's name keeps the names apart.
+	name := r.fresh("heddle_" + sanitize(base) + "_" + hashStrings(filepath.Base(r.filename))[:8])
+	r.aliases[key] = name
+	r.aliasDecls = append(r.aliasDecls, &ast.GenDecl{Tok: token.TYPE, Specs: []ast.Spec{
+		&ast.TypeSpec{Name: ast.NewIdent(name), Assign: 1, Type: te}}})
+	return ast.NewIdent(name), nil
+}
+
+// typeExpr spells t as a type expression valid in the rewritten file at
+// r.at. It qualifies named types with the file's own import names, adding
+// an import (under a fresh name) when the file does not import the package
+// yet, or when a local name shadows the import at r.at; a type of the
+// package or a predeclared type whose name is shadowed there is written
+// through an alias declared at file level. It fails for types that cannot
+// be named from here: unexported types of other packages, types of a main
+// package, and local types not in scope.
 func (r *rewriter) typeExpr(t types.Type) (ast.Expr, error) {
 	switch t := t.(type) {
 	case *types.Alias:
@@ -40,18 +105,25 @@ func (r *rewriter) typeExpr(t types.Type) (ast.Expr, error) {
 		case types.UntypedNil, types.Invalid:
 			return nil, fmt.Errorf("cannot spell type %s", t)
 		}
-		return ast.NewIdent(t.Name()), nil
+		return r.universeType(t.Name())
 	case *types.Named:
 		obj := t.Obj()
 		var x ast.Expr
 		switch {
 		case obj.Pkg() == nil: // error, comparable
-			x = ast.NewIdent(obj.Name())
+			return r.universeType(obj.Name())
 		case obj.Pkg() == r.pkg:
 			if obj.Parent() != nil && obj.Parent() != r.pkg.Scope() {
-				// A type declared inside a function: only nameable if in
-				// scope, which we cannot check cheaply here.
-				return nil, fmt.Errorf("cannot spell local type %s", obj.Name())
+				// A type declared inside a function: nameable where it
+				// is in scope.
+				if o, ok := r.lookupAt(obj.Name()); !ok || o != obj {
+					return nil, fmt.Errorf("cannot spell local type %s", obj.Name())
+				}
+				x = ast.NewIdent(obj.Name())
+				break
+			}
+			if r.shadowed(obj.Name(), obj) {
+				return r.fileAlias(t, obj.Name())
 			}
 			x = ast.NewIdent(obj.Name())
 		default:
@@ -80,6 +152,9 @@ func (r *rewriter) typeExpr(t types.Type) (ast.Expr, error) {
 		}
 		return x, nil
 	case *types.TypeParam:
+		if r.shadowed(t.Obj().Name(), t.Obj()) {
+			return nil, fmt.Errorf("type parameter %s is shadowed", t.Obj().Name())
+		}
 		return ast.NewIdent(t.Obj().Name()), nil
 	case *types.Pointer:
 		e, err := r.typeExpr(t.Elem())
@@ -214,11 +289,25 @@ func (r *rewriter) funcType(sig *types.Signature, names []string) (*ast.FuncType
 	return ft, nil
 }
 
+// universeType spells a predeclared type, through a file-level alias if
+// a local name shadows it at r.at.
+func (r *rewriter) universeType(name string) (ast.Expr, error) {
+	obj := types.Universe.Lookup(name)
+	if obj != nil && r.shadowed(name, obj) {
+		return r.fileAlias(obj.Type(), name)
+	}
+	return ast.NewIdent(name), nil
+}
+
 // importName returns the name under which the file imports path, adding an
-// import under a fresh name if it does not.
+// import under a fresh name if it does not, or if a local name shadows the
+// file's own import name at r.at.
 func (r *rewriter) importName(path string) (string, error) {
 	if name, ok := r.imported[path]; ok {
-		return name, nil
+		obj, known := r.lookupAt(name)
+		if pn, isPkg := obj.(*types.PkgName); !known || isPkg && pn.Imported().Path() == path {
+			return name, nil
+		}
 	}
 	if name, ok := r.added[path]; ok {
 		return name, nil

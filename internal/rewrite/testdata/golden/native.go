@@ -1,29 +1,14 @@
 package native
 
 import (
-	"sync"
 	"sync/atomic"
 )
 
 // Things the rewriter deliberately leaves alone.
 
-type B bool
-
-func f[C ~chan int](c C, ro <-chan int) {
-	c <- 1
-	<-c
-	close(c)
-	_ = len(c)
-	var ok B
-	var v int
-	if v, ok = <-ro; ok {
-		_ = v
-	}
+func f(ro <-chan int) {
 	d := make(<-chan int)
 	_ = d
-	lock := (*sync.Mutex).Lock
-	var mu sync.Mutex
-	lock(&mu)
 	add := atomic.AddInt64
 	var n int64
 	add(&n, 1)

@@ -1,0 +1,3 @@
+module example.com/oldtimers
+
+go 1.22

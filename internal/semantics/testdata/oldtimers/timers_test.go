@@ -1,0 +1,29 @@
+// Package oldtimers: timer channels under a go line before go1.23
+// (asynctimerchan=1): buffered, and a value sent before Stop or Reset
+// stays in the channel.
+package oldtimers
+
+import (
+	"testing"
+	"time"
+)
+
+func TestTimerChanBuffered(t *testing.T) {
+	tm := time.NewTimer(time.Hour)
+	defer tm.Stop()
+	if c := cap(tm.C); c != 1 {
+		t.Fatalf("cap(t.C) = %d, want 1", c)
+	}
+}
+
+func TestResetKeepsStaleValue(t *testing.T) {
+	tm := time.NewTimer(time.Millisecond)
+	time.Sleep(5 * time.Millisecond)
+	tm.Reset(time.Hour)
+	select {
+	case <-tm.C:
+	default:
+		t.Fatal("no stale value after Reset: old timer semantics expected")
+	}
+	tm.Stop()
+}
