@@ -19,10 +19,31 @@ import (
 // active is the run in progress. Explorations run one at a time per process.
 var active atomic.Pointer[Exec]
 
-// Current returns the run in progress, or nil outside an exploration.
+// Current returns the run in progress when the caller is the controlled
+// goroutine that holds heddle's processor, and nil otherwise: outside an
+// exploration, and in goroutines heddle does not control (started in init,
+// by a finalizer, or by code that is not rewritten), which run rewritten
+// code natively. Only the goroutine holding the processor can be calling
+// as a controlled goroutine, the others being parked, so comparing the
+// caller's identity with e.cur's tells them apart.
 //
 //go:norace
-func Current() *Exec { return active.Load() }
+func Current() *Exec {
+	e := active.Load()
+	if e == nil {
+		return nil
+	}
+	if c := e.cur; c == nil || c.gid != getg() {
+		return nil
+	}
+	return e
+}
+
+// Active returns the run in progress, whichever goroutine asks, or nil
+// outside an exploration.
+//
+//go:norace
+func Active() *Exec { return active.Load() }
 
 type gState uint8
 
@@ -50,6 +71,7 @@ type G struct {
 	// positions.
 	GoPC uintptr
 
+	gid   uintptr // the identity (getg) of the real goroutine running g
 	exec  *Exec
 	fn    func()
 	w     *worker
@@ -95,6 +117,11 @@ type Result struct {
 	// math/rand: a run's behaviour may depend on them, not only on its
 	// schedule.
 	RandDraws int
+	// Internal is set when heddle's own code (the scheduler, a strategy)
+	// panicked during the run: the cause and its stack. The run was ended
+	// at once; its Bug, if any, is not to be trusted, and the exploration
+	// must stop with a heddle error rather than report a bug of the test.
+	Internal string
 }
 
 // Config is the per-run configuration.
@@ -306,6 +333,7 @@ func (e *Exec) newG(parent *G, fn func()) *G {
 //
 //go:norace
 func (e *Exec) goroutine(g *G) {
+	g.gid = getg()
 	<-g.wake
 	if e.aborting {
 		raceAcquire(unsafe.Pointer(e))
@@ -415,6 +443,7 @@ func (e *Exec) yield(op Op) {
 	if e.aborting {
 		runtime.Goexit()
 	}
+	defer e.guard(g)
 	if e.cfg.Record {
 		op.PC = userPC()
 	}
@@ -486,6 +515,7 @@ func (e *Exec) exit(g *G) {
 		e.exited <- struct{}{}
 		return
 	}
+	defer e.guardExit(g)
 	g.state = gDone
 	e.markDirty(g)
 	e.live--
@@ -522,6 +552,52 @@ func (e *Exec) exit(g *G) {
 	raceEnable()
 }
 
+// guard is deferred by the scheduling code that runs on a controlled
+// goroutine (yield, and through it pick, the strategy and timer firings). A
+// panic there is heddle's own failure, not the program's: it must not
+// unwind through the program's frames, where a recover would swallow it
+// and leave the run in a state no goroutine can leave (a hang), nor be
+// reported as a bug of the test. guard stops the panic, records it as the
+// run's internal error, ends the run, and parks g, which the unwinding
+// then ends by Goexit, as every goroutine left at the end of a run.
+//
+//go:norace
+func (e *Exec) guard(g *G) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	e.internalError(r)
+	if g.state != gDone {
+		g.state = gParked
+	}
+	e.park(g)
+}
+
+// guardExit is guard for exit: the goroutine is ending anyway, so it is
+// marked done instead of parked.
+//
+//go:norace
+func (e *Exec) guardExit(g *G) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	e.internalError(r)
+	g.state = gDone
+	g.normal = false
+}
+
+// internalError records a panic of heddle's own code and ends the run.
+//
+//go:norace
+func (e *Exec) internalError(r any) {
+	if e.res.Internal == "" {
+		e.res.Internal = panicMessage(r) + "\n\n" + string(debug.Stack())
+	}
+	e.finish()
+}
+
 // finish ends the run; the host unwinds what is left.
 //
 //go:norace
@@ -544,6 +620,7 @@ func (e *Exec) unwind() {
 			continue
 		}
 		g.state = gDone
+		e.cur = g // its deferred calls run as g (see Current)
 		raceRelease(unsafe.Pointer(e))
 		g.wake <- struct{}{}
 		<-e.exited
@@ -580,6 +657,7 @@ func (e *Exec) stuck() {
 			continue
 		}
 		h.state = gDone
+		e.cur = h
 		h.wake <- struct{}{}
 		<-e.exited
 	}

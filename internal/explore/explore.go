@@ -300,6 +300,11 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 		x.body(x.t)
 	})
 	x.mainResult(res)
+	if res.Internal != "" {
+		// heddle failed, not the test: no report, no schedule, and no
+		// further run, which would only meet the same failure.
+		x.t.Fatalf("heddle: internal error (a bug in heddle, not in the test): %s", res.Internal)
+	}
 	return res
 }
 
@@ -321,11 +326,11 @@ func (x *explorer) watchdog() {
 				last, since = p, now
 				continue
 			}
-			if engine.Current() != nil && now.Sub(since) >= timeout {
+			if engine.Active() != nil && now.Sub(since) >= timeout {
 				close(x.stuck)
 				return
 			}
-			if engine.Current() == nil {
+			if engine.Active() == nil {
 				since = now
 			}
 		}
