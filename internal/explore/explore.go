@@ -326,7 +326,13 @@ func (x *explorer) watchdog() {
 				last, since = p, now
 				continue
 			}
-			if engine.Active() != nil && now.Sub(since) >= timeout {
+			if e := engine.Active(); e != nil && now.Sub(since) >= timeout {
+				if e.Computing() {
+					// Slow (a long computation, a loaded machine), not
+					// blocked: look again after another timeout.
+					since = now
+					continue
+				}
 				close(x.stuck)
 				return
 			}
