@@ -82,22 +82,24 @@ type G struct {
 	kids  int
 	nTmr  int // timers this goroutine created, for timer ids
 
-	sel       int    // the case the scheduler chose for the pending select
-	committed int    // a probe already performed this case (-1: none)
-	matched   bool   // a partner chose this goroutine to complete a rendezvous
-	signalled bool   // OpCondBlocked: woken by Signal or Broadcast
-	nch       int    // g's choices in Exec.gch (enabledset.go)
-	inDirty   bool   // g is in Exec.dirty
-	foreign   bool   // g's pending operation has a foreign channel (set with regSeq)
-	regSeq    uint64 // the opSeq for which g is in its objects' watcher lists
-	spins     int    // consecutive operations without progress; see Spins
-	vc        VC     // recorded runs: the goroutine's vector clock
-	lastLoad  unsafe.Pointer
-	lastVer   uint64
-	lastStep  int  // the last step g took, for the fair scheduler
-	stepIdx   int  // index in the trace of g's current step
-	normal    bool // fn returned normally: the goroutine can be reused
-	pooled    bool // the goroutine went back to the pool
+	sel        int    // the case the scheduler chose for the pending select
+	committed  int    // a probe already performed this case (-1: none)
+	matched    bool   // a partner chose this goroutine to complete a rendezvous
+	signalled  bool   // OpCondBlocked: woken by Signal or Broadcast
+	nch        int    // g's choices in Exec.gch (enabledset.go)
+	inDirty    bool   // g is in Exec.dirty
+	foreign    bool   // g's pending operation has a foreign channel (set with regSeq)
+	regSeq     uint64 // the opSeq for which g is in its objects' watcher lists
+	spins      int    // consecutive operations without progress; see Spins
+	vc         VC     // recorded runs: the goroutine's vector clock
+	clockSeq   uint64 // g.opSeq at g's last clock read (readClock)
+	clockReads int    // clock reads since g's last scheduling point
+	lastLoad   unsafe.Pointer
+	lastVer    uint64
+	lastStep   int  // the last step g took, for the fair scheduler
+	stepIdx    int  // index in the trace of g's current step
+	normal     bool // fn returned normally: the goroutine can be reused
+	pooled     bool // the goroutine went back to the pool
 }
 
 // Result is what a run produced.
@@ -219,7 +221,8 @@ type Exec struct {
 	gch     []Choice  // the goroutine choices, in creation order
 	scratch []Choice  // refresh's buffer
 	one     [1]Choice // the choice of an overdue timer
-	overdue bool      // e.choices is e.one
+	overdue bool      // e.choices is not e.gch then timers: e.one, or spinners were dropped
+	spinBuf []Choice  // e.choices without the spinners (dropSpinners)
 	// Recorded runs: the enabled set's chunks (enabledlog.go).
 	enChunks []*enChunkT
 	enVer    uint64
@@ -404,12 +407,28 @@ func (e *Exec) Gosched() {
 // until a timer fires would otherwise never see the clock move.
 const PollTime = time.Microsecond
 
+// pollDouble is the number of consecutive polls after which the time a
+// poll moves the clock doubles.
+const pollDouble = 64
+
 // poll records that g polled without making progress.
 //
 //go:norace
 func (e *Exec) poll(g *G) {
 	g.spins++
-	e.now += PollTime
+	e.now += pollStep(g.spins)
+}
+
+// pollStep is how far the clock moves at the n-th consecutive poll of a
+// goroutine: PollTime, doubled every pollDouble polls, up to about a
+// second. A goroutine that polls for long waits for time to pass (a
+// deadline, a sleeper); a busy-wait of an hour then takes a few thousand
+// steps instead of billions. The wait may end later than its deadline by
+// up to one step, as a busy-wait descheduled by the Go runtime does.
+//
+//go:norace
+func pollStep(n int) time.Duration {
+	return PollTime << min(n/pollDouble, 20)
 }
 
 // spinCandidate reports whether an operation may be part of a spin loop:
@@ -420,6 +439,73 @@ func spinCandidate(k OpKind) bool {
 	switch k {
 	case OpYield, OpSelect, OpTryLock, OpRWTryLock, OpRWTryRLock, OpAtomicLoad, OpMapRead, OpChanLen, OpSleep:
 		return true
+	}
+	return false
+}
+
+// spinDrop is the number of consecutive operations without progress after
+// which a goroutine whose next operation would make none either is not
+// offered as a choice while a goroutine that may make progress can run.
+const spinDrop = 4
+
+// dropSpinners removes from e.choices the goroutines going round a loop
+// without progress (spinning on an atomic, a select's default, Gosched, a
+// failed TryLock), as long as some other choice remains. Their next
+// operation would change nothing but the clock, so running them again
+// before the others is stutter; a strategy that prefers them (PCT's
+// priorities, DFS's first choice) would otherwise spin until the fair
+// scheduler takes over, hundreds of thousands of steps per handoff. With
+// them dropped, a handoff through an atomic costs a few steps.
+//
+//go:norace
+func (e *Exec) dropSpinners() {
+	n := len(e.choices)
+	if n < 2 || e.overdue {
+		return
+	}
+	drop := 0
+	for i := range e.choices {
+		if e.spinning(&e.choices[i]) {
+			drop++
+		}
+	}
+	if drop == 0 || drop == n {
+		return
+	}
+	buf := e.spinBuf[:0]
+	for _, c := range e.choices {
+		if !e.spinning(&c) {
+			buf = append(buf, c)
+		}
+	}
+	e.spinBuf = buf
+	e.choices = buf
+	e.overdue = true
+}
+
+// spinning reports whether choice c runs a goroutine that has made no
+// progress for spinDrop operations and would make none again.
+//
+//go:norace
+func (e *Exec) spinning(c *Choice) bool {
+	g := c.G
+	if g == nil || c.Early != 0 || g.spins < spinDrop {
+		return false
+	}
+	switch g.op.Kind {
+	case OpYield, OpChanLen, OpRWTryLock, OpRWTryRLock:
+		return true
+	case OpSelect:
+		return c.Case < 0 // the default again; a ready case is progress
+	case OpTryLock:
+		return e.mutex(g.op.Obj).locked
+	case OpAtomicLoad, OpMapRead:
+		// The load sees a write made since g last loaded: progress.
+		var v uint64
+		if o := e.objs.get(g.op.Obj); o != nil {
+			v = o.writes
+		}
+		return g.lastLoad == g.op.Obj && g.lastVer == v
 	}
 	return false
 }

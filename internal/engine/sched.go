@@ -75,6 +75,7 @@ func (e *Exec) Now() time.Time {
 	if g := e.cur; g != nil && (e.cfg.Trace || e.cfg.Record) && g.stepIdx < len(e.res.Trace) && e.res.Trace[g.stepIdx].G == g {
 		e.res.Trace[g.stepIdx].ReadsClock = true
 	}
+	e.readClock()
 	return Epoch.Add(e.now)
 }
 
@@ -201,6 +202,7 @@ func (e *Exec) enabled() {
 	e.choices = e.gch
 	e.overdue = false
 	e.addTimerChoices()
+	e.dropSpinners()
 }
 
 // prevIndex is the index in e.choices of the goroutine that ran the
