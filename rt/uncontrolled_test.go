@@ -75,3 +75,33 @@ func TestUncontrolledGoroutineRunsNatively(t *testing.T) {
 		}
 	}
 }
+
+// A server goroutine heddle does not control (as one started in init)
+// receives a channel made by the run and replies on it natively: the
+// run's goroutine waiting for the reply must get it, not be reported as a
+// deadlock.
+func TestUncontrolledServerRepliesOnRunChannel(t *testing.T) {
+	requests := rt.MakeChan[chan chan int](0) // outside any run: foreign
+	go func() {
+		for reply, ok := rt.Recv2(requests); ok; reply, ok = rt.Recv2(requests) {
+			rt.Send(reply, 1)
+		}
+	}()
+	defer close(requests)
+	for run := 1; run <= 20; run++ {
+		s := strategy.NewRandom(int64(run))
+		s.Begin(run)
+		got := 0
+		res := engine.Run(engine.Config{}, s, func() {
+			reply := rt.MakeChan[chan int](0)
+			rt.Send(requests, reply)
+			got = rt.Recv(reply)
+		})
+		if res.Bug != nil {
+			t.Fatalf("run %d: %s: %s", run, res.Bug.Kind, res.Bug.Message)
+		}
+		if got != 1 {
+			t.Fatalf("run %d: got %d", run, got)
+		}
+	}
+}

@@ -34,10 +34,21 @@ func Current() *Exec {
 		return nil
 	}
 	if c := e.cur; c == nil || c.gid != getg() {
+		e.natives.Add(1)
 		return nil
 	}
 	return e
 }
+
+// nativeSeen reports whether a goroutine heddle does not control may take
+// part in the run: one called rewritten code, or a probe performed an
+// operation on a foreign channel (whose partner is such a goroutine). It
+// may then hold any channel, even one made by the run, and operate on it
+// natively: channels made by the run are then probed as foreign ones are
+// (see caseReady and waitForeign).
+//
+//go:norace
+func (e *Exec) nativeSeen() bool { return e.probed || e.natives.Load() > 0 }
 
 // Active returns the run in progress, whichever goroutine asks, or nil
 // outside an exploration.
@@ -82,18 +93,21 @@ type G struct {
 	kids  int
 	nTmr  int // timers this goroutine created, for timer ids
 
-	sel        int    // the case the scheduler chose for the pending select
-	committed  int    // a probe already performed this case (-1: none)
-	matched    bool   // a partner chose this goroutine to complete a rendezvous
-	signalled  bool   // OpCondBlocked: woken by Signal or Broadcast
-	nch        int    // g's choices in Exec.gch (enabledset.go)
-	inDirty    bool   // g is in Exec.dirty
-	foreign    bool   // g's pending operation has a foreign channel (set with regSeq)
-	regSeq     uint64 // the opSeq for which g is in its objects' watcher lists
-	spins      int    // consecutive operations without progress; see Spins
-	vc         VC     // recorded runs: the goroutine's vector clock
-	clockSeq   uint64 // g.opSeq at g's last clock read (readClock)
-	clockReads int    // clock reads since g's last scheduling point
+	sel        int            // the case the scheduler chose for the pending select
+	committed  int            // a probe already performed this case (-1: none)
+	matched    bool           // a partner chose this goroutine to complete a rendezvous
+	signalled  bool           // OpCondBlocked: woken by Signal or Broadcast
+	nch        int            // g's choices in Exec.gch (enabledset.go)
+	inDirty    bool           // g is in Exec.dirty
+	foreign    bool           // g's pending operation has a foreign channel (set with regSeq)
+	regSeq     uint64         // the opSeq for which g is in its objects' watcher lists
+	spins      int            // consecutive operations without progress; see Spins
+	vc         VC             // recorded runs: the goroutine's vector clock
+	selChan    unsafe.Pointer // the channel of g's last select case taken among several ready
+	selStreak  int            // how many times in a row (see selectFairness)
+	selReady   int            // ready cases of g's pending select, at the last pass
+	clockSeq   uint64         // g.opSeq at g's last clock read (readClock)
+	clockReads int            // clock reads since g's last scheduling point
 	lastLoad   unsafe.Pointer
 	lastVer    uint64
 	lastStep   int  // the last step g took, for the fair scheduler
@@ -124,6 +138,11 @@ type Result struct {
 	// at once; its Bug, if any, is not to be trusted, and the exploration
 	// must stop with a heddle error rather than report a bug of the test.
 	Internal string
+	// Natives counts the operations of rewritten code that goroutines
+	// heddle does not control (started in init, by a finalizer, inside a
+	// testing/synctest bubble, or by code that is not rewritten) performed
+	// natively during the run: they were not explored.
+	Natives int64
 }
 
 // Config is the per-run configuration.
@@ -233,6 +252,11 @@ type Exec struct {
 
 	// T is the run's testing state, owned by package explore.
 	T any
+
+	// natives counts the calls of rewritten code by goroutines heddle
+	// does not control, which ran natively (see Current).
+	natives atomic.Int64
+	probed  bool // a probe performed an operation on a foreign channel
 }
 
 // Epoch is the virtual instant at which every run starts.
@@ -300,6 +324,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	e.res.Gs = e.gs
 	e.res.MaxGs = e.maxLive
 	e.res.RandDraws = e.randSrc.draws
+	e.res.Natives = e.natives.Load()
 	return &e.res
 }
 
@@ -459,13 +484,22 @@ const spinDrop = 4
 //
 //go:norace
 func (e *Exec) dropSpinners() {
+	for i := range e.choices {
+		c := &e.choices[i]
+		if c.Select && c.Case >= 0 {
+			if i == 0 || e.choices[i-1].G != c.G {
+				c.G.selReady = 0
+			}
+			c.G.selReady++
+		}
+	}
 	n := len(e.choices)
 	if n < 2 || e.overdue {
 		return
 	}
 	drop := 0
 	for i := range e.choices {
-		if e.spinning(&e.choices[i]) {
+		if e.spinning(&e.choices[i]) || e.unfair(&e.choices[i]) {
 			drop++
 		}
 	}
@@ -474,13 +508,49 @@ func (e *Exec) dropSpinners() {
 	}
 	buf := e.spinBuf[:0]
 	for _, c := range e.choices {
-		if !e.spinning(&c) {
+		if !e.spinning(&c) && !e.unfair(&c) {
 			buf = append(buf, c)
 		}
 	}
 	e.spinBuf = buf
 	e.choices = buf
 	e.overdue = true
+}
+
+// selectStreak bounds how often in a row a goroutine's selects may take
+// the same channel while other cases are ready too. Go chooses uniformly
+// among ready cases, so a streak of k such choices has probability at most
+// 2^-k: past 30 (about one in a billion) no report may depend on it. A
+// strategy is free to bias each choice (take the first ready case, as DFS
+// does first, or any), but not to starve a ready case for longer.
+const selectStreak = 30
+
+// unfair reports whether choice c, a select case, would extend g's streak
+// of taking one channel while others are ready past selectStreak.
+//
+//go:norace
+func (e *Exec) unfair(c *Choice) bool {
+	g := c.G
+	if g == nil || !c.Select || c.Case < 0 || g.selStreak < selectStreak || g.selReady < 2 {
+		return false
+	}
+	return g.op.Cases[c.Case].Chan() == g.selChan
+}
+
+// noteSelect counts, when choice c is taken, the streak of g's selects
+// that took one channel while other cases were ready.
+//
+//go:norace
+func (e *Exec) noteSelect(c *Choice) {
+	g := c.G
+	if g == nil || !c.Select || c.Case < 0 || g.selReady < 2 {
+		return
+	}
+	if ch := g.op.Cases[c.Case].Chan(); ch == g.selChan {
+		g.selStreak++
+	} else {
+		g.selChan, g.selStreak = ch, 1
+	}
 }
 
 // spinning reports whether choice c runs a goroutine that has made no
@@ -861,3 +931,42 @@ func (g *G) Pending() Op { return g.op }
 //
 //go:norace
 func (g *G) Done() bool { return g.state == gDone }
+
+// Event is a one-shot event of a run that controlled goroutines can wait
+// for: a channel made by the run, closed when the event happens. Package
+// explore uses it to order subtests as package testing does.
+type Event struct {
+	ch    chan struct{}
+	fired bool
+}
+
+// NewEvent makes an event of the run.
+//
+//go:norace
+func (e *Exec) NewEvent() *Event {
+	ch := make(chan struct{})
+	e.RegisterChan(chanAddr(ch))
+	return &Event{ch: ch}
+}
+
+// Fire makes ev happen, once: a scheduling point, as a close.
+//
+//go:norace
+func (e *Exec) Fire(ev *Event) {
+	if ev.fired || e.aborting {
+		return
+	}
+	ev.fired = true
+	e.Close(chanAddr(ev.ch), func() { close(ev.ch) })
+}
+
+// Wait blocks the running goroutine until ev has happened. Once the run is
+// being unwound, Fire and Wait do nothing.
+//
+//go:norace
+func (e *Exec) Wait(ev *Event) {
+	if e.aborting {
+		return // unwinding: deferred calls run on without waiting
+	}
+	e.Select([]ChanCase{&structRecv{ch: ev.ch}}, false)
+}

@@ -122,6 +122,7 @@ func (e *Exec) pick() *G {
 			e.res.Choices = append(e.res.Choices, e.choices[idx])
 		}
 		c := e.choices[idx]
+		e.noteSelect(&c)
 		e.steps++
 		if p := e.cfg.Progress; p != nil {
 			raceDisable() // an atomic is a synchronization event
@@ -368,10 +369,11 @@ func (e *Exec) waitForeign() bool {
 			continue
 		}
 		for _, c := range g.op.Cases {
-			if p := c.Chan(); p != nil && !e.chanOf(p).owned {
+			if p := c.Chan(); p != nil && (!e.chanOf(p).owned || e.nativeSeen()) {
 				d := time.Millisecond
 				time.Sleep(d)
 				e.foreignWaited += d
+				e.rebuildAll = e.rebuildAll || e.nativeSeen()
 				return true
 			}
 		}

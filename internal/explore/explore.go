@@ -72,6 +72,7 @@ type explorer struct {
 	stuck       chan struct{}
 	stop        chan struct{}
 	main        *mainState // heddle run's output, nil for a test
+	natives     int64      // operations run natively by goroutines heddle does not control
 }
 
 func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
@@ -188,6 +189,7 @@ func (x *explorer) run() {
 		if res.RandDraws > 0 {
 			x.usedRand = true
 		}
+		x.natives += res.Natives
 		if res.Truncated {
 			x.truncated = true
 		}
@@ -228,6 +230,9 @@ func (x *explorer) run() {
 		if !cfg.KeepGoing || fatal {
 			break
 		}
+	}
+	if x.natives > 0 {
+		x.t.Logf("heddle: %d calls of rewritten code ran natively, unexplored, in goroutines heddle does not control (started in init, by a finalizer, inside a testing/synctest bubble, or by code that is not rewritten)", x.natives)
 	}
 	elapsed := time.Since(start)
 	action := event.Pass
