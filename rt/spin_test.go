@@ -58,3 +58,39 @@ func TestSpinHandoffSteps(t *testing.T) {
 		}
 	}
 }
+
+// Go chooses uniformly among a select's ready cases: a thousand selects
+// over two channels that are always ready take each of them, whatever
+// the strategy. Exhaustive strategies first take the first ready case,
+// and PCT or POS may take it every time; no report may need that.
+func TestSelectTakesEveryReadyCase(t *testing.T) {
+	for _, name := range []string{"random", "pct", "pos", "dfs"} {
+		s, err := strategy.New(name, strategy.Options{Seed: 1, PCTDepth: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for run := 1; run <= 5 && s.Begin(run); run++ {
+			var na, nb int
+			res := engine.Run(engine.Config{}, s, func() {
+				a, b := rt.MakeChan[chan int](1), rt.MakeChan[chan int](1)
+				rt.Close(a)
+				rt.Close(b)
+				for i := 0; i < 1000; i++ {
+					switch rt.Select(false, rt.RecvCase(a), rt.RecvCase(b)) {
+					case 0:
+						na++
+					case 1:
+						nb++
+					}
+				}
+			})
+			s.End(res)
+			if res.Bug != nil {
+				t.Fatalf("%s run %d: %s: %s", name, run, res.Bug.Kind, res.Bug.Message)
+			}
+			if na == 0 || nb == 0 {
+				t.Fatalf("%s run %d: %d selects took a, %d took b", name, run, na, nb)
+			}
+		}
+	}
+}
