@@ -90,7 +90,10 @@ func (t *runT) addCleanup(f func()) {
 //go:norace
 func (t *runT) runSubtest(x *engine.Exec, name string, f func()) bool {
 	parent := t.current()
-	sc := &scope{parent: parent, name: sanitize(name), ready: x.NewEvent(), bodyDone: x.NewEvent(), done: x.NewEvent()}
+	if parent.bodyDone == nil {
+		parent.bodyDone = x.NewEvent()
+	}
+	sc := &scope{parent: parent, name: sanitize(name), ready: x.NewEvent(), done: x.NewEvent()}
 	parent.kids = append(parent.kids, sc)
 	if t.scopes == nil {
 		t.scopes = map[*engine.G]*scope{}
@@ -111,11 +114,9 @@ func (t *runT) runSubtest(x *engine.Exec, name string, f func()) bool {
 //
 //go:norace
 func (t *runT) endScope(x *engine.Exec, sc *scope, before func()) {
-	if sc.bodyDone != nil {
-		x.Fire(sc.bodyDone)
-	}
 	for _, k := range sc.kids {
 		if k.parallel {
+			x.Fire(sc.bodyDone)
 			x.Wait(k.done)
 		}
 	}
@@ -127,9 +128,11 @@ func (t *runT) endScope(x *engine.Exec, sc *scope, before func()) {
 		sc.cleanups = sc.cleanups[:len(sc.cleanups)-1]
 		f()
 	}
-	if sc.done != nil {
-		x.Fire(sc.done)
-		x.Fire(sc.ready)
+	if sc.parallel {
+		x.Fire(sc.done) // its parent waits for it
+	}
+	if sc.ready != nil {
+		x.Fire(sc.ready) // t.Run returns, if it did not at t.Parallel
 	}
 }
 
@@ -146,11 +149,4 @@ func (t *runT) parallel(x *engine.Exec) {
 	sc.parallel = true
 	x.Fire(sc.ready)
 	x.Wait(sc.parent.bodyDone)
-}
-
-// startRoot gives the root scope its event, when the run starts.
-//
-//go:norace
-func (t *runT) startRoot(x *engine.Exec) {
-	t.root = scope{bodyDone: x.NewEvent()}
 }

@@ -215,7 +215,6 @@ func (t *runT) finish() {
 func (t *runT) attach(e *engine.Exec) {
 	t.exec = e
 	e.T = t
-	t.startRoot(e)
 }
 
 //go:norace
