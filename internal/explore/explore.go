@@ -335,6 +335,7 @@ func (x *explorer) watchdog() {
 				if e.Computing() {
 					// Slow (a long computation, a loaded machine), not
 					// blocked: look again after another timeout.
+					fmt.Fprintf(os.Stderr, "heddle: %s: no scheduling step for %v, but the running goroutine is computing, not blocked: waiting on\n", x.t.Name(), now.Sub(since).Round(time.Second))
 					since = now
 					continue
 				}
