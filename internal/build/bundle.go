@@ -15,7 +15,7 @@ import (
 )
 
 // runtimeFiles lists the runtime source files of fsys under heddle's
-// RuntimeDirs, without tests, sorted.
+// RuntimeDirs (Go and assembly), without tests, sorted.
 func runtimeFiles(fsys fs.FS) ([]string, error) {
 	var names []string
 	for _, dir := range heddle.RuntimeDirs {
@@ -25,7 +25,7 @@ func runtimeFiles(fsys fs.FS) ([]string, error) {
 		}
 		for _, e := range entries {
 			n := e.Name()
-			if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			if e.IsDir() || !(strings.HasSuffix(n, ".go") || strings.HasSuffix(n, ".s")) || strings.HasSuffix(n, "_test.go") {
 				continue
 			}
 			names = append(names, path.Join(dir, n))

@@ -65,7 +65,7 @@ func (e *Exec) caseReady(g *G, c ChanCase) bool {
 	} else if h, _ := e.partner(g, c); h != nil {
 		return true
 	}
-	if cs.owned {
+	if cs.owned && !e.nativeSeen() {
 		return false
 	}
 	return e.probe(g, c, cs)
@@ -88,6 +88,7 @@ func (e *Exec) probe(g *G, c ChanCase, cs *chanState) bool {
 	if !ok {
 		return false
 	}
+	e.probed = true
 	for i, x := range g.op.Cases {
 		if x == c {
 			g.committed = i

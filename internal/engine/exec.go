@@ -19,10 +19,42 @@ import (
 // active is the run in progress. Explorations run one at a time per process.
 var active atomic.Pointer[Exec]
 
-// Current returns the run in progress, or nil outside an exploration.
+// Current returns the run in progress when the caller is the controlled
+// goroutine that holds heddle's processor, and nil otherwise: outside an
+// exploration, and in goroutines heddle does not control (started in init,
+// by a finalizer, or by code that is not rewritten), which run rewritten
+// code natively. Only the goroutine holding the processor can be calling
+// as a controlled goroutine, the others being parked, so comparing the
+// caller's identity with e.cur's tells them apart.
 //
 //go:norace
-func Current() *Exec { return active.Load() }
+func Current() *Exec {
+	e := active.Load()
+	if e == nil {
+		return nil
+	}
+	if c := e.cur; c == nil || c.gid != getg() {
+		e.natives.Add(1)
+		return nil
+	}
+	return e
+}
+
+// nativeSeen reports whether a goroutine heddle does not control may take
+// part in the run: one called rewritten code, or a probe performed an
+// operation on a foreign channel (whose partner is such a goroutine). It
+// may then hold any channel, even one made by the run, and operate on it
+// natively: channels made by the run are then probed as foreign ones are
+// (see caseReady and waitForeign).
+//
+//go:norace
+func (e *Exec) nativeSeen() bool { return e.probed || e.natives.Load() > 0 }
+
+// Active returns the run in progress, whichever goroutine asks, or nil
+// outside an exploration.
+//
+//go:norace
+func Active() *Exec { return active.Load() }
 
 type gState uint8
 
@@ -50,6 +82,7 @@ type G struct {
 	// positions.
 	GoPC uintptr
 
+	gid   uintptr // the identity (getg) of the real goroutine running g
 	exec  *Exec
 	fn    func()
 	w     *worker
@@ -60,22 +93,27 @@ type G struct {
 	kids  int
 	nTmr  int // timers this goroutine created, for timer ids
 
-	sel       int    // the case the scheduler chose for the pending select
-	committed int    // a probe already performed this case (-1: none)
-	matched   bool   // a partner chose this goroutine to complete a rendezvous
-	signalled bool   // OpCondBlocked: woken by Signal or Broadcast
-	nch       int    // g's choices in Exec.gch (enabledset.go)
-	inDirty   bool   // g is in Exec.dirty
-	foreign   bool   // g's pending operation has a foreign channel (set with regSeq)
-	regSeq    uint64 // the opSeq for which g is in its objects' watcher lists
-	spins     int    // consecutive operations without progress; see Spins
-	vc        VC     // recorded runs: the goroutine's vector clock
-	lastLoad  unsafe.Pointer
-	lastVer   uint64
-	lastStep  int  // the last step g took, for the fair scheduler
-	stepIdx   int  // index in the trace of g's current step
-	normal    bool // fn returned normally: the goroutine can be reused
-	pooled    bool // the goroutine went back to the pool
+	sel        int            // the case the scheduler chose for the pending select
+	committed  int            // a probe already performed this case (-1: none)
+	matched    bool           // a partner chose this goroutine to complete a rendezvous
+	signalled  bool           // OpCondBlocked: woken by Signal or Broadcast
+	nch        int            // g's choices in Exec.gch (enabledset.go)
+	inDirty    bool           // g is in Exec.dirty
+	foreign    bool           // g's pending operation has a foreign channel (set with regSeq)
+	regSeq     uint64         // the opSeq for which g is in its objects' watcher lists
+	spins      int            // consecutive operations without progress; see Spins
+	vc         VC             // recorded runs: the goroutine's vector clock
+	selChan    unsafe.Pointer // the channel of g's last select case taken among several ready
+	selStreak  int            // how many times in a row (see selectFairness)
+	selReady   int            // ready cases of g's pending select, at the last pass
+	clockSeq   uint64         // g.opSeq at g's last clock read (readClock)
+	clockReads int            // clock reads since g's last scheduling point
+	lastLoad   unsafe.Pointer
+	lastVer    uint64
+	lastStep   int  // the last step g took, for the fair scheduler
+	stepIdx    int  // index in the trace of g's current step
+	normal     bool // fn returned normally: the goroutine can be reused
+	pooled     bool // the goroutine went back to the pool
 }
 
 // Result is what a run produced.
@@ -95,6 +133,16 @@ type Result struct {
 	// math/rand: a run's behaviour may depend on them, not only on its
 	// schedule.
 	RandDraws int
+	// Internal is set when heddle's own code (the scheduler, a strategy)
+	// panicked during the run: the cause and its stack. The run was ended
+	// at once; its Bug, if any, is not to be trusted, and the exploration
+	// must stop with a heddle error rather than report a bug of the test.
+	Internal string
+	// Natives counts the operations of rewritten code that goroutines
+	// heddle does not control (started in init, by a finalizer, inside a
+	// testing/synctest bubble, or by code that is not rewritten) performed
+	// natively during the run: they were not explored.
+	Natives int64
 }
 
 // Config is the per-run configuration.
@@ -192,7 +240,8 @@ type Exec struct {
 	gch     []Choice  // the goroutine choices, in creation order
 	scratch []Choice  // refresh's buffer
 	one     [1]Choice // the choice of an overdue timer
-	overdue bool      // e.choices is e.one
+	overdue bool      // e.choices is not e.gch then timers: e.one, or spinners were dropped
+	spinBuf []Choice  // e.choices without the spinners (dropSpinners)
 	// Recorded runs: the enabled set's chunks (enabledlog.go).
 	enChunks []*enChunkT
 	enVer    uint64
@@ -203,6 +252,11 @@ type Exec struct {
 
 	// T is the run's testing state, owned by package explore.
 	T any
+
+	// natives counts the calls of rewritten code by goroutines heddle
+	// does not control, which ran natively (see Current).
+	natives atomic.Int64
+	probed  bool // a probe performed an operation on a foreign channel
 }
 
 // Epoch is the virtual instant at which every run starts.
@@ -270,6 +324,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	e.res.Gs = e.gs
 	e.res.MaxGs = e.maxLive
 	e.res.RandDraws = e.randSrc.draws
+	e.res.Natives = e.natives.Load()
 	return &e.res
 }
 
@@ -306,6 +361,7 @@ func (e *Exec) newG(parent *G, fn func()) *G {
 //
 //go:norace
 func (e *Exec) goroutine(g *G) {
+	g.gid = getg()
 	<-g.wake
 	if e.aborting {
 		raceAcquire(unsafe.Pointer(e))
@@ -376,12 +432,28 @@ func (e *Exec) Gosched() {
 // until a timer fires would otherwise never see the clock move.
 const PollTime = time.Microsecond
 
+// pollDouble is the number of consecutive polls after which the time a
+// poll moves the clock doubles.
+const pollDouble = 64
+
 // poll records that g polled without making progress.
 //
 //go:norace
 func (e *Exec) poll(g *G) {
 	g.spins++
-	e.now += PollTime
+	e.now += pollStep(g.spins)
+}
+
+// pollStep is how far the clock moves at the n-th consecutive poll of a
+// goroutine: PollTime, doubled every pollDouble polls, up to about a
+// second. A goroutine that polls for long waits for time to pass (a
+// deadline, a sleeper); a busy-wait of an hour then takes a few thousand
+// steps instead of billions. The wait may end later than its deadline by
+// up to one step, as a busy-wait descheduled by the Go runtime does.
+//
+//go:norace
+func pollStep(n int) time.Duration {
+	return PollTime << min(n/pollDouble, 20)
 }
 
 // spinCandidate reports whether an operation may be part of a spin loop:
@@ -394,6 +466,118 @@ func spinCandidate(k OpKind) bool {
 		return true
 	case OpRacyRead:
 		return true
+	}
+	return false
+}
+
+// spinDrop is the number of consecutive operations without progress after
+// which a goroutine whose next operation would make none either is not
+// offered as a choice while a goroutine that may make progress can run.
+const spinDrop = 4
+
+// dropSpinners removes from e.choices the goroutines going round a loop
+// without progress (spinning on an atomic, a select's default, Gosched, a
+// failed TryLock), as long as some other choice remains. Their next
+// operation would change nothing but the clock, so running them again
+// before the others is stutter; a strategy that prefers them (PCT's
+// priorities, DFS's first choice) would otherwise spin until the fair
+// scheduler takes over, hundreds of thousands of steps per handoff. With
+// them dropped, a handoff through an atomic costs a few steps.
+//
+//go:norace
+func (e *Exec) dropSpinners() {
+	for i := range e.choices {
+		c := &e.choices[i]
+		if c.Select && c.Case >= 0 {
+			if i == 0 || e.choices[i-1].G != c.G {
+				c.G.selReady = 0
+			}
+			c.G.selReady++
+		}
+	}
+	n := len(e.choices)
+	if n < 2 || e.overdue {
+		return
+	}
+	drop := 0
+	for i := range e.choices {
+		if e.spinning(&e.choices[i]) || e.unfair(&e.choices[i]) {
+			drop++
+		}
+	}
+	if drop == 0 || drop == n {
+		return
+	}
+	buf := e.spinBuf[:0]
+	for _, c := range e.choices {
+		if !e.spinning(&c) && !e.unfair(&c) {
+			buf = append(buf, c)
+		}
+	}
+	e.spinBuf = buf
+	e.choices = buf
+	e.overdue = true
+}
+
+// selectStreak bounds how often in a row a goroutine's selects may take
+// the same channel while other cases are ready too. Go chooses uniformly
+// among ready cases, so a streak of k such choices has probability at most
+// 2^-k: past 30 (about one in a billion) no report may depend on it. A
+// strategy is free to bias each choice (take the first ready case, as DFS
+// does first, or any), but not to starve a ready case for longer.
+const selectStreak = 30
+
+// unfair reports whether choice c, a select case, would extend g's streak
+// of taking one channel while others are ready past selectStreak.
+//
+//go:norace
+func (e *Exec) unfair(c *Choice) bool {
+	g := c.G
+	if g == nil || !c.Select || c.Case < 0 || g.selStreak < selectStreak || g.selReady < 2 {
+		return false
+	}
+	return g.op.Cases[c.Case].Chan() == g.selChan
+}
+
+// noteSelect counts, when choice c is taken, the streak of g's selects
+// that took one channel while other cases were ready.
+//
+//go:norace
+func (e *Exec) noteSelect(c *Choice) {
+	g := c.G
+	if g == nil || !c.Select || c.Case < 0 || g.selReady < 2 {
+		return
+	}
+	if ch := g.op.Cases[c.Case].Chan(); ch == g.selChan {
+		g.selStreak++
+	} else {
+		g.selChan, g.selStreak = ch, 1
+	}
+}
+
+// spinning reports whether choice c runs a goroutine that has made no
+// progress for spinDrop operations and would make none again.
+//
+//go:norace
+func (e *Exec) spinning(c *Choice) bool {
+	g := c.G
+	if g == nil || c.Early != 0 || g.spins < spinDrop {
+		return false
+	}
+	switch g.op.Kind {
+	case OpYield, OpChanLen, OpRWTryLock, OpRWTryRLock:
+		return true
+	case OpSelect:
+		return c.Case < 0 // the default again; a ready case is progress
+	case OpTryLock:
+		return e.mutex(g.op.Obj).locked
+	case OpAtomicLoad, OpMapRead:
+		// The load sees a write made since g last loaded: progress.
+		var v uint64
+		if o := e.objs.get(g.op.Obj); o != nil {
+			v = o.writes
+		}
+		return g.lastLoad == g.op.Obj && g.lastVer == v
 	}
 	return false
 }
@@ -417,6 +601,7 @@ func (e *Exec) yield(op Op) {
 	if e.aborting {
 		runtime.Goexit()
 	}
+	defer e.guard(g)
 	if e.cfg.Record {
 		op.PC = userPC()
 	}
@@ -488,6 +673,7 @@ func (e *Exec) exit(g *G) {
 		e.exited <- struct{}{}
 		return
 	}
+	defer e.guardExit(g)
 	g.state = gDone
 	e.markDirty(g)
 	e.live--
@@ -524,6 +710,52 @@ func (e *Exec) exit(g *G) {
 	raceEnable()
 }
 
+// guard is deferred by the scheduling code that runs on a controlled
+// goroutine (yield, and through it pick, the strategy and timer firings). A
+// panic there is heddle's own failure, not the program's: it must not
+// unwind through the program's frames, where a recover would swallow it
+// and leave the run in a state no goroutine can leave (a hang), nor be
+// reported as a bug of the test. guard stops the panic, records it as the
+// run's internal error, ends the run, and parks g, which the unwinding
+// then ends by Goexit, as every goroutine left at the end of a run.
+//
+//go:norace
+func (e *Exec) guard(g *G) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	e.internalError(r)
+	if g.state != gDone {
+		g.state = gParked
+	}
+	e.park(g)
+}
+
+// guardExit is guard for exit: the goroutine is ending anyway, so it is
+// marked done instead of parked.
+//
+//go:norace
+func (e *Exec) guardExit(g *G) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	e.internalError(r)
+	g.state = gDone
+	g.normal = false
+}
+
+// internalError records a panic of heddle's own code and ends the run.
+//
+//go:norace
+func (e *Exec) internalError(r any) {
+	if e.res.Internal == "" {
+		e.res.Internal = panicMessage(r) + "\n\n" + string(debug.Stack())
+	}
+	e.finish()
+}
+
 // finish ends the run; the host unwinds what is left.
 //
 //go:norace
@@ -546,6 +778,7 @@ func (e *Exec) unwind() {
 			continue
 		}
 		g.state = gDone
+		e.cur = g // its deferred calls run as g (see Current)
 		raceRelease(unsafe.Pointer(e))
 		g.wake <- struct{}{}
 		<-e.exited
@@ -582,6 +815,7 @@ func (e *Exec) stuck() {
 			continue
 		}
 		h.state = gDone
+		e.cur = h
 		h.wake <- struct{}{}
 		<-e.exited
 	}
@@ -699,3 +933,42 @@ func (g *G) Pending() Op { return g.op }
 //
 //go:norace
 func (g *G) Done() bool { return g.state == gDone }
+
+// Event is a one-shot event of a run that controlled goroutines can wait
+// for: a channel made by the run, closed when the event happens. Package
+// explore uses it to order subtests as package testing does.
+type Event struct {
+	ch    chan struct{}
+	fired bool
+}
+
+// NewEvent makes an event of the run.
+//
+//go:norace
+func (e *Exec) NewEvent() *Event {
+	ch := make(chan struct{})
+	e.RegisterChan(chanAddr(ch))
+	return &Event{ch: ch}
+}
+
+// Fire makes ev happen, once: a scheduling point, as a close.
+//
+//go:norace
+func (e *Exec) Fire(ev *Event) {
+	if ev.fired || e.aborting {
+		return
+	}
+	ev.fired = true
+	e.Close(chanAddr(ev.ch), func() { close(ev.ch) })
+}
+
+// Wait blocks the running goroutine until ev has happened. Once the run is
+// being unwound, Fire and Wait do nothing.
+//
+//go:norace
+func (e *Exec) Wait(ev *Event) {
+	if e.aborting {
+		return // unwinding: deferred calls run on without waiting
+	}
+	e.Select([]ChanCase{&structRecv{ch: ev.ch}}, false)
+}

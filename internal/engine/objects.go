@@ -38,7 +38,7 @@ type objTable struct {
 //go:norace
 func hashPtr(p unsafe.Pointer, mask uintptr) uintptr {
 	h := uintptr(p) >> 3
-	h *= 0x9e3779b97f4a7c15 & ^uintptr(0)
+	h *= uintptr(0x9e3779b97f4a7c15 & uint64(^uintptr(0)))
 	return (h ^ h>>29) & mask
 }
 

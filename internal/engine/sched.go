@@ -75,6 +75,7 @@ func (e *Exec) Now() time.Time {
 	if g := e.cur; g != nil && (e.cfg.Trace || e.cfg.Record) && g.stepIdx < len(e.res.Trace) && e.res.Trace[g.stepIdx].G == g {
 		e.res.Trace[g.stepIdx].ReadsClock = true
 	}
+	e.readClock()
 	return Epoch.Add(e.now)
 }
 
@@ -121,6 +122,7 @@ func (e *Exec) pick() *G {
 			e.res.Choices = append(e.res.Choices, e.choices[idx])
 		}
 		c := e.choices[idx]
+		e.noteSelect(&c)
 		e.steps++
 		if p := e.cfg.Progress; p != nil {
 			raceDisable() // an atomic is a synchronization event
@@ -201,6 +203,7 @@ func (e *Exec) enabled() {
 	e.choices = e.gch
 	e.overdue = false
 	e.addTimerChoices()
+	e.dropSpinners()
 }
 
 // prevIndex is the index in e.choices of the goroutine that ran the
@@ -366,10 +369,11 @@ func (e *Exec) waitForeign() bool {
 			continue
 		}
 		for _, c := range g.op.Cases {
-			if p := c.Chan(); p != nil && !e.chanOf(p).owned {
+			if p := c.Chan(); p != nil && (!e.chanOf(p).owned || e.nativeSeen()) {
 				d := time.Millisecond
 				time.Sleep(d)
 				e.foreignWaited += d
+				e.rebuildAll = e.rebuildAll || e.nativeSeen()
 				return true
 			}
 		}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"sync"
 	"time"
 	"unsafe"
 )
@@ -244,15 +245,29 @@ func (e *Exec) OwnsTimer(tm *time.Timer) bool { return e.ownedTimer(unsafe.Point
 //go:norace
 func (e *Exec) OwnsTicker(tk *time.Ticker) bool { return e.ownedTimer(unsafe.Pointer(tk)) != nil }
 
-// TimerStop models Timer.Stop with Go 1.23 semantics: no stale value is
-// left in the channel.
+// SyncTimerChans reports whether the program's timer channels are
+// synchronous, as they are since Go 1.23 (the asynctimerchan setting,
+// whose default follows the go line of the main module's go.mod, here the
+// module under test): Stop and Reset of a Timer or a Ticker discard a
+// value not yet received, and a Timer whose value was not received counts
+// as active. Before Go 1.23, the value stays in the channel. It is read
+// once, from what the Go runtime itself does: the cap of a real timer's
+// channel is 0 only with synchronous channels.
+var SyncTimerChans = sync.OnceValue(func() bool {
+	t := time.NewTimer(time.Hour)
+	defer t.Stop()
+	return cap(t.C) == 0
+})
+
+// TimerStop models Timer.Stop, under the program's timer semantics (see
+// SyncTimerChans).
 //
 //go:norace
 func (e *Exec) TimerStop(tm *time.Timer) bool {
 	t := e.ownedTimer(unsafe.Pointer(tm))
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
-	drain(t.ch)
-	return e.stopTimer(t)
+	pending := e.discard(t)
+	return e.stopTimer(t) || pending
 }
 
 // TimerReset models Timer.Reset.
@@ -261,18 +276,33 @@ func (e *Exec) TimerStop(tm *time.Timer) bool {
 func (e *Exec) TimerReset(tm *time.Timer, d time.Duration) bool {
 	t := e.ownedTimer(unsafe.Pointer(tm))
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
-	drain(t.ch)
-	was := e.stopTimer(t)
+	pending := e.discard(t)
+	was := e.stopTimer(t) || pending
 	e.startTimer(t, d)
 	return was
 }
 
-// TickerStop models Ticker.Stop.
+// discard drops the value of t not yet received, with synchronous timer
+// channels (Go 1.23 on), and reports whether there was one: such a timer
+// has not delivered its value, so Stop and Reset count it as active.
+// Before Go 1.23 the value stays, and the program must drain it itself.
+//
+//go:norace
+func (e *Exec) discard(t *Timer) bool {
+	if !SyncTimerChans() {
+		return false
+	}
+	return drain(t.ch)
+}
+
+// TickerStop models Ticker.Stop: from Go 1.23 on, a tick not yet received
+// is discarded, as Timer.Stop does.
 //
 //go:norace
 func (e *Exec) TickerStop(tk *time.Ticker) {
 	t := e.ownedTimer(unsafe.Pointer(tk))
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
+	e.discard(t)
 	e.stopTimer(t)
 }
 
@@ -285,21 +315,46 @@ func (e *Exec) TickerReset(tk *time.Ticker, d time.Duration) {
 	}
 	t := e.ownedTimer(unsafe.Pointer(tk))
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
+	e.discard(t)
 	e.stopTimer(t)
 	t.period = d
 	e.startTimer(t, d)
 }
 
+// drain empties ch and reports whether it held a value.
+//
 //go:norace
-func drain(ch chan time.Time) {
+func drain(ch chan time.Time) bool {
 	if ch == nil {
-		return
+		return false
 	}
 	select {
 	case <-ch:
+		return true
 	default:
+		return false
 	}
 }
 
 //go:norace
 func chanAddr[T any](ch chan T) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&ch)) }
+
+// readClock is called at every read of the virtual clock by the running
+// goroutine. Reading it again without a scheduling point in between is a
+// busy-wait on time (for time.Since(start) < d {}): it polls, and the clock
+// moves as it does for other polls, or the loop would never end.
+//
+//go:norace
+func (e *Exec) readClock() {
+	g := e.cur
+	if g == nil {
+		return
+	}
+	if g.clockSeq != g.opSeq {
+		g.clockSeq, g.clockReads = g.opSeq, 0
+	}
+	g.clockReads++
+	if g.clockReads > 1 {
+		e.now += pollStep(g.clockReads - 1)
+	}
+}

@@ -72,6 +72,7 @@ type explorer struct {
 	stuck       chan struct{}
 	stop        chan struct{}
 	main        *mainState // heddle run's output, nil for a test
+	natives     int64      // operations run natively by goroutines heddle does not control
 }
 
 func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
@@ -189,6 +190,7 @@ func (x *explorer) run() {
 		if res.RandDraws > 0 {
 			x.usedRand = true
 		}
+		x.natives += res.Natives
 		if res.Truncated {
 			x.truncated = true
 		}
@@ -229,6 +231,9 @@ func (x *explorer) run() {
 		if !cfg.KeepGoing || fatal {
 			break
 		}
+	}
+	if x.natives > 0 {
+		x.t.Logf("heddle: %d calls of rewritten code ran natively, unexplored, in goroutines heddle does not control (started in init, by a finalizer, inside a testing/synctest bubble, or by code that is not rewritten)", x.natives)
 	}
 	elapsed := time.Since(start)
 	action := event.Pass
@@ -304,6 +309,11 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 		x.body(x.t)
 	})
 	x.mainResult(res)
+	if res.Internal != "" {
+		// heddle failed, not the test: no report, no schedule, and no
+		// further run, which would only meet the same failure.
+		x.t.Fatalf("heddle: internal error (a bug in heddle, not in the test): %s", res.Internal)
+	}
 	return res
 }
 
@@ -325,11 +335,18 @@ func (x *explorer) watchdog() {
 				last, since = p, now
 				continue
 			}
-			if engine.Current() != nil && now.Sub(since) >= timeout {
+			if e := engine.Active(); e != nil && now.Sub(since) >= timeout {
+				if e.Computing() {
+					// Slow (a long computation, a loaded machine), not
+					// blocked: look again after another timeout.
+					fmt.Fprintf(os.Stderr, "heddle: %s: no scheduling step for %v, but the running goroutine is computing, not blocked: waiting on\n", x.t.Name(), now.Sub(since).Round(time.Second))
+					since = now
+					continue
+				}
 				close(x.stuck)
 				return
 			}
-			if engine.Current() == nil {
+			if engine.Active() == nil {
 				since = now
 			}
 		}

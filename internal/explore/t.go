@@ -23,11 +23,11 @@ type runT struct {
 	skipped  bool
 	msgs     []string // errors and logs, in order, with their positions
 	firstErr string
-	cleanups []func()
 	ctx      context.Context
 	cancel   func(error)
-	sub      []string // names of the subtests being run, innermost last
 	helpers  map[string]bool
+	root     scope                // the test; subtests are its kids (subtest.go)
+	scopes   map[*engine.G]*scope // the goroutines that run subtests
 }
 
 // pos returns "file:line: " of the first caller, skip frames above pos,
@@ -55,10 +55,7 @@ func (t *runT) pos(skip int) string {
 
 //go:norace
 func (t *runT) prefix() string {
-	if len(t.sub) == 0 {
-		return ""
-	}
-	return strings.Join(t.sub, "/") + ": "
+	return t.current().path()
 }
 
 //go:norace
@@ -67,6 +64,7 @@ func (t *runT) log(fail bool, s string) {
 	t.msgs = append(t.msgs, line)
 	if fail {
 		t.failed = true
+		t.markFailed()
 		if t.firstErr == "" {
 			t.firstErr = line
 		}
@@ -86,10 +84,10 @@ func (t *runT) Log(args ...any) { t.log(false, fmt.Sprintln(args...)[:len(fmt.Sp
 func (t *runT) Logf(format string, args ...any) { t.log(false, fmt.Sprintf(format, args...)) }
 
 //go:norace
-func (t *runT) Fail() { t.failed = true }
+func (t *runT) Fail() { t.failed = true; t.markFailed() }
 
 //go:norace
-func (t *runT) Failed() bool { return t.failed }
+func (t *runT) Failed() bool { return t.current().failed }
 
 //go:norace
 func (t *runT) Helper() {
@@ -109,6 +107,7 @@ func (t *runT) Skipped() bool { return t.skipped }
 //go:norace
 func (t *runT) FailNow() {
 	t.failed = true
+	t.markFailed()
 	if t.firstErr == "" {
 		t.firstErr = t.pos(1) + t.prefix() + "FailNow called"
 	}
@@ -148,7 +147,7 @@ func (t *runT) SkipNow() {
 }
 
 //go:norace
-func (t *runT) Cleanup(f func()) { t.cleanups = append(t.cleanups, f) }
+func (t *runT) Cleanup(f func()) { t.addCleanup(f) }
 
 //go:norace
 func (t *runT) TempDir() string {
@@ -197,18 +196,17 @@ func (t *runT) Context() context.Context {
 	return t.ctx
 }
 
-// finish runs the cleanups, last registered first, in the test goroutine.
+// finish ends the test in the test goroutine: its parallel subtests run
+// and end, its context is cancelled, then its cleanups run, last
+// registered first.
 //
 //go:norace
 func (t *runT) finish() {
-	if t.cancel != nil {
-		t.cancel(context.Canceled)
-	}
-	for len(t.cleanups) > 0 {
-		f := t.cleanups[len(t.cleanups)-1]
-		t.cleanups = t.cleanups[:len(t.cleanups)-1]
-		f()
-	}
+	t.endScope(t.exec, &t.root, func() {
+		if t.cancel != nil {
+			t.cancel(context.Canceled)
+		}
+	})
 }
 
 // attach makes rs the T of run e.
@@ -255,22 +253,22 @@ func Run(t *testing.T, name string, f func(t *testing.T)) bool {
 	if !ok {
 		return t.Run(name, f)
 	}
-	was := rt.failed
-	rt.failed = false
-	rt.sub = append(rt.sub, sanitize(name))
-	x.GoWait(func() { f(t) })
-	rt.sub = rt.sub[:len(rt.sub)-1]
-	ok = !rt.failed
-	rt.failed = rt.failed || was
-	return ok
+	return rt.runSubtest(x, name, func() { f(t) })
 }
 
-// Parallel does nothing during an exploration: explored tests run one at a
-// time.
+// Parallel is t.Parallel. During an exploration, a subtest that calls it
+// runs concurrently with its parallel siblings once its parent's function
+// returned, as with go test; a test that calls it does nothing: explored
+// tests run one at a time.
 //
 //go:norace
 func Parallel(t *testing.T) {
-	if engine.Current() == nil {
+	x := engine.Current()
+	if x == nil {
 		t.Parallel()
+		return
+	}
+	if rt, ok := x.T.(*runT); ok {
+		rt.parallel(x)
 	}
 }

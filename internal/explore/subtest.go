@@ -1,0 +1,152 @@
+package explore
+
+import (
+	"strings"
+
+	"heddle.dev/internal/engine"
+)
+
+// scope is one test of a run: the test itself (the root) or a subtest
+// started by t.Run, as package testing keeps a T per subtest. Subtests
+// run in controlled goroutines of the run; the scope of a goroutine is its
+// own if it runs a subtest, or else the scope of the goroutine that
+// started it.
+type scope struct {
+	parent   *scope
+	name     string // the subtest's name, sanitized; "" for the root
+	failed   bool
+	cleanups []func()
+	parallel bool // the subtest called t.Parallel
+	kids     []*scope
+	// ready happens when t.Run may return: the subtest ended or called
+	// t.Parallel. bodyDone happens when the test function returned (its
+	// parallel subtests then start), done when the subtest is over (its
+	// parallel subtests ended, its cleanups ran).
+	ready, bodyDone, done *engine.Event
+}
+
+// scopeOf returns the scope of goroutine g.
+//
+//go:norace
+func (t *runT) scopeOf(g *engine.G) *scope {
+	for ; g != nil; g = g.Parent {
+		if sc, ok := t.scopes[g]; ok {
+			return sc
+		}
+	}
+	return &t.root
+}
+
+// current returns the scope of the running goroutine.
+//
+//go:norace
+func (t *runT) current() *scope {
+	if t.exec == nil || engine.Current() != t.exec {
+		return &t.root
+	}
+	return t.scopeOf(t.exec.Cur())
+}
+
+// path is the prefix of the scope's log lines: "outer/inner: ".
+//
+//go:norace
+func (sc *scope) path() string {
+	var names []string
+	for ; sc != nil && sc.parent != nil; sc = sc.parent {
+		names = append(names, sc.name)
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	for i, j := 0, len(names)-1; i < j; i, j = i+1, j-1 {
+		names[i], names[j] = names[j], names[i]
+	}
+	return strings.Join(names, "/") + ": "
+}
+
+// markFailed marks the current scope failed, and its ancestors, as a
+// subtest's failure fails its parents.
+//
+//go:norace
+func (t *runT) markFailed() {
+	for sc := t.current(); sc != nil; sc = sc.parent {
+		sc.failed = true
+	}
+}
+
+// addCleanup registers f with the current scope.
+//
+//go:norace
+func (t *runT) addCleanup(f func()) {
+	sc := t.current()
+	sc.cleanups = append(sc.cleanups, f)
+}
+
+// runSubtest is t.Run in a run: f runs in a controlled goroutine with a
+// scope of its own; t.Run returns when f returned or called t.Parallel.
+// Parallel subtests run, concurrently, once the function that started
+// them returned, and their parent is over only when they are.
+//
+//go:norace
+func (t *runT) runSubtest(x *engine.Exec, name string, f func()) bool {
+	parent := t.current()
+	if parent.bodyDone == nil {
+		parent.bodyDone = x.NewEvent()
+	}
+	sc := &scope{parent: parent, name: sanitize(name), ready: x.NewEvent(), done: x.NewEvent()}
+	parent.kids = append(parent.kids, sc)
+	if t.scopes == nil {
+		t.scopes = map[*engine.G]*scope{}
+	}
+	x.Go(func() {
+		t.scopes[x.Cur()] = sc
+		defer t.endScope(x, sc, nil)
+		f()
+	})
+	x.Wait(sc.ready)
+	return !sc.failed
+}
+
+// endScope ends a scope whose test function returned (or called Goexit,
+// through t.FailNow or t.SkipNow): its parallel subtests start, it waits
+// for them, then before (if not nil) runs, then its cleanups, last
+// registered first.
+//
+//go:norace
+func (t *runT) endScope(x *engine.Exec, sc *scope, before func()) {
+	for _, k := range sc.kids {
+		if k.parallel {
+			x.Fire(sc.bodyDone)
+			x.Wait(k.done)
+		}
+	}
+	if before != nil {
+		before()
+	}
+	for len(sc.cleanups) > 0 {
+		f := sc.cleanups[len(sc.cleanups)-1]
+		sc.cleanups = sc.cleanups[:len(sc.cleanups)-1]
+		f()
+	}
+	if sc.parallel {
+		x.Fire(sc.done) // its parent waits for it
+	}
+	if sc.ready != nil {
+		x.Fire(sc.ready) // t.Run returns, if it did not at t.Parallel
+	}
+}
+
+// parallel is t.Parallel in a run. A subtest lets its t.Run return and
+// waits for its parent's function to return, as package testing does; the
+// test itself does nothing: explored tests run one at a time.
+//
+//go:norace
+func (t *runT) parallel(x *engine.Exec) {
+	sc := t.current()
+	if sc.parent == nil || sc.parallel {
+		return
+	}
+	sc.parallel = true
+	x.Fire(sc.ready)
+	x.Wait(sc.parent.bodyDone)
+}
