@@ -18,20 +18,13 @@ import (
 // directory, package and test, with the reason. They are run, and their
 // results logged, but do not fail the suite.
 var knownWrong = map[string]string{
-	"clean example.com/semantics/initgo TestServedByInitGoroutine":  "a goroutine started in init is taken for a controlled one (issue 11, runtime)",
-	"clean example.com/semantics/subtests TestSubtestsCleanup":      "a subtest's Cleanup runs at the end of the test, not of the subtest (issue 11, runtime)",
-	"clean example.com/semantics/subtests TestParallelSubtestsMeet": "parallel subtests do not run concurrently under exploration (issue 11, runtime)",
-	"clean example.com/semantics/timers TestTimerChanUnbuffered":    "timer channels are buffered whatever the go line (issue 11, runtime)",
-	"clean example.com/semantics/timers TestTickerStopDiscards":     "Ticker.Stop does not discard a pending tick under go1.23+ (issue 11, runtime)",
-	"oldtimers example.com/oldtimers TestResetKeepsStaleValue":      "Timer.Reset discards a pending value under a pre-go1.23 go line (issue 11, runtime)",
+	"clean example.com/semantics/timers TestTimerChanUnbuffered": "cap(t.C) is 1 whatever the go line: timer channels are not yet unbuffered (issue 11, runtime)",
 }
 
 // mayHang lists the clean packages whose test binary may hang under
 // heddle today: they are run on their own with a short timeout, so that the
 // suite stays within CI's time.
-var mayHang = map[string]string{
-	"clean/initgo": "a goroutine started in init that calls rewritten code can hang the run past the watchdog (issue 11, runtime)",
-}
+var mayHang = map[string]string{}
 
 // budget is the number of runs per clean test: enough to meet the
 // interleavings of these small tests, small enough for CI.
@@ -237,7 +230,7 @@ func TestClean(t *testing.T) {
 				case r.failed:
 					t.Errorf("%s: heddle reported %v on a correct test:\n%s", k, r.kinds, excerpt(r.output))
 				case known:
-					t.Logf("%s: now passes under heddle; remove it from knownWrong (%s)", k, why)
+					t.Errorf("%s: now passes under heddle; remove it from knownWrong (%s)", k, why)
 				}
 			}
 		})
