@@ -72,10 +72,11 @@ type G struct {
 	vc        VC     // recorded runs: the goroutine's vector clock
 	lastLoad  unsafe.Pointer
 	lastVer   uint64
-	lastStep  int  // the last step g took, for the fair scheduler
-	stepIdx   int  // index in the trace of g's current step
-	normal    bool // fn returned normally: the goroutine can be reused
-	pooled    bool // the goroutine went back to the pool
+	lastStep  int           // the last step g took, for the fair scheduler
+	ranAt     time.Duration // virtual time of g's last step that was not an early wake-up
+	stepIdx   int           // index in the trace of g's current step
+	normal    bool          // fn returned normally: the goroutine can be reused
+	pooled    bool          // the goroutine went back to the pool
 }
 
 // Result is what a run produced.
@@ -170,6 +171,7 @@ type Exec struct {
 	nTimers uint64
 	now     time.Duration // virtual time since Epoch
 	lastRun time.Duration // virtual time of the last goroutine step that starved no one
+	idleAt  time.Duration // virtual time of the last timer fired when no goroutine could run
 	// foreignWaited is the real time spent waiting for foreign channels.
 	foreignWaited time.Duration
 
@@ -284,6 +286,7 @@ func (e *Exec) newG(parent *G, fn func()) *G {
 		state:     gParked,
 		op:        Op{Kind: OpStart},
 		committed: -1,
+		ranAt:     e.now,
 	}
 	if parent == nil {
 		g.ID = "g0"
