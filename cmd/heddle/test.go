@@ -28,8 +28,12 @@ func splitList(s string) []string {
 	return out
 }
 
+// kinds are the kinds of report -disable accepts: the engine's kinds of
+// bug, and the timing verdict.
+func kinds() []string { return append(append([]string(nil), engine.Kinds...), explore.KindTiming) }
+
 func knownKind(k string) bool {
-	for _, x := range engine.Kinds {
+	for _, x := range kinds() {
 		if x == k {
 			return true
 		}
@@ -64,7 +68,11 @@ Flags:
 	                 IgnoreTopFunction)
 	-disable kinds   do not report these kinds of bug (comma-separated):
 	                 deadlock, leak, panic, fail, misuse, steplimit,
-	                 nondeterminism
+	                 nondeterminism, blocked, race, timing
+	-strict-timing   a timing-dependent test (one that fails only when its
+	                 own timer fires before the goroutines it waits for
+	                 could run) fails the run; without it, it is reported
+	                 apart and the test passes
 	-max-starve d    let a timer fire while goroutines could run if it
 	                 starves them for at most d (default 100ms; 0: never)
 	-pct-depth d     the bug depth d of PCT (default 3)
@@ -93,6 +101,7 @@ type testFlags struct {
 	leaks      bool
 	leakIgnore string
 	disable    string
+	strict     bool // -strict-timing
 	maxStarve  time.Duration
 	pctDepth   int
 	stepLimit  int
@@ -129,6 +138,7 @@ func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*tes
 	fs.BoolVar(&f.leaks, "leaks", true, "")
 	fs.StringVar(&f.leakIgnore, "leak-ignore", "", "")
 	fs.StringVar(&f.disable, "disable", "", "")
+	fs.BoolVar(&f.strict, "strict-timing", false, "")
 	fs.DurationVar(&f.maxStarve, "max-starve", def.MaxStarve, "")
 	fs.IntVar(&f.pctDepth, "pct-depth", def.PCTDepth, "")
 	fs.IntVar(&f.stepLimit, "step-limit", def.StepLimit, "")
@@ -166,7 +176,7 @@ func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*tes
 	}
 	for _, k := range splitList(f.disable) {
 		if !knownKind(k) {
-			return nil, nil, fmt.Errorf("heddle: -disable: unknown kind of bug %q (known: %s)", k, strings.Join(engine.Kinds, ", "))
+			return nil, nil, fmt.Errorf("heddle: -disable: unknown kind of bug %q (known: %s)", k, strings.Join(kinds(), ", "))
 		}
 	}
 	if f.timeout < 0 {
@@ -293,6 +303,7 @@ func exploreConfig(f *testFlags, outDir string, prog *build.Program, pkg *build.
 	cfg.Disable = append(cfg.Disable, splitList(f.disable)...)
 	cfg.LeakIgnore = splitList(f.leakIgnore)
 	cfg.MaxStarve = f.maxStarve
+	cfg.StrictTiming = f.strict
 	cfg.PCTDepth = f.pctDepth
 	cfg.Package = pkg.ImportPath
 	cfg.Dir = pkg.Dir
@@ -334,12 +345,22 @@ func countBugs(evs []event.Event) int {
 	return n
 }
 
+func countTiming(evs []event.Event) int {
+	n := 0
+	for _, e := range evs {
+		if e.Action == event.Timing {
+			n++
+		}
+	}
+	return n
+}
+
 // printBugs prints, for each bug, its report unless the test binary already
 // printed it (the runtime fails the test with the report), and the command
 // that replays it unless the report has it.
 func printBugs(out io.Writer, res *runResult) {
 	for _, e := range res.Events {
-		if e.Action != event.Bug {
+		if e.Action != event.Bug && e.Action != event.Timing {
 			continue
 		}
 		report := strings.TrimRight(e.Report, "\n")
@@ -399,6 +420,9 @@ func summary(res *runResult, f *testFlags, main bool) string {
 		unit = ""
 	}
 	s := fmt.Sprintf(" [%s, budget %s%s/test: %d %s, %d runs", strategy, f.budget.Text, unit, tests, plural(tests, "test"), runs)
+	if n := countTiming(res.Events); n > 0 {
+		s += fmt.Sprintf(", %d timing-dependent %s (not bugs; -strict-timing fails them)", n, plural(n, "test"))
+	}
 	if main {
 		s = fmt.Sprintf(" [%s, budget %s%s: %d %s of main", strategy, f.budget.Text, unit, runs, plural(runs, "run"))
 	}

@@ -19,6 +19,7 @@ const (
 	Summary  = "summary"  // totals for one test
 	Output   = "output"   // a line of text (replay steps, notes)
 	Progress = "progress" // about once a second during an exploration: Runs, Bugs, Elapsed
+	Timing   = "timing"   // a timing-dependent test (not a bug unless -strict-timing); fields as for Bug
 )
 
 // Event is one JSON line.

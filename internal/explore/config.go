@@ -26,6 +26,9 @@ type Config struct {
 	RunTimeout time.Duration // wall time without progress before "blocked outside heddle's control"
 	MaxStarve  time.Duration // how long a timer may fire early, starving runnable goroutines
 	PCTDepth   int           // d of PCT
+	// StrictTiming makes a timing-dependent test (KindTiming) a bug that
+	// fails the run; otherwise it is reported apart and the test passes.
+	StrictTiming bool
 
 	Disable    []string // bug kinds not to report: deadlock, leak, panic, fail, misuse, steplimit, nondeterminism
 	LeakIgnore []string // goroutines whose creating or current function matches are not leaks

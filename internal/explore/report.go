@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"heddle.dev/internal/engine"
 	"heddle.dev/internal/event"
@@ -16,12 +17,26 @@ import (
 // It returns false when the bug is filtered out or was reported already.
 func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug) bool {
 	x.t.Helper()
+	if bug.Kind == engine.KindFail && x.seen[bug.Kind+" "+x.where(bug)] {
+		return false // known without replaying it
+	}
 	keys := choiceKeys(res.Choices)
 	path, werr := x.writeSchedule(run, bug, keys)
+	drop := func() bool {
+		// One schedule per distinct bug: this one is not reported (unless
+		// an earlier report has the same file).
+		if path != "" && werr == nil && !x.seen["file "+path] {
+			os.Remove(path)
+		}
+		return false
+	}
 
-	// Reproduce with recording, for positions and the trace.
+	// Reproduce with recording, for positions and the trace, noting the
+	// timers that fire early.
 	rs2 := &runT{TB: x.t}
-	res2 := x.exec(engine.Config{Seed: x.randSeed(x.strat, run), Record: true}, strategy.NewReplay(keys), rs2)
+	seed := x.randSeed(x.strat, run)
+	watch := &earlyWatch{Strategy: strategy.NewReplay(keys)}
+	res2 := x.exec(engine.Config{Seed: seed, Record: true}, watch, rs2)
 	bug2 := classify(res2, rs2)
 	if bug2 != nil && bug.Kind == engine.KindNondeterminism && bug2.Kind == bug.Kind {
 		// Keep the finding's own words: which check saw the divergence.
@@ -35,25 +50,48 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		bug2 = bug
 	}
 	note := ""
+	firings := watch.firings
 	if bug2 == nil || bug2.Kind != bug.Kind {
 		note = "note: replaying the schedule did not reproduce this bug: the test is nondeterministic by itself"
 		res2, rs2, bug2 = res, rs, bug
+		firings = nil
 	}
 	if bug2.Kind == engine.KindLeak && x.ignoredLeak(bug2) {
-		if path != "" {
-			os.Remove(path)
-		}
-		return false
+		return drop()
 	}
 	key := bug2.Kind + " " + x.where(bug2)
 	if x.seen[key] {
-		return false
+		return drop()
 	}
 	x.seen[key] = true
-	x.bugs++
+	early := ""
+	timing := false
+	switch x.earlyNeeded(bug2, keys, seed, firings) {
+	case earlyOfCode:
+		early = x.earlyText("this bug needs a timer of the code under test to fire early, as it can on a slow or loaded machine", firings)
+	case earlyOfTest:
+		// The test's own timer fired early: the test assumes the machine
+		// is never slower than the time it waits.
+		if x.disabled(KindTiming) || x.seen[KindTiming] {
+			return drop()
+		}
+		x.seen[KindTiming] = true
+		timing = true
+		var test []earlyFiring
+		for _, f := range firings {
+			if f.test {
+				test = append(test, f)
+			}
+		}
+		early = x.earlyText("the test's own timers that fired early", test)
+		b := *bug2
+		b.Kind = KindTiming
+		b.Message = timingMessage(slowest(firings), bug2)
+		bug2 = &b
+	}
 
 	var b strings.Builder
-	x.render(&b, run, res2, rs2, bug2)
+	x.render(&b, run, res2, rs2, bug2, early)
 	if note != "" {
 		fmt.Fprintln(&b, note)
 	}
@@ -65,9 +103,29 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		fmt.Fprintf(&b, "schedule: %s\nreplay:   %s\n", path, replay)
 	}
 	text := b.String()
+	x.seen["file "+path] = true
+	if timing && !x.cfg.StrictTiming {
+		// Reported apart from bugs: the test passes, the exploration
+		// goes on.
+		x.emit(event.Event{Action: event.Timing, Kind: KindTiming, Message: bug2.Message, Run: run, Steps: res2.Steps, Schedule: path, Report: text, Replay: replay})
+		x.t.Log("\n" + text)
+		return false
+	}
+	x.bugs++
 	x.emit(event.Event{Action: event.Bug, Kind: bug2.Kind, Message: bug2.Message, Run: run, Steps: res2.Steps, Schedule: path, Report: text, Replay: replay})
 	x.t.Error("\n" + text)
 	return true
+}
+
+// timingMessage is the message of a timing verdict: what the test assumes,
+// and how it failed.
+func timingMessage(d time.Duration, bug *engine.Bug) string {
+	assume := "the test assumes the machine is never slower than " + d.String()
+	if d <= 1 {
+		assume = "the test assumes its goroutines always run before its own timer fires"
+	}
+	return assume + ": it fails only when a timer it armed itself fires while a goroutine that could run has not yet" +
+		" (-strict-timing makes this fail the run; wait for the condition instead of sleeping)\n  the failure: " + bug.Kind + ": " + bug.Message
 }
 
 // replayed reports the outcome of a replay.
@@ -88,8 +146,18 @@ func (x *explorer) replayed(res *engine.Result, rs *runT) {
 		return
 	}
 	x.bugs++
+	var firings []earlyFiring
+	for _, s := range res.Trace {
+		if s.Early > 0 {
+			firings = append(firings, earlyFiring{step: s.N, name: firingName(s), early: s.Early})
+		}
+	}
+	early := ""
+	if len(firings) > 0 {
+		early = x.earlyText("timers that fired early in this run", firings)
+	}
 	var b strings.Builder
-	x.render(&b, 1, res, rs, bug)
+	x.render(&b, 1, res, rs, bug, early)
 	text := b.String()
 	x.emit(event.Event{Action: event.Bug, Kind: bug.Kind, Message: bug.Message, Run: 1, Steps: res.Steps, Schedule: x.cfg.Replay, Report: text})
 	x.t.Error("\n" + text)
@@ -172,7 +240,7 @@ func funcName(pc uintptr) string {
 }
 
 // render writes the text report of a bug.
-func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *runT, bug *engine.Bug) {
+func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *runT, bug *engine.Bug, early string) {
 	fmt.Fprintf(b, "heddle: %s in %s (run %d, %d steps, strategy %s, seed %d)\n", x.title(bug.Kind), x.name(), run, res.Steps, x.cfg.Strategy, x.cfg.Seed)
 	fmt.Fprintf(b, "  %s\n", bug.Message)
 	if bug.Kind == engine.KindFail && len(rs.msgs) > 0 {
@@ -181,7 +249,7 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 			fmt.Fprintf(b, "    %s\n", m)
 		}
 	}
-	if early := earlyFirings(res); early != "" {
+	if early != "" {
 		fmt.Fprintf(b, "\n%s\n", early)
 	}
 	fmt.Fprintln(b, "\ngoroutines:")
@@ -361,21 +429,10 @@ func kindTitle(k string) string {
 		return "BLOCKED OUTSIDE HEDDLE'S CONTROL"
 	case engine.KindRace:
 		return "DATA RACE"
+	case KindTiming:
+		return "TIMING-DEPENDENT TEST"
 	}
 	return strings.ToUpper(k)
-}
-
-func earlyFirings(res *engine.Result) string {
-	var out []string
-	for _, s := range res.Trace {
-		if s.Early > 0 {
-			out = append(out, fmt.Sprintf("  step %d: %s fired while other goroutines had been runnable for %v", s.N, firingName(s), s.Early))
-		}
-	}
-	if len(out) == 0 {
-		return ""
-	}
-	return "this bug needs a timer to fire early:\n" + strings.Join(out, "\n")
 }
 
 func firingName(s engine.Step) string {
