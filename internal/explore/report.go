@@ -205,7 +205,7 @@ func firstUserFrame(stack string) string {
 	lines := strings.Split(stack, "\n")
 	for i := 1; i+1 < len(lines); i += 2 {
 		fn := lines[i]
-		if strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "panic(") || strings.HasPrefix(fn, "heddle.dev/internal/") || strings.HasPrefix(fn, "runtime/debug.") {
+		if strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "panic(") || isHeddleFrame(fn) || strings.HasPrefix(fn, "runtime/debug.") {
 			continue
 		}
 		return strings.TrimSpace(lines[i+1])
@@ -239,20 +239,62 @@ func funcName(pc uintptr) string {
 	return f
 }
 
-// render writes the text report of a bug.
+// Caps of a report's sections: a report is read by a person, and the
+// whole of each is in the schedule's replay (heddle replay -v).
+const (
+	maxOutputShown     = 40 // lines of the failing run's test output
+	maxGoroutinesShown = 24 // goroutine lines (after grouping)
+	maxStackShown      = 60 // lines of a stack
+	maxStepsShown      = 40 // steps of the trace
+)
+
+// render writes the text report of a bug; early, if not empty, says which
+// timers fired early.
 func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *runT, bug *engine.Bug, early string) {
+	all := x.cfg.Verbose // heddle replay -v: nothing is cut
 	fmt.Fprintf(b, "heddle: %s in %s (run %d, %d steps, strategy %s, seed %d)\n", x.title(bug.Kind), x.name(), run, res.Steps, x.cfg.Strategy, x.cfg.Seed)
-	fmt.Fprintf(b, "  %s\n", bug.Message)
-	if bug.Kind == engine.KindFail && len(rs.msgs) > 0 {
-		fmt.Fprintln(b, "\ntest output of the failing run:")
+	msg := bug.Message
+	if bug.Kind == engine.KindLeak {
+		ticking := 0
+		for _, g := range bug.Blocked {
+			if g.TickerWait() > 0 {
+				ticking++
+			}
+		}
+		if ticking == len(bug.Blocked) {
+			msg = fmt.Sprintf("%d goroutine(s) left after the test returned, waiting on a ticker that was never stopped", ticking)
+		} else if ticking > 0 {
+			msg = fmt.Sprintf("%d goroutine(s) left after the test returned: %d blocked forever, %d waiting on a ticker that was never stopped", len(bug.Blocked), len(bug.Blocked)-ticking, ticking)
+		}
+	}
+	fmt.Fprintf(b, "  %s\n", msg)
+	stack := bug.Stack
+	blockedIn := ""
+	if bug.Kind == engine.KindBlocked {
+		// The engine's stack is every goroutine's: keep the blocked one's.
+		var at string
+		stack, blockedIn, at = blockedStack(stack)
+		if blockedIn != "" {
+			fmt.Fprintf(b, "  blocked in %s", blockedIn)
+			if at != "" {
+				fmt.Fprintf(b, ", called at %s", at)
+			}
+			fmt.Fprintln(b)
+		}
+	}
+	if (bug.Kind == engine.KindFail || bug.Kind == KindTiming) && len(rs.msgs) > 0 {
+		var lines []string
 		for _, m := range rs.msgs {
-			fmt.Fprintf(b, "    %s\n", m)
+			lines = append(lines, strings.Split(m, "\n")...)
+		}
+		fmt.Fprintf(b, "\ntest output of the failing run%s:\n", tail(&lines, maxOutputShown, all, "lines"))
+		for _, l := range lines {
+			fmt.Fprintf(b, "    %s\n", l)
 		}
 	}
 	if early != "" {
 		fmt.Fprintf(b, "\n%s\n", early)
 	}
-	fmt.Fprintln(b, "\ngoroutines:")
 	blocked := map[*engine.G]bool{}
 	for _, g := range bug.Blocked {
 		blocked[g] = true
@@ -260,6 +302,7 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 	type line struct {
 		id, text string // the goroutine's id, and what follows it
 		more     int    // goroutines with the same text after it (grouped)
+		key      bool   // part of the bug: blocked, failed
 	}
 	var lines []*line
 	for _, g := range res.Gs {
@@ -274,12 +317,22 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 			}
 		}
 		state := "finished"
+		key := true
 		switch {
 		case blocked[g]:
 			op := g.Pending()
-			state = fmt.Sprintf("blocked forever: %s at %s", describe(op), x.pos(op.PC))
+			if p := g.TickerWait(); p > 0 {
+				state = fmt.Sprintf("waiting on a %v ticker: %s at %s", p, describe(op), x.pos(op.PC))
+			} else {
+				state = fmt.Sprintf("blocked forever: %s at %s", describe(op), x.pos(op.PC))
+			}
 			if fn := funcName(op.PC); fn != "" {
 				state += " in " + fn
+			}
+		case bug.G == g && bug.Kind == engine.KindBlocked:
+			state = "blocked outside heddle's control"
+			if blockedIn != "" {
+				state += " in " + blockedIn
 			}
 		case bug.G == g && (bug.Kind == engine.KindPanic || bug.Kind == engine.KindMisuse):
 			state = "failed here"
@@ -288,12 +341,15 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 		case !g.Done():
 			op := g.Pending()
 			state = fmt.Sprintf("at %s at %s", describe(op), x.pos(op.PC))
+			key = false
+		default:
+			key = false
 		}
-		lines = append(lines, &line{id: g.ID, text: origin + "; " + state})
+		lines = append(lines, &line{id: g.ID, text: origin + "; " + state, key: key})
 	}
-	if len(lines) > groupAbove {
-		// Thousands of goroutines: one line for each kind, the first
-		// goroutine of the kind named, in creation order.
+	if len(lines) > maxGoroutinesShown && !all || len(lines) > groupAbove {
+		// Many goroutines: one line for each kind, the first goroutine
+		// of the kind named, in creation order.
 		first := map[string]*line{}
 		var grouped []*line
 		for _, l := range lines {
@@ -306,6 +362,32 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 		}
 		lines = grouped
 	}
+	left := 0
+	if !all && len(lines) > maxGoroutinesShown {
+		// The goroutines of the bug first, then the others, in creation
+		// order.
+		var keep []*line
+		n := 0
+		for _, l := range lines {
+			if l.key {
+				n++
+			}
+		}
+		others := maxGoroutinesShown - min(n, maxGoroutinesShown)
+		for _, l := range lines {
+			switch {
+			case l.key && len(keep) < maxGoroutinesShown:
+				keep = append(keep, l)
+			case !l.key && others > 0:
+				keep = append(keep, l)
+				others--
+			default:
+				left += 1 + l.more
+			}
+		}
+		lines = keep
+	}
+	fmt.Fprintln(b, "\ngoroutines:")
 	for _, l := range lines {
 		if l.more > 0 {
 			fmt.Fprintf(b, "  %-8s (and %d more) %s\n", l.id, l.more, l.text)
@@ -313,15 +395,107 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 			fmt.Fprintf(b, "  %-8s %s\n", l.id, l.text)
 		}
 	}
-	if bug.Stack != "" && bug.Kind != engine.KindDeadlock && bug.Kind != engine.KindLeak {
-		fmt.Fprintf(b, "\nstack of %s:\n", gid(bug.G))
-		for _, l := range strings.Split(strings.TrimRight(trimStack(bug.Stack), "\n"), "\n") {
+	if left > 0 {
+		fmt.Fprintf(b, "  ... and %d more goroutines (heddle replay -v lists them all)\n", left)
+	}
+	if stack != "" && bug.Kind != engine.KindDeadlock && bug.Kind != engine.KindLeak {
+		sl := strings.Split(strings.TrimRight(trimStack(stack), "\n"), "\n")
+		fmt.Fprintf(b, "\nstack of %s%s:\n", gid(bug.G), head(&sl, maxStackShown, all, "lines"))
+		for _, l := range sl {
 			fmt.Fprintf(b, "    %s\n", l)
 		}
 	}
 	x.mainOutput(b)
 	fmt.Fprintln(b)
-	x.steps(b, res, 40)
+	max := maxStepsShown
+	if all {
+		max = 0
+	}
+	x.steps(b, res, max)
+}
+
+// tail keeps the last n of lines unless all, and returns what a section's
+// title says about the rest.
+func tail(lines *[]string, n int, all bool, what string) string {
+	if all || len(*lines) <= n {
+		return ""
+	}
+	l := len(*lines)
+	*lines = (*lines)[l-n:]
+	return fmt.Sprintf(" (the last %d of %d %s)", n, l, what)
+}
+
+// head keeps the first n of lines unless all, and returns what a section's
+// title says about the rest.
+func head(lines *[]string, n int, all bool, what string) string {
+	if all || len(*lines) <= n {
+		return ""
+	}
+	l := len(*lines)
+	*lines = (*lines)[:n]
+	return fmt.Sprintf(" (the first %d of %d %s)", n, l, what)
+}
+
+// blockedStack finds, in a dump of every goroutine's stack, the goroutine
+// that is blocked outside heddle's control: one that heddle runs whose top
+// frames are not heddle's scheduler. It returns its stack, the function it
+// is blocked in, and the position of the first call from user code.
+func blockedStack(dump string) (stack, in, at string) {
+	for _, blk := range strings.Split(dump, "\n\n") {
+		if !strings.Contains(blk, "heddle.dev/internal/engine.") {
+			continue // not a goroutine heddle runs
+		}
+		lines := strings.Split(strings.TrimSpace(blk), "\n")
+		callee, parked := "", false
+		for i := 1; i+1 < len(lines); i += 2 {
+			fn := lines[i]
+			if isHeddleFrame(fn) {
+				parked = at == "" // in heddle's scheduler, not below user code
+				break
+			}
+			if !isUserFrame(fn) {
+				callee = fn
+				continue
+			}
+			at = strings.TrimSpace(lines[i+1])
+			if sp := strings.LastIndex(at, " +0x"); sp >= 0 {
+				at = at[:sp]
+			}
+			if k := strings.LastIndexAny(at, `/\`); k >= 0 {
+				at = at[k+1:]
+			}
+			if callee == "" {
+				callee = fn // blocked in user code itself (a spin loop)
+			}
+			break
+		}
+		if parked || at == "" {
+			continue
+		}
+		if k := strings.LastIndexByte(callee, '('); k > 0 && strings.HasSuffix(callee, ")") {
+			callee = callee[:k] // the arguments
+		}
+		return blk, callee, at
+	}
+	return dump, "", ""
+}
+
+// isHeddleFrame reports whether a stack's function line is heddle's own
+// runtime: such frames never show as user code.
+func isHeddleFrame(fn string) bool {
+	return strings.HasPrefix(fn, "heddle.dev/internal/") || strings.HasPrefix(fn, "heddle.dev/rt.") ||
+		strings.HasPrefix(fn, "created by heddle.dev/")
+}
+
+// isUserFrame reports whether a function line is the user's code rather
+// than the standard library's: its import path has a dot in its first
+// element, or it is a test's main package.
+func isUserFrame(fn string) bool {
+	path := fn
+	if i := strings.IndexByte(path, '/'); i >= 0 {
+		return strings.Contains(path[:i], ".")
+	}
+	return strings.HasPrefix(path, "main.")
 }
 
 // groupAbove is the number of goroutines above which a report lists the
@@ -334,8 +508,7 @@ func trimStack(s string) string {
 	var out []string
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
-		if strings.HasPrefix(l, "heddle.dev/internal/") || strings.HasPrefix(l, "runtime/debug.") || strings.HasPrefix(l, "heddle.dev/rt.") ||
-			strings.HasPrefix(l, "created by heddle.dev/internal/") {
+		if isHeddleFrame(l) || strings.HasPrefix(l, "runtime/debug.") {
 			i++ // and its file line
 			continue
 		}
