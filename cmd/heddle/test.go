@@ -271,6 +271,13 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 		if printResult(out, f, pkg.ImportPath, res, time.Since(start), false) {
 			worse(exitFail)
 		}
+		if interrupted.Load() {
+			fmt.Fprintln(stderr, "heddle: interrupted: the packages after this one were not tested")
+			if code == exitOK {
+				code = exitUsage
+			}
+			return code
+		}
 	}
 	return code
 }
@@ -391,7 +398,7 @@ func firstLine(s string) string {
 // summary is the tail of an ok line: the tests explored, the runs made and
 // the budget.
 func summary(res *runResult, f *testFlags, main bool) string {
-	tests, runs, exhausted := 0, 0, 0
+	tests, runs, exhausted, stopped := 0, 0, 0, 0
 	strategy := f.strategy
 	proven := map[string]bool{}
 	for _, e := range res.Events {
@@ -400,6 +407,9 @@ func summary(res *runResult, f *testFlags, main bool) string {
 			runs += e.Runs
 			if e.Exhausted {
 				exhausted++
+			}
+			if e.Interrupted {
+				stopped++
 			}
 			if e.Proven != "" {
 				proven[e.Proven] = true
@@ -420,6 +430,9 @@ func summary(res *runResult, f *testFlags, main bool) string {
 		unit = ""
 	}
 	s := fmt.Sprintf(" [%s, budget %s%s/test: %d %s, %d runs", strategy, f.budget.Text, unit, tests, plural(tests, "test"), runs)
+	if stopped > 0 {
+		s += ", interrupted"
+	}
 	if n := countTiming(res.Events); n > 0 {
 		s += fmt.Sprintf(", %d timing-dependent %s (not bugs; -strict-timing fails them)", n, plural(n, "test"))
 	}

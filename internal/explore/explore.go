@@ -44,6 +44,9 @@ func test(t *testing.T, m *mainState, body func(t *testing.T)) {
 	}
 	serial.Lock()
 	defer serial.Unlock()
+	if watchInterrupt() {
+		t.Skip("heddle: interrupted")
+	}
 	x := newExplorer(t, cfg, body)
 	x.main = m
 	x.run()
@@ -72,6 +75,7 @@ type explorer struct {
 	stuck       chan struct{}
 	stop        chan struct{}
 	main        *mainState // heddle run's output, nil for a test
+	interrupted bool       // the exploration stopped on a signal
 }
 
 func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
@@ -159,6 +163,10 @@ func (x *explorer) run() {
 			break
 		}
 		if cfg.Time > 0 && time.Since(start) > cfg.Time {
+			break
+		}
+		if interrupted.Load() {
+			x.interrupted = true
 			break
 		}
 		if !strat.Begin(run) {
@@ -259,7 +267,10 @@ func (x *explorer) run() {
 			x.t.Logf("heddle: %s", proven)
 		}
 	}
-	sum := event.Event{Action: event.Summary, Runs: x.runs, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven}
+	if x.interrupted {
+		x.t.Logf("heddle: interrupted after %d runs (%v)", x.runs, elapsed.Round(time.Millisecond))
+	}
+	sum := event.Event{Action: event.Summary, Runs: x.runs, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven, Interrupted: x.interrupted}
 	if cr, ok := strat.(strategy.ClassReporter); ok {
 		sum.Classes, sum.LazyClasses = cr.Classes()
 		x.t.Logf("heddle: %d happens-before classes, %d lazy happens-before classes", sum.Classes, sum.LazyClasses)
