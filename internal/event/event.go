@@ -45,9 +45,9 @@ type Event struct {
 	Strategy  string  `json:",omitempty"`
 	Exhausted bool    `json:",omitempty"` // the strategy covered its whole space
 	// Interrupted: the exploration stopped early on SIGINT or SIGTERM.
-	Interrupted bool `json:",omitempty"`
-	Budget    string  `json:",omitempty"` // the budget used, as given
-	Proven    string  `json:",omitempty"` // what an exhaustive strategy proved, e.g. "all schedules with ≤ 2 delays explored, no bug"
+	Interrupted bool   `json:",omitempty"`
+	Budget      string `json:",omitempty"` // the budget used, as given
+	Proven      string `json:",omitempty"` // what an exhaustive strategy proved, e.g. "all schedules with ≤ 2 delays explored, no bug"
 	// Classes and LazyClasses count the distinct terminal happens-before
 	// and lazy happens-before classes the runs fell in (lazy, hbrcache,
 	// lazycache); Coverage counts the HaPSet pairs seen (hapset).
