@@ -77,6 +77,8 @@ Flags:
 	                 starves them for at most d (default 100ms; 0: never)
 	-pct-depth d     the bug depth d of PCT (default 3)
 	-step-limit n    scheduling steps per run before "step bound exceeded" (default 1000000)
+	-max-memory size end a run whose test binary's live heap grows past size,
+	                 failing the test with what grew (default 4GB; 0: no bound)
 	-timeout d       fail a test binary that runs longer than d (default 10m;
 	                 none with a time budget); 0 disables it
 	-o dir           write schedule files to dir (default: heddle's cache)
@@ -105,6 +107,7 @@ type testFlags struct {
 	maxStarve  time.Duration
 	pctDepth   int
 	stepLimit  int
+	maxMemory  uint64
 	timeout    time.Duration
 	out        string
 	race       bool
@@ -142,6 +145,8 @@ func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*tes
 	fs.DurationVar(&f.maxStarve, "max-starve", def.MaxStarve, "")
 	fs.IntVar(&f.pctDepth, "pct-depth", def.PCTDepth, "")
 	fs.IntVar(&f.stepLimit, "step-limit", def.StepLimit, "")
+	f.maxMemory = def.MaxMemory
+	fs.Var(sizeFlag{&f.maxMemory}, "max-memory", "")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "")
 	fs.StringVar(&f.out, "o", "", "")
 	fs.BoolVar(&f.race, "race", false, "")
@@ -304,6 +309,7 @@ func exploreConfig(f *testFlags, outDir string, prog *build.Program, pkg *build.
 	cfg.KeepGoing = f.keepGoing
 	cfg.OutDir = outDir
 	cfg.StepLimit = f.stepLimit
+	cfg.MaxMemory = f.maxMemory
 	if !f.leaks {
 		cfg.Disable = append(cfg.Disable, "leak")
 	}

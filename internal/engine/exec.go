@@ -96,11 +96,17 @@ type Result struct {
 	// math/rand: a run's behaviour may depend on them, not only on its
 	// schedule.
 	RandDraws int
+	// OverMemory is set when the run was ended because the heap grew
+	// past Config.MaxHeap: what it held, and what grew most.
+	OverMemory string
 }
 
 // Config is the per-run configuration.
 type Config struct {
 	StepLimit int
+	// MaxHeap, if not 0, ends a run whose process heap grows past this
+	// many bytes (Result.OverMemory), checked every few thousand steps.
+	MaxHeap uint64
 	// PostMain is the least number of steps the goroutines left may take
 	// after the test function returned (default: 10000, or a quarter of
 	// StepLimit if that is less); half of it is also the length of the

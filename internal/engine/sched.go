@@ -127,6 +127,13 @@ func (e *Exec) pick() *G {
 			p.Add(1)
 			raceEnable()
 		}
+		if e.cfg.MaxHeap > 0 && e.steps%memoryCheckEvery == 0 {
+			if msg := e.overMemory(); msg != "" {
+				e.res.Truncated = true
+				e.res.OverMemory = msg
+				return nil
+			}
+		}
 		if e.steps > e.cfg.StepLimit {
 			e.res.Truncated = true
 			e.res.Bug = &Bug{Kind: KindStepLimit, Message: "step bound exceeded: " + itoa(e.cfg.StepLimit) + " scheduling steps (livelock, or a loop that never blocks)", G: c.G}

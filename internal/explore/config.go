@@ -26,6 +26,10 @@ type Config struct {
 	RunTimeout time.Duration // wall time without progress before "blocked outside heddle's control"
 	MaxStarve  time.Duration // how long a timer may fire early, starving runnable goroutines
 	PCTDepth   int           // d of PCT
+	// MaxMemory bounds the live heap of the test binary, in bytes: a run
+	// that grows it past the bound is ended, and the test fails with
+	// what grew. 0: no bound.
+	MaxMemory uint64
 	// StrictTiming makes a timing-dependent test (KindTiming) a bug that
 	// fails the run; otherwise it is reported apart and the test passes.
 	StrictTiming bool
@@ -56,6 +60,9 @@ type Config struct {
 	BuildFlags  []string          // flags the test binary was built with (-race, -tags=...)
 }
 
+// DefaultMaxMemory is the default bound of a test binary's live heap: 4 GiB.
+const DefaultMaxMemory = 4 << 30
+
 // DefaultConfig is what a rewritten test binary uses when it runs without
 // heddle's environment, for example under plain `go test`.
 func DefaultConfig() Config {
@@ -68,6 +75,7 @@ func DefaultConfig() Config {
 		RunTimeout: 10 * time.Second,
 		MaxStarve:  100 * time.Millisecond,
 		PCTDepth:   3,
+		MaxMemory:  DefaultMaxMemory,
 		OutDir:     os.TempDir(),
 	}
 }

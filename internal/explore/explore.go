@@ -199,6 +199,10 @@ func (x *explorer) run() {
 		if res.Truncated {
 			x.truncated = true
 		}
+		if res.OverMemory != "" {
+			x.overMemory(run, res)
+			break
+		}
 		if name == "replay" {
 			x.replayed(res, rs)
 			break
@@ -300,6 +304,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 		s = served{Strategy: s, srv: x.srv}
 	}
 	ec.StepLimit = x.cfg.StepLimit
+	ec.MaxHeap = x.cfg.MaxMemory
 	ec.MaxStarve = x.cfg.MaxStarve
 	ec.Progress = &x.progress
 	ec.Pool = &x.pool
@@ -431,6 +436,9 @@ func (x *explorer) checkDeterminism(first *engine.Result, seed uint64) *engine.B
 	keys := choiceKeys(first.Choices)
 	rs := &runT{TB: x.t}
 	res := x.exec(engine.Config{Seed: seed, Trace: true}, strategy.NewReplay(keys), rs)
+	if res.OverMemory != "" {
+		return nil // the next run that grows so says so
+	}
 	if d := diff(first.Trace, res.Trace); d != "" {
 		return &engine.Bug{Kind: engine.KindNondeterminism, Message: "the test is nondeterministic by itself: the same schedule ran differently twice (" + d + "); it depends on something heddle does not control, such as wall-clock time read by code that is not rewritten, state kept across runs, or I/O", G: first.Gs[0]}
 	}

@@ -51,7 +51,11 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	}
 	note := ""
 	firings := watch.firings
-	if bug2 == nil || bug2.Kind != bug.Kind {
+	if res2.OverMemory != "" {
+		note = "note: the recorded replay of this bug was ended: " + res2.OverMemory
+		res2, rs2, bug2 = res, rs, bug
+		firings = nil
+	} else if bug2 == nil || bug2.Kind != bug.Kind {
 		note = "note: replaying the schedule did not reproduce this bug: the test is nondeterministic by itself"
 		res2, rs2, bug2 = res, rs, bug
 		firings = nil
@@ -126,6 +130,17 @@ func timingMessage(d time.Duration, bug *engine.Bug) string {
 	}
 	return assume + ": it fails only when a timer it armed itself fires while a goroutine that could run has not yet" +
 		" (-strict-timing makes this fail the run; wait for the condition instead of sleeping)\n  the failure: " + bug.Kind + ": " + bug.Message
+}
+
+// overMemory fails the test whose run grew the heap past -max-memory, and
+// says what grew.
+func (x *explorer) overMemory(run int, res *engine.Result) {
+	x.t.Helper()
+	x.bugs++
+	msg := fmt.Sprintf("heddle: %s: run %d was ended after %d steps: %s (-max-memory %dMiB). Bound the runs with -step-limit, explore with a strategy that records no trace (-strategy random or pct), or raise -max-memory.",
+		x.name(), run, res.Steps, res.OverMemory, x.cfg.MaxMemory>>20)
+	x.emit(event.Event{Action: event.Output, Output: msg + "\n"})
+	x.t.Error(msg)
 }
 
 // replayed reports the outcome of a replay.
