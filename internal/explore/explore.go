@@ -49,6 +49,8 @@ func test(t *testing.T, m *mainState, body func(t *testing.T)) {
 	}
 	x := newExplorer(t, cfg, body)
 	x.main = m
+	x.output = captureTestOutput(cfg)
+	defer x.output.restore()
 	x.run()
 }
 
@@ -76,6 +78,7 @@ type explorer struct {
 	stop        chan struct{}
 	main        *mainState // heddle run's output, nil for a test
 	interrupted bool       // the exploration stopped on a signal
+	output      *testOutput
 }
 
 func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
@@ -305,6 +308,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	}
 	ec.StepLimit = x.cfg.StepLimit
 	ec.MaxHeap = x.cfg.MaxMemory
+	x.output.newRun()
 	ec.MaxStarve = x.cfg.MaxStarve
 	ec.Progress = &x.progress
 	ec.Pool = &x.pool

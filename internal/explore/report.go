@@ -421,6 +421,7 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 		}
 	}
 	x.mainOutput(b)
+	x.output.write(b)
 	fmt.Fprintln(b)
 	max := maxStepsShown
 	if all {
