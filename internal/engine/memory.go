@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"runtime"
 	"runtime/metrics"
 	"strconv"
 	"unsafe"
@@ -28,6 +29,13 @@ func (e *Exec) overMemory() string {
 	}
 	heap := heapSample[0].Value.Uint64()
 	if heap <= e.cfg.MaxHeap {
+		return ""
+	}
+	// The last collection may have been before an earlier run's data
+	// became garbage: collect, and look again.
+	runtime.GC()
+	metrics.Read(heapSample)
+	if heap = heapSample[0].Value.Uint64(); heap <= e.cfg.MaxHeap {
 		return ""
 	}
 	var trace uint64
