@@ -69,3 +69,20 @@ func TestStarvationPerGoroutine(t *testing.T) {
 		}
 	}
 }
+
+// TestDeadlineEndsRun checks that a run still going at Config.Deadline is
+// ended (at the next check, every few thousand steps) with OverTime, so
+// that a time budget holds even when one run is long.
+func TestDeadlineEndsRun(t *testing.T) {
+	res := engine.Run(engine.Config{Deadline: time.Now().Add(-time.Second)}, greedyEarly{}, func() {
+		for i := 0; i < 100000; i++ {
+			rt.Gosched()
+		}
+	})
+	if !res.OverTime || res.Bug != nil {
+		t.Fatalf("OverTime %v, bug %v; want the run ended at its deadline", res.OverTime, res.Bug)
+	}
+	if res.Steps >= 100000 {
+		t.Fatalf("the run took %d steps: it was not ended", res.Steps)
+	}
+}

@@ -78,7 +78,7 @@ Flags:
 	-pct-depth d     the bug depth d of PCT (default 3)
 	-step-limit n    scheduling steps per run before "step bound exceeded" (default 1000000)
 	-max-memory size end a run whose test binary's live heap grows past size,
-	                 failing the test with what grew (default 4GB; 0: no bound)
+	                 failing the test with what grew (default 2GB; 0: no bound)
 	-timeout d       fail a test binary that runs longer than d (default 10m;
 	                 none with a time budget); 0 disables it
 	-o dir           write schedule files to dir (default: heddle's cache)

@@ -99,6 +99,8 @@ type Result struct {
 	// OverMemory is set when the run was ended because the heap grew
 	// past Config.MaxHeap: what it held, and what grew most.
 	OverMemory string
+	// OverTime is set when the run was ended at Config.Deadline.
+	OverTime bool
 }
 
 // Config is the per-run configuration.
@@ -107,6 +109,9 @@ type Config struct {
 	// MaxHeap, if not 0, ends a run whose process heap grows past this
 	// many bytes (Result.OverMemory), checked every few thousand steps.
 	MaxHeap uint64
+	// Deadline, if not zero, ends a run still going at that (wall clock)
+	// time, with Result.OverTime: a time budget is kept even by a long run.
+	Deadline time.Time
 	// PostMain is the least number of steps the goroutines left may take
 	// after the test function returned (default: 10000, or a quarter of
 	// StepLimit if that is less); half of it is also the length of the

@@ -11,10 +11,9 @@ import (
 // when Config.MaxHeap is set: reading it costs about a microsecond.
 const memoryCheckEvery = 4096
 
-// heapSample reads the heap that the last garbage collection found live:
-// it lags the growth by at most one cycle, and unlike the heap's total it
-// does not count garbage not yet collected.
-var heapSample = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+// heapSamples are the heap's objects, live and garbage not yet swept (a
+// cheap first look), and the heap that the last collection found live.
+var heapSamples = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}}
 
 // overMemory reports, when the heap holds more than Config.MaxHeap bytes,
 // what the run holds and what grew the most: its recorded trace (steps and
@@ -23,19 +22,21 @@ var heapSample = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 //
 //go:norace
 func (e *Exec) overMemory() string {
-	metrics.Read(heapSample)
-	if heapSample[0].Value.Kind() != metrics.KindUint64 {
+	if e.cfg.MaxHeap == 0 {
 		return ""
 	}
-	heap := heapSample[0].Value.Uint64()
-	if heap <= e.cfg.MaxHeap {
+	metrics.Read(heapSamples)
+	if heapSamples[0].Value.Kind() != metrics.KindUint64 || heapSamples[0].Value.Uint64() <= e.cfg.MaxHeap {
 		return ""
 	}
-	// The last collection may have been before an earlier run's data
-	// became garbage: collect, and look again.
+	// Over the bound, garbage included: collect, and look at what is live.
 	runtime.GC()
-	metrics.Read(heapSample)
-	if heap = heapSample[0].Value.Uint64(); heap <= e.cfg.MaxHeap {
+	metrics.Read(heapSamples)
+	if heapSamples[1].Value.Kind() != metrics.KindUint64 {
+		return ""
+	}
+	heap := heapSamples[1].Value.Uint64()
+	if heap <= e.cfg.MaxHeap {
 		return ""
 	}
 	var trace uint64

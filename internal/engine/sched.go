@@ -127,7 +127,12 @@ func (e *Exec) pick() *G {
 			p.Add(1)
 			raceEnable()
 		}
-		if e.cfg.MaxHeap > 0 && e.steps%memoryCheckEvery == 0 {
+		if e.steps%memoryCheckEvery == 0 && (e.cfg.MaxHeap > 0 || !e.cfg.Deadline.IsZero()) {
+			if !e.cfg.Deadline.IsZero() && time.Now().After(e.cfg.Deadline) {
+				e.res.Truncated = true
+				e.res.OverTime = true
+				return nil
+			}
 			if msg := e.overMemory(); msg != "" {
 				e.res.Truncated = true
 				e.res.OverMemory = msg

@@ -60,8 +60,8 @@ type Config struct {
 	BuildFlags  []string          // flags the test binary was built with (-race, -tags=...)
 }
 
-// DefaultMaxMemory is the default bound of a test binary's live heap: 4 GiB.
-const DefaultMaxMemory = 4 << 30
+// DefaultMaxMemory is the default bound of a test binary's live heap: 2 GiB.
+const DefaultMaxMemory = 2 << 30
 
 // DefaultConfig is what a rewritten test binary uses when it runs without
 // heddle's environment, for example under plain `go test`.

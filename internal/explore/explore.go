@@ -79,6 +79,7 @@ type explorer struct {
 	main        *mainState // heddle run's output, nil for a test
 	interrupted bool       // the exploration stopped on a signal
 	output      *testOutput
+	deadline    time.Time // of a time budget: runs still going then are ended
 }
 
 func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
@@ -158,6 +159,9 @@ func (x *explorer) run() {
 
 	start := time.Now()
 	lastProgress := start
+	if cfg.Time > 0 {
+		x.deadline = start.Add(cfg.Time)
+	}
 	x.races = engine.RaceErrors()
 	exhausted := false
 	fatal := false
@@ -205,6 +209,9 @@ func (x *explorer) run() {
 		if res.OverMemory != "" {
 			x.overMemory(run, res)
 			break
+		}
+		if res.OverTime {
+			break // the time budget is spent, this run with it
 		}
 		if name == "replay" {
 			x.replayed(res, rs)
@@ -308,6 +315,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	}
 	ec.StepLimit = x.cfg.StepLimit
 	ec.MaxHeap = x.cfg.MaxMemory
+	ec.Deadline = x.deadline
 	x.output.newRun()
 	ec.MaxStarve = x.cfg.MaxStarve
 	ec.Progress = &x.progress
@@ -440,8 +448,8 @@ func (x *explorer) checkDeterminism(first *engine.Result, seed uint64) *engine.B
 	keys := choiceKeys(first.Choices)
 	rs := &runT{TB: x.t}
 	res := x.exec(engine.Config{Seed: seed, Trace: true}, strategy.NewReplay(keys), rs)
-	if res.OverMemory != "" {
-		return nil // the next run that grows so says so
+	if res.OverMemory != "" || res.OverTime {
+		return nil // the next run that grows so says so; or the budget is spent
 	}
 	if d := diff(first.Trace, res.Trace); d != "" {
 		return &engine.Bug{Kind: engine.KindNondeterminism, Message: "the test is nondeterministic by itself: the same schedule ran differently twice (" + d + "); it depends on something heddle does not control, such as wall-clock time read by code that is not rewritten, state kept across runs, or I/O", G: first.Gs[0]}

@@ -31,6 +31,16 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		return false
 	}
 
+	// With a time budget, the replays that make the report get what is
+	// left of it, and at least a twentieth of it.
+	if !x.deadline.IsZero() {
+		saved := x.deadline
+		if least := time.Now().Add(x.cfg.Time / 20); least.After(x.deadline) {
+			x.deadline = least
+		}
+		defer func() { x.deadline = saved }()
+	}
+
 	// Reproduce with recording, for positions and the trace, noting the
 	// timers that fire early.
 	rs2 := &runT{TB: x.t}
@@ -51,8 +61,12 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	}
 	note := ""
 	firings := watch.firings
-	if res2.OverMemory != "" {
-		note = "note: the recorded replay of this bug was ended: " + res2.OverMemory
+	if res2.OverMemory != "" || res2.OverTime {
+		why := res2.OverMemory
+		if res2.OverTime {
+			why = "it ran past the time budget"
+		}
+		note = "note: the recorded replay of this bug was ended (" + why + "); heddle replay -v shows its steps"
 		res2, rs2, bug2 = res, rs, bug
 		firings = nil
 	} else if bug2 == nil || bug2.Kind != bug.Kind {

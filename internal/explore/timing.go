@@ -175,6 +175,9 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, seed uint64, firi
 	same := func(avoid func(*engine.Timer) bool) bool {
 		rs := &runT{TB: x.t}
 		res := x.exec(engine.Config{Seed: seed, Record: true}, &avoidEarly{keys: keys, avoid: avoid}, rs)
+		if res.OverMemory != "" || res.OverTime {
+			return true // unknown: the report keeps its note
+		}
 		b := classify(res, rs)
 		return b != nil && b.Kind == bug.Kind && x.where(b) == where
 	}
