@@ -58,6 +58,7 @@ type syncWriter struct {
 	// so that a CI log never looks hung.
 	lastWrite time.Time   // of any output
 	last      event.Event // the last progress (or start) event seen
+	started   time.Time   // when the last test's exploration started
 }
 
 // stillEvery is how often, off a terminal, heddle says that a test is
@@ -84,7 +85,7 @@ func (s *syncWriter) noteStart(e event.Event) {
 	defer s.mu.Unlock()
 	s.last = e
 	s.last.Runs, s.last.Bugs = 0, 0
-	s.last.Time = time.Now()
+	s.started = time.Now()
 }
 
 // stillRunning prints, off a terminal, a line for the test still running
@@ -108,8 +109,8 @@ func (s *syncWriter) stillRunning(pkg string) {
 		return
 	}
 	el := s.last.Elapsed
-	if !s.last.Time.IsZero() && s.last.Runs == 0 {
-		el = now.Sub(s.last.Time).Seconds()
+	if !s.started.IsZero() {
+		el = now.Sub(s.started).Seconds()
 	}
 	fmt.Fprintf(s.w, "heddle: %s %s: still exploring: %d runs, %d bugs, %.0fs\n", pkg, s.last.Test, s.last.Runs, s.last.Bugs, el)
 }
