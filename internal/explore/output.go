@@ -16,12 +16,12 @@ import (
 // replays, the failing run. With go test -v (heddle test -v) everything
 // goes through.
 type testOutput struct {
-	f                    *os.File
-	stdout, stderr       *os.File
-	logOut               io.Writer
-	logFlags             int
-	logPrefix            string
-	restored, shownEmpty bool
+	f              *os.File
+	stdout, stderr *os.File
+	logOut         io.Writer
+	logFlags       int
+	logPrefix      string
+	restored       bool
 }
 
 // captureTestOutput starts keeping the output of the runs, or returns nil
