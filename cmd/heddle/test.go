@@ -317,6 +317,7 @@ func exploreConfig(f *testFlags, outDir string, prog *build.Program, pkg *build.
 	cfg.LeakIgnore = splitList(f.leakIgnore)
 	cfg.MaxStarve = f.maxStarve
 	cfg.StrictTiming = f.strict
+	cfg.Output = f.verbose // -v: the test's own output, every run's
 	cfg.PCTDepth = f.pctDepth
 	cfg.Package = pkg.ImportPath
 	cfg.Dir = pkg.Dir

@@ -46,7 +46,7 @@ type Config struct {
 	// package (see Main).
 	Main    bool     // the test is heddle run's call of main
 	Args    []string // os.Args of every run of main, the program's name first
-	Output  bool     // let main's standard output and error through (heddle run -v, replay)
+	Output  bool     // let the standard output and error of main or of the test through (heddle run -v, heddle test -v, replay)
 	WorkDir string   // the program's working directory, recorded in schedules
 	Stdin   string   // file every run of main reads as its standard input ("": none, empty input)
 

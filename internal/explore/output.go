@@ -6,15 +6,13 @@ import (
 	"log"
 	"os"
 	"strings"
-	"testing"
 )
 
 // testOutput keeps a test's standard output and error, and the standard
 // logger's, from the terminal while it is explored: a test that prints
 // would print once per run, a thousand times. Each run's output replaces
 // the last one's in a file, and a report shows the output of the run it
-// replays, the failing run. With go test -v (heddle test -v) everything
-// goes through.
+// replays, the failing run. With heddle test -v everything goes through.
 type testOutput struct {
 	f              *os.File
 	stdout, stderr *os.File
@@ -25,10 +23,10 @@ type testOutput struct {
 }
 
 // captureTestOutput starts keeping the output of the runs, or returns nil
-// when it goes through (-v, heddle replay, heddle run, which keeps main's
-// output itself).
+// when it goes through (Config.Output: heddle test -v; heddle replay;
+// heddle run, which keeps main's output itself).
 func captureTestOutput(cfg Config) *testOutput {
-	if cfg.Main || cfg.Replay != "" || testing.Verbose() {
+	if cfg.Main || cfg.Replay != "" || cfg.Output {
 		return nil
 	}
 	f, err := os.CreateTemp("", "heddle-test-output-*")

@@ -367,6 +367,9 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 			state = "failed here"
 		case bug.G == g && bug.Kind == engine.KindFail && bug.Stack != "" && strings.HasPrefix(bug.Message, "exit status "):
 			state = "called os.Exit here"
+		case !g.Done() && g.Pending().Kind == engine.OpStart:
+			state = "not started yet"
+			key = false
 		case !g.Done():
 			op := g.Pending()
 			state = fmt.Sprintf("at %s at %s", describe(op), x.pos(op.PC))
