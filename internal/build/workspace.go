@@ -48,6 +48,17 @@ func findWorkspace(m *Module, dir string, env []string) error {
 		}
 		return filepath.Join(wdir, p)
 	}
+	// A go.work that does not use this module does not apply to it (go
+	// test refuses to run; heddle ignores the stray file).
+	member := false
+	for _, u := range wf.Use {
+		if d := abs(u.Path); d == m.Root || sameDir(d, m.Root) {
+			member = true
+		}
+	}
+	if !member {
+		return nil
+	}
 	m.Workspace = map[string]string{}
 	addSum := func(name string) {
 		if b, err := os.ReadFile(name); err == nil {
@@ -59,7 +70,7 @@ func findWorkspace(m *Module, dir string, env []string) error {
 		d := abs(u.Path)
 		gm, err := os.ReadFile(filepath.Join(d, "go.mod"))
 		if err != nil {
-			return fmt.Errorf("heddle: workspace %s uses %s: %v", work, u.Path, err)
+			continue // as if it were not listed: it provides nothing
 		}
 		p := modfile.ModulePath(gm)
 		if p == "" || p == m.Path {
@@ -92,4 +103,10 @@ func workSum(sum []byte, m *Module) []byte {
 		b.Write(s)
 	}
 	return b.Bytes()
+}
+
+func sameDir(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }

@@ -20,6 +20,7 @@ type testOutput struct {
 	logFlags       int
 	logPrefix      string
 	restored       bool
+	removed        bool // the file is unlinked already
 }
 
 // captureTestOutput starts keeping the output of the runs, or returns nil
@@ -33,7 +34,9 @@ func captureTestOutput(cfg Config) *testOutput {
 	if err != nil {
 		return nil // the output goes through
 	}
-	o := &testOutput{f: f, stdout: os.Stdout, stderr: os.Stderr, logOut: log.Writer(), logFlags: log.Flags(), logPrefix: log.Prefix()}
+	// Unlinked at once where the system allows it: nothing is left
+	// behind even if the process is killed.
+	o := &testOutput{f: f, stdout: os.Stdout, stderr: os.Stderr, logOut: log.Writer(), logFlags: log.Flags(), logPrefix: log.Prefix(), removed: os.Remove(f.Name()) == nil}
 	os.Stdout, os.Stderr = f, f
 	log.SetOutput(f)
 	return o
@@ -68,7 +71,9 @@ func (o *testOutput) restore() {
 	log.SetFlags(o.logFlags)
 	log.SetPrefix(o.logPrefix)
 	o.f.Close()
-	os.Remove(o.f.Name())
+	if !o.removed {
+		os.Remove(o.f.Name())
+	}
 }
 
 // maxRunOutputShown is how many lines of a run's output a report shows.
@@ -80,8 +85,12 @@ func (o *testOutput) write(b *strings.Builder) {
 	if o == nil || o.restored {
 		return
 	}
-	data, err := os.ReadFile(o.f.Name())
-	if err != nil {
+	end, err := o.f.Seek(0, io.SeekCurrent)
+	if err != nil || end <= 0 {
+		return
+	}
+	data := make([]byte, end)
+	if _, err := o.f.ReadAt(data, 0); err != nil && err != io.EOF {
 		return
 	}
 	text := strings.TrimRight(string(data), "\n")
