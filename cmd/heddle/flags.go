@@ -95,3 +95,56 @@ func isSet(fs *flag.FlagSet, name string) bool {
 	})
 	return set
 }
+
+// sizeFlag is a flag.Value for a size in bytes: 4GB, 512MB, 1GiB, or a
+// number of bytes; 0 means no bound.
+type sizeFlag struct{ n *uint64 }
+
+func (f sizeFlag) String() string {
+	if f.n == nil {
+		return ""
+	}
+	return formatSize(*f.n)
+}
+
+func (f sizeFlag) Set(s string) error {
+	n, err := parseSize(s)
+	if err != nil {
+		return err
+	}
+	*f.n = n
+	return nil
+}
+
+// parseSize reads a size: a number of bytes, or a number with the unit
+// KB, MB, GB (powers of 1024, as KiB, MiB, GiB).
+func parseSize(s string) (uint64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	mult := uint64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   uint64
+	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"GIB", 1 << 30}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseUint(t, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("size %q is not a number of bytes or a number with KB, MB or GB", s)
+	}
+	return n * mult, nil
+}
+
+func formatSize(n uint64) string {
+	switch {
+	case n == 0:
+		return "0"
+	case n%(1<<30) == 0:
+		return strconv.FormatUint(n>>30, 10) + "GB"
+	case n%(1<<20) == 0:
+		return strconv.FormatUint(n>>20, 10) + "MB"
+	}
+	return strconv.FormatUint(n, 10)
+}

@@ -9,9 +9,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"heddle.dev/internal/build"
@@ -49,13 +53,66 @@ type syncWriter struct {
 	w        io.Writer
 	progress io.Writer // nil when not on a terminal
 	shown    bool
+
+	// Off a terminal, a line every stillEvery for a test still running,
+	// so that a CI log never looks hung.
+	lastWrite time.Time   // of any output
+	last      event.Event // the last progress (or start) event seen
+	started   time.Time   // when the last test's exploration started
 }
+
+// stillEvery is how often, off a terminal, heddle says that a test is
+// still running when nothing else was printed. HEDDLE_PROGRESS_INTERVAL
+// (a duration) changes it, for tests.
+var stillEvery = func() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("HEDDLE_PROGRESS_INTERVAL")); err == nil && d > 0 {
+		return d
+	}
+	return 30 * time.Second
+}()
 
 func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.clearLocked()
+	s.lastWrite = time.Now()
 	return s.w.Write(p)
+}
+
+// noteStart records that a test's exploration began.
+func (s *syncWriter) noteStart(e event.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.last = e
+	s.last.Runs, s.last.Bugs = 0, 0
+	s.started = time.Now()
+}
+
+// stillRunning prints, off a terminal, a line for the test still running
+// when nothing was printed for stillEvery.
+func (s *syncWriter) stillRunning(pkg string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.progress != nil {
+		return
+	}
+	now := time.Now()
+	if s.lastWrite.IsZero() {
+		s.lastWrite = now
+	}
+	if now.Sub(s.lastWrite) < stillEvery {
+		return
+	}
+	s.lastWrite = now
+	if s.last.Test == "" {
+		fmt.Fprintf(s.w, "heddle: %s: still running\n", pkg)
+		return
+	}
+	el := s.last.Elapsed
+	if !s.started.IsZero() {
+		el = now.Sub(s.started).Seconds()
+	}
+	fmt.Fprintf(s.w, "heddle: %s %s: still exploring: %d runs, %d bugs, %.0fs\n", pkg, s.last.Test, s.last.Runs, s.last.Bugs, el)
 }
 
 func (s *syncWriter) clearLocked() {
@@ -67,11 +124,12 @@ func (s *syncWriter) clearLocked() {
 
 // showProgress replaces the progress line, on a terminal.
 func (s *syncWriter) showProgress(e event.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.last = e
 	if s.progress == nil {
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	rate := 0.0
 	if e.Elapsed > 0 {
 		rate = float64(e.Runs) / e.Elapsed
@@ -134,6 +192,14 @@ func runBinary(spec runSpec) (*runResult, error) {
 	cmd.Dir = spec.Dir
 	cmd.Env = append(os.Environ(), explore.EnvConfig+"="+string(cfg))
 	cmd.Stdout, cmd.Stderr = pw, pw
+	childAttr(cmd)
+	if lockThreadForChild {
+		// The child's death signal fires when the thread that started it
+		// ends: keep this goroutine on it until the child is gone.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
+	watchSignals()
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		pr.Close()
@@ -141,6 +207,11 @@ func runBinary(spec runSpec) (*runResult, error) {
 		return nil, fmt.Errorf("heddle: running %s: %v", spec.Binary, err)
 	}
 	pw.Close()
+	child.Store(cmd.Process)
+	defer child.Store(nil)
+	if interrupted.Load() {
+		cmd.Process.Signal(os.Interrupt) // between two packages
+	}
 
 	res := &runResult{}
 	var mu sync.Mutex // guards res.Events
@@ -155,6 +226,9 @@ func runBinary(spec runSpec) (*runResult, error) {
 			if e.Action == event.Progress && !spec.JSON {
 				spec.Out.showProgress(e)
 				continue
+			}
+			if e.Action == event.Start {
+				spec.Out.noteStart(e)
 			}
 			res.Events = append(res.Events, e)
 			if spec.JSON {
@@ -172,6 +246,9 @@ func runBinary(spec runSpec) (*runResult, error) {
 				return
 			case <-t.C:
 				onEvents(tail.read())
+				if !spec.JSON {
+					spec.Out.stillRunning(spec.Package)
+				}
 			}
 		}
 	}()
@@ -223,6 +300,38 @@ func runBinary(spec runSpec) (*runResult, error) {
 		}
 	}
 	return res, nil
+}
+
+var (
+	// child is the test binary running, if any.
+	child atomic.Pointer[os.Process]
+	// interrupted is set by the first SIGINT or SIGTERM: it is forwarded
+	// to the test binary, which stops exploring and reports what it
+	// explored; heddle starts no other test binary. A second one ends
+	// heddle at once.
+	interrupted   atomic.Bool
+	watchSignalsO sync.Once
+)
+
+func watchSignals() {
+	watchSignalsO.Do(func() {
+		ch := make(chan os.Signal, 2)
+		signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+		go func() {
+			for sig := range ch {
+				p := child.Load()
+				if interrupted.Swap(true) {
+					if p != nil {
+						p.Kill()
+					}
+					os.Exit(exitUsage)
+				}
+				if p != nil {
+					p.Signal(sig)
+				}
+			}
+		}()
+	})
 }
 
 // tailer reads the JSON lines appended to a file.

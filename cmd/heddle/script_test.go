@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -69,6 +70,8 @@ func TestScripts(t *testing.T) {
 			"treehash":  cmdTreehash,
 			"jsonlines": cmdJSONLines,
 			"status":    cmdStatus,
+			"waitfile":  cmdWaitfile,
+			"procgone":  cmdProcgone,
 		},
 	})
 }
@@ -174,4 +177,41 @@ func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
 	}
+}
+
+// waitfile FILE waits, up to two minutes, for FILE to exist.
+func cmdWaitfile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitfile FILE")
+	}
+	for i := 0; i < 1200; i++ {
+		if _, err := os.Stat(ts.MkAbs(args[0])); err == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	ts.Fatalf("%s did not appear within two minutes", args[0])
+}
+
+// procgone PIDFILE checks that the process whose id PIDFILE holds ends
+// within a minute (a zombie counts as ended). Linux only.
+func cmdProcgone(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: procgone PIDFILE")
+	}
+	b, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	pid := strings.TrimSpace(string(b))
+	for i := 0; i < 600; i++ {
+		stat, err := os.ReadFile("/proc/" + pid + "/stat")
+		if err != nil {
+			return // gone
+		}
+		// pid (comm) S ...: the state follows the last ')'.
+		if j := strings.LastIndexByte(string(stat), ')'); j >= 0 && strings.HasPrefix(string(stat[j+1:]), " Z") {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	ts.Fatalf("process %s still running a minute after heddle ended", pid)
 }

@@ -28,8 +28,12 @@ func splitList(s string) []string {
 	return out
 }
 
+// kinds are the kinds of report -disable accepts: the engine's kinds of
+// bug, and the timing verdict.
+func kinds() []string { return append(append([]string(nil), engine.Kinds...), explore.KindTiming) }
+
 func knownKind(k string) bool {
-	for _, x := range engine.Kinds {
+	for _, x := range kinds() {
 		if x == k {
 			return true
 		}
@@ -64,11 +68,17 @@ Flags:
 	                 IgnoreTopFunction)
 	-disable kinds   do not report these kinds of bug (comma-separated):
 	                 deadlock, leak, panic, fail, misuse, steplimit,
-	                 nondeterminism
+	                 nondeterminism, blocked, race, timing
+	-strict-timing   a timing-dependent test (one that fails only when its
+	                 own timer fires before the goroutines it waits for
+	                 could run) fails the run; without it, it is reported
+	                 apart and the test passes
 	-max-starve d    let a timer fire while goroutines could run if it
 	                 starves them for at most d (default 100ms; 0: never)
 	-pct-depth d     the bug depth d of PCT (default 3)
 	-step-limit n    scheduling steps per run before "step bound exceeded" (default 1000000)
+	-max-memory size end a run whose test binary's live heap grows past size,
+	                 failing the test with what grew (default 2GB; 0: no bound)
 	-timeout d       fail a test binary that runs longer than d (default 10m;
 	                 none with a time budget); 0 disables it
 	-o dir           write schedule files to dir (default: heddle's cache)
@@ -95,9 +105,11 @@ type testFlags struct {
 	leaks      bool
 	leakIgnore string
 	disable    string
+	strict     bool // -strict-timing
 	maxStarve  time.Duration
 	pctDepth   int
 	stepLimit  int
+	maxMemory  uint64
 	timeout    time.Duration
 	out        string
 	race       bool
@@ -133,9 +145,12 @@ func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*tes
 	fs.BoolVar(&f.leaks, "leaks", true, "")
 	fs.StringVar(&f.leakIgnore, "leak-ignore", "", "")
 	fs.StringVar(&f.disable, "disable", "", "")
+	fs.BoolVar(&f.strict, "strict-timing", false, "")
 	fs.DurationVar(&f.maxStarve, "max-starve", def.MaxStarve, "")
 	fs.IntVar(&f.pctDepth, "pct-depth", def.PCTDepth, "")
 	fs.IntVar(&f.stepLimit, "step-limit", def.StepLimit, "")
+	f.maxMemory = def.MaxMemory
+	fs.Var(sizeFlag{&f.maxMemory}, "max-memory", "")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "")
 	fs.StringVar(&f.out, "o", "", "")
 	fs.BoolVar(&f.race, "race", false, "")
@@ -170,7 +185,7 @@ func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*tes
 	}
 	for _, k := range splitList(f.disable) {
 		if !knownKind(k) {
-			return nil, nil, fmt.Errorf("heddle: -disable: unknown kind of bug %q (known: %s)", k, strings.Join(engine.Kinds, ", "))
+			return nil, nil, fmt.Errorf("heddle: -disable: unknown kind of bug %q (known: %s)", k, strings.Join(kinds(), ", "))
 		}
 	}
 	if f.timeout < 0 {
@@ -261,6 +276,13 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 		if printResult(out, f, pkg.ImportPath, res, time.Since(start), false) {
 			worse(exitFail)
 		}
+		if interrupted.Load() {
+			fmt.Fprintln(stderr, "heddle: interrupted: the packages after this one were not tested")
+			if code == exitOK {
+				code = exitUsage
+			}
+			return code
+		}
 	}
 	return code
 }
@@ -299,12 +321,15 @@ func exploreConfig(f *testFlags, outDir string, prog *build.Program, pkg *build.
 	cfg.KeepGoing = f.keepGoing
 	cfg.OutDir = outDir
 	cfg.StepLimit = f.stepLimit
+	cfg.MaxMemory = f.maxMemory
 	if !f.leaks {
 		cfg.Disable = append(cfg.Disable, "leak")
 	}
 	cfg.Disable = append(cfg.Disable, splitList(f.disable)...)
 	cfg.LeakIgnore = splitList(f.leakIgnore)
 	cfg.MaxStarve = f.maxStarve
+	cfg.StrictTiming = f.strict
+	cfg.Output = f.verbose // -v: the test's own output, every run's
 	cfg.PCTDepth = f.pctDepth
 	cfg.Package = pkg.ImportPath
 	cfg.Dir = pkg.Dir
@@ -346,12 +371,22 @@ func countBugs(evs []event.Event) int {
 	return n
 }
 
+func countTiming(evs []event.Event) int {
+	n := 0
+	for _, e := range evs {
+		if e.Action == event.Timing {
+			n++
+		}
+	}
+	return n
+}
+
 // printBugs prints, for each bug, its report unless the test binary already
 // printed it (the runtime fails the test with the report), and the command
 // that replays it unless the report has it.
 func printBugs(out io.Writer, res *runResult) {
 	for _, e := range res.Events {
-		if e.Action != event.Bug {
+		if e.Action != event.Bug && e.Action != event.Timing {
 			continue
 		}
 		report := strings.TrimRight(e.Report, "\n")
@@ -382,7 +417,7 @@ func firstLine(s string) string {
 // summary is the tail of an ok line: the tests explored, the runs made and
 // the budget.
 func summary(res *runResult, f *testFlags, main bool) string {
-	tests, runs, exhausted := 0, 0, 0
+	tests, runs, exhausted, stopped := 0, 0, 0, 0
 	strategy := f.strategy
 	proven := map[string]bool{}
 	for _, e := range res.Events {
@@ -391,6 +426,9 @@ func summary(res *runResult, f *testFlags, main bool) string {
 			runs += e.Runs
 			if e.Exhausted {
 				exhausted++
+			}
+			if e.Interrupted {
+				stopped++
 			}
 			if e.Proven != "" {
 				proven[e.Proven] = true
@@ -411,6 +449,12 @@ func summary(res *runResult, f *testFlags, main bool) string {
 		unit = ""
 	}
 	s := fmt.Sprintf(" [%s, budget %s%s/test: %d %s, %d runs", strategy, f.budget.Text, unit, tests, plural(tests, "test"), runs)
+	if stopped > 0 {
+		s += ", interrupted"
+	}
+	if n := countTiming(res.Events); n > 0 {
+		s += fmt.Sprintf(", %d timing-dependent %s (not bugs; -strict-timing fails them)", n, plural(n, "test"))
+	}
 	if main {
 		s = fmt.Sprintf(" [%s, budget %s%s: %d %s of main", strategy, f.budget.Text, unit, runs, plural(runs, "run"))
 	}

@@ -90,6 +90,12 @@ type Package struct {
 	Files       map[string]string
 	Fingerprint string
 
+	// BuildErr is the go command's message when the package (or its
+	// tests, or a package they import) does not compile: it is not
+	// rewritten, and Build returns it, as go test reports such a package
+	// and tests the others.
+	BuildErr string
+
 	depDirs   map[string]bool // directories of everything its test binary is built from
 	srcFiles  []string        // its files and those of its main-module dependencies
 	testFiles []string        // its _test.go files, absolute
@@ -190,6 +196,9 @@ func Load(opts Options) (*Program, error) {
 		}
 		p.BuildFlags = append(p.BuildFlags, racyFlag+string(b))
 	}
+	if err := useVendor(mod, opts.Env, opts.CacheDir); err != nil {
+		return nil, err
+	}
 
 	// The runtime: heddle's own tree when testing heddle, else the bundle.
 	var runtimeDir string
@@ -224,7 +233,7 @@ func Load(opts Options) (*Program, error) {
 		}
 	}
 
-	res, err := rewrite.Rewrite(rewrite.Options{
+	rewriteOpts := rewrite.Options{
 		Dir:        dir,
 		Patterns:   opts.Patterns,
 		BuildFlags: p.goFlags(),
@@ -234,14 +243,28 @@ func Load(opts Options) (*Program, error) {
 		Notes:      opts.Notes,
 		NoTests:    opts.Main,
 		Racy:       opts.Racy,
-	})
+	}
+	if len(p.buildable()) < len(p.Packages) {
+		rewriteOpts.Patterns = p.buildable() // some do not parse
+	}
+	var res *rewrite.Result
+	if len(rewriteOpts.Patterns) == 0 {
+		return p, nil
+	}
+	res, err = rewrite.Rewrite(rewriteOpts)
 	if err != nil {
 		// Code that does not compile: let the go command say so, with the
-		// original positions.
-		if cerr := p.compileOriginal(); cerr != nil {
-			return nil, cerr
+		// original positions, for each package that does not, and
+		// rewrite the others.
+		if !p.compileOriginal() {
+			return nil, fmt.Errorf("heddle: rewriting: %v", err)
 		}
-		return nil, fmt.Errorf("heddle: rewriting: %v", err)
+		if rewriteOpts.Patterns = p.buildable(); len(rewriteOpts.Patterns) == 0 {
+			return p, nil
+		}
+		if res, err = rewrite.Rewrite(rewriteOpts); err != nil {
+			return nil, fmt.Errorf("heddle: rewriting: %v", err)
+		}
 	}
 	p.RacyMissed = res.RacyMissed
 	if err := writeToolModfile(mod, p.modfile, runtimeDir, res.Replace, false); err != nil {
@@ -273,6 +296,9 @@ func Load(opts Options) (*Program, error) {
 		return nil, err
 	}
 	for _, pkg := range p.Packages {
+		if pkg.BuildErr != "" {
+			continue
+		}
 		// The rewritten files of every module it is built from, ...
 		pkg.Files = map[string]string{}
 		for n, h := range p.files {
@@ -427,7 +453,17 @@ func (p *Program) list() error {
 			}
 		}
 		if l.Error != nil {
-			errs = append(errs, strings.TrimRight(l.Error.Err, "\n"))
+			if l.Dir == "" || l.ImportPath == "" || p.opts.Main {
+				errs = append(errs, strings.TrimRight(l.Error.Err, "\n"))
+			} else {
+				// A package that does not parse: go test reports it and
+				// tests the others.
+				msg := strings.TrimRight(l.Error.Err, "\n")
+				if !strings.HasPrefix(msg, "# ") {
+					msg = "# " + l.ImportPath + "\n" + msg
+				}
+				p.Packages = append(p.Packages, &Package{ImportPath: l.ImportPath, Name: l.Name, Dir: l.Dir, HasTests: true, BuildErr: msg})
+			}
 			continue
 		}
 		pkg := &Package{
@@ -486,15 +522,20 @@ func (p *Program) list() error {
 }
 
 // compileOriginal builds the tests of the packages as they are, without
-// heddle, to report compile errors as the go command does. It returns nil if
-// they compile.
-func (p *Program) compileOriginal() error {
+// heddle, to report compile errors as the go command does: each package
+// that does not compile gets the go command's message in BuildErr. It
+// reports whether some package did not compile.
+func (p *Program) compileOriginal() bool {
 	tmp, err := os.MkdirTemp("", "heddle-check-")
 	if err != nil {
-		return err
+		return false
 	}
 	defer os.RemoveAll(tmp)
+	broken := false
 	for _, pkg := range p.Packages {
+		if pkg.BuildErr != "" {
+			continue
+		}
 		args := append([]string{"test", "-c", "-vet=off", "-o", filepath.Join(tmp, "x.test")}, p.goFlags()...)
 		if p.opts.Main {
 			// heddle run builds the program, not its tests.
@@ -507,10 +548,23 @@ func (p *Program) compileOriginal() error {
 		cmd.Dir = pkg.Dir
 		out, err := cmd.CombinedOutput()
 		if err != nil {
-			return &Error{Msg: strings.TrimRight(string(out), "\n")}
+			pkg.BuildErr = strings.TrimRight(string(out), "\n")
+			broken = true
 		}
 	}
-	return nil
+	return broken
+}
+
+// buildable returns the import paths of the packages that compile, as far
+// as is known.
+func (p *Program) buildable() []string {
+	var ps []string
+	for _, pkg := range p.Packages {
+		if pkg.BuildErr == "" {
+			ps = append(ps, pkg.ImportPath)
+		}
+	}
+	return ps
 }
 
 func writeOverlay(path string, replace map[string]string) error {
@@ -529,6 +583,9 @@ func writeOverlay(path string, replace map[string]string) error {
 // errors are returned as an *Error holding the go command's output, with
 // the original file positions.
 func (p *Program) Build(pkg *Package) (string, error) {
+	if pkg.BuildErr != "" {
+		return "", &Error{Msg: pkg.BuildErr}
+	}
 	key := pkg.ImportPath + "\x00" + strings.Join(p.BuildFlags, " ")
 	if p.opts.Debug {
 		key += "\x00debug"

@@ -17,6 +17,12 @@ type Module struct {
 	Root  string // directory holding go.mod
 	Path  string // module path
 	GoMod string // path of go.mod
+
+	// Workspace maps the other modules of the user's go.work workspace,
+	// and its local replacements, to their directories (see
+	// findWorkspace); WorkSums are the workspace's go.sum files.
+	Workspace map[string]string
+	WorkSums  [][]byte
 }
 
 // SelfPath is heddle's own module path. When heddle tests its own packages
@@ -47,7 +53,11 @@ func FindModule(dir string, env []string) (*Module, error) {
 	if mpath == "" {
 		return nil, fmt.Errorf("heddle: %s has no module line", gomod)
 	}
-	return &Module{Root: filepath.Dir(gomod), Path: mpath, GoMod: gomod}, nil
+	m := &Module{Root: filepath.Dir(gomod), Path: mpath, GoMod: gomod}
+	if err := findWorkspace(m, dir, env); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // ToolModfile returns the content of heddle's own copy of the user's go.mod:
@@ -56,6 +66,12 @@ func FindModule(dir string, env []string) (*Module, error) {
 // runtimeDir is empty), plus a replace directive for each dependency module
 // that the rewriter copied and rewrote. The user's go.mod is never written.
 func ToolModfile(gomod []byte, runtimeDir string, replace map[string]string) ([]byte, error) {
+	return toolModfile(gomod, runtimeDir, replace, nil)
+}
+
+// toolModfile is ToolModfile that also requires the modules of require
+// (at the version a replacement gets) when go.mod does not.
+func toolModfile(gomod []byte, runtimeDir string, replace map[string]string, require []string) ([]byte, error) {
 	f, err := modfile.Parse("go.mod", gomod, nil)
 	if err != nil {
 		return nil, fmt.Errorf("heddle: %v", err)
@@ -77,6 +93,17 @@ func ToolModfile(gomod []byte, runtimeDir string, replace map[string]string) ([]
 		}
 		if err := setReplace(f, SelfPath, runtimeDir); err != nil {
 			return nil, err
+		}
+	}
+	for _, m := range require {
+		has := false
+		for _, r := range f.Require {
+			has = has || r.Mod.Path == m
+		}
+		if !has {
+			if err := f.AddRequire(m, zeroPseudo); err != nil {
+				return nil, err
+			}
 		}
 	}
 	mods := make([]string, 0, len(replace))
@@ -113,7 +140,20 @@ func writeToolModfile(m *Module, modPath, runtimeDir string, replace map[string]
 	if err != nil {
 		return fmt.Errorf("heddle: %v", err)
 	}
-	out, err := ToolModfile(data, runtimeDir, replace)
+	var require []string
+	if len(m.Workspace) > 0 {
+		all := map[string]string{}
+		for p, d := range m.Workspace {
+			all[p] = d
+			require = append(require, p)
+		}
+		for p, d := range replace {
+			all[p] = d // a rewritten copy of a workspace module
+		}
+		replace = all
+		sort.Strings(require)
+	}
+	out, err := toolModfile(data, runtimeDir, replace, require)
 	if err != nil {
 		return err
 	}
@@ -131,5 +171,5 @@ func writeToolModfile(m *Module, modPath, runtimeDir string, replace map[string]
 	if err != nil && !os.IsNotExist(err) {
 		return err
 	}
-	return os.WriteFile(sumPath, sum, 0o666)
+	return os.WriteFile(sumPath, workSum(sum, m), 0o666)
 }

@@ -110,10 +110,11 @@ type G struct {
 	clockReads int            // clock reads since g's last scheduling point
 	lastLoad   unsafe.Pointer
 	lastVer    uint64
-	lastStep   int  // the last step g took, for the fair scheduler
-	stepIdx    int  // index in the trace of g's current step
-	normal     bool // fn returned normally: the goroutine can be reused
-	pooled     bool // the goroutine went back to the pool
+	lastStep   int           // the last step g took, for the fair scheduler
+	ranAt      time.Duration // virtual time of g's last step that was not an early wake-up
+	stepIdx    int           // index in the trace of g's current step
+	normal     bool          // fn returned normally: the goroutine can be reused
+	pooled     bool          // the goroutine went back to the pool
 }
 
 // Result is what a run produced.
@@ -143,11 +144,22 @@ type Result struct {
 	// testing/synctest bubble, or by code that is not rewritten) performed
 	// natively during the run: they were not explored.
 	Natives int64
+	// OverMemory is set when the run was ended because the heap grew
+	// past Config.MaxHeap: what it held, and what grew most.
+	OverMemory string
+	// OverTime is set when the run was ended at Config.Deadline.
+	OverTime bool
 }
 
 // Config is the per-run configuration.
 type Config struct {
 	StepLimit int
+	// MaxHeap, if not 0, ends a run whose process heap grows past this
+	// many bytes (Result.OverMemory), checked every few thousand steps.
+	MaxHeap uint64
+	// Deadline, if not zero, ends a run still going at that (wall clock)
+	// time, with Result.OverTime: a time budget is kept even by a long run.
+	Deadline time.Time
 	// PostMain is the least number of steps the goroutines left may take
 	// after the test function returned (default: 10000, or a quarter of
 	// StepLimit if that is less); half of it is also the length of the
@@ -218,6 +230,7 @@ type Exec struct {
 	nTimers uint64
 	now     time.Duration // virtual time since Epoch
 	lastRun time.Duration // virtual time of the last goroutine step that starved no one
+	idleAt  time.Duration // virtual time of the last timer fired when no goroutine could run
 	// foreignWaited is the real time spent waiting for foreign channels.
 	foreignWaited time.Duration
 
@@ -339,6 +352,7 @@ func (e *Exec) newG(parent *G, fn func()) *G {
 		state:     gParked,
 		op:        Op{Kind: OpStart},
 		committed: -1,
+		ranAt:     e.now,
 	}
 	if parent == nil {
 		g.ID = "g0"

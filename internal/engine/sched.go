@@ -129,12 +129,27 @@ func (e *Exec) pick() *G {
 			p.Add(1)
 			raceEnable()
 		}
+		if e.steps%memoryCheckEvery == 0 && (e.cfg.MaxHeap > 0 || !e.cfg.Deadline.IsZero()) {
+			if !e.cfg.Deadline.IsZero() && time.Now().After(e.cfg.Deadline) {
+				e.res.Truncated = true
+				e.res.OverTime = true
+				return nil
+			}
+			if msg := e.overMemory(); msg != "" {
+				e.res.Truncated = true
+				e.res.OverMemory = msg
+				return nil
+			}
+		}
 		if e.steps > e.cfg.StepLimit {
 			e.res.Truncated = true
 			e.res.Bug = &Bug{Kind: KindStepLimit, Message: "step bound exceeded: " + itoa(e.cfg.StepLimit) + " scheduling steps (livelock, or a loop that never blocks)", G: c.G}
 			return nil
 		}
 		if c.Timer != nil {
+			if c.Early == 0 && !e.overdue && c.Timer.when > e.idleAt {
+				e.idleAt = c.Timer.when // no goroutine could run: none is starved
+			}
 			e.record(nil, c.Op(), e.choices, c.Early)
 			e.noteFire(c.Timer)
 			e.fire(c.Timer)
@@ -145,6 +160,12 @@ func (e *Exec) pick() *G {
 		c.G.lastStep = e.steps
 		if c.Early == 0 {
 			e.lastRun = e.now
+			c.G.ranAt = e.now
+			if t := c.G.op.Timer; c.G.op.Kind == OpSleep && t != nil && !e.overdue && t.when > e.idleAt {
+				// A sleeper woke when no goroutine could run.
+				e.idleAt = t.when
+				c.G.ranAt = t.when
+			}
 		}
 		e.record(c.G, c.G.op, e.choices, c.Early)
 		if c.Early > 0 && c.G.op.Kind == OpSleep {
@@ -320,15 +341,18 @@ func (e *Exec) addTimerChoices() {
 		e.choices = e.one[:]
 		return
 	}
-	// The runnable goroutines have been starved since the last step a
-	// goroutine took; consecutive early firings add up.
-	starve := t.when - e.lastRun
-	if starve < 0 {
-		starve = 0
-	}
 	idle := len(e.choices) == 0
-	if !idle && starve > e.cfg.MaxStarve {
-		return
+	starve := time.Duration(0)
+	if !idle {
+		// No runnable goroutine ran after lastRun (nor before the last
+		// idle firing): a cheap bound below the starvation, then the
+		// starvation itself.
+		if t.when-max(e.lastRun, e.idleAt) > e.cfg.MaxStarve {
+			return
+		}
+		if starve = e.starvation(t); starve > e.cfg.MaxStarve {
+			return
+		}
 	}
 	if !idle && t.ch != nil && len(t.ch) == cap(t.ch) {
 		// The tick would be dropped: firing early changes nothing but the
@@ -347,6 +371,24 @@ func (e *Exec) addTimerChoices() {
 		return
 	}
 	e.choices = append(e.choices, Choice{Timer: t, Case: -1, Early: early})
+}
+
+// starvation is how long firing t starves the goroutine that can run and
+// has waited longest: since its last step, or since no goroutine could
+// run, whichever is later. Consecutive early firings add up.
+//
+//go:norace
+func (e *Exec) starvation(t *Timer) time.Duration {
+	since := t.when
+	for _, c := range e.choices {
+		if c.G == nil || c.G == t.sleeper {
+			continue
+		}
+		if r := max(c.G.ranAt, e.idleAt); r < since {
+			since = r
+		}
+	}
+	return max(t.when-since, 0)
 }
 
 // ForeignWait is how long, in real time, heddle waits for a channel it did

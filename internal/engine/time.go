@@ -22,6 +22,9 @@ type Timer struct {
 	fireFn  func()         // context deadline: run inline
 	creator *G             // parent of AfterFunc goroutines
 	early   time.Duration  // the last firing starved runnable goroutines this long
+	// PC is the call site that armed the timer (time.Sleep, time.After,
+	// context.WithTimeout, ...), when the run records positions.
+	PC uintptr
 }
 
 //go:norace
@@ -33,6 +36,9 @@ func (e *Exec) newTimer(d time.Duration) *Timer {
 		d = 0
 	}
 	t := &Timer{ID: g.ID + "/t" + itoa(g.nTmr), when: e.now + d, seq: e.nTimers, active: true, creator: g}
+	if e.cfg.Record {
+		t.PC = userPC()
+	}
 	e.timers = append(e.timers, t)
 	raceRelease(unsafe.Pointer(t))
 	return t

@@ -19,6 +19,7 @@ const (
 	Summary  = "summary"  // totals for one test
 	Output   = "output"   // a line of text (replay steps, notes)
 	Progress = "progress" // about once a second during an exploration: Runs, Bugs, Elapsed
+	Timing   = "timing"   // a timing-dependent test (not a bug unless -strict-timing); fields as for Bug
 )
 
 // The values of Event.Races: what a proof assumes about unsynchronized
@@ -51,8 +52,10 @@ type Event struct {
 	Elapsed   float64 `json:",omitempty"` // seconds
 	Strategy  string  `json:",omitempty"`
 	Exhausted bool    `json:",omitempty"` // the strategy covered its whole space
-	Budget    string  `json:",omitempty"` // the budget used, as given
-	Proven    string  `json:",omitempty"` // what an exhaustive strategy proved, e.g. "all schedules with ≤ 2 delays explored, no bug"
+	// Interrupted: the exploration stopped early on SIGINT or SIGTERM.
+	Interrupted bool   `json:",omitempty"`
+	Budget      string `json:",omitempty"` // the budget used, as given
+	Proven      string `json:",omitempty"` // what an exhaustive strategy proved, e.g. "all schedules with ≤ 2 delays explored, no bug"
 	// Races is what Proven assumes about data races: RacesAssumed,
 	// RacesChecked or RacesExplored. Set whenever Proven is.
 	Races string `json:",omitempty"`

@@ -26,6 +26,13 @@ type Config struct {
 	RunTimeout time.Duration // wall time without progress before "blocked outside heddle's control"
 	MaxStarve  time.Duration // how long a timer may fire early, starving runnable goroutines
 	PCTDepth   int           // d of PCT
+	// MaxMemory bounds the live heap of the test binary, in bytes: a run
+	// that grows it past the bound is ended, and the test fails with
+	// what grew. 0: no bound.
+	MaxMemory uint64
+	// StrictTiming makes a timing-dependent test (KindTiming) a bug that
+	// fails the run; otherwise it is reported apart and the test passes.
+	StrictTiming bool
 
 	Disable    []string // bug kinds not to report: deadlock, leak, panic, fail, misuse, steplimit, nondeterminism
 	LeakIgnore []string // goroutines whose creating or current function matches are not leaks
@@ -44,7 +51,7 @@ type Config struct {
 	// package (see Main).
 	Main    bool     // the test is heddle run's call of main
 	Args    []string // os.Args of every run of main, the program's name first
-	Output  bool     // let main's standard output and error through (heddle run -v, replay)
+	Output  bool     // let the standard output and error of main or of the test through (heddle run -v, heddle test -v, replay)
 	WorkDir string   // the program's working directory, recorded in schedules
 	Stdin   string   // file every run of main reads as its standard input ("": none, empty input)
 
@@ -58,6 +65,9 @@ type Config struct {
 	BuildFlags  []string          // flags the test binary was built with (-race, -tags=...)
 }
 
+// DefaultMaxMemory is the default bound of a test binary's live heap: 2 GiB.
+const DefaultMaxMemory = 2 << 30
+
 // DefaultConfig is what a rewritten test binary uses when it runs without
 // heddle's environment, for example under plain `go test`.
 func DefaultConfig() Config {
@@ -70,6 +80,7 @@ func DefaultConfig() Config {
 		RunTimeout: 10 * time.Second,
 		MaxStarve:  100 * time.Millisecond,
 		PCTDepth:   3,
+		MaxMemory:  DefaultMaxMemory,
 		OutDir:     os.TempDir(),
 	}
 }

@@ -44,8 +44,13 @@ func test(t *testing.T, m *mainState, body func(t *testing.T)) {
 	}
 	serial.Lock()
 	defer serial.Unlock()
+	if watchInterrupt() {
+		t.Skip("heddle: interrupted")
+	}
 	x := newExplorer(t, cfg, body)
 	x.main = m
+	x.output = captureTestOutput(cfg)
+	defer x.output.restore()
 	x.run()
 }
 
@@ -73,6 +78,9 @@ type explorer struct {
 	stop        chan struct{}
 	main        *mainState // heddle run's output, nil for a test
 	natives     int64      // operations run natively by goroutines heddle does not control
+	interrupted bool       // the exploration stopped on a signal
+	output      *testOutput
+	deadline    time.Time // of a time budget: runs still going then are ended
 }
 
 func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
@@ -152,6 +160,9 @@ func (x *explorer) run() {
 
 	start := time.Now()
 	lastProgress := start
+	if cfg.Time > 0 {
+		x.deadline = start.Add(cfg.Time)
+	}
 	x.races = engine.RaceErrors()
 	racesBefore := x.races
 	exhausted := false
@@ -161,6 +172,10 @@ func (x *explorer) run() {
 			break
 		}
 		if cfg.Time > 0 && time.Since(start) > cfg.Time {
+			break
+		}
+		if interrupted.Load() {
+			x.interrupted = true
 			break
 		}
 		if !strat.Begin(run) {
@@ -193,6 +208,13 @@ func (x *explorer) run() {
 		x.natives += res.Natives
 		if res.Truncated {
 			x.truncated = true
+		}
+		if res.OverMemory != "" {
+			x.overMemory(run, res)
+			break
+		}
+		if res.OverTime {
+			break // the time budget is spent, this run with it
 		}
 		if name == "replay" {
 			x.replayed(res, rs)
@@ -268,7 +290,10 @@ func (x *explorer) run() {
 			x.t.Logf("heddle: %s", proven)
 		}
 	}
-	sum := event.Event{Action: event.Summary, Runs: x.runs, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven, Races: races}
+	if x.interrupted {
+		x.t.Logf("heddle: interrupted after %d runs (%v)", x.runs, elapsed.Round(time.Millisecond))
+	}
+	sum := event.Event{Action: event.Summary, Runs: x.runs, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven, Races: races, Interrupted: x.interrupted}
 	if cr, ok := strat.(strategy.ClassReporter); ok {
 		sum.Classes, sum.LazyClasses = cr.Classes()
 		x.t.Logf("heddle: %d happens-before classes, %d lazy happens-before classes", sum.Classes, sum.LazyClasses)
@@ -298,6 +323,9 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 		s = served{Strategy: s, srv: x.srv}
 	}
 	ec.StepLimit = x.cfg.StepLimit
+	ec.MaxHeap = x.cfg.MaxMemory
+	ec.Deadline = x.deadline
+	x.output.newRun()
 	ec.MaxStarve = x.cfg.MaxStarve
 	ec.Progress = &x.progress
 	ec.Pool = &x.pool
@@ -441,6 +469,9 @@ func (x *explorer) checkDeterminism(first *engine.Result, seed uint64) *engine.B
 	keys := choiceKeys(first.Choices)
 	rs := &runT{TB: x.t}
 	res := x.exec(engine.Config{Seed: seed, Trace: true}, strategy.NewReplay(keys), rs)
+	if res.OverMemory != "" || res.OverTime {
+		return nil // the next run that grows so says so; or the budget is spent
+	}
 	if d := diff(first.Trace, res.Trace); d != "" {
 		return &engine.Bug{Kind: engine.KindNondeterminism, Message: "the test is nondeterministic by itself: the same schedule ran differently twice (" + d + "); it depends on something heddle does not control, such as wall-clock time read by code that is not rewritten, state kept across runs, or I/O", G: first.Gs[0]}
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"heddle.dev/internal/engine"
 	"heddle.dev/internal/event"
@@ -16,12 +17,36 @@ import (
 // It returns false when the bug is filtered out or was reported already.
 func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug) bool {
 	x.t.Helper()
+	if bug.Kind == engine.KindFail && x.seen[bug.Kind+" "+x.where(bug)] {
+		return false // known without replaying it
+	}
 	keys := choiceKeys(res.Choices)
 	path, werr := x.writeSchedule(run, bug, keys)
+	drop := func() bool {
+		// One schedule per distinct bug: this one is not reported (unless
+		// an earlier report has the same file).
+		if path != "" && werr == nil && !x.seen["file "+path] {
+			os.Remove(path)
+		}
+		return false
+	}
 
-	// Reproduce with recording, for positions and the trace.
+	// With a time budget, the replays that make the report get what is
+	// left of it, and at least a twentieth of it.
+	if !x.deadline.IsZero() {
+		saved := x.deadline
+		if least := time.Now().Add(x.cfg.Time / 20); least.After(x.deadline) {
+			x.deadline = least
+		}
+		defer func() { x.deadline = saved }()
+	}
+
+	// Reproduce with recording, for positions and the trace, noting the
+	// timers that fire early.
 	rs2 := &runT{TB: x.t}
-	res2 := x.exec(engine.Config{Seed: x.randSeed(x.strat, run), Record: true}, strategy.NewReplay(keys), rs2)
+	seed := x.randSeed(x.strat, run)
+	watch := &earlyWatch{Strategy: strategy.NewReplay(keys)}
+	res2 := x.exec(engine.Config{Seed: seed, Record: true}, watch, rs2)
 	bug2 := classify(res2, rs2)
 	if bug2 != nil && bug.Kind == engine.KindNondeterminism && bug2.Kind == bug.Kind {
 		// Keep the finding's own words: which check saw the divergence.
@@ -35,25 +60,56 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		bug2 = bug
 	}
 	note := ""
-	if bug2 == nil || bug2.Kind != bug.Kind {
+	firings := watch.firings
+	if res2.OverMemory != "" || res2.OverTime {
+		why := res2.OverMemory
+		if res2.OverTime {
+			why = "it ran past the time budget"
+		}
+		note = "note: the recorded replay of this bug was ended (" + why + "); heddle replay -v shows its steps"
+		res2, rs2, bug2 = res, rs, bug
+		firings = nil
+	} else if bug2 == nil || bug2.Kind != bug.Kind {
 		note = "note: replaying the schedule did not reproduce this bug: the test is nondeterministic by itself"
 		res2, rs2, bug2 = res, rs, bug
+		firings = nil
 	}
 	if bug2.Kind == engine.KindLeak && x.ignoredLeak(bug2) {
-		if path != "" {
-			os.Remove(path)
-		}
-		return false
+		return drop()
 	}
 	key := bug2.Kind + " " + x.where(bug2)
 	if x.seen[key] {
-		return false
+		return drop()
 	}
 	x.seen[key] = true
-	x.bugs++
+	early := ""
+	timing := false
+	switch x.earlyNeeded(bug2, keys, seed, firings) {
+	case earlyOfCode:
+		early = x.earlyText("this bug needs a timer of the code under test to fire early, as it can on a slow or loaded machine", firings)
+	case earlyOfTest:
+		// The test's own timer fired early: the test assumes the machine
+		// is never slower than the time it waits.
+		if x.disabled(KindTiming) || x.seen[KindTiming] {
+			return drop()
+		}
+		x.seen[KindTiming] = true
+		timing = true
+		var test []earlyFiring
+		for _, f := range firings {
+			if f.test {
+				test = append(test, f)
+			}
+		}
+		early = x.earlyText("the test's own timers that fired early", test)
+		b := *bug2
+		b.Kind = KindTiming
+		b.Message = timingMessage(slowest(firings), bug2)
+		bug2 = &b
+	}
 
 	var b strings.Builder
-	x.render(&b, run, res2, rs2, bug2)
+	x.render(&b, run, res2, rs2, bug2, early)
 	if note != "" {
 		fmt.Fprintln(&b, note)
 	}
@@ -65,9 +121,40 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		fmt.Fprintf(&b, "schedule: %s\nreplay:   %s\n", path, replay)
 	}
 	text := b.String()
+	x.seen["file "+path] = true
+	if timing && !x.cfg.StrictTiming {
+		// Reported apart from bugs: the test passes, the exploration
+		// goes on.
+		x.emit(event.Event{Action: event.Timing, Kind: KindTiming, Message: bug2.Message, Run: run, Steps: res2.Steps, Schedule: path, Report: text, Replay: replay})
+		x.t.Log("\n" + text)
+		return false
+	}
+	x.bugs++
 	x.emit(event.Event{Action: event.Bug, Kind: bug2.Kind, Message: bug2.Message, Run: run, Steps: res2.Steps, Schedule: path, Report: text, Replay: replay})
 	x.t.Error("\n" + text)
 	return true
+}
+
+// timingMessage is the message of a timing verdict: what the test assumes,
+// and how it failed.
+func timingMessage(d time.Duration, bug *engine.Bug) string {
+	assume := "the test assumes the machine is never slower than " + d.String()
+	if d <= 1 {
+		assume = "the test assumes its goroutines always run before its own timer fires"
+	}
+	return assume + ": it fails only when a timer it armed itself fires while a goroutine that could run has not yet" +
+		" (-strict-timing makes this fail the run; wait for the condition instead of sleeping)\n  the failure: " + bug.Kind + ": " + bug.Message
+}
+
+// overMemory fails the test whose run grew the heap past -max-memory, and
+// says what grew.
+func (x *explorer) overMemory(run int, res *engine.Result) {
+	x.t.Helper()
+	x.bugs++
+	msg := fmt.Sprintf("heddle: %s: run %d was ended after %d steps: %s (-max-memory %dMiB). Bound the runs with -step-limit, explore with a strategy that records no trace (-strategy random or pct), or raise -max-memory.",
+		x.name(), run, res.Steps, res.OverMemory, x.cfg.MaxMemory>>20)
+	x.emit(event.Event{Action: event.Output, Output: msg + "\n"})
+	x.t.Error(msg)
 }
 
 // replayed reports the outcome of a replay.
@@ -88,8 +175,18 @@ func (x *explorer) replayed(res *engine.Result, rs *runT) {
 		return
 	}
 	x.bugs++
+	var firings []earlyFiring
+	for _, s := range res.Trace {
+		if s.Early > 0 {
+			firings = append(firings, earlyFiring{step: s.N, name: firingName(s), early: s.Early})
+		}
+	}
+	early := ""
+	if len(firings) > 0 {
+		early = x.earlyText("timers that fired early in this run", firings)
+	}
 	var b strings.Builder
-	x.render(&b, 1, res, rs, bug)
+	x.render(&b, 1, res, rs, bug, early)
 	text := b.String()
 	x.emit(event.Event{Action: event.Bug, Kind: bug.Kind, Message: bug.Message, Run: 1, Steps: res.Steps, Schedule: x.cfg.Replay, Report: text})
 	x.t.Error("\n" + text)
@@ -137,7 +234,7 @@ func firstUserFrame(stack string) string {
 	lines := strings.Split(stack, "\n")
 	for i := 1; i+1 < len(lines); i += 2 {
 		fn := lines[i]
-		if strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "panic(") || strings.HasPrefix(fn, "heddle.dev/internal/") || strings.HasPrefix(fn, "runtime/debug.") {
+		if strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "panic(") || isHeddleFrame(fn) || strings.HasPrefix(fn, "runtime/debug.") {
 			continue
 		}
 		return strings.TrimSpace(lines[i+1])
@@ -171,20 +268,62 @@ func funcName(pc uintptr) string {
 	return f
 }
 
-// render writes the text report of a bug.
-func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *runT, bug *engine.Bug) {
+// Caps of a report's sections: a report is read by a person, and the
+// whole of each is in the schedule's replay (heddle replay -v).
+const (
+	maxOutputShown     = 40 // lines of the failing run's test output
+	maxGoroutinesShown = 24 // goroutine lines (after grouping)
+	maxStackShown      = 60 // lines of a stack
+	maxStepsShown      = 40 // steps of the trace
+)
+
+// render writes the text report of a bug; early, if not empty, says which
+// timers fired early.
+func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *runT, bug *engine.Bug, early string) {
+	all := x.cfg.Verbose // heddle replay -v: nothing is cut
 	fmt.Fprintf(b, "heddle: %s in %s (run %d, %d steps, strategy %s, seed %d)\n", x.title(bug.Kind), x.name(), run, res.Steps, x.cfg.Strategy, x.cfg.Seed)
-	fmt.Fprintf(b, "  %s\n", bug.Message)
-	if bug.Kind == engine.KindFail && len(rs.msgs) > 0 {
-		fmt.Fprintln(b, "\ntest output of the failing run:")
-		for _, m := range rs.msgs {
-			fmt.Fprintf(b, "    %s\n", m)
+	msg := bug.Message
+	if bug.Kind == engine.KindLeak {
+		ticking := 0
+		for _, g := range bug.Blocked {
+			if g.TickerWait() > 0 {
+				ticking++
+			}
+		}
+		if ticking == len(bug.Blocked) {
+			msg = fmt.Sprintf("%d goroutine(s) left after the test returned, waiting on a ticker that was never stopped", ticking)
+		} else if ticking > 0 {
+			msg = fmt.Sprintf("%d goroutine(s) left after the test returned: %d blocked forever, %d waiting on a ticker that was never stopped", len(bug.Blocked), len(bug.Blocked)-ticking, ticking)
 		}
 	}
-	if early := earlyFirings(res); early != "" {
+	fmt.Fprintf(b, "  %s\n", msg)
+	stack := bug.Stack
+	blockedIn := ""
+	if bug.Kind == engine.KindBlocked {
+		// The engine's stack is every goroutine's: keep the blocked one's.
+		var at string
+		stack, blockedIn, at = blockedStack(stack)
+		if blockedIn != "" {
+			fmt.Fprintf(b, "  blocked in %s", blockedIn)
+			if at != "" {
+				fmt.Fprintf(b, ", called at %s", at)
+			}
+			fmt.Fprintln(b)
+		}
+	}
+	if (bug.Kind == engine.KindFail || bug.Kind == KindTiming) && len(rs.msgs) > 0 {
+		var lines []string
+		for _, m := range rs.msgs {
+			lines = append(lines, strings.Split(m, "\n")...)
+		}
+		fmt.Fprintf(b, "\ntest output of the failing run%s:\n", tail(&lines, maxOutputShown, all, "lines"))
+		for _, l := range lines {
+			fmt.Fprintf(b, "    %s\n", l)
+		}
+	}
+	if early != "" {
 		fmt.Fprintf(b, "\n%s\n", early)
 	}
-	fmt.Fprintln(b, "\ngoroutines:")
 	blocked := map[*engine.G]bool{}
 	for _, g := range bug.Blocked {
 		blocked[g] = true
@@ -192,6 +331,7 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 	type line struct {
 		id, text string // the goroutine's id, and what follows it
 		more     int    // goroutines with the same text after it (grouped)
+		key      bool   // part of the bug: blocked, failed
 	}
 	var lines []*line
 	for _, g := range res.Gs {
@@ -206,26 +346,42 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 			}
 		}
 		state := "finished"
+		key := true
 		switch {
 		case blocked[g]:
 			op := g.Pending()
-			state = fmt.Sprintf("blocked forever: %s at %s", describe(op), x.pos(op.PC))
+			if p := g.TickerWait(); p > 0 {
+				state = fmt.Sprintf("waiting on a %v ticker: %s at %s", p, describe(op), x.pos(op.PC))
+			} else {
+				state = fmt.Sprintf("blocked forever: %s at %s", describe(op), x.pos(op.PC))
+			}
 			if fn := funcName(op.PC); fn != "" {
 				state += " in " + fn
+			}
+		case bug.G == g && bug.Kind == engine.KindBlocked:
+			state = "blocked outside heddle's control"
+			if blockedIn != "" {
+				state += " in " + blockedIn
 			}
 		case bug.G == g && (bug.Kind == engine.KindPanic || bug.Kind == engine.KindMisuse):
 			state = "failed here"
 		case bug.G == g && bug.Kind == engine.KindFail && bug.Stack != "" && strings.HasPrefix(bug.Message, "exit status "):
 			state = "called os.Exit here"
+		case !g.Done() && g.Pending().Kind == engine.OpStart:
+			state = "not started yet"
+			key = false
 		case !g.Done():
 			op := g.Pending()
 			state = fmt.Sprintf("at %s at %s", describe(op), x.pos(op.PC))
+			key = false
+		default:
+			key = false
 		}
-		lines = append(lines, &line{id: g.ID, text: origin + "; " + state})
+		lines = append(lines, &line{id: g.ID, text: origin + "; " + state, key: key})
 	}
-	if len(lines) > groupAbove {
-		// Thousands of goroutines: one line for each kind, the first
-		// goroutine of the kind named, in creation order.
+	if len(lines) > maxGoroutinesShown && !all || len(lines) > groupAbove {
+		// Many goroutines: one line for each kind, the first goroutine
+		// of the kind named, in creation order.
 		first := map[string]*line{}
 		var grouped []*line
 		for _, l := range lines {
@@ -238,6 +394,32 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 		}
 		lines = grouped
 	}
+	left := 0
+	if !all && len(lines) > maxGoroutinesShown {
+		// The goroutines of the bug first, then the others, in creation
+		// order.
+		var keep []*line
+		n := 0
+		for _, l := range lines {
+			if l.key {
+				n++
+			}
+		}
+		others := maxGoroutinesShown - min(n, maxGoroutinesShown)
+		for _, l := range lines {
+			switch {
+			case l.key && len(keep) < maxGoroutinesShown:
+				keep = append(keep, l)
+			case !l.key && others > 0:
+				keep = append(keep, l)
+				others--
+			default:
+				left += 1 + l.more
+			}
+		}
+		lines = keep
+	}
+	fmt.Fprintln(b, "\ngoroutines:")
 	for _, l := range lines {
 		if l.more > 0 {
 			fmt.Fprintf(b, "  %-8s (and %d more) %s\n", l.id, l.more, l.text)
@@ -245,15 +427,108 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 			fmt.Fprintf(b, "  %-8s %s\n", l.id, l.text)
 		}
 	}
-	if bug.Stack != "" && bug.Kind != engine.KindDeadlock && bug.Kind != engine.KindLeak {
-		fmt.Fprintf(b, "\nstack of %s:\n", gid(bug.G))
-		for _, l := range strings.Split(strings.TrimRight(trimStack(bug.Stack), "\n"), "\n") {
+	if left > 0 {
+		fmt.Fprintf(b, "  ... and %d more goroutines (heddle replay -v lists them all)\n", left)
+	}
+	if stack != "" && bug.Kind != engine.KindDeadlock && bug.Kind != engine.KindLeak {
+		sl := strings.Split(strings.TrimRight(trimStack(stack), "\n"), "\n")
+		fmt.Fprintf(b, "\nstack of %s%s:\n", gid(bug.G), head(&sl, maxStackShown, all, "lines"))
+		for _, l := range sl {
 			fmt.Fprintf(b, "    %s\n", l)
 		}
 	}
 	x.mainOutput(b)
+	x.output.write(b)
 	fmt.Fprintln(b)
-	x.steps(b, res, 40)
+	max := maxStepsShown
+	if all {
+		max = 0
+	}
+	x.steps(b, res, max)
+}
+
+// tail keeps the last n of lines unless all, and returns what a section's
+// title says about the rest.
+func tail(lines *[]string, n int, all bool, what string) string {
+	if all || len(*lines) <= n {
+		return ""
+	}
+	l := len(*lines)
+	*lines = (*lines)[l-n:]
+	return fmt.Sprintf(" (the last %d of %d %s)", n, l, what)
+}
+
+// head keeps the first n of lines unless all, and returns what a section's
+// title says about the rest.
+func head(lines *[]string, n int, all bool, what string) string {
+	if all || len(*lines) <= n {
+		return ""
+	}
+	l := len(*lines)
+	*lines = (*lines)[:n]
+	return fmt.Sprintf(" (the first %d of %d %s)", n, l, what)
+}
+
+// blockedStack finds, in a dump of every goroutine's stack, the goroutine
+// that is blocked outside heddle's control: one that heddle runs whose top
+// frames are not heddle's scheduler. It returns its stack, the function it
+// is blocked in, and the position of the first call from user code.
+func blockedStack(dump string) (stack, in, at string) {
+	for _, blk := range strings.Split(dump, "\n\n") {
+		if !strings.Contains(blk, "heddle.dev/internal/engine.") {
+			continue // not a goroutine heddle runs
+		}
+		lines := strings.Split(strings.TrimSpace(blk), "\n")
+		callee, parked := "", false
+		for i := 1; i+1 < len(lines); i += 2 {
+			fn := lines[i]
+			if isHeddleFrame(fn) {
+				parked = at == "" // in heddle's scheduler, not below user code
+				break
+			}
+			if !isUserFrame(fn) {
+				callee = fn
+				continue
+			}
+			at = strings.TrimSpace(lines[i+1])
+			if sp := strings.LastIndex(at, " +0x"); sp >= 0 {
+				at = at[:sp]
+			}
+			if k := strings.LastIndexAny(at, `/\`); k >= 0 {
+				at = at[k+1:]
+			}
+			if callee == "" {
+				callee = fn // blocked in user code itself (a spin loop)
+			}
+			break
+		}
+		if parked || at == "" {
+			continue
+		}
+		if k := strings.LastIndexByte(callee, '('); k > 0 && strings.HasSuffix(callee, ")") {
+			callee = callee[:k] // the arguments
+		}
+		return blk, callee, at
+	}
+	return dump, "", ""
+}
+
+// isHeddleFrame reports whether a stack's function line is heddle's own
+// runtime: such frames never show as user code.
+func isHeddleFrame(fn string) bool {
+	return strings.HasPrefix(fn, "heddle.dev/internal/") || strings.HasPrefix(fn, "heddle.dev/rt.") ||
+		strings.HasPrefix(fn, "created by heddle.dev/")
+}
+
+// isUserFrame reports whether a function line is the user's code rather
+// than the standard library's: its import path has a dot in its first
+// element, or it is a test's main package.
+func isUserFrame(fn string) bool {
+	path := fn
+	if i := strings.IndexByte(path, '/'); i >= 0 {
+		return strings.Contains(path[:i], ".")
+	}
+	return strings.HasPrefix(path, "main.")
 }
 
 // groupAbove is the number of goroutines above which a report lists the
@@ -266,8 +541,7 @@ func trimStack(s string) string {
 	var out []string
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
-		if strings.HasPrefix(l, "heddle.dev/internal/") || strings.HasPrefix(l, "runtime/debug.") || strings.HasPrefix(l, "heddle.dev/rt.") ||
-			strings.HasPrefix(l, "created by heddle.dev/internal/") {
+		if isHeddleFrame(l) || strings.HasPrefix(l, "runtime/debug.") {
 			i++ // and its file line
 			continue
 		}
@@ -361,21 +635,10 @@ func kindTitle(k string) string {
 		return "BLOCKED OUTSIDE HEDDLE'S CONTROL"
 	case engine.KindRace:
 		return "DATA RACE"
+	case KindTiming:
+		return "TIMING-DEPENDENT TEST"
 	}
 	return strings.ToUpper(k)
-}
-
-func earlyFirings(res *engine.Result) string {
-	var out []string
-	for _, s := range res.Trace {
-		if s.Early > 0 {
-			out = append(out, fmt.Sprintf("  step %d: %s fired while other goroutines had been runnable for %v", s.N, firingName(s), s.Early))
-		}
-	}
-	if len(out) == 0 {
-		return ""
-	}
-	return "this bug needs a timer to fire early:\n" + strings.Join(out, "\n")
 }
 
 func firingName(s engine.Step) string {

@@ -1,0 +1,244 @@
+package explore
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"heddle.dev/internal/engine"
+)
+
+// KindTiming is the verdict on a test that fails only when one of its own
+// timers fires early: the test assumes the machine is never slower than
+// some duration. It is not a bug of the code under test, and is reported
+// apart (it fails the run only with -strict-timing).
+const KindTiming = "timing"
+
+// earlyFiring is a timer that fired (or a sleeper that woke) while other
+// goroutines could run, in a recorded run.
+type earlyFiring struct {
+	step  int           // the step of the firing
+	name  string        // "timer g0/t1" or "the sleep of g0"
+	early time.Duration // how long the goroutine that could run had waited
+	pc    uintptr       // where the timer was armed
+	test  bool          // armed by the test's own code (testTimer)
+}
+
+// earlyWatch wraps a strategy and notes every early firing it chooses.
+type earlyWatch struct {
+	engine.Strategy
+	firings []earlyFiring
+}
+
+func (w *earlyWatch) Choose(p *engine.Point) int {
+	i := w.Strategy.Choose(p)
+	if i >= 0 && i < len(p.Choices) && p.Choices[i].Early > 0 {
+		c := p.Choices[i]
+		t := timerOf(c)
+		f := earlyFiring{step: p.Step + 1, early: c.Early}
+		if c.Timer != nil {
+			f.name = "timer " + c.Timer.ID
+		} else {
+			f.name = "the sleep of " + c.G.ID
+		}
+		if t != nil {
+			f.pc = t.PC
+			f.test = testTimer(t)
+		}
+		w.firings = append(w.firings, f)
+	}
+	return i
+}
+
+// timerOf returns the timer an early choice fires: the timer, or the
+// sleeping goroutine's.
+func timerOf(c engine.Choice) *engine.Timer {
+	if c.Timer != nil {
+		return c.Timer
+	}
+	if c.G != nil {
+		return c.G.Pending().Timer
+	}
+	return nil
+}
+
+// testTimer reports whether the test's own code armed t: the call site is
+// in a _test.go file, in the body of a Test, Example, Fuzz or Benchmark
+// function or a function literal in it (a t.Run subtest, a goroutine the
+// test starts). A timer armed by the code under test, or by helpers of the
+// package's test files that are not test functions (GoKer's kernels, test
+// doubles), is the code's: its firing early is something production can
+// see, and a bug it causes stays a bug.
+func testTimer(t *engine.Timer) bool {
+	if t == nil || t.PC == 0 {
+		return false
+	}
+	p := engine.PositionOf(t.PC)
+	if !strings.HasSuffix(p.File, "_test.go") {
+		return false
+	}
+	fn := p.Func
+	if i := strings.LastIndexByte(fn, '/'); i >= 0 {
+		fn = fn[i+1:]
+	}
+	// pkg.TestX.func1.2 -> TestX
+	parts := strings.Split(fn, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	return isTestFunc(parts[1])
+}
+
+// isTestFunc reports whether name is the name go test gives a test,
+// example, fuzz target or benchmark.
+func isTestFunc(name string) bool {
+	for _, prefix := range []string{"Test", "Example", "Fuzz", "Benchmark"} {
+		if !strings.HasPrefix(name, prefix) {
+			continue
+		}
+		rest := name[len(prefix):]
+		if rest == "" {
+			return true
+		}
+		r, _ := utf8.DecodeRuneInString(rest)
+		return !unicode.IsLower(r)
+	}
+	return false
+}
+
+// avoidEarly replays recorded choices but never fires early a timer that
+// avoid selects; where the recorded choice is such a firing, or is not
+// enabled, it looks a few choices ahead, and else lets the goroutine that
+// ran last go on. It tells whether a bug needs those early firings.
+type avoidEarly struct {
+	keys  []string
+	next  int
+	avoid func(*engine.Timer) bool
+}
+
+func (a *avoidEarly) Begin(run int) bool {
+	a.next = 0
+	return run == 1
+}
+
+func (a *avoidEarly) End(*engine.Result) {}
+
+func (a *avoidEarly) Choose(p *engine.Point) int {
+	ok := func(c engine.Choice) bool { return c.Early == 0 || !a.avoid(timerOf(c)) }
+	for look := 0; look < 4 && a.next+look < len(a.keys); look++ {
+		want := a.keys[a.next+look]
+		for i, c := range p.Choices {
+			if c.Key() == want && ok(c) {
+				a.next += look + 1
+				return i
+			}
+		}
+	}
+	if p.Prev >= 0 && ok(p.Choices[p.Prev]) {
+		return p.Prev
+	}
+	for i, c := range p.Choices {
+		if ok(c) {
+			return i
+		}
+	}
+	return 0
+}
+
+// earlyNeed says how a bug depends on timers firing early.
+type earlyNeed int
+
+const (
+	earlyNotNeeded earlyNeed = iota // no early firing, or the bug happens without one
+	earlyOfCode                     // it needs a timer of the code under test to fire early
+	earlyOfTest                     // it needs only the test's own timers to fire early
+)
+
+// earlyNeeded finds out whether the bug of the recorded run (its choices
+// keys, the early firings it made) needs early firings, and whose: it
+// replays the run without any early firing, and then without those of the
+// test's own timers, and sees whether the same bug happens.
+func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, seed uint64, firings []earlyFiring) earlyNeed {
+	if len(firings) == 0 {
+		return earlyNotNeeded
+	}
+	switch bug.Kind {
+	case engine.KindDeadlock, engine.KindLeak, engine.KindPanic, engine.KindFail, engine.KindMisuse:
+	default:
+		// A step bound, a nondeterministic test, a race, a goroutine
+		// blocked outside heddle: not decided by one replay.
+		return earlyOfCode
+	}
+	where := x.where(bug)
+	same := func(avoid func(*engine.Timer) bool) bool {
+		rs := &runT{TB: x.t}
+		res := x.exec(engine.Config{Seed: seed, Record: true}, &avoidEarly{keys: keys, avoid: avoid}, rs)
+		if res.OverMemory != "" || res.OverTime {
+			return true // unknown: the report keeps its note
+		}
+		b := classify(res, rs)
+		return b != nil && b.Kind == bug.Kind && x.where(b) == where
+	}
+	if same(func(*engine.Timer) bool { return true }) {
+		return earlyNotNeeded
+	}
+	tests := 0
+	for _, f := range firings {
+		if f.test {
+			tests++
+		}
+	}
+	switch {
+	case tests == 0:
+		return earlyOfCode
+	case tests < len(firings) && same(testTimer):
+		return earlyOfCode
+	}
+	return earlyOfTest
+}
+
+// maxEarlyShown is how many early firings a report lists: the last ones.
+const maxEarlyShown = 8
+
+// earlyText describes early firings, the last maxEarlyShown of them.
+func (x *explorer) earlyText(header string, firings []earlyFiring) string {
+	var b strings.Builder
+	b.WriteString(header)
+	from := 0
+	if len(firings) > maxEarlyShown {
+		from = len(firings) - maxEarlyShown
+		fmt.Fprintf(&b, " (the last %d of %d; heddle replay -v shows every step)", maxEarlyShown, len(firings))
+	}
+	b.WriteString(":")
+	for _, f := range firings[from:] {
+		fmt.Fprintf(&b, "\n  step %d: %s", f.step, f.name)
+		if f.pc != 0 {
+			fmt.Fprintf(&b, " (armed at %s)", x.pos(f.pc))
+		}
+		fmt.Fprintf(&b, " fired %s", starvedText(f.early))
+	}
+	return b.String()
+}
+
+// starvedText says how long an early firing starved the goroutines that
+// could run; the engine marks a firing that starved no one yet as 1ns.
+func starvedText(d time.Duration) string {
+	if d <= 1 {
+		return "before the goroutines that could run took their next step"
+	}
+	return fmt.Sprintf("while a goroutine that could run had waited %v", d)
+}
+
+// slowest is the longest starvation among the early firings of the
+// test's own timers: the test assumes the machine is never slower.
+func slowest(firings []earlyFiring) time.Duration {
+	var d time.Duration
+	for _, f := range firings {
+		if f.test && f.early > d {
+			d = f.early
+		}
+	}
+	return d
+}
