@@ -86,7 +86,11 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	timing := false
 	switch x.earlyNeeded(bug2, keys, seed, firings) {
 	case earlyOfCode:
-		early = x.earlyText("this bug needs a timer of the code under test to fire early, as it can on a slow or loaded machine", firings)
+		header := "this bug needs a timer of the code under test to fire early, as it can on a slow or loaded machine"
+		if bug2.Kind == engine.KindLeak && !anyCodeTimer(firings) {
+			header = "this leak needs the test's own timer to fire early, as it can on a slow or loaded machine"
+		}
+		early = x.earlyText(header, firings)
 	case earlyOfTest:
 		// The test's own timer fired early: the test assumes the machine
 		// is never slower than the time it waits.
@@ -646,4 +650,15 @@ func firingName(s engine.Step) string {
 		return "timer " + s.Timer
 	}
 	return "the sleep of " + gid(s.G)
+}
+
+// anyCodeTimer reports whether one of the early firings is a timer of the
+// code under test (not the test's own).
+func anyCodeTimer(firings []earlyFiring) bool {
+	for _, f := range firings {
+		if !f.test {
+			return true
+		}
+	}
+	return false
 }
