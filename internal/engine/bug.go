@@ -27,6 +27,10 @@ type Bug struct {
 	Message string
 	G       *G   // the goroutine that failed, or the test goroutine
 	Blocked []*G // for deadlocks and leaks: the goroutines blocked forever
+	// Running is, for leaks, the goroutines that never ended: still
+	// running at the horizon after the test returned, or waiting for a
+	// timer past it.
+	Running []*G
 	Stack   string
 	Value   any // the panic value
 }

@@ -289,6 +289,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 		s = served{Strategy: s, srv: x.srv}
 	}
 	ec.StepLimit = x.cfg.StepLimit
+	ec.NoLeaks = x.disabled(engine.KindLeak)
 	ec.MaxStarve = x.cfg.MaxStarve
 	ec.Progress = &x.progress
 	ec.Pool = &x.pool
