@@ -57,6 +57,7 @@ var misusePanics = []string{
 	"sync: RUnlock of unlocked RWMutex",
 	"sync: Unlock of unlocked RWMutex",
 	"sync: WaitGroup is reused before previous Wait has returned",
+	"sync: WaitGroup misuse: Add called concurrently with Wait",
 	"sync.Cond.Wait without",
 }
 
