@@ -57,8 +57,10 @@ var misusePanics = []string{
 	"sync: RUnlock of unlocked RWMutex",
 	"sync: Unlock of unlocked RWMutex",
 	"sync: WaitGroup is reused before previous Wait has returned",
-	"sync: WaitGroup misuse: Add called concurrently with Wait",
 	"sync.Cond.Wait without",
+	"sync: WaitGroup misuse",
+	"Log in goroutine after ",  // testing: t.Log and the rest after the test completed
+	"Fail in goroutine after ", // testing: t.Fail and the rest after the test completed
 }
 
 //go:norace
@@ -95,3 +97,10 @@ func (e *Exec) divergence() *Bug {
 		G:       e.cur,
 	}
 }
+
+// Unwinding reports whether the run has ended and its goroutines are being
+// unwound: a goroutine that does not return normally now was ended by
+// heddle, not by the program.
+//
+//go:norace
+func (e *Exec) Unwinding() bool { return e.aborting }
