@@ -1,6 +1,7 @@
 package rt_test
 
 import (
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -36,6 +37,35 @@ var misusePrograms = []struct {
 			rt.WaitGroupDone(&wg)
 		})
 		rt.WaitGroupWait(&wg)
+	}},
+	{"rwmutex-runlock-unlocked", "fatal error: sync: RUnlock of unlocked RWMutex", func() {
+		var rw sync.RWMutex
+		rt.Go(func() { rt.RWRLock(&rw) })
+		rt.RWRUnlock(&rw) // before g0.1's RLock
+	}},
+	{"rwmutex-runlock-write-locked", "fatal error: sync: RUnlock of unlocked RWMutex", func() {
+		var rw sync.RWMutex
+		rt.RWLock(&rw)
+		rt.RWRUnlock(&rw)
+	}},
+	{"rwmutex-unlock-read-locked", "fatal error: sync: Unlock of unlocked RWMutex", func() {
+		var rw sync.RWMutex
+		rt.RWRLock(&rw)
+		rt.RWUnlock(&rw)
+	}},
+	{"close-nil-channel", "close of nil channel", func() {
+		var ch chan int
+		rt.Go(func() { ch = rt.MakeChan[chan int](0) })
+		rt.Close(ch) // before g0.1 made it
+	}},
+	{"cond-copied", "sync.Cond is copied", func() {
+		var mu sync.Mutex
+		c := sync.NewCond(&mu)
+		rt.CondSignal(c)
+		// c2 := *c, which vet would report.
+		c2 := new(sync.Cond)
+		reflect.ValueOf(c2).Elem().Set(reflect.ValueOf(c).Elem())
+		rt.CondBroadcast(c2)
 	}},
 }
 
@@ -81,5 +111,26 @@ func TestWaitGroupCorrectUseIsNoMisuse(t *testing.T) {
 	}
 	if runs < 10 {
 		t.Fatalf("only %d runs: the schedules were not explored", runs)
+	}
+}
+
+// TestNilSyncObjectPanics: a method of a sync type called on a nil pointer
+// panics with Go's runtime error, as it does natively, instead of being
+// modelled as an object at address 0.
+func TestNilSyncObjectPanics(t *testing.T) {
+	progs := map[string]func(){
+		"Mutex.Lock":     func() { var m *sync.Mutex; rt.MutexLock(m) },
+		"Mutex.Unlock":   func() { var m *sync.Mutex; rt.MutexUnlock(m) },
+		"RWMutex.RLock":  func() { var m *sync.RWMutex; rt.RWRLock(m) },
+		"RWMutex.Lock":   func() { var m *sync.RWMutex; rt.RWLock(m) },
+		"WaitGroup.Add":  func() { var wg *sync.WaitGroup; rt.WaitGroupAdd(wg, 1) },
+		"WaitGroup.Wait": func() { var wg *sync.WaitGroup; rt.WaitGroupWait(wg) },
+		"Cond.Signal":    func() { var c *sync.Cond; rt.CondSignal(c) },
+	}
+	for name, prog := range progs {
+		res := runOnce(t, engine.Config{}, prog)
+		if res.Bug == nil || res.Bug.Kind != engine.KindPanic || !strings.Contains(res.Bug.Message, "nil pointer dereference") {
+			t.Errorf("%s on nil: got %v, want a nil pointer dereference", name, res.Bug)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 )
 
 // Kinds of bug.
@@ -58,6 +59,7 @@ var misusePanics = []string{
 	"sync: Unlock of unlocked RWMutex",
 	"sync: WaitGroup is reused before previous Wait has returned",
 	"sync.Cond.Wait without",
+	"sync.Cond is copied",
 	"sync: WaitGroup misuse",
 	"Log in goroutine after ",  // testing: t.Log and the rest after the test completed
 	"Fail in goroutine after ", // testing: t.Fail and the rest after the test completed
@@ -104,3 +106,12 @@ func (e *Exec) divergence() *Bug {
 //
 //go:norace
 func (e *Exec) Unwinding() bool { return e.aborting }
+
+// nilCheck dereferences p, as the method of a sync type does first: on a
+// nil pointer it panics with Go's runtime error, where heddle's shadow
+// state would happily model a mutex at address 0.
+//
+//go:norace
+func nilCheck(p unsafe.Pointer) {
+	_ = *(*byte)(p)
+}

@@ -28,6 +28,7 @@ func (e *Exec) wg(p unsafe.Pointer) *wgState { return &e.objs.obtain(p).wg }
 //
 //go:norace
 func (e *Exec) WaitGroupAdd(p unsafe.Pointer, delta int) {
+	nilCheck(p)
 	e.yield(Op{Kind: OpWGAdd, Obj: p})
 	w := e.wg(p)
 	if delta > 0 && w.count == 0 {
@@ -70,6 +71,7 @@ func (e *Exec) wgWaiter(p unsafe.Pointer) *G {
 //
 //go:norace
 func (e *Exec) WaitGroupWait(p unsafe.Pointer) {
+	nilCheck(p)
 	e.yield(Op{Kind: OpWGWait, Obj: p})
 	raceAcquire(p)
 }
