@@ -119,3 +119,24 @@ func TestNoLeaksRunsNoLonger(t *testing.T) {
 		t.Errorf("%d steps with leaks off, want the short window", res.Steps)
 	}
 }
+
+// TestBusyAfterTheTestIsNoLeak: a goroutine that polls 600,000 times after
+// the test returned (Kubernetes58107's Sync, in small) moves the clock by
+// 1 µs a poll: at that pace the horizon is out of reach of the step
+// budget, so the run is cut short as before and nothing is reported (it
+// ends natively in a few milliseconds).
+func TestBusyAfterTheTestIsNoLeak(t *testing.T) {
+	res := runOnce(t, engine.Config{}, func() {
+		rt.Go(func() {
+			for i := 0; i < 600000; i++ {
+				rt.Gosched()
+			}
+		})
+	})
+	if res.Bug != nil {
+		t.Fatalf("%s: %s after %d steps", res.Bug.Kind, res.Bug.Message, res.Steps)
+	}
+	if res.Steps > 40000 {
+		t.Errorf("%d steps: the run was extended towards a horizon it cannot reach", res.Steps)
+	}
+}

@@ -385,15 +385,19 @@ func (e *Exec) waitForeign() bool {
 // thousand signals, runs to its end, while a ticker loop or a poller moves
 // the clock and is cut short. Then half of postMain steps are scheduled
 // fairly. If goroutines still run after that (the run is not over, or
-// afterMain would not be called), they are run on, fairly, to the
-// horizon: until Horizon of virtual time or PostMainMax steps have passed
-// since the test returned. Those that end before are no leak; those still
-// running are (unless leaks are off, and the run ends at once).
+// afterMain would not be called) and the clock moves fast enough to reach
+// the horizon (Horizon of virtual time after the test returned) within
+// PostMainMax steps after the test returned, at the pace it kept since,
+// they are run on, fairly, to the horizon: those that end before are no
+// leak, those still running there are (endAfterMain). A busy loop, a
+// poller or a ticker of microseconds would not reach it, and is cut short
+// as before, unreported: heddle cannot tell whether it would end. With
+// leaks off, runs are never extended.
 //
 //go:norace
 func (e *Exec) afterMain() bool {
+	since := e.steps - e.mainDoneStep
 	if e.postFair == 0 {
-		since := e.steps - e.mainDoneStep
 		if since >= e.postMain()/2 && (e.now-e.mainDoneAt >= e.cfg.PostTime || since >= e.cfg.PostMainMax) {
 			e.postFair = e.steps
 		}
@@ -402,21 +406,26 @@ func (e *Exec) afterMain() bool {
 	if e.steps-e.postFair < e.postMain()/2 {
 		return false
 	}
-	if e.cfg.NoLeaks {
+	elapsed := e.now - e.mainDoneAt
+	if e.cfg.NoLeaks || elapsed <= 0 || elapsed >= e.cfg.Horizon || since >= e.cfg.PostMainMax {
 		return true
 	}
-	return e.now-e.mainDoneAt >= e.cfg.Horizon || e.steps-e.mainDoneStep >= e.cfg.PostMainMax
+	// Steps still needed to reach the horizon, at the pace so far.
+	need := int64(e.cfg.Horizon-elapsed) / int64(elapsed) * int64(since)
+	return need > int64(e.cfg.PostMainMax-since)
 }
 
 // endAfterMain ends a run whose goroutines keep running long after the
 // test returned (a ticker loop, a poller): the goroutines that stayed
 // blocked through the last half of postMain steps of fair scheduling, while
-// others ran, and those still running, are leaks.
+// others ran, are leaks, and so are those still running if the run reached
+// the horizon.
 //
 //go:norace
 func (e *Exec) endAfterMain() {
 	e.res.Truncated = true
 	since := e.steps - e.postMain()/2
+	horizon := e.now-e.mainDoneAt >= e.cfg.Horizon
 	var blocked, running []*G
 	for _, g := range e.gs {
 		if g.state != gParked || g.System {
@@ -424,7 +433,7 @@ func (e *Exec) endAfterMain() {
 		}
 		if g.lastStep < since && !e.canRun(g) {
 			blocked = append(blocked, g)
-		} else {
+		} else if horizon {
 			running = append(running, g)
 		}
 	}
