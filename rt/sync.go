@@ -360,6 +360,7 @@ func OnceValues[T1, T2 any](f func() (T1, T2)) func() (T1, T2) {
 // CondWait replaces c.Wait().
 func CondWait(c *sync.Cond) {
 	if x := engine.Current(); x != nil {
+		condCheck(c)
 		x.CondWait(unsafe.Pointer(c), func() { LockerUnlock(c.L) }, func() { LockerLock(c.L) }, lockerPtr(c.L))
 		return
 	}
@@ -369,6 +370,7 @@ func CondWait(c *sync.Cond) {
 // CondSignal replaces c.Signal().
 func CondSignal(c *sync.Cond) {
 	if x := engine.Current(); x != nil {
+		condCheck(c)
 		x.CondSignal(unsafe.Pointer(c), false)
 		return
 	}
@@ -378,6 +380,7 @@ func CondSignal(c *sync.Cond) {
 // CondBroadcast replaces c.Broadcast().
 func CondBroadcast(c *sync.Cond) {
 	if x := engine.Current(); x != nil {
+		condCheck(c)
 		x.CondSignal(unsafe.Pointer(c), true)
 		return
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 )
 
 // Kinds of bug.
@@ -27,6 +28,10 @@ type Bug struct {
 	Message string
 	G       *G   // the goroutine that failed, or the test goroutine
 	Blocked []*G // for deadlocks and leaks: the goroutines blocked forever
+	// Running is, for leaks, the goroutines that never ended: still
+	// running at the horizon after the test returned, or waiting for a
+	// timer past it.
+	Running []*G
 	Stack   string
 	Value   any // the panic value
 }
@@ -54,6 +59,10 @@ var misusePanics = []string{
 	"sync: Unlock of unlocked RWMutex",
 	"sync: WaitGroup is reused before previous Wait has returned",
 	"sync.Cond.Wait without",
+	"sync.Cond is copied",
+	"sync: WaitGroup misuse",
+	"Log in goroutine after ",  // testing: t.Log and the rest after the test completed
+	"Fail in goroutine after ", // testing: t.Fail and the rest after the test completed
 }
 
 //go:norace
@@ -89,4 +98,20 @@ func (e *Exec) divergence() *Bug {
 		Message: fmt.Sprintf("the run diverged from the schedule at step %d: enabled were %s; the test behaves differently from run to run (state kept across runs, wall-clock time or randomness not controlled by heddle), or the program changed", e.steps+1, strings.Join(keys, ", ")),
 		G:       e.cur,
 	}
+}
+
+// Unwinding reports whether the run has ended and its goroutines are being
+// unwound: a goroutine that does not return normally now was ended by
+// heddle, not by the program.
+//
+//go:norace
+func (e *Exec) Unwinding() bool { return e.aborting }
+
+// nilCheck dereferences p, as the method of a sync type does first: on a
+// nil pointer it panics with Go's runtime error, where heddle's shadow
+// state would happily model a mutex at address 0.
+//
+//go:norace
+func nilCheck(p unsafe.Pointer) {
+	_ = *(*byte)(p)
 }

@@ -18,6 +18,7 @@ func (e *Exec) cond(p unsafe.Pointer) *condState { return &e.objs.obtain(p).cond
 //
 //go:norace
 func (e *Exec) CondWait(p unsafe.Pointer, unlock, lock func(), lockPtr unsafe.Pointer) {
+	nilCheck(p)
 	e.yield(Op{Kind: OpCondWait, Obj: p})
 	if lockPtr != nil && !e.lockHeld(lockPtr) {
 		e.misuse("fatal error: sync: unlock of unlocked mutex (sync.Cond.Wait without holding c.L)")
@@ -47,6 +48,7 @@ func (e *Exec) lockHeld(p unsafe.Pointer) bool {
 //
 //go:norace
 func (e *Exec) CondSignal(p unsafe.Pointer, all bool) {
+	nilCheck(p)
 	kind := OpCondSignal
 	if all {
 		kind = OpCondBroadcast

@@ -181,8 +181,11 @@ type Config struct {
 	MaxStarve time.Duration
 	// Horizon is how far virtual time may advance after the test function
 	// returned, to let leftover goroutines finish, before the ones still
-	// blocked are leaks.
+	// blocked or running are leaks (default one minute); see afterMain.
 	Horizon time.Duration
+	// NoLeaks is set when leaks are not reported: goroutines that keep
+	// running after the test returned are not run on to the horizon.
+	NoLeaks bool
 	// DormantFrom is the number of goroutines from which a run keeps its
 	// enabled set from step to step and recomputes only the choices of
 	// the goroutines a step may have changed (enabledset.go); below it the

@@ -15,6 +15,7 @@ func (e *Exec) mutex(p unsafe.Pointer) *mutexState { return &e.objs.obtain(p).mu
 //
 //go:norace
 func (e *Exec) MutexLock(p unsafe.Pointer) {
+	nilCheck(p)
 	e.yield(Op{Kind: OpLock, Obj: p})
 	e.mutex(p).locked = true
 	raceAcquire(p)
@@ -24,6 +25,7 @@ func (e *Exec) MutexLock(p unsafe.Pointer) {
 //
 //go:norace
 func (e *Exec) MutexTryLock(p unsafe.Pointer) bool {
+	nilCheck(p)
 	e.yield(Op{Kind: OpTryLock, Obj: p})
 	m := e.mutex(p)
 	if m.locked {
@@ -39,6 +41,7 @@ func (e *Exec) MutexTryLock(p unsafe.Pointer) bool {
 //
 //go:norace
 func (e *Exec) MutexUnlock(p unsafe.Pointer) {
+	nilCheck(p)
 	e.yield(Op{Kind: OpUnlock, Obj: p})
 	m := e.mutex(p)
 	if !m.locked {
@@ -66,6 +69,7 @@ func (e *Exec) rw(p unsafe.Pointer) *rwState { return &e.objs.obtain(p).rw }
 //
 //go:norace
 func (e *Exec) RWLock(p unsafe.Pointer) {
+	nilCheck(p)
 	e.yield(Op{Kind: OpWLock, Obj: p})
 	rw := e.rw(p)
 	if rw.readers > 0 {
@@ -82,6 +86,7 @@ func (e *Exec) RWLock(p unsafe.Pointer) {
 //
 //go:norace
 func (e *Exec) RWUnlock(p unsafe.Pointer) {
+	nilCheck(p)
 	e.yield(Op{Kind: OpWUnlock, Obj: p})
 	rw := e.rw(p)
 	if !rw.writer {
@@ -96,6 +101,7 @@ func (e *Exec) RWUnlock(p unsafe.Pointer) {
 //
 //go:norace
 func (e *Exec) RWRLock(p unsafe.Pointer) {
+	nilCheck(p)
 	e.yield(Op{Kind: OpRLock, Obj: p})
 	e.rw(p).readers++
 	raceAcquire(p)
@@ -105,6 +111,7 @@ func (e *Exec) RWRLock(p unsafe.Pointer) {
 //
 //go:norace
 func (e *Exec) RWRUnlock(p unsafe.Pointer) {
+	nilCheck(p)
 	e.yield(Op{Kind: OpRUnlock, Obj: p})
 	rw := e.rw(p)
 	if rw.readers <= 0 {
@@ -119,6 +126,7 @@ func (e *Exec) RWRUnlock(p unsafe.Pointer) {
 //
 //go:norace
 func (e *Exec) RWTryLock(p unsafe.Pointer) bool {
+	nilCheck(p)
 	e.yield(Op{Kind: OpRWTryLock, Obj: p})
 	rw := e.rw(p)
 	if rw.writer || rw.readers > 0 || rw.waiting != nil {
@@ -135,6 +143,7 @@ func (e *Exec) RWTryLock(p unsafe.Pointer) bool {
 //
 //go:norace
 func (e *Exec) RWTryRLock(p unsafe.Pointer) bool {
+	nilCheck(p)
 	e.yield(Op{Kind: OpRWTryRLock, Obj: p})
 	rw := e.rw(p)
 	if rw.writer || rw.waiting != nil {

@@ -430,39 +430,129 @@ func (e *Exec) waitForeign() bool {
 // that never touches the clock, such as a goroutine sending a hundred
 // thousand signals, runs to its end, while a ticker loop or a poller moves
 // the clock and is cut short. Then half of postMain steps are scheduled
-// fairly, and the run ends.
+// fairly. If goroutines still run after that (the run is not over, or
+// afterMain would not be called) and the clock moves fast enough to reach
+// the horizon (Horizon of virtual time after the test returned) within
+// PostMainMax steps after the test returned, at the pace it kept since,
+// they are run on, fairly, to the horizon: those that end before are no
+// leak, those still running there are (endAfterMain). A busy loop, a
+// poller or a ticker of microseconds would not reach it, and is cut short
+// as before, unreported: heddle cannot tell whether it would end. With
+// leaks off, runs are never extended.
 //
 //go:norace
 func (e *Exec) afterMain() bool {
+	since := e.steps - e.mainDoneStep
 	if e.postFair == 0 {
-		since := e.steps - e.mainDoneStep
 		if since >= e.postMain()/2 && (e.now-e.mainDoneAt >= e.cfg.PostTime || since >= e.cfg.PostMainMax) {
 			e.postFair = e.steps
 		}
 		return false
 	}
-	return e.steps-e.postFair >= e.postMain()/2
+	if e.steps-e.postFair < e.postMain()/2 {
+		return false
+	}
+	elapsed := e.now - e.mainDoneAt
+	if e.cfg.NoLeaks || elapsed <= 0 || elapsed >= e.cfg.Horizon || since >= e.cfg.PostMainMax {
+		return true
+	}
+	// Steps still needed to reach the horizon, at the pace so far.
+	need := int64(e.cfg.Horizon-elapsed) / int64(elapsed) * int64(since)
+	return need > int64(e.cfg.PostMainMax-since)
 }
 
 // endAfterMain ends a run whose goroutines keep running long after the
 // test returned (a ticker loop, a poller): the goroutines that stayed
-// blocked through the fair phase, while the others ran, are reported as
-// leaks; if there are none, the run ends without a bug.
+// blocked through the last half of postMain steps of fair scheduling, while
+// others ran, are leaks, and so are those still running if the run reached
+// the horizon.
 //
 //go:norace
 func (e *Exec) endAfterMain() {
 	e.res.Truncated = true
-	since := e.postFair
-	var blocked []*G
+	since := e.steps - e.postMain()/2
+	horizon := e.now-e.mainDoneAt >= e.cfg.Horizon
+	var blocked, running []*G
 	for _, g := range e.gs {
-		if g.state == gParked && !g.System && g.lastStep < since && !e.canRun(g) {
+		if g.state != gParked || g.System {
+			continue
+		}
+		if g.lastStep < since && !e.canRun(g) {
 			blocked = append(blocked, g)
+		} else if horizon {
+			running = append(running, g)
 		}
 	}
-	if len(blocked) == 0 {
+	if len(blocked) == 0 && len(running) == 0 {
 		return
 	}
-	e.res.Bug = &Bug{Kind: KindLeak, Message: itoa(len(blocked)) + " goroutine(s) still blocked " + itoa(e.steps-e.mainDoneStep) + " steps after the test returned, through " + itoa(e.steps-e.postFair) + " steps of fair scheduling, while others kept running", Blocked: blocked, G: blocked[0]}
+	msg := ""
+	if len(blocked) > 0 {
+		msg = itoa(len(blocked)) + " goroutine(s) still blocked " + itoa(e.steps-e.mainDoneStep) + " steps after the test returned, through " + itoa(e.steps-since) + " steps of fair scheduling, while others kept running"
+	}
+	e.res.Bug = e.leak(blocked, running, msg, "looping", "")
+}
+
+// leak is the leak bug of blocked and running goroutines; msg describes
+// the blocked ones, doing what the first running one does (looping, or
+// waiting) and why why.
+//
+//go:norace
+func (e *Exec) leak(blocked, running []*G, msg, doing, why string) *Bug {
+	if len(running) > 0 {
+		if msg != "" {
+			msg += "; "
+		}
+		msg += itoa(len(running)) + " goroutine(s) still running " + itoa(e.steps-e.mainDoneStep) + " steps / " + (e.now - e.mainDoneAt).String() + " of virtual time after the test returned"
+		if p := PositionOf(running[0].op.PC); p.File != "" {
+			msg += ", " + doing + " at " + baseName(p.File) + ":" + itoa(p.Line)
+			if len(running) > 1 {
+				msg += " (" + running[0].ID + ")"
+			}
+		}
+		msg += why
+	}
+	b := &Bug{Kind: KindLeak, Message: msg, Blocked: blocked, Running: running}
+	if len(blocked) > 0 {
+		b.G = blocked[0]
+	} else {
+		b.G = running[0]
+	}
+	return b
+}
+
+//go:norace
+func baseName(file string) string {
+	for i := len(file) - 1; i >= 0; i-- {
+		if file[i] == '/' || file[i] == '\\' {
+			return file[i+1:]
+		}
+	}
+	return file
+}
+
+// timerOf returns the active timer g's pending operation waits for (a
+// sleep, or a receive from a timer's or ticker's channel), or nil. At the
+// end of a run after the test returned, such a goroutine is not blocked
+// forever: it waits for a timer past the horizon.
+//
+//go:norace
+func (e *Exec) timerOf(g *G) *Timer {
+	if g.op.Kind == OpSleep {
+		return g.op.Timer
+	}
+	for _, c := range g.op.Cases {
+		p := c.Chan()
+		if p == nil {
+			continue
+		}
+		for _, t := range e.timers {
+			if t.ch != nil && chanAddr(t.ch) == p {
+				return t
+			}
+		}
+	}
+	return nil
 }
 
 // postMain is how many steps the goroutines get after the test returned:
@@ -513,7 +603,27 @@ func (e *Exec) endOfRun() {
 		e.res.Bug = &Bug{Kind: KindDeadlock, Message: "all goroutines are blocked: deadlock", Blocked: blocked, G: e.gs[0]}
 		return
 	}
-	e.res.Bug = &Bug{Kind: KindLeak, Message: itoa(len(blocked)) + " goroutine(s) blocked forever after the test returned", Blocked: blocked, G: blocked[0]}
+	var forever, running []*G
+	doing, why := "", ""
+	for _, g := range blocked {
+		t := e.timerOf(g)
+		if t == nil {
+			forever = append(forever, g)
+			continue
+		}
+		if len(running) == 0 {
+			doing, why = "waiting", " (for a timer past the "+e.cfg.Horizon.String()+" horizon)"
+			if t.period > 0 {
+				doing, why = "looping", " (its ticker's next tick is past the "+e.cfg.Horizon.String()+" horizon)"
+			}
+		}
+		running = append(running, g)
+	}
+	msg := ""
+	if len(forever) > 0 {
+		msg = itoa(len(forever)) + " goroutine(s) blocked forever after the test returned"
+	}
+	e.res.Bug = e.leak(forever, running, msg, doing, why)
 }
 
 //go:norace

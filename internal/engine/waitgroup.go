@@ -5,6 +5,10 @@ import "unsafe"
 // wgState is the shadow state of a sync.WaitGroup.
 type wgState struct {
 	count int // the counter
+	// zeroAt is the announcement sequence number (Exec.seq) when a Done
+	// last took the counter to zero: a Wait announced before it was
+	// blocked, as it is in Go, until then.
+	zeroAt uint64
 }
 
 //go:norace
@@ -12,10 +16,31 @@ func (e *Exec) wg(p unsafe.Pointer) *wgState { return &e.objs.obtain(p).wg }
 
 // WaitGroupAdd models WaitGroup.Add and Done.
 //
+// An Add with a positive delta while the counter is zero and a goroutine
+// waits in Wait is a misuse, as Go's documentation says ("calls with a
+// positive delta that occur when the counter is zero must happen before a
+// Wait"): nothing can order the Add before a Wait that has not returned.
+// If the waiter was blocked (the counter was positive after it called
+// Wait), Go panics in Wait ("WaitGroup is reused before previous Wait has
+// returned"); otherwise the Wait can run next, find the counter positive
+// and block, and the race detector reports the Add and the Wait. The
+// correct pattern, wg.Add(1); go f(); wg.Wait(), adds before anyone waits.
+//
 //go:norace
 func (e *Exec) WaitGroupAdd(p unsafe.Pointer, delta int) {
+	nilCheck(p)
 	e.yield(Op{Kind: OpWGAdd, Obj: p})
 	w := e.wg(p)
+	if delta > 0 && w.count == 0 {
+		if g := e.wgWaiter(p); g != nil {
+			if g.opSeq <= w.zeroAt {
+				e.misuse("sync: WaitGroup is reused before previous Wait has returned (Add from zero while " + g.ID + " has not returned from Wait)")
+			} else {
+				e.misuse("sync: WaitGroup misuse: Add called concurrently with Wait (Add from zero while " + g.ID + " is in Wait: Add is not ordered before Wait, which the race detector reports)")
+			}
+			return
+		}
+	}
 	if delta < 0 {
 		raceReleaseMerge(p)
 	}
@@ -24,12 +49,29 @@ func (e *Exec) WaitGroupAdd(p unsafe.Pointer, delta int) {
 		w.count = 0
 		panic(plainError("sync: negative WaitGroup counter"))
 	}
+	if w.count == 0 && delta < 0 {
+		w.zeroAt = e.seq
+	}
+}
+
+// wgWaiter returns a goroutine that waits in Wait on the WaitGroup at p,
+// or nil.
+//
+//go:norace
+func (e *Exec) wgWaiter(p unsafe.Pointer) *G {
+	for _, g := range e.gs {
+		if g.state == gParked && g.op.Kind == OpWGWait && g.op.Obj == p {
+			return g
+		}
+	}
+	return nil
 }
 
 // WaitGroupWait models WaitGroup.Wait: enabled when the counter is zero.
 //
 //go:norace
 func (e *Exec) WaitGroupWait(p unsafe.Pointer) {
+	nilCheck(p)
 	e.yield(Op{Kind: OpWGWait, Obj: p})
 	raceAcquire(p)
 }

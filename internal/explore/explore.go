@@ -326,6 +326,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	ec.MaxHeap = x.cfg.MaxMemory
 	ec.Deadline = x.deadline
 	x.output.newRun()
+	ec.NoLeaks = x.disabled(engine.KindLeak)
 	ec.MaxStarve = x.cfg.MaxStarve
 	ec.Progress = &x.progress
 	ec.Pool = &x.pool
@@ -334,7 +335,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	res := engine.Run(ec, s, func() {
 		rs.attach(engine.Current())
 		defer rs.finish()
-		x.body(x.t)
+		rs.runBody(func() { x.body(x.t) })
 	})
 	x.mainResult(res)
 	if res.Internal != "" {
@@ -387,6 +388,9 @@ func seedFor(seed int64, run int) uint64 {
 
 // classify returns the run's bug: the engine's, or a test failure.
 func classify(res *engine.Result, rs *runT) *engine.Bug {
+	if b := rs.goexitBug(res); b != nil {
+		return b
+	}
 	if rs.failed && (res.Bug == nil || res.Bug.Kind == engine.KindLeak || res.Bug.Kind == engine.KindFail) {
 		msg := rs.firstErr
 		if msg == "" {

@@ -200,7 +200,7 @@ func (x *explorer) ignoredLeak(b *engine.Bug) bool {
 	if len(x.cfg.LeakIgnore) == 0 {
 		return false
 	}
-	for _, g := range b.Blocked {
+	for _, g := range append(b.Blocked[:len(b.Blocked):len(b.Blocked)], b.Running...) {
 		at := engine.PositionOf(g.Pending().PC).Func
 		from := engine.PositionOf(g.GoPC).Func
 		matched := false
@@ -223,6 +223,9 @@ func (x *explorer) where(b *engine.Bug) string {
 		var ps []string
 		for _, g := range b.Blocked {
 			ps = append(ps, x.pos(g.Pending().PC))
+		}
+		for _, g := range b.Running {
+			ps = append(ps, "running "+x.pos(g.Pending().PC))
 		}
 		return strings.Join(ps, ",")
 	case engine.KindFail:
@@ -332,6 +335,10 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 	for _, g := range bug.Blocked {
 		blocked[g] = true
 	}
+	running := map[*engine.G]bool{}
+	for _, g := range bug.Running {
+		running[g] = true
+	}
 	type line struct {
 		id, text string // the goroutine's id, and what follows it
 		more     int    // goroutines with the same text after it (grouped)
@@ -366,6 +373,12 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 			state = "blocked outside heddle's control"
 			if blockedIn != "" {
 				state += " in " + blockedIn
+			}
+		case running[g]:
+			op := g.Pending()
+			state = fmt.Sprintf("still running: %s at %s", describe(op), x.pos(op.PC))
+			if fn := funcName(op.PC); fn != "" {
+				state += " in " + fn
 			}
 		case bug.G == g && (bug.Kind == engine.KindPanic || bug.Kind == engine.KindMisuse):
 			state = "failed here"

@@ -28,6 +28,7 @@ type runT struct {
 	helpers  map[string]bool
 	root     scope                // the test; subtests are its kids (subtest.go)
 	scopes   map[*engine.G]*scope // the goroutines that run subtests
+	misuse   testMisuse
 }
 
 // pos returns "file:line: " of the first caller, skip frames above pos,
@@ -60,6 +61,7 @@ func (t *runT) prefix() string {
 
 //go:norace
 func (t *runT) log(fail bool, s string) {
+	t.checkDone("Log", s)
 	line := t.pos(2) + t.prefix() + s
 	t.msgs = append(t.msgs, line)
 	if fail {
@@ -84,7 +86,11 @@ func (t *runT) Log(args ...any) { t.log(false, fmt.Sprintln(args...)[:len(fmt.Sp
 func (t *runT) Logf(format string, args ...any) { t.log(false, fmt.Sprintf(format, args...)) }
 
 //go:norace
-func (t *runT) Fail() { t.failed = true; t.markFailed() }
+func (t *runT) Fail() {
+	t.checkDone("Fail", "")
+	t.failed = true
+	t.markFailed()
+}
 
 //go:norace
 func (t *runT) Failed() bool { return t.current().failed }
@@ -106,25 +112,26 @@ func (t *runT) Skipped() bool { return t.skipped }
 
 //go:norace
 func (t *runT) FailNow() {
+	t.checkDone("Fail", "")
 	t.failed = true
 	t.markFailed()
 	if t.firstErr == "" {
 		t.firstErr = t.pos(1) + t.prefix() + "FailNow called"
 	}
-	runtime.Goexit()
+	t.exitNow("FailNow")
 }
 
 //go:norace
 func (t *runT) Fatal(args ...any) {
 	s := fmt.Sprintln(args...)
 	t.log(true, s[:len(s)-1])
-	runtime.Goexit()
+	t.exitNow("Fatal")
 }
 
 //go:norace
 func (t *runT) Fatalf(format string, args ...any) {
 	t.log(true, fmt.Sprintf(format, args...))
-	runtime.Goexit()
+	t.exitNow("Fatalf")
 }
 
 //go:norace
@@ -143,7 +150,7 @@ func (t *runT) Skipf(format string, args ...any) {
 //go:norace
 func (t *runT) SkipNow() {
 	t.skipped = true
-	runtime.Goexit()
+	t.exitNow("")
 }
 
 //go:norace
@@ -207,6 +214,7 @@ func (t *runT) finish() {
 			t.cancel(context.Canceled)
 		}
 	})
+	t.misuse.done = true
 }
 
 // attach makes rs the T of run e.
@@ -253,7 +261,7 @@ func Run(t *testing.T, name string, f func(t *testing.T)) bool {
 	if !ok {
 		return t.Run(name, f)
 	}
-	return rt.runSubtest(x, name, func() { f(t) })
+	return rt.runSubtest(x, name, func() { rt.runBody(func() { f(t) }) })
 }
 
 // Parallel is t.Parallel. During an exploration, a subtest that calls it
@@ -271,4 +279,102 @@ func Parallel(t *testing.T) {
 	if rt, ok := x.T.(*runT); ok {
 		rt.parallel(x)
 	}
+}
+
+// testMisuse is what a run's T keeps to catch the misuses of testing.T that
+// Go itself detects: a method called after the test completed (Go panics),
+// runtime.Goexit or panic(nil) in a test's goroutine (Go fails the test),
+// FailNow from a goroutine other than the test's.
+type testMisuse struct {
+	done    bool               // the test function returned and its cleanups ran
+	tests   []*engine.G        // the goroutines running the test and its subtests, innermost last
+	exiting map[*engine.G]bool // goroutines that called FailNow or SkipNow
+	goexit  string             // a test goroutine that ended by runtime.Goexit, not by FailNow
+}
+
+// checkDone panics as Go's testing does when what (Log or Fail) is called
+// after the test completed: natively it crashes the test binary.
+//
+//go:norace
+func (t *runT) checkDone(what, s string) {
+	if !t.misuse.done {
+		return
+	}
+	if what == "Log" {
+		panic("Log in goroutine after " + t.Name() + " has completed: " + s)
+	}
+	panic("Fail in goroutine after " + t.Name() + " has completed")
+}
+
+// exitNow ends the calling goroutine for FailNow, Fatal or SkipNow. Go's
+// FailNow must be called from the goroutine running the test: from another
+// goroutine it ends only that one, and the test goes on (or hangs waiting
+// for it); the failing run's output says so.
+//
+//go:norace
+func (t *runT) exitNow(fn string) {
+	if t.exec != nil {
+		g := t.exec.Cur()
+		if t.misuse.exiting == nil {
+			t.misuse.exiting = map[*engine.G]bool{}
+		}
+		t.misuse.exiting[g] = true
+		if fn != "" && !t.isTestGoroutine(g) {
+			t.msgs = append(t.msgs, fmt.Sprintf("heddle: t.%s called from goroutine %s, not from the goroutine running the test: it ends only that goroutine (see testing.T.FailNow)", fn, g.ID))
+		}
+	}
+	runtime.Goexit()
+}
+
+//go:norace
+func (t *runT) isTestGoroutine(g *engine.G) bool {
+	for _, tg := range t.misuse.tests {
+		if tg == g {
+			return true
+		}
+	}
+	return false
+}
+
+// runBody runs the function of a test or subtest on the calling goroutine
+// and notes if it ended by runtime.Goexit (or panic(nil) with
+// GODEBUG=panicnil=1) other than through FailNow, Fatal or SkipNow, which
+// Go reports as "test executed panic(nil) or runtime.Goexit". A panic ends
+// it too, and is the run's bug already.
+//
+//go:norace
+func (t *runT) runBody(body func()) {
+	g := t.exec.Cur()
+	t.misuse.tests = append(t.misuse.tests, g)
+	returned := false
+	defer func() {
+		t.misuse.tests = t.misuse.tests[:len(t.misuse.tests)-1]
+		if !returned && !t.misuse.exiting[g] && !t.exec.Unwinding() && t.misuse.goexit == "" {
+			t.misuse.goexit = g.ID
+		}
+	}()
+	body()
+	returned = true
+}
+
+// goexitBug is the bug of a test goroutine that ended by runtime.Goexit,
+// if any. In heddle run's main, Go ends the program with a fatal error
+// once the other goroutines are done.
+//
+//go:norace
+func (t *runT) goexitBug(res *engine.Result) *engine.Bug {
+	if t.misuse.goexit == "" || (res.Bug != nil && res.Bug.Kind != engine.KindLeak) {
+		return nil
+	}
+	g := res.Gs[0]
+	for _, h := range res.Gs {
+		if h.ID == t.misuse.goexit {
+			g = h
+		}
+	}
+	msg := "test executed panic(nil) or runtime.Goexit"
+	if t.Name() == MainTest {
+		msg = "fatal error: no goroutines (main called runtime.Goexit) - deadlock!"
+	}
+	return &engine.Bug{Kind: engine.KindFail, Message: msg + " (in " + g.ID + ")", G: g}
 }
