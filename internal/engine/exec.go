@@ -240,17 +240,22 @@ type Exec struct {
 	mainDone     bool
 	mainDoneAt   time.Duration
 	mainDoneStep int
-	postFair     int  // step at which the fair phase after the test began (0: not yet)
-	incr         bool // the enabled set is kept from step to step (enabledset.go)
-	rebuildAll   bool // the last step may have changed any goroutine's choices
-	dirty        []*G // goroutines whose choices the last step may have changed
-	volatile     []*G // goroutines waiting on foreign channels
-	aborting     bool
-	ended        bool
-	done         chan struct{}
-	exited       chan struct{}
-	tw           chan *Timer   // race detector: timers to fire on timerWorker
-	twDone       chan struct{} // race detector: a firing is done
+	// polled is the virtual time polls moved the clock by (pollStep), and
+	// mainPolled its value when the test returned: the horizon of leaks
+	// counts only the time timers and sleeps made pass, since a busy loop
+	// whose polls move the clock ever faster is not a goroutine waiting.
+	polled, mainPolled time.Duration
+	postFair           int  // step at which the fair phase after the test began (0: not yet)
+	incr               bool // the enabled set is kept from step to step (enabledset.go)
+	rebuildAll         bool // the last step may have changed any goroutine's choices
+	dirty              []*G // goroutines whose choices the last step may have changed
+	volatile           []*G // goroutines waiting on foreign channels
+	aborting           bool
+	ended              bool
+	done               chan struct{}
+	exited             chan struct{}
+	tw                 chan *Timer   // race detector: timers to fire on timerWorker
+	twDone             chan struct{} // race detector: a firing is done
 
 	choices []Choice  // the enabled choices: gch, then the timer choice
 	gch     []Choice  // the goroutine choices, in creation order
@@ -458,7 +463,9 @@ const pollDouble = 64
 //go:norace
 func (e *Exec) poll(g *G) {
 	g.spins++
-	e.now += pollStep(g.spins)
+	d := pollStep(g.spins)
+	e.now += d
+	e.polled += d
 }
 
 // pollStep is how far the clock moves at the n-th consecutive poll of a
@@ -703,6 +710,7 @@ func (e *Exec) exit(g *G) {
 		e.mainDone = true
 		e.mainDoneAt = e.now
 		e.mainDoneStep = e.steps
+		e.mainPolled = e.polled
 	}
 	if e.res.Bug != nil {
 		e.finish()

@@ -452,13 +452,21 @@ func (e *Exec) afterMain() bool {
 	if e.steps-e.postFair < e.postMain()/2 {
 		return false
 	}
-	elapsed := e.now - e.mainDoneAt
+	elapsed := e.waitedSinceMain()
 	if e.cfg.NoLeaks || elapsed <= 0 || elapsed >= e.cfg.Horizon || since >= e.cfg.PostMainMax {
 		return true
 	}
 	// Steps still needed to reach the horizon, at the pace so far.
 	need := int64(e.cfg.Horizon-elapsed) / int64(elapsed) * int64(since)
 	return need > int64(e.cfg.PostMainMax-since)
+}
+
+// waitedSinceMain is the virtual time timers and sleeps made pass since
+// the test returned: the clock's move less what polls added to it.
+//
+//go:norace
+func (e *Exec) waitedSinceMain() time.Duration {
+	return e.now - e.mainDoneAt - (e.polled - e.mainPolled)
 }
 
 // endAfterMain ends a run whose goroutines keep running long after the
@@ -471,7 +479,7 @@ func (e *Exec) afterMain() bool {
 func (e *Exec) endAfterMain() {
 	e.res.Truncated = true
 	since := e.steps - e.postMain()/2
-	horizon := e.now-e.mainDoneAt >= e.cfg.Horizon
+	horizon := e.waitedSinceMain() >= e.cfg.Horizon
 	var blocked, running []*G
 	for _, g := range e.gs {
 		if g.state != gParked || g.System {

@@ -361,6 +361,8 @@ func (e *Exec) readClock() {
 	}
 	g.clockReads++
 	if g.clockReads > 1 {
-		e.now += pollStep(g.clockReads - 1)
+		d := pollStep(g.clockReads - 1)
+		e.now += d
+		e.polled += d
 	}
 }

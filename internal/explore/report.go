@@ -290,7 +290,7 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 	all := x.cfg.Verbose // heddle replay -v: nothing is cut
 	fmt.Fprintf(b, "heddle: %s in %s (run %d, %d steps, strategy %s, seed %d)\n", x.title(bug.Kind), x.name(), run, res.Steps, x.cfg.Strategy, x.cfg.Seed)
 	msg := bug.Message
-	if bug.Kind == engine.KindLeak {
+	if bug.Kind == engine.KindLeak && len(bug.Running) == 0 && len(bug.Blocked) > 0 {
 		ticking := 0
 		for _, g := range bug.Blocked {
 			if g.TickerWait() > 0 {
@@ -376,7 +376,12 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 			}
 		case running[g]:
 			op := g.Pending()
-			state = fmt.Sprintf("still running: %s at %s", describe(op), x.pos(op.PC))
+			if p := g.TickerWait(); p >= time.Second {
+				// Mostly waiting: a loop on a ticker of seconds.
+				state = fmt.Sprintf("waiting on a %v ticker: %s at %s", p, describe(op), x.pos(op.PC))
+			} else {
+				state = fmt.Sprintf("still running: %s at %s", describe(op), x.pos(op.PC))
+			}
 			if fn := funcName(op.PC); fn != "" {
 				state += " in " + fn
 			}
