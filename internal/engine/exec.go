@@ -390,7 +390,7 @@ func (e *Exec) poll(g *G) {
 //go:norace
 func spinCandidate(k OpKind) bool {
 	switch k {
-	case OpYield, OpSelect, OpTryLock, OpRWTryLock, OpRWTryRLock, OpAtomicLoad, OpMapRead, OpChanLen, OpSleep:
+	case OpYield, OpSelect, OpTryLock, OpRWTryLock, OpRWTryRLock, OpAtomicLoad, OpMapRead, OpChanLen, OpSleep, OpCtxErr:
 		return true
 	}
 	return false
