@@ -3,8 +3,9 @@ package engine
 import "unsafe"
 
 // Access is the scheduling point of an atomic operation or a sync.Map
-// method: kind is OpAtomicLoad, OpAtomicWrite, OpMapRead or OpMapWrite. The
-// caller performs the real operation right after, in the same step.
+// method: kind is OpAtomicLoad, OpAtomicWrite, OpMapRead or OpMapWrite (or
+// OpCtxErr, a read of a context's cancellation, which its cancel writes).
+// The caller performs the real operation right after, in the same step.
 //
 //go:norace
 func (e *Exec) Access(p unsafe.Pointer, kind OpKind) {
@@ -13,7 +14,7 @@ func (e *Exec) Access(p unsafe.Pointer, kind OpKind) {
 	switch kind {
 	case OpAtomicWrite, OpMapWrite:
 		e.objs.obtain(p).writes++
-	case OpAtomicLoad, OpMapRead:
+	case OpAtomicLoad, OpMapRead, OpCtxErr:
 		var v uint64
 		if o := e.objs.get(p); o != nil {
 			v = o.writes

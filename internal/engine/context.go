@@ -39,8 +39,28 @@ func (c *ctx) Deadline() (time.Time, bool) {
 //go:norace
 func (c *ctx) Done() <-chan struct{} { return c.done }
 
+// Err is a visible operation in a controlled goroutine: a read of the
+// context's cancellation state, so that a cancel (of c or an ancestor, or
+// its deadline) can come between it and the code before it.
+//
 //go:norace
-func (c *ctx) Err() error { return c.err }
+func (c *ctx) Err() error {
+	c.e.readCtx(c)
+	return c.err
+}
+
+// readCtx is the scheduling point of a read of c's cancellation state
+// (Err, context.Cause). Repeated reads with no cancel in between are polls
+// (Access counts them as spins), so `for ctx.Err() == nil {}` lets virtual
+// time move on until a deadline fires.
+//
+//go:norace
+func (e *Exec) readCtx(c *ctx) {
+	if e.aborting || Current() != e || e.cur == nil {
+		return
+	}
+	e.Access(unsafe.Pointer(c), OpCtxErr)
+}
 
 //go:norace
 func (c *ctx) Value(key any) any { return c.parent.Value(key) }
@@ -121,6 +141,7 @@ func (e *Exec) cancel(c *ctx, err, cause error) {
 	}
 	c.err = err
 	c.cause = cause
+	e.objs.obtain(unsafe.Pointer(c)).writes++ // for readCtx's spin detection
 	e.chanOf(chanAddr(c.done)).closed = true
 	close(c.done)
 	if c.timer != nil {
@@ -225,6 +246,7 @@ func ContextCause(c context.Context) (error, bool) {
 	if !ok {
 		return nil, false
 	}
+	x.e.readCtx(x)
 	return x.cause, true
 }
 

@@ -486,7 +486,7 @@ func pollStep(n int) time.Duration {
 //go:norace
 func spinCandidate(k OpKind) bool {
 	switch k {
-	case OpYield, OpSelect, OpTryLock, OpRWTryLock, OpRWTryRLock, OpAtomicLoad, OpMapRead, OpChanLen, OpSleep:
+	case OpYield, OpSelect, OpTryLock, OpRWTryLock, OpRWTryRLock, OpAtomicLoad, OpMapRead, OpChanLen, OpSleep, OpCtxErr:
 		return true
 	case OpRacyRead:
 		return true

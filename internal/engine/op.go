@@ -50,6 +50,7 @@ const (
 	OpRacyRead             // a racy plain-memory read (heddle test -racy)
 	OpRacyWrite            // a racy plain-memory write (heddle test -racy)
 	OpRacyWriteEnd         // the end of a racy map write (heddle test -racy)
+	OpCtxErr               // ctx.Err / context.Cause: a read of a context's cancellation
 	nOpKinds
 )
 
@@ -64,6 +65,7 @@ var opNames = [...]string{
 	OpAtomicLoad: "atomic.load", OpAtomicWrite: "atomic.write", OpMapRead: "map.read", OpMapWrite: "map.write",
 	OpSleep: "sleep", OpTimerFire: "timer", OpTimerStop: "timer.stop", OpCancel: "cancel", OpBlock: "block",
 	OpRacyRead: "racy.read", OpRacyWrite: "racy.write", OpRacyWriteEnd: "racy.write-end",
+	OpCtxErr: "ctx.err",
 }
 
 //go:norace

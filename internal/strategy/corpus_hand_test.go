@@ -279,6 +279,35 @@ var handWritten = []struct {
 		o.log(0, n)
 		o.log(0, atomic.LoadInt32(rt.AtomicR(&x0)))
 	}},
+	{"ctx-err-poll", 2, func(o *outcome) {
+		// ctx.Err() is a read of the cancellation state: the cancel may
+		// come before it (issue 10, TestContextErrPoll).
+		ctx, cancel := rt.WithCancel(context.Background())
+		rt.Go(cancel)
+		o.log(0, errBit(ctx.Err()))
+	}},
+	{"ctx-cause-parent", 3, func(o *outcome) {
+		// Cancelling the parent cancels the child: its Err and Cause
+		// each read the state, before or after the cancel, in order.
+		parent, cancel := rt.WithCancel(context.Background())
+		child, cancelChild := rt.WithCancelCause(parent)
+		rt.Go(cancel)
+		o.log(0, errBit(child.Err()))
+		o.log(0, errBit(rt.Cause(child)))
+		cancelChild(nil)
+	}},
+	{"ctx-err-spin-deadline", 0, func(o *outcome) {
+		// Polling Err until the deadline fires: the polls are spins, so
+		// virtual time moves and the deadline fires (outcomes not
+		// counted by hand: the spin rule decides how long it polls).
+		ctx, cancel := rt.WithTimeout(context.Background(), 3*time.Microsecond)
+		n := int32(0)
+		for ctx.Err() == nil && n < 1000 {
+			n++
+		}
+		o.log(0, n)
+		cancel()
+	}},
 	{"trylock", 3, func(o *outcome) {
 		var x0 int32
 		o.vars = []*int32{&x0}
@@ -289,4 +318,12 @@ var handWritten = []struct {
 			rt.MutexUnlock(&mu)
 		}
 	}},
+}
+
+// errBit is 1 for a non-nil error.
+func errBit(err error) int32 {
+	if err != nil {
+		return 1
+	}
+	return 0
 }

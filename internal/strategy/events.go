@@ -161,6 +161,11 @@ func accesses(k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCa
 		return w(false)
 	case engine.OpAtomicLoad, engine.OpMapRead:
 		return rd(false)
+	case engine.OpCtxErr:
+		// A read of a context's cancellation: a cancel, or a deadline
+		// firing, of it or an ancestor writes the world, which every
+		// step reads.
+		return rd(false)
 	case engine.OpAtomicWrite, engine.OpMapWrite:
 		return w(false)
 	case engine.OpRacyRead:

@@ -79,7 +79,7 @@ func (t *spinTracker) observe(p *engine.Point) {
 
 func spinKind(k engine.OpKind) bool {
 	switch k {
-	case engine.OpYield, engine.OpSelect, engine.OpTryLock, engine.OpRWTryLock, engine.OpRWTryRLock, engine.OpAtomicLoad, engine.OpMapRead, engine.OpChanLen, engine.OpSleep:
+	case engine.OpYield, engine.OpSelect, engine.OpTryLock, engine.OpRWTryLock, engine.OpRWTryRLock, engine.OpAtomicLoad, engine.OpMapRead, engine.OpChanLen, engine.OpSleep, engine.OpCtxErr:
 		return true
 	case engine.OpRacyRead:
 		return true
