@@ -47,6 +47,7 @@ const (
 	OpTimerStop            // Timer.Stop / Reset, Ticker.Stop / Reset
 	OpCancel               // a context is cancelled
 	OpBlock                // select {}: blocks forever
+	OpArrive               // a blocking channel operation that cannot complete arrives: its goroutine waits on the channels from now on (trace only)
 	nOpKinds
 )
 
@@ -60,6 +61,7 @@ var opNames = [...]string{
 	OpCondWait: "cond.wait", OpCondBlocked: "cond.wait-signal", OpCondSignal: "cond.signal", OpCondBroadcast: "cond.broadcast",
 	OpAtomicLoad: "atomic.load", OpAtomicWrite: "atomic.write", OpMapRead: "map.read", OpMapWrite: "map.write",
 	OpSleep: "sleep", OpTimerFire: "timer", OpTimerStop: "timer.stop", OpCancel: "cancel", OpBlock: "block",
+	OpArrive: "arrive",
 }
 
 //go:norace

@@ -20,6 +20,10 @@ type Step struct {
 	// other steps depends on, not only the channel of the case taken.
 	Cases []ChanCase
 	Dflt  bool    // a select with a default case
+	// Arrived is set on the completion of a channel operation whose
+	// goroutine had arrived (waited on its channels; OpArrive is the step
+	// of its arrival): it leaves the queues of waiters it had joined.
+	Arrived bool
 	PC    uintptr // call site, when recorded
 	// Recorded runs only:
 	Enabled Keys          // the enabled choices
@@ -46,7 +50,9 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 	if g != nil {
 		switch op.Kind {
 		case OpSend, OpRecv, OpSelect:
-			s.Cases, s.Dflt = op.Cases, op.Dflt
+			s.Cases, s.Dflt, s.Arrived = op.Cases, op.Dflt, g.arrived
+		case OpArrive:
+			s.Cases = op.Cases
 		}
 		if op.Kind == OpSelect {
 			s.Case = g.sel
