@@ -19,12 +19,12 @@ type Step struct {
 	// take or waited on, and their capacities, which its dependence with
 	// other steps depends on, not only the channel of the case taken.
 	Cases []ChanCase
-	Dflt  bool    // a select with a default case
+	Dflt  bool // a select with a default case
 	// Arrived is set on the completion of a channel operation whose
 	// goroutine had arrived (waited on its channels; OpArrive is the step
 	// of its arrival): it leaves the queues of waiters it had joined.
 	Arrived bool
-	PC    uintptr // call site, when recorded
+	PC      uintptr // call site, when recorded
 	// Recorded runs only:
 	Enabled Keys          // the enabled choices
 	VC      VC            // vector clock of the goroutine after the step
