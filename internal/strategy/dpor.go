@@ -19,8 +19,8 @@ import (
 // unbuffered rendezvous is one joint step; a select's ready cases are
 // distinct choices, and the other ready cases of the select taken are
 // always explored; a select conflicts with the operations on its
-// channels and with the arrival of partners on them; announcing an
-// unbuffered operation joins the FIFO queue that decides partners; timer
+// channels and with the arrival of partners on them; the arrival of a
+// blocking operation joins the FIFO queues that decide partners; timer
 // firings and sleeps conflict with everything (virtual time is read by
 // any step). Races are reversible only if the later goroutine was enabled
 // where the earlier step ran: a Lock after another goroutine's Unlock is
@@ -87,13 +87,11 @@ type dnode struct {
 	keys      []string
 	idx       []int // choice index of each key
 	pend      map[string]*event
-	ann       map[string]annDesc // what each explored choice announced
 	taken     string
-	done      []string        // explored keys (slept after exploration)
-	bt        []string        // source-DPOR backtrack set
-	wut       *wnode          // optimal DPOR: wakeup tree; children[0] is being explored
-	looseDone map[string]bool // the explored wakeup nodes that were loose, by key
-	sleep     []*event        // inherited sleep set in the current run
+	done      []string // explored keys (slept after exploration)
+	bt        []string // source-DPOR backtrack set
+	wut       *wnode   // optimal DPOR: wakeup tree; children[0] is being explored
+	sleep     []*event // inherited sleep set in the current run
 	nChoic    int
 	pcBefore  int    // preemptions before this point
 	prevG     string // the goroutine that ran the previous step, if it can continue
@@ -174,13 +172,12 @@ func (d *DPOR) propagate() {
 			}
 		}
 		if d.blockedAt < 0 {
-			loose := next != nil && next.loose
 			kept := d.sleep[:0]
 			for _, s := range d.sleep {
 				if sameStep(s, e) {
 					d.blockedAt = d.done
 				}
-				if !dependent(s, e, false) && !touchesLoose(s, loose) {
+				if !dependent(s, e, false) {
 					kept = append(kept, s)
 				}
 			}
@@ -212,11 +209,11 @@ func (d *DPOR) Choose(p *engine.Point) int {
 		nd.sleep = append([]*event(nil), d.sleep...)
 		nd.pend = map[string]*event{}
 		for k, j := range nd.idx {
-			nd.pend[nd.keys[k]] = pendingEventAnn(p, p.Choices[j], nd.ann[nd.keys[k]])
+			nd.pend[nd.keys[k]] = pendingEvent(p, p.Choices[j])
 		}
 		for _, k := range nd.done {
 			if k != nd.taken {
-				d.sleep = append(d.sleep, withLoose(nd.pend[k], nd.looseDone[k]))
+				d.sleep = append(d.sleep, nd.pend[k])
 			}
 		}
 		d.follow = nd.wut
@@ -229,7 +226,7 @@ func (d *DPOR) Choose(p *engine.Point) int {
 		d.diverged = true
 		return engine.Diverged
 	}
-	nd := &dnode{pos: len(d.re.ev), pend: map[string]*event{}, ann: map[string]annDesc{}, nChoic: len(p.Choices), pcBefore: d.curPC}
+	nd := &dnode{pos: len(d.re.ev), pend: map[string]*event{}, nChoic: len(p.Choices), pcBefore: d.curPC}
 	if p.Prev >= 0 && p.Choices[p.Prev].G != nil {
 		nd.prevG = p.Choices[p.Prev].G.ID
 	}
@@ -363,9 +360,6 @@ func (d *DPOR) End(r *engine.Result) {
 		d.lazy.endRun(a, r)
 	}
 	d.nameObjects(a)
-	if !noLearnAnnouncements {
-		d.learnAnnouncements(a)
-	}
 	for i, nd := range d.stack {
 		for _, c := range nd.wut.children {
 			if c.raw != nil {
@@ -375,11 +369,8 @@ func (d *DPOR) End(r *engine.Result) {
 		if i >= d.depth || nd.pos >= len(a.ev) {
 			continue
 		}
-		// The step taken here ran: what it announced is known from now
-		// on (a deterministic program announces the same after the same
-		// prefix), for the sleep sets and the wakeup tree.
+		// The step taken here ran: the wakeup tree keeps it as it ran.
 		ran := a.ev[nd.pos]
-		nd.ann[nd.taken] = describe(ran)
 		if len(nd.wut.children) > 0 && nd.keyOf(nd.wut.children[0]) == nd.taken {
 			nd.wut.children[0].ev = d.portable(ran)
 		}
@@ -409,112 +400,6 @@ func (d *DPOR) End(r *engine.Result) {
 	d.backtrack()
 }
 
-// learnAnnouncements completes what the pending steps of the run's
-// points announce: a choice not taken at its point has an unknown
-// announcement (it writes anyQueue, so it conflicts with every queue
-// access), but if its goroutines took the same step later in the run
-// (their next steps, with the same cases), it announced what it did
-// there. Reversals place such steps at the earlier point; with the
-// unknown announcement, the step looked dependent on steps it commutes
-// with (another goroutine joining a queue), and the wakeup tree placed
-// it after a sibling that is a weak initial of it, which then slept
-// while the step's subtree was explored (generated seed 2233).
-func (d *DPOR) learnAnnouncements(a *analysis) {
-	var byG map[*engine.G][]int
-	for i, nd := range d.stack {
-		if i >= d.depth || nd.pos >= len(a.ev) {
-			break
-		}
-		for _, k := range nd.keys {
-			e := nd.pend[k]
-			if e == nil || e.timer != "" || !unknownAnn(e) {
-				continue
-			}
-			if byG == nil {
-				byG = map[*engine.G][]int{}
-				for j, x := range a.ev {
-					for _, g := range x.gs {
-						byG[g] = append(byG[g], j)
-					}
-				}
-			}
-			l := byG[e.gs[0]]
-			pos := lastBefore32(l, nd.pos) + 1
-			if pos >= len(l) {
-				continue
-			}
-			z := a.ev[l[pos]]
-			if !z.matchesEvent(e) || !nextOfAll(byG, z, l[pos], nd.pos) {
-				continue
-			}
-			desc := describe(z)
-			nd.ann[k] = desc
-			e.setAnn(desc)
-		}
-	}
-}
-
-// noLearnAnnouncements turns learnAnnouncements off (tests: the loose
-// wakeup nodes must keep DPOR sound without it).
-var noLearnAnnouncements bool
-
-// nextOfAll reports whether the event z at index j is the next step
-// from pos of each of its goroutines.
-func nextOfAll(byG map[*engine.G][]int, z *event, j, pos int) bool {
-	for _, g := range z.gs {
-		l := byG[g]
-		p := lastBefore32(l, pos) + 1
-		if p >= len(l) || l[p] != j {
-			return false
-		}
-	}
-	return true
-}
-
-func lastBefore32(l []int, j int) int {
-	lo, hi := 0, len(l)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if l[m] < j {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo - 1
-}
-
-// unknownAnn reports whether a side of the pending step e has an unknown
-// announcement (announceFrom with nothing known).
-func unknownAnn(e *event) bool {
-	for _, ac := range e.acc {
-		if ac.obj == anyQueue && ac.write && ac.tag == tagAny {
-			return true
-		}
-	}
-	return false
-}
-
-// setAnn replaces, in place (sleep sets share the event), the unknown
-// announcements of e's sides by those of desc.
-func (e *event) setAnn(desc annDesc) {
-	unknown := make([]bool, len(e.gs))
-	kept := e.acc[:0:0]
-	for _, ac := range e.acc {
-		if ac.obj == anyQueue && ac.write && ac.tag == tagAny {
-			unknown[ac.side] = true
-			continue
-		}
-		kept = append(kept, ac)
-	}
-	e.acc = kept
-	for s, g := range e.gs {
-		if unknown[s] {
-			e.announceFrom(s, desc[g.ID])
-		}
-	}
-}
-
 // MaxAnalyzedSteps is the default of DPOR.MaxSteps: analyzing the races of
 // a run this long takes about 1 s with 4 goroutines, 4 s with 16
 // (BenchmarkDPORLongRunSteps; it was 20,000 steps, about 3 s, when the
@@ -540,12 +425,6 @@ func (d *DPOR) backtrack() {
 		nd := d.stack[len(d.stack)-1]
 		if d.Optimal {
 			if len(nd.wut.children) > 0 {
-				if nd.wut.children[0].loose {
-					if nd.looseDone == nil {
-						nd.looseDone = map[string]bool{}
-					}
-					nd.looseDone[nd.taken] = true
-				}
 				nd.wut.children = nd.wut.children[1:]
 			}
 			nd.done = appendNew(nd.done, nd.taken)
@@ -728,10 +607,11 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 }
 
 // soloEvent is a step of g alone: its operation of kind k on obj, with
-// select case cs, channel cases and default.
+// select case cs, channel cases and default, as a goroutine that has not
+// arrived takes it (with a partner that waits, for an unbuffered case).
 func soloEvent(g *engine.G, k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCase, dflt bool) *event {
 	e := &event{key: choiceKey(g, k, cs)}
-	e.addSide(g, k, obj, cs, cases, dflt)
+	e.addSide(g, k, obj, cs, cases, dflt, false)
 	return e
 }
 
@@ -1307,7 +1187,7 @@ func (d *DPOR) sleepCovers(nd *dnode, v []*event) bool {
 		}
 	}
 	for _, k := range nd.done {
-		if k != nd.taken && weakInitial(withLoose(nd.pend[k], nd.looseDone[k]), v) {
+		if k != nd.taken && weakInitial(nd.pend[k], v) {
 			return true
 		}
 	}
@@ -1350,7 +1230,7 @@ func (e *event) matchesEvent(f *event) bool {
 	for i, g := range e.gs {
 		found := false
 		for j, h := range f.gs {
-			if g.ID == h.ID && e.cases[i] == f.cases[j] {
+			if g.ID == h.ID && e.cases[i] == f.cases[j] && (e.kinds[i] == engine.OpArrive) == (f.kinds[j] == engine.OpArrive) {
 				found = true
 			}
 		}
@@ -1411,6 +1291,7 @@ type pevent struct {
 	gids  []string
 	cases []int
 	sel   []bool // the goroutine's operation is a select
+	arr   []bool // the step is the goroutine's arrival
 	timer string
 	acc   []pacc
 }
@@ -1429,59 +1310,6 @@ type wnode struct {
 	ev       *pevent
 	raw      *event // until the run's objects are named
 	children []*wnode
-	// loose: ev's announcement was not known, or known only by its
-	// direction, when the node was inserted, so the insertion took it as
-	// dependent on every queue access, and ordered the node after the
-	// siblings that conflicted with. Following the node wakes the
-	// sleeping steps that access a queue, and the node's step sleeps
-	// as if it wrote every queue once explored, so that the sleep sets
-	// agree with that order: a sibling it commutes with would otherwise
-	// sleep in its subtree and block reversals there, while the leaf
-	// covered the sequences inserted from the sibling's subtree (seed
-	// 2233 without learnAnnouncements). It stays when ev is replaced by
-	// the step that ran.
-	loose bool
-}
-
-// loose reports whether p writes a pseudo-object that stands for an
-// announcement not known (anyQueue, anySendQ, anyRecvQ).
-func (p *pevent) loose() bool {
-	for _, a := range p.acc {
-		if a.write && a.name >= 1 && a.name <= 3 {
-			return true
-		}
-	}
-	return false
-}
-
-// touchesLoose reports whether, with loose, e accesses a queue: an
-// announcement that is not known may join any queue (every queue access
-// touches one of the pseudo-objects; a pending step whose announcement
-// is known only by its direction writes anySendQ or anyRecvQ).
-func touchesLoose(e *event, loose bool) bool {
-	if !loose {
-		return false
-	}
-	for _, a := range e.acc {
-		if a.obj == anyQueue || a.obj == anySendQ || a.obj == anyRecvQ {
-			return true
-		}
-	}
-	return false
-}
-
-// withLoose returns e, or, with loose, a copy of it that also writes the
-// pseudo-objects of every queue.
-func withLoose(e *event, loose bool) *event {
-	if !loose || e == nil {
-		return e
-	}
-	c := *e
-	c.acc = append([]access(nil), e.acc...)
-	for _, o := range []unsafe.Pointer{anyQueue, anySendQ, anyRecvQ} {
-		c.acc = append(c.acc, access{obj: o, write: true, tag: tagAny})
-	}
-	return &c
 }
 
 func (p *pevent) matches(e *event) bool {
@@ -1495,7 +1323,7 @@ func (p *pevent) matches(e *event) bool {
 		return false
 	}
 	for i, g := range e.gs {
-		if !containsID(p.gids, p.cases, g.ID, e.cases[i]) {
+		if !containsID(p, g.ID, e.cases[i], e.kinds[i] == engine.OpArrive) {
 			return false
 		}
 	}
@@ -1515,6 +1343,11 @@ func (nd *dnode) keyOf(w *wnode) string {
 			return k
 		}
 	}
+	for _, k := range nd.keys {
+		if w.matchesPhase(nd.pend[k]) {
+			return k
+		}
+	}
 	return ""
 }
 
@@ -1530,7 +1363,45 @@ func (nd *dnode) keyFor(x *event) string {
 			return k
 		}
 	}
+	for _, k := range nd.keys {
+		if otherPhase(x, nd.pend[k]) {
+			return k
+		}
+	}
 	return ""
+}
+
+// otherPhase reports whether the pending step b (of the goroutine that
+// chooses it, its first) is the other phase of a's goroutine's channel
+// operation: its arrival where a completes it, or its completion where a
+// is its arrival. Whether the operation must arrive, or can complete,
+// depends on where it runs (on whether a partner arrived before).
+func otherPhase(a, b *event) bool {
+	if a == nil || b == nil || a.timer != "" || b.timer != "" || len(b.gs) == 0 {
+		return false
+	}
+	for i, g := range a.gs {
+		if g.ID == b.gs[0].ID && (a.kinds[i] == engine.OpArrive) != (b.kinds[0] == engine.OpArrive) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchesPhase is otherPhase for a wakeup node.
+func (w *wnode) matchesPhase(e *event) bool {
+	if w.raw != nil {
+		return otherPhase(w.raw, e)
+	}
+	if e == nil || e.timer != "" || w.ev.timer != "" || len(e.gs) == 0 {
+		return false
+	}
+	for i, g := range w.ev.gids {
+		if g == e.gs[0].ID && w.ev.arr[i] != (e.kinds[0] == engine.OpArrive) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameSelect reports whether a and b are steps of the same select (in
@@ -1606,9 +1477,9 @@ func (w *wnode) matches(e *event) bool {
 	return w.ev.matches(e)
 }
 
-func containsID(ids []string, cases []int, id string, c int) bool {
-	for i, x := range ids {
-		if x == id && cases[i] == c {
+func containsID(p *pevent, id string, c int, arr bool) bool {
+	for i, x := range p.gids {
+		if x == id && p.cases[i] == c && p.arr[i] == arr {
 			return true
 		}
 	}
@@ -1621,6 +1492,7 @@ func (d *DPOR) portable(e *event) *pevent {
 		p.gids = append(p.gids, g.ID)
 		p.cases = append(p.cases, e.cases[i])
 		p.sel = append(p.sel, e.kinds[i] == engine.OpSelect)
+		p.arr = append(p.arr, e.kinds[i] == engine.OpArrive)
 	}
 	for _, a := range e.acc {
 		p.acc = append(p.acc, pacc{name: d.names.nameOf(a.obj), write: a.write, mutx: a.mutex})
@@ -1657,7 +1529,7 @@ func psame(a, b *pevent) bool {
 		return false
 	}
 	for i, g := range a.gids {
-		if !containsID(b.gids, b.cases, g, a.cases[i]) {
+		if !containsID(b, g, a.cases[i], a.arr[i]) {
 			return false
 		}
 	}
@@ -1733,7 +1605,7 @@ func (d *DPOR) insert(n *wnode, w []*pevent) {
 		}
 		if !descended {
 			for _, x := range w {
-				c := &wnode{ev: x, loose: x.loose()}
+				c := &wnode{ev: x}
 				n.children = append(n.children, c)
 				n = c
 			}
@@ -1787,12 +1659,10 @@ func (u *unionFind) nameOf(obj interface{}) int {
 func (d *DPOR) nameObjects(a *analysis) {
 	u := d.names
 	u.cur = map[interface{}]int{}
-	for i, p := range []unsafe.Pointer{world, anyQueue, anySendQ, anyRecvQ} {
-		if len(u.parent) == i {
-			u.fresh()
-		}
-		u.cur[p] = i
+	if len(u.parent) == 0 {
+		u.fresh()
 	}
+	u.cur[world] = 0
 	counts := map[string]int{}
 	for _, e := range a.ev {
 		steps := []string{"@" + e.timer}
