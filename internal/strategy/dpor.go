@@ -64,9 +64,10 @@ type DPOR struct {
 	follow    *wnode
 	diverged  bool
 
-	names *unionFind
-	later []laterInsert // wakeup insertions waiting for the run's object names
-	deps  []int         // racesOfAlone's buffer
+	names   *unionFind
+	created map[*engine.G]int // the analyzed run's creation edges (races)
+	later   []laterInsert     // wakeup insertions waiting for the run's object names
+	deps    []int             // racesOfAlone's buffer
 
 	over bool
 	// Counters.
@@ -83,18 +84,18 @@ type DPOR struct {
 }
 
 type dnode struct {
-	pos       int
-	keys      []string
-	idx       []int // choice index of each key
-	pend      map[string]*event
-	taken     string
-	done      []string // explored keys (slept after exploration)
-	bt        []string // source-DPOR backtrack set
-	wut       *wnode   // optimal DPOR: wakeup tree; children[0] is being explored
-	sleep     []*event // inherited sleep set in the current run
-	nChoic    int
-	pcBefore  int    // preemptions before this point
-	prevG     string // the goroutine that ran the previous step, if it can continue
+	pos      int
+	keys     []string
+	idx      []int // choice index of each key
+	pend     map[string]*event
+	taken    string
+	done     []string // explored keys (slept after exploration)
+	bt       []string // source-DPOR backtrack set
+	wut      *wnode   // optimal DPOR: wakeup tree; children[0] is being explored
+	sleep    []*event // inherited sleep set in the current run
+	nChoic   int
+	pcBefore int    // preemptions before this point
+	prevG    string // the goroutine that ran the previous step, if it can continue
 }
 
 // doneStep reports whether the step e was explored at nd.
@@ -502,6 +503,7 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 		nodeAt[nd.pos] = nd
 	}
 	a.idx = newDepIndex(ev, len(r.Gs))
+	d.created = a.created
 	if d.Lazy {
 		a.idx.lazy = newLazyIndex(ev)
 	}
@@ -1126,10 +1128,27 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 			// x is a select that takes another case (or its default)
 			// where e ran, and v does not make x's case ready, or a
 			// step whose partner there is another: reverse with that.
+			phase := otherPhase(x, y)
 			y = cloneEvent(y)
 			y.vc, y.proc, y.idx = x.vc, x.proc, x.idx
+			if phase {
+				// x's goroutine arrives there instead of completing,
+				// or the reverse: the other phase has dependences of
+				// its own, which decide what in v precedes it.
+				seq := append(append([]*event(nil), prefix[:i]...), v...)
+				extendHB(seq, y, d.created, len(x.vc)-1)
+			}
 			x = y
 		}
+	}
+	if moved && arrivesInstead(e, x) {
+		// x completed with the partner whose arrival e is: run before
+		// e, x's goroutine finds no partner there, and arrives.
+		y := &event{key: x.gs[0].ID}
+		y.addSide(x.gs[0], engine.OpArrive, nil, -1, x.chans[0], false, false)
+		seq := append(append([]*event(nil), prefix[:i]...), v...)
+		extendHB(seq, y, d.created, len(x.vc)-1)
+		x = y
 	}
 	v = append(v, x)
 	if d.Optimal {
@@ -1157,6 +1176,31 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 	for _, k := range nd.keys {
 		nd.bt = appendNew(nd.bt, k)
 	}
+}
+
+// arrivesInstead reports whether x, a channel operation of one goroutine
+// that had not arrived, pairs with a partner whose arrival is e: x reads
+// the queue e joined.
+func arrivesInstead(e, x *event) bool {
+	if len(e.gs) != 1 || e.kinds[0] != engine.OpArrive || len(x.gs) != 1 {
+		return false
+	}
+	switch x.kinds[0] {
+	case engine.OpSend, engine.OpRecv, engine.OpSelect:
+	default:
+		return false
+	}
+	for _, ax := range x.acc {
+		if ax.tag < tagPartner || ax.tag >= tagJoin || ax.write {
+			continue
+		}
+		for _, ay := range e.acc {
+			if ay.obj == ax.obj && ay.write {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // readiedBy reports whether the case x took, not ready where e ran, is

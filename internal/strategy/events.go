@@ -14,9 +14,9 @@ import (
 // computes their happens-before relation with vector clocks, for DPOR, the
 // HBR caches and the Mazurkiewicz-class counting of the tests.
 
-// access is one object an event touches. Every event reads the
-// pseudo-object world, which a timer firing writes: it moves virtual time,
-// which any step may read.
+// access is one object an event touches. Every event but an arrival
+// reads the pseudo-object world, which a timer firing writes: it moves
+// virtual time, which any step may read.
 //
 // Channels are modelled as in the Go runtime: a channel's buffer and
 // closed state (the channel's own address), and for an unbuffered one the
@@ -115,7 +115,9 @@ func accesses(k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCa
 	case engine.OpSelect:
 		return selectAccesses(r, cs, cases, side, arrived)
 	case engine.OpArrive:
-		return arriveAccesses(r, cases, side)
+		// An arrival runs no code of the program: it does not read
+		// virtual time.
+		return arriveAccesses(nil, cases, side)
 	case engine.OpLock, engine.OpUnlock:
 		return w(true)
 	case engine.OpWLock, engine.OpWLockWait, engine.OpWUnlock:
