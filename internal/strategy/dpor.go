@@ -1120,6 +1120,11 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 			moved = true
 		} else if k == "" {
 			return
+		} else if hasKind(x, engine.OpSelect) && len(x.gs) == 1 && otherPhase(x, nd.pend[k]) && dependsOnAny(x, v) {
+			// The same for a select that arrives where e ran: after
+			// steps of v, one of its cases may be ready, and it takes it
+			// without arriving.
+			moved = true
 		}
 	}
 	if !moved {
@@ -1178,9 +1183,20 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 	}
 }
 
+// dependsOnAny reports whether x depends on a step of v of another
+// goroutine.
+func dependsOnAny(x *event, v []*event) bool {
+	for _, z := range v {
+		if !shareG(z, x) && dependent(z, x, false) {
+			return true
+		}
+	}
+	return false
+}
+
 // arrivesInstead reports whether x, a channel operation of one goroutine
-// that had not arrived, pairs with a partner whose arrival is e: x reads
-// the queue e joined.
+// that had not arrived, pairs with a partner whose arrival is e: for the
+// case it took, x reads the queue e joined.
 func arrivesInstead(e, x *event) bool {
 	if len(e.gs) != 1 || e.kinds[0] != engine.OpArrive || len(x.gs) != 1 {
 		return false
@@ -1190,9 +1206,13 @@ func arrivesInstead(e, x *event) bool {
 	default:
 		return false
 	}
+	k := x.cases[0]
+	if k < 0 {
+		k = 0
+	}
 	for _, ax := range x.acc {
-		if ax.tag < tagPartner || ax.tag >= tagJoin || ax.write {
-			continue
+		if ax.tag != tagPartner+k || ax.write {
+			continue // not the partner of the case x took
 		}
 		for _, ay := range e.acc {
 			if ay.obj == ax.obj && ay.write {
