@@ -378,7 +378,7 @@ func (d *DPOR) End(r *engine.Result) {
 	}
 	for _, l := range d.later {
 		if !d.sleepCovers(l.nd, []*event{l.e}) {
-			d.insert(l.nd.wut, []*pevent{d.portable(l.e)})
+			d.insert(l.nd, []*pevent{d.portable(l.e)})
 		}
 	}
 	d.later = d.later[:0]
@@ -449,7 +449,7 @@ func (d *DPOR) backtrack() {
 				for _, k2 := range nd.keys {
 					e2 := nd.pend[k2]
 					if otherCase(nd.pend[k], e2) && !d.asleepIn(nd.sleep, e2) && !nd.wut.hasChild(e2) && !nd.doneStep(e2) && !d.sleepCovers(nd, []*event{e2}) {
-						d.insert(nd.wut, []*pevent{d.portable(e2)})
+						d.insert(nd, []*pevent{d.portable(e2)})
 					}
 				}
 				return
@@ -1164,7 +1164,7 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 		for k, y := range v {
 			pv[k] = d.portable(y)
 		}
-		d.insert(nd.wut, pv)
+		d.insert(nd, pv)
 		return
 	}
 	// Source-DPOR: I(v) ∩ backtrack(E') = ∅ ? add one initial.
@@ -1392,6 +1392,17 @@ func (p *pevent) matches(e *event) bool {
 		}
 	}
 	return true
+}
+
+// standsForItself reports whether w's step is a choice at nd, not another
+// step that keyOf would take for it.
+func (nd *dnode) standsForItself(w *wnode) bool {
+	for _, k := range nd.keys {
+		if w.matches(nd.pend[k]) {
+			return true
+		}
+	}
+	return false
 }
 
 // keyOf returns the key of the choice at nd that takes w's step, or
@@ -1649,13 +1660,21 @@ func (d *DPOR) hbIn(w []*pevent, z, y *pevent) bool {
 	return false
 }
 
-func (d *DPOR) insert(n *wnode, w []*pevent) {
+func (d *DPOR) insert(nd *dnode, w []*pevent) {
+	n := nd.wut
 	for {
 		if len(w) == 0 {
 			return
 		}
 		descended := false
 		for _, c := range n.children {
+			if n == nd.wut && !nd.standsForItself(c) {
+				// A child that runs another step here (a select case not
+				// ready here, the arrival of an operation inserted as its
+				// completion) covers nothing: its own step never runs
+				// at this point.
+				continue
+			}
 			w2, ok := d.checkInitial(c.ev, w)
 			if !ok {
 				continue
