@@ -52,7 +52,9 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 		case OpSend, OpRecv, OpSelect:
 			s.Cases, s.Dflt, s.Arrived = op.Cases, op.Dflt, g.arrived
 		case OpArrive:
-			s.Cases = op.Cases
+			// Waiting synchronizes with nothing: no object, so the
+			// vector clocks of recorded runs get no edge from it.
+			s.Cases, s.Obj = op.Cases, nil
 		}
 		if op.Kind == OpSelect {
 			s.Case = g.sel
