@@ -169,6 +169,48 @@ func (e *Exec) scanWaiters(cs *chanState) {
 	cs.waiters = kept
 }
 
+// Arrival. A goroutine's step ends where it announces its next operation,
+// but in Go a goroutine that has announced a channel operation may still be
+// running the code before it: a partner that polls the channel (a select
+// with a default, a non-blocking operation) sees nobody there. So a blocking
+// channel operation (a send, a receive, a select without a default) that
+// cannot complete when it is announced does not wait on its channels yet:
+// its goroutine has one choice, to arrive, a step of its own after which
+// it is a waiter, found by partners (which complete the rendezvous with
+// it) and by polls. An operation that can complete (a buffered slot, a
+// closed channel, a partner that arrived) completes, as in Go, without
+// waiting. Of two partners that have not arrived, one arrives first and
+// the other completes the rendezvous. Only unbuffered channels have
+// waiters that others can see: an operation whose cases are all on
+// buffered (or nil) channels waits without an arrival step, which nobody
+// could tell from no arrival.
+
+// mustArrive reports whether op, a send, receive or select, waits on an
+// unbuffered channel when it cannot complete: it then takes an arrival
+// step before it waits.
+//
+//go:norace
+func mustArrive(op *Op) bool {
+	if op.Dflt {
+		return false
+	}
+	for _, c := range op.Cases {
+		if c.Chan() != nil && c.Cap() == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// arrive is g's arrival at its pending operation: from now on it waits on
+// its channels, in the order of arrival.
+//
+//go:norace
+func (e *Exec) arrive(g *G) {
+	g.arrived = true
+	e.addWaiters(g)
+}
+
 // addWaiters records g's pending operation on the unbuffered channels of its
 // cases, where partner looks for it.
 //

@@ -17,10 +17,9 @@ import (
 //
 //   - the goroutine that announced a new operation, was created or exited;
 //   - the goroutines whose pending operation depends on an object that a
-//     step touched: the objects of the operation that ran, those of the
-//     operation a rendezvous partner completed, and the unbuffered channels
-//     on which a goroutine announced an operation (a new waiter can enable
-//     a partner, or take a select off its default);
+//     step touched: the objects of the operation that ran (or arrived: a
+//     new waiter can enable a partner, or take a select off its default),
+//     and those of the operation a rendezvous partner completed;
 //   - goroutines waiting on a channel heddle did not see being made (a
 //     foreign channel), which are probed at every pass.
 //
@@ -90,7 +89,9 @@ func (e *Exec) noteFire(t *Timer) {
 	}
 }
 
-// noteAnnounce is called when g announces its pending operation.
+// noteAnnounce is called when g announces its pending operation. It
+// changes no other goroutine's choices: a channel operation waits where
+// partners see it only from its arrival, a step of its own (chan.go).
 //
 //go:norace
 func (e *Exec) noteAnnounce(g *G) {
@@ -98,11 +99,6 @@ func (e *Exec) noteAnnounce(g *G) {
 		return
 	}
 	e.markDirty(g)
-	for _, c := range g.op.Cases {
-		if p := c.Chan(); p != nil && c.Cap() == 0 {
-			e.touch(p)
-		}
-	}
 }
 
 // targetedKind reports whether a step of kind k changes the state of the

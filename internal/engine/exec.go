@@ -96,6 +96,7 @@ type G struct {
 	sel        int            // the case the scheduler chose for the pending select
 	committed  int            // a probe already performed this case (-1: none)
 	matched    bool           // a partner chose this goroutine to complete a rendezvous
+	arrived    bool           // the pending channel operation arrived: g waits on its channels (chan.go)
 	signalled  bool           // OpCondBlocked: woken by Signal or Broadcast
 	nch        int            // g's choices in Exec.gch (enabledset.go)
 	inDirty    bool           // g is in Exec.dirty
@@ -248,6 +249,7 @@ type Exec struct {
 	postFair           int  // step at which the fair phase after the test began (0: not yet)
 	incr               bool // the enabled set is kept from step to step (enabledset.go)
 	rebuildAll         bool // the last step may have changed any goroutine's choices
+	arrivedLast        bool // the last step was a goroutine's arrival (sched.go)
 	dirty              []*G // goroutines whose choices the last step may have changed
 	volatile           []*G // goroutines waiting on foreign channels
 	aborting           bool
@@ -635,12 +637,9 @@ func (e *Exec) yield(op Op) {
 	g.op = op
 	g.state = gParked
 	g.committed = -1
+	g.arrived = false
 	e.seq++
 	g.opSeq = e.seq
-	switch op.Kind {
-	case OpSend, OpRecv, OpSelect:
-		e.addWaiters(g)
-	}
 	e.noteAnnounce(g)
 	if r := e.returnTo; r != nil {
 		// g completed a rendezvous for r and reached its next operation:

@@ -51,6 +51,7 @@ const (
 	OpRacyWrite            // a racy plain-memory write (heddle test -racy)
 	OpRacyWriteEnd         // the end of a racy map write (heddle test -racy)
 	OpCtxErr               // ctx.Err / context.Cause: a read of a context's cancellation
+	OpArrive               // a blocking channel operation that cannot complete arrives: its goroutine waits on the channels from now on (trace only)
 	nOpKinds
 )
 
@@ -66,6 +67,7 @@ var opNames = [...]string{
 	OpSleep: "sleep", OpTimerFire: "timer", OpTimerStop: "timer.stop", OpCancel: "cancel", OpBlock: "block",
 	OpRacyRead: "racy.read", OpRacyWrite: "racy.write", OpRacyWriteEnd: "racy.write-end",
 	OpCtxErr: "ctx.err",
+	OpArrive: "arrive",
 }
 
 //go:norace

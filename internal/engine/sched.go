@@ -13,6 +13,12 @@ type Choice struct {
 	// Select is set when the goroutine's operation is a select, whose case
 	// is part of the choice.
 	Select bool
+	// Arrive is set when the goroutine's operation is a blocking channel
+	// operation that cannot complete now: the step makes it arrive, that
+	// is, wait on its channels, where partners find it (chan.go). Its key
+	// is the goroutine's id, as for a completion: the two are never
+	// enabled together.
+	Arrive bool
 	Timer  *Timer // the timer to fire; nil for a goroutine
 	// Early is set on a timer firing (or a sleeping goroutine waking) while
 	// other goroutines could run: it starves them for the given virtual
@@ -40,6 +46,11 @@ func (c Choice) Key() string {
 func (c Choice) Op() Op {
 	if c.Timer != nil {
 		return Op{Kind: OpTimerFire, Timer: c.Timer}
+	}
+	if c.Arrive {
+		op := c.G.op
+		op.Kind = OpArrive
+		return op
 	}
 	return c.G.op
 }
@@ -153,9 +164,21 @@ func (e *Exec) pick() *G {
 			e.record(nil, c.Op(), e.choices, c.Early)
 			e.noteFire(c.Timer)
 			e.fire(c.Timer)
+			e.arrivedLast = false
 			continue
 		}
 		e.noteStep(c.G, &c.G.op)
+		if c.Arrive {
+			// The goroutine reaches its channel operation and waits there:
+			// a step of its own, which runs no user code.
+			c.G.lastStep = e.steps
+			e.lastRun = e.now
+			e.record(c.G, c.Op(), e.choices, 0)
+			e.arrive(c.G)
+			e.arrivedLast = true
+			continue
+		}
+		e.arrivedLast = false
 		c.G.sel = c.Case
 		c.G.lastStep = e.steps
 		if c.Early == 0 {
@@ -233,6 +256,11 @@ func (e *Exec) enabled() {
 //go:norace
 func (e *Exec) prevIndex() int {
 	g := e.cur
+	if e.arrivedLast {
+		// The previous step was a goroutine's arrival at an operation
+		// it waits on: it cannot continue.
+		return -1
+	}
 	if g == nil || e.overdue {
 		for i, c := range e.choices {
 			if g != nil && c.G == g {
@@ -273,8 +301,12 @@ func (e *Exec) addChoices(buf []Choice, g *G) []Choice {
 				buf = append(buf, Choice{G: g, Case: i, Select: sel})
 			}
 		}
-		if len(buf) == n && op.Dflt {
-			buf = append(buf, Choice{G: g, Case: -1, Select: sel})
+		if len(buf) == n {
+			if op.Dflt {
+				buf = append(buf, Choice{G: g, Case: -1, Select: sel})
+			} else if !g.arrived && mustArrive(op) {
+				buf = append(buf, Choice{G: g, Case: -1, Select: sel, Arrive: true})
+			}
 		}
 	case OpSleep:
 		// Handled with the timers.

@@ -32,3 +32,9 @@ func (e *Exec) ChoicePartner(c Choice) (*G, int) {
 // goroutine's pending operation was announced by that step, so two
 // scheduling points that see the same LastStep see the same announcement.
 func (g *G) LastStep() int { return g.lastStep }
+
+// Arrived reports whether g's pending channel operation has arrived: g
+// waits on its channels, where partners find it (chan.go).
+//
+//go:norace
+func (g *G) Arrived() bool { return g.arrived }

@@ -19,8 +19,12 @@ type Step struct {
 	// take or waited on, and their capacities, which its dependence with
 	// other steps depends on, not only the channel of the case taken.
 	Cases []ChanCase
-	Dflt  bool    // a select with a default case
-	PC    uintptr // call site, when recorded
+	Dflt  bool // a select with a default case
+	// Arrived is set on the completion of a channel operation whose
+	// goroutine had arrived (waited on its channels; OpArrive is the step
+	// of its arrival): it leaves the queues of waiters it had joined.
+	Arrived bool
+	PC      uintptr // call site, when recorded
 	// Recorded runs only:
 	Enabled Keys          // the enabled choices
 	VC      VC            // vector clock of the goroutine after the step
@@ -46,7 +50,11 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 	if g != nil {
 		switch op.Kind {
 		case OpSend, OpRecv, OpSelect:
-			s.Cases, s.Dflt = op.Cases, op.Dflt
+			s.Cases, s.Dflt, s.Arrived = op.Cases, op.Dflt, g.arrived
+		case OpArrive:
+			// Waiting synchronizes with nothing: no object, so the
+			// vector clocks of recorded runs get no edge from it.
+			s.Cases, s.Obj = op.Cases, nil
 		}
 		if op.Kind == OpSelect {
 			s.Case = g.sel

@@ -408,6 +408,9 @@ var generated = []struct {
 	{"gen398", gen398},
 	{"gen399", gen399},
 	{"gen400", gen400},
+	{"gen805", gen805},
+	{"gen839", gen839},
+	{"gen1273", gen1273},
 	{"gen2233", gen2233},
 	{"gen3573", gen3573},
 }
@@ -10898,6 +10901,84 @@ func gen400(o *outcome) {
 	rt.WaitGroupWait(&wg)
 	rt.Send(c1, 12)
 	o.log(0, rt.Recv(c1))
+	_ = &m0
+}
+
+func gen805(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(1, 100+int32(rt.Select(false, r, rt.SendCase(c0, 13))))
+			o.log(1, r.V)
+		}
+	})
+	rt.Go(func() {
+		o.log(2, rt.Recv(c1))
+		rt.Send(c1, 14)
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		rt.Send(c1, 12)
+	})
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+	_ = &m1
+}
+
+func gen839(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	var m1 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](1)
+	rt.Go(func() {
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(2, r.V)
+		}
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		o.log(3, atomic.AddInt32(rt.AtomicW(&x1), 1))
+		rt.Send(c1, 13)
+	})
+	o.log(0, rt.Recv(c0))
+	_ = &m0
+	_ = &m1
+}
+
+func gen1273(o *outcome) {
+	var x0, x1 int32
+	o.vars = []*int32{&x0, &x1}
+	var m0 sync.Mutex
+	c0 := rt.MakeChan[chan int32](0)
+	c1 := rt.MakeChan[chan int32](2)
+	rt.Go(func() {
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x0), 3))
+		o.log(1, atomic.AddInt32(rt.AtomicW(&x1), 1))
+	})
+	rt.Go(func() {
+		{
+			r := rt.RecvCase(c1)
+			o.log(2, 100+int32(rt.Select(false, r, rt.SendCase(c0, 12))))
+			o.log(2, r.V)
+		}
+	})
+	rt.Go(func() {
+		rt.Send(c0, 11)
+		o.log(3, rt.Recv(c0))
+	})
+	o.log(0, rt.Recv(c0))
 	_ = &m0
 }
 

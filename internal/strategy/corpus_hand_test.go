@@ -308,6 +308,98 @@ var handWritten = []struct {
 		o.log(0, n)
 		cancel()
 	}},
+	// Polls (a select with a default) racing a partner's arrival at its
+	// channel operation (engine.OpArrive): a partner that finished its
+	// previous operation may not have reached the next one yet.
+	{"poll-vs-arrival", 2, func(o *outcome) {
+		// The poll takes the value (1), or finds nobody yet (-1) and
+		// then waits for it.
+		var x0 int32
+		o.vars = []*int32{&x0}
+		ch := rt.MakeChan[chan int32](0)
+		rt.Go(func() { rt.Send(ch, 1) })
+		r := rt.RecvCase(ch)
+		if rt.Select(true, r) >= 0 {
+			o.log(0, r.V)
+		} else {
+			o.log(0, -1)
+			rt.Recv(ch)
+		}
+	}},
+	{"poll-between-ops", 2, func(o *outcome) {
+		// Issue 10's TestArriveDefault: the partner is between its
+		// receive and its send when the test polls: case 0 or the
+		// default (-1).
+		var x0 int32
+		o.vars = []*int32{&x0}
+		a := rt.MakeChan[chan int32](0)
+		b := rt.MakeChan[chan int32](0)
+		done := rt.MakeChan[chan struct{}](0)
+		rt.Go(func() {
+			v := rt.Recv(a)
+			rt.Select(false, rt.SendCase(b, v+1), rt.RecvCase(done))
+		})
+		rt.Send(a, 1)
+		o.log(0, int32(rt.Select(true, rt.RecvCase(b))))
+		rt.Close(done)
+	}},
+	{"poll-loop-deadlock", 2, func(o *outcome) {
+		// A request loop that skips a reply the worker has not reached:
+		// the worker then blocks on the reply while the test waits for
+		// its end (a deadlock), or every reply is taken.
+		var x0 int32
+		o.vars = []*int32{&x0}
+		req := rt.MakeChan[chan int32](0)
+		resp := rt.MakeChan[chan int32](0)
+		done := rt.MakeChan[chan struct{}](0)
+		rt.Go(func() {
+			for {
+				v, ok := rt.Recv2(req)
+				if !ok {
+					break
+				}
+				rt.Send(resp, v)
+			}
+			rt.Close(done)
+		})
+		rt.Send(req, 1)
+		rt.Select(true, rt.RecvCase(resp))
+		rt.Close(req)
+		rt.Recv(done)
+	}},
+	{"poll-send-two-receivers", 0, func(o *outcome) {
+		// Two non-blocking sends to two receivers that arrive in either
+		// order, or not yet; receivers left without a value leak.
+		var x0 int32
+		o.vars = []*int32{&x0}
+		ch := rt.MakeChan[chan int32](0)
+		rt.Go(func() { o.log(1, rt.Recv(ch)) })
+		rt.Go(func() { o.log(2, rt.Recv(ch)) })
+		o.log(0, int32(rt.Select(true, rt.SendCase(ch, 1))))
+		o.log(0, int32(rt.Select(true, rt.SendCase(ch, 2))))
+	}},
+	{"poll-two-channels", 3, func(o *outcome) {
+		// A poll over two channels whose senders arrive in any order;
+		// then the test takes what is left.
+		var x0 int32
+		o.vars = []*int32{&x0}
+		a := rt.MakeChan[chan int32](0)
+		b := rt.MakeChan[chan int32](0)
+		rt.Go(func() { rt.Send(a, 1) })
+		rt.Go(func() { rt.Send(b, 2) })
+		ra, rb := rt.RecvCase(a), rt.RecvCase(b)
+		switch rt.Select(true, ra, rb) {
+		case 0:
+			o.log(0, ra.V)
+			o.log(0, rt.Recv(b))
+		case 1:
+			o.log(0, rb.V)
+			o.log(0, rt.Recv(a))
+		default:
+			o.log(0, -1)
+			o.log(0, rt.Recv(a)+rt.Recv(b))
+		}
+	}},
 	{"trylock", 3, func(o *outcome) {
 		var x0 int32
 		o.vars = []*int32{&x0}

@@ -19,8 +19,8 @@ import (
 // unbuffered rendezvous is one joint step; a select's ready cases are
 // distinct choices, and the other ready cases of the select taken are
 // always explored; a select conflicts with the operations on its
-// channels and with the arrival of partners on them; announcing an
-// unbuffered operation joins the FIFO queue that decides partners; timer
+// channels and with the arrival of partners on them; the arrival of a
+// blocking operation joins the FIFO queues that decide partners; timer
 // firings and sleeps conflict with everything (virtual time is read by
 // any step). Races are reversible only if the later goroutine was enabled
 // where the earlier step ran: a Lock after another goroutine's Unlock is
@@ -64,9 +64,10 @@ type DPOR struct {
 	follow    *wnode
 	diverged  bool
 
-	names *unionFind
-	later []laterInsert // wakeup insertions waiting for the run's object names
-	deps  []int         // racesOfAlone's buffer
+	names   *unionFind
+	created map[*engine.G]int // the analyzed run's creation edges (races)
+	later   []laterInsert     // wakeup insertions waiting for the run's object names
+	deps    []int             // racesOfAlone's buffer
 
 	over bool
 	// Counters.
@@ -83,20 +84,18 @@ type DPOR struct {
 }
 
 type dnode struct {
-	pos       int
-	keys      []string
-	idx       []int // choice index of each key
-	pend      map[string]*event
-	ann       map[string]annDesc // what each explored choice announced
-	taken     string
-	done      []string        // explored keys (slept after exploration)
-	bt        []string        // source-DPOR backtrack set
-	wut       *wnode          // optimal DPOR: wakeup tree; children[0] is being explored
-	looseDone map[string]bool // the explored wakeup nodes that were loose, by key
-	sleep     []*event        // inherited sleep set in the current run
-	nChoic    int
-	pcBefore  int    // preemptions before this point
-	prevG     string // the goroutine that ran the previous step, if it can continue
+	pos      int
+	keys     []string
+	idx      []int // choice index of each key
+	pend     map[string]*event
+	taken    string
+	done     []string // explored keys (slept after exploration)
+	bt       []string // source-DPOR backtrack set
+	wut      *wnode   // optimal DPOR: wakeup tree; children[0] is being explored
+	sleep    []*event // inherited sleep set in the current run
+	nChoic   int
+	pcBefore int    // preemptions before this point
+	prevG    string // the goroutine that ran the previous step, if it can continue
 }
 
 // doneStep reports whether the step e was explored at nd.
@@ -174,13 +173,12 @@ func (d *DPOR) propagate() {
 			}
 		}
 		if d.blockedAt < 0 {
-			loose := next != nil && next.loose
 			kept := d.sleep[:0]
 			for _, s := range d.sleep {
 				if sameStep(s, e) {
 					d.blockedAt = d.done
 				}
-				if !dependent(s, e, false) && !touchesLoose(s, loose) {
+				if !dependent(s, e, false) {
 					kept = append(kept, s)
 				}
 			}
@@ -212,11 +210,11 @@ func (d *DPOR) Choose(p *engine.Point) int {
 		nd.sleep = append([]*event(nil), d.sleep...)
 		nd.pend = map[string]*event{}
 		for k, j := range nd.idx {
-			nd.pend[nd.keys[k]] = pendingEventAnn(p, p.Choices[j], nd.ann[nd.keys[k]])
+			nd.pend[nd.keys[k]] = pendingEvent(p, p.Choices[j])
 		}
 		for _, k := range nd.done {
 			if k != nd.taken {
-				d.sleep = append(d.sleep, withLoose(nd.pend[k], nd.looseDone[k]))
+				d.sleep = append(d.sleep, nd.pend[k])
 			}
 		}
 		d.follow = nd.wut
@@ -229,7 +227,7 @@ func (d *DPOR) Choose(p *engine.Point) int {
 		d.diverged = true
 		return engine.Diverged
 	}
-	nd := &dnode{pos: len(d.re.ev), pend: map[string]*event{}, ann: map[string]annDesc{}, nChoic: len(p.Choices), pcBefore: d.curPC}
+	nd := &dnode{pos: len(d.re.ev), pend: map[string]*event{}, nChoic: len(p.Choices), pcBefore: d.curPC}
 	if p.Prev >= 0 && p.Choices[p.Prev].G != nil {
 		nd.prevG = p.Choices[p.Prev].G.ID
 	}
@@ -363,9 +361,6 @@ func (d *DPOR) End(r *engine.Result) {
 		d.lazy.endRun(a, r)
 	}
 	d.nameObjects(a)
-	if !noLearnAnnouncements {
-		d.learnAnnouncements(a)
-	}
 	for i, nd := range d.stack {
 		for _, c := range nd.wut.children {
 			if c.raw != nil {
@@ -375,18 +370,15 @@ func (d *DPOR) End(r *engine.Result) {
 		if i >= d.depth || nd.pos >= len(a.ev) {
 			continue
 		}
-		// The step taken here ran: what it announced is known from now
-		// on (a deterministic program announces the same after the same
-		// prefix), for the sleep sets and the wakeup tree.
+		// The step taken here ran: the wakeup tree keeps it as it ran.
 		ran := a.ev[nd.pos]
-		nd.ann[nd.taken] = describe(ran)
 		if len(nd.wut.children) > 0 && nd.keyOf(nd.wut.children[0]) == nd.taken {
 			nd.wut.children[0].ev = d.portable(ran)
 		}
 	}
 	for _, l := range d.later {
 		if !d.sleepCovers(l.nd, []*event{l.e}) {
-			d.insert(l.nd.wut, []*pevent{d.portable(l.e)})
+			d.insert(l.nd, []*pevent{d.portable(l.e)})
 		}
 	}
 	d.later = d.later[:0]
@@ -407,112 +399,6 @@ func (d *DPOR) End(r *engine.Result) {
 	}
 	d.races(a, r)
 	d.backtrack()
-}
-
-// learnAnnouncements completes what the pending steps of the run's
-// points announce: a choice not taken at its point has an unknown
-// announcement (it writes anyQueue, so it conflicts with every queue
-// access), but if its goroutines took the same step later in the run
-// (their next steps, with the same cases), it announced what it did
-// there. Reversals place such steps at the earlier point; with the
-// unknown announcement, the step looked dependent on steps it commutes
-// with (another goroutine joining a queue), and the wakeup tree placed
-// it after a sibling that is a weak initial of it, which then slept
-// while the step's subtree was explored (generated seed 2233).
-func (d *DPOR) learnAnnouncements(a *analysis) {
-	var byG map[*engine.G][]int
-	for i, nd := range d.stack {
-		if i >= d.depth || nd.pos >= len(a.ev) {
-			break
-		}
-		for _, k := range nd.keys {
-			e := nd.pend[k]
-			if e == nil || e.timer != "" || !unknownAnn(e) {
-				continue
-			}
-			if byG == nil {
-				byG = map[*engine.G][]int{}
-				for j, x := range a.ev {
-					for _, g := range x.gs {
-						byG[g] = append(byG[g], j)
-					}
-				}
-			}
-			l := byG[e.gs[0]]
-			pos := lastBefore32(l, nd.pos) + 1
-			if pos >= len(l) {
-				continue
-			}
-			z := a.ev[l[pos]]
-			if !z.matchesEvent(e) || !nextOfAll(byG, z, l[pos], nd.pos) {
-				continue
-			}
-			desc := describe(z)
-			nd.ann[k] = desc
-			e.setAnn(desc)
-		}
-	}
-}
-
-// noLearnAnnouncements turns learnAnnouncements off (tests: the loose
-// wakeup nodes must keep DPOR sound without it).
-var noLearnAnnouncements bool
-
-// nextOfAll reports whether the event z at index j is the next step
-// from pos of each of its goroutines.
-func nextOfAll(byG map[*engine.G][]int, z *event, j, pos int) bool {
-	for _, g := range z.gs {
-		l := byG[g]
-		p := lastBefore32(l, pos) + 1
-		if p >= len(l) || l[p] != j {
-			return false
-		}
-	}
-	return true
-}
-
-func lastBefore32(l []int, j int) int {
-	lo, hi := 0, len(l)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if l[m] < j {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo - 1
-}
-
-// unknownAnn reports whether a side of the pending step e has an unknown
-// announcement (announceFrom with nothing known).
-func unknownAnn(e *event) bool {
-	for _, ac := range e.acc {
-		if ac.obj == anyQueue && ac.write && ac.tag == tagAny {
-			return true
-		}
-	}
-	return false
-}
-
-// setAnn replaces, in place (sleep sets share the event), the unknown
-// announcements of e's sides by those of desc.
-func (e *event) setAnn(desc annDesc) {
-	unknown := make([]bool, len(e.gs))
-	kept := e.acc[:0:0]
-	for _, ac := range e.acc {
-		if ac.obj == anyQueue && ac.write && ac.tag == tagAny {
-			unknown[ac.side] = true
-			continue
-		}
-		kept = append(kept, ac)
-	}
-	e.acc = kept
-	for s, g := range e.gs {
-		if unknown[s] {
-			e.announceFrom(s, desc[g.ID])
-		}
-	}
 }
 
 // MaxAnalyzedSteps is the default of DPOR.MaxSteps: analyzing the races of
@@ -540,12 +426,6 @@ func (d *DPOR) backtrack() {
 		nd := d.stack[len(d.stack)-1]
 		if d.Optimal {
 			if len(nd.wut.children) > 0 {
-				if nd.wut.children[0].loose {
-					if nd.looseDone == nil {
-						nd.looseDone = map[string]bool{}
-					}
-					nd.looseDone[nd.taken] = true
-				}
 				nd.wut.children = nd.wut.children[1:]
 			}
 			nd.done = appendNew(nd.done, nd.taken)
@@ -569,7 +449,7 @@ func (d *DPOR) backtrack() {
 				for _, k2 := range nd.keys {
 					e2 := nd.pend[k2]
 					if otherCase(nd.pend[k], e2) && !d.asleepIn(nd.sleep, e2) && !nd.wut.hasChild(e2) && !nd.doneStep(e2) && !d.sleepCovers(nd, []*event{e2}) {
-						d.insert(nd.wut, []*pevent{d.portable(e2)})
+						d.insert(nd, []*pevent{d.portable(e2)})
 					}
 				}
 				return
@@ -623,6 +503,7 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 		nodeAt[nd.pos] = nd
 	}
 	a.idx = newDepIndex(ev, len(r.Gs))
+	d.created = a.created
 	if d.Lazy {
 		a.idx.lazy = newLazyIndex(ev)
 	}
@@ -728,10 +609,11 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 }
 
 // soloEvent is a step of g alone: its operation of kind k on obj, with
-// select case cs, channel cases and default.
+// select case cs, channel cases and default, as a goroutine that has not
+// arrived takes it (with a partner that waits, for an unbuffered case).
 func soloEvent(g *engine.G, k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCase, dflt bool) *event {
 	e := &event{key: choiceKey(g, k, cs)}
-	e.addSide(g, k, obj, cs, cases, dflt)
+	e.addSide(g, k, obj, cs, cases, dflt, false)
 	return e
 }
 
@@ -1238,6 +1120,11 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 			moved = true
 		} else if k == "" {
 			return
+		} else if hasKind(x, engine.OpSelect) && len(x.gs) == 1 && otherPhase(x, nd.pend[k]) && dependsOnAny(x, v) {
+			// The same for a select that arrives where e ran: after
+			// steps of v, one of its cases may be ready, and it takes it
+			// without arriving.
+			moved = true
 		}
 	}
 	if !moved {
@@ -1246,10 +1133,27 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 			// x is a select that takes another case (or its default)
 			// where e ran, and v does not make x's case ready, or a
 			// step whose partner there is another: reverse with that.
+			phase := otherPhase(x, y)
 			y = cloneEvent(y)
 			y.vc, y.proc, y.idx = x.vc, x.proc, x.idx
+			if phase {
+				// x's goroutine arrives there instead of completing,
+				// or the reverse: the other phase has dependences of
+				// its own, which decide what in v precedes it.
+				seq := append(append([]*event(nil), prefix[:i]...), v...)
+				extendHB(seq, y, d.created, len(x.vc)-1)
+			}
 			x = y
 		}
+	}
+	if moved && arrivesInstead(e, x) {
+		// x completed with the partner whose arrival e is: run before
+		// e, x's goroutine finds no partner there, and arrives.
+		y := &event{key: x.gs[0].ID}
+		y.addSide(x.gs[0], engine.OpArrive, nil, -1, x.chans[0], false, false)
+		seq := append(append([]*event(nil), prefix[:i]...), v...)
+		extendHB(seq, y, d.created, len(x.vc)-1)
+		x = y
 	}
 	v = append(v, x)
 	if d.Optimal {
@@ -1260,7 +1164,7 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 		for k, y := range v {
 			pv[k] = d.portable(y)
 		}
-		d.insert(nd.wut, pv)
+		d.insert(nd, pv)
 		return
 	}
 	// Source-DPOR: I(v) ∩ backtrack(E') = ∅ ? add one initial.
@@ -1277,6 +1181,46 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 	for _, k := range nd.keys {
 		nd.bt = appendNew(nd.bt, k)
 	}
+}
+
+// dependsOnAny reports whether x depends on a step of v of another
+// goroutine.
+func dependsOnAny(x *event, v []*event) bool {
+	for _, z := range v {
+		if !shareG(z, x) && dependent(z, x, false) {
+			return true
+		}
+	}
+	return false
+}
+
+// arrivesInstead reports whether x, a channel operation of one goroutine
+// that had not arrived, pairs with a partner whose arrival is e: for the
+// case it took, x reads the queue e joined.
+func arrivesInstead(e, x *event) bool {
+	if len(e.gs) != 1 || e.kinds[0] != engine.OpArrive || len(x.gs) != 1 {
+		return false
+	}
+	switch x.kinds[0] {
+	case engine.OpSend, engine.OpRecv, engine.OpSelect:
+	default:
+		return false
+	}
+	k := x.cases[0]
+	if k < 0 {
+		k = 0
+	}
+	for _, ax := range x.acc {
+		if ax.tag != tagPartner+k || ax.write {
+			continue // not the partner of the case x took
+		}
+		for _, ay := range e.acc {
+			if ay.obj == ax.obj && ay.write {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // readiedBy reports whether the case x took, not ready where e ran, is
@@ -1307,7 +1251,7 @@ func (d *DPOR) sleepCovers(nd *dnode, v []*event) bool {
 		}
 	}
 	for _, k := range nd.done {
-		if k != nd.taken && weakInitial(withLoose(nd.pend[k], nd.looseDone[k]), v) {
+		if k != nd.taken && weakInitial(nd.pend[k], v) {
 			return true
 		}
 	}
@@ -1350,7 +1294,7 @@ func (e *event) matchesEvent(f *event) bool {
 	for i, g := range e.gs {
 		found := false
 		for j, h := range f.gs {
-			if g.ID == h.ID && e.cases[i] == f.cases[j] {
+			if g.ID == h.ID && e.cases[i] == f.cases[j] && (e.kinds[i] == engine.OpArrive) == (f.kinds[j] == engine.OpArrive) {
 				found = true
 			}
 		}
@@ -1411,6 +1355,7 @@ type pevent struct {
 	gids  []string
 	cases []int
 	sel   []bool // the goroutine's operation is a select
+	arr   []bool // the step is the goroutine's arrival
 	timer string
 	acc   []pacc
 }
@@ -1429,59 +1374,6 @@ type wnode struct {
 	ev       *pevent
 	raw      *event // until the run's objects are named
 	children []*wnode
-	// loose: ev's announcement was not known, or known only by its
-	// direction, when the node was inserted, so the insertion took it as
-	// dependent on every queue access, and ordered the node after the
-	// siblings that conflicted with. Following the node wakes the
-	// sleeping steps that access a queue, and the node's step sleeps
-	// as if it wrote every queue once explored, so that the sleep sets
-	// agree with that order: a sibling it commutes with would otherwise
-	// sleep in its subtree and block reversals there, while the leaf
-	// covered the sequences inserted from the sibling's subtree (seed
-	// 2233 without learnAnnouncements). It stays when ev is replaced by
-	// the step that ran.
-	loose bool
-}
-
-// loose reports whether p writes a pseudo-object that stands for an
-// announcement not known (anyQueue, anySendQ, anyRecvQ).
-func (p *pevent) loose() bool {
-	for _, a := range p.acc {
-		if a.write && a.name >= 1 && a.name <= 3 {
-			return true
-		}
-	}
-	return false
-}
-
-// touchesLoose reports whether, with loose, e accesses a queue: an
-// announcement that is not known may join any queue (every queue access
-// touches one of the pseudo-objects; a pending step whose announcement
-// is known only by its direction writes anySendQ or anyRecvQ).
-func touchesLoose(e *event, loose bool) bool {
-	if !loose {
-		return false
-	}
-	for _, a := range e.acc {
-		if a.obj == anyQueue || a.obj == anySendQ || a.obj == anyRecvQ {
-			return true
-		}
-	}
-	return false
-}
-
-// withLoose returns e, or, with loose, a copy of it that also writes the
-// pseudo-objects of every queue.
-func withLoose(e *event, loose bool) *event {
-	if !loose || e == nil {
-		return e
-	}
-	c := *e
-	c.acc = append([]access(nil), e.acc...)
-	for _, o := range []unsafe.Pointer{anyQueue, anySendQ, anyRecvQ} {
-		c.acc = append(c.acc, access{obj: o, write: true, tag: tagAny})
-	}
-	return &c
 }
 
 func (p *pevent) matches(e *event) bool {
@@ -1495,11 +1387,22 @@ func (p *pevent) matches(e *event) bool {
 		return false
 	}
 	for i, g := range e.gs {
-		if !containsID(p.gids, p.cases, g.ID, e.cases[i]) {
+		if !containsID(p, g.ID, e.cases[i], e.kinds[i] == engine.OpArrive) {
 			return false
 		}
 	}
 	return true
+}
+
+// standsForItself reports whether w's step is a choice at nd, not another
+// step that keyOf would take for it.
+func (nd *dnode) standsForItself(w *wnode) bool {
+	for _, k := range nd.keys {
+		if w.matches(nd.pend[k]) {
+			return true
+		}
+	}
+	return false
 }
 
 // keyOf returns the key of the choice at nd that takes w's step, or
@@ -1512,6 +1415,11 @@ func (nd *dnode) keyOf(w *wnode) string {
 	}
 	for _, k := range nd.keys {
 		if w.matchesSelect(nd.pend[k]) {
+			return k
+		}
+	}
+	for _, k := range nd.keys {
+		if w.matchesPhase(nd.pend[k]) {
 			return k
 		}
 	}
@@ -1530,7 +1438,45 @@ func (nd *dnode) keyFor(x *event) string {
 			return k
 		}
 	}
+	for _, k := range nd.keys {
+		if otherPhase(x, nd.pend[k]) {
+			return k
+		}
+	}
 	return ""
+}
+
+// otherPhase reports whether the pending step b (of the goroutine that
+// chooses it, its first) is the other phase of a's goroutine's channel
+// operation: its arrival where a completes it, or its completion where a
+// is its arrival. Whether the operation must arrive, or can complete,
+// depends on where it runs (on whether a partner arrived before).
+func otherPhase(a, b *event) bool {
+	if a == nil || b == nil || a.timer != "" || b.timer != "" || len(b.gs) == 0 {
+		return false
+	}
+	for i, g := range a.gs {
+		if g.ID == b.gs[0].ID && (a.kinds[i] == engine.OpArrive) != (b.kinds[0] == engine.OpArrive) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchesPhase is otherPhase for a wakeup node.
+func (w *wnode) matchesPhase(e *event) bool {
+	if w.raw != nil {
+		return otherPhase(w.raw, e)
+	}
+	if e == nil || e.timer != "" || w.ev.timer != "" || len(e.gs) == 0 {
+		return false
+	}
+	for i, g := range w.ev.gids {
+		if g == e.gs[0].ID && w.ev.arr[i] != (e.kinds[0] == engine.OpArrive) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameSelect reports whether a and b are steps of the same select (in
@@ -1606,9 +1552,9 @@ func (w *wnode) matches(e *event) bool {
 	return w.ev.matches(e)
 }
 
-func containsID(ids []string, cases []int, id string, c int) bool {
-	for i, x := range ids {
-		if x == id && cases[i] == c {
+func containsID(p *pevent, id string, c int, arr bool) bool {
+	for i, x := range p.gids {
+		if x == id && p.cases[i] == c && p.arr[i] == arr {
 			return true
 		}
 	}
@@ -1621,6 +1567,7 @@ func (d *DPOR) portable(e *event) *pevent {
 		p.gids = append(p.gids, g.ID)
 		p.cases = append(p.cases, e.cases[i])
 		p.sel = append(p.sel, e.kinds[i] == engine.OpSelect)
+		p.arr = append(p.arr, e.kinds[i] == engine.OpArrive)
 	}
 	for _, a := range e.acc {
 		p.acc = append(p.acc, pacc{name: d.names.nameOf(a.obj), write: a.write, mutx: a.mutex})
@@ -1657,7 +1604,7 @@ func psame(a, b *pevent) bool {
 		return false
 	}
 	for i, g := range a.gids {
-		if !containsID(b.gids, b.cases, g, a.cases[i]) {
+		if !containsID(b, g, a.cases[i], a.arr[i]) {
 			return false
 		}
 	}
@@ -1713,13 +1660,21 @@ func (d *DPOR) hbIn(w []*pevent, z, y *pevent) bool {
 	return false
 }
 
-func (d *DPOR) insert(n *wnode, w []*pevent) {
+func (d *DPOR) insert(nd *dnode, w []*pevent) {
+	n := nd.wut
 	for {
 		if len(w) == 0 {
 			return
 		}
 		descended := false
 		for _, c := range n.children {
+			if n == nd.wut && !nd.standsForItself(c) {
+				// A child that runs another step here (a select case not
+				// ready here, the arrival of an operation inserted as its
+				// completion) covers nothing: its own step never runs
+				// at this point.
+				continue
+			}
 			w2, ok := d.checkInitial(c.ev, w)
 			if !ok {
 				continue
@@ -1733,7 +1688,7 @@ func (d *DPOR) insert(n *wnode, w []*pevent) {
 		}
 		if !descended {
 			for _, x := range w {
-				c := &wnode{ev: x, loose: x.loose()}
+				c := &wnode{ev: x}
 				n.children = append(n.children, c)
 				n = c
 			}
@@ -1787,12 +1742,10 @@ func (u *unionFind) nameOf(obj interface{}) int {
 func (d *DPOR) nameObjects(a *analysis) {
 	u := d.names
 	u.cur = map[interface{}]int{}
-	for i, p := range []unsafe.Pointer{world, anyQueue, anySendQ, anyRecvQ} {
-		if len(u.parent) == i {
-			u.fresh()
-		}
-		u.cur[p] = i
+	if len(u.parent) == 0 {
+		u.fresh()
 	}
+	u.cur[world] = 0
 	counts := map[string]int{}
 	for _, e := range a.ev {
 		steps := []string{"@" + e.timer}

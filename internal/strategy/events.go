@@ -14,56 +14,49 @@ import (
 // computes their happens-before relation with vector clocks, for DPOR, the
 // HBR caches and the Mazurkiewicz-class counting of the tests.
 
-// access is one object an event touches. Every event reads the
-// pseudo-object world, which a timer firing writes: it moves virtual time,
-// which any step may read.
+// access is one object an event touches. Every event but an arrival
+// reads the pseudo-object world, which a timer firing writes: it moves
+// virtual time, which any step may read.
 //
 // Channels are modelled as in the Go runtime: a channel's buffer and
 // closed state (the channel's own address), and for an unbuffered one the
 // FIFO queues of its waiting senders and receivers (queueOf), which decide
 // the partner of a rendezvous (the engine pairs a goroutine with the
-// partner that waited longest) and whether a select case is ready. A step
-// that ends by announcing an unbuffered operation joins those queues; a
-// select that moves on leaves them; a select reads what makes each of its
-// cases ready. A pending step's announcement is not known until it ran: it
-// writes the pseudo-object anyQueue, which every queue access reads (or,
-// when an earlier run showed which direction it joins but not on which
-// channel, anySendQ or anyRecvQ).
+// partner that waited longest) and whether a select case is ready. A
+// goroutine joins the queues of its operation by arriving at it
+// (engine.OpArrive), a step of its own that a blocking operation takes
+// when it cannot complete: the arrival reads what kept each case from
+// being ready (the channel, the queue of its partners) and writes the
+// queues it joins. An operation that completes without having arrived
+// reads the queue of its partners (its partner is the oldest there); one
+// that had arrived leaves the queues it joined. A select reads what makes
+// each of its cases ready, so a select that takes its default (a poll)
+// conflicts with the arrival of a partner on one of its channels.
 type access struct {
 	obj   unsafe.Pointer
 	write bool
 	mutex bool // a Lock/Unlock-family transition (independent under the lazy HBR)
 	// side is the index in the event's gs of the goroutine whose
-	// operation or announcement the access belongs to, and tag which of
-	// its objects it is: with the step, they name the object across runs
-	// (nameObjects).
+	// operation the access belongs to, and tag which of its objects it
+	// is: with the step, they name the object across runs (nameObjects).
 	side, tag int
 }
 
 // Tags of accesses; the case index is added to the last four.
 const (
 	tagOp      = 0      // the operation's object
-	tagAny     = 1      // anyQueue, anySendQ, anyRecvQ
 	tagCase    = 1 << 8 // a select case's channel
-	tagLeave   = 2 << 8 // the queue a select leaves, of one of its cases
+	tagLeave   = 2 << 8 // the queue an arrived operation leaves, of one of its cases
 	tagPartner = 3 << 8 // the queue of a case's partners
-	tagJoin    = 4 << 8 // the queue an announced operation joins
+	tagJoin    = 4 << 8 // the queue an arrival joins
 )
 
-var (
-	pseudoObjs = new([4]byte)
-	world      = unsafe.Pointer(&pseudoObjs[0])
-	anyQueue   = unsafe.Pointer(&pseudoObjs[1])
-	anySendQ   = unsafe.Pointer(&pseudoObjs[2])
-	anyRecvQ   = unsafe.Pointer(&pseudoObjs[3])
-)
+// world is the pseudo-object every event reads (virtual time).
+var world = unsafe.Pointer(new(byte))
 
-// pseudo reports whether obj is one of the pseudo-objects every event (or
-// every queue access) touches. They have the fixed names 0 to 3 across
-// runs.
-func pseudo(obj unsafe.Pointer) bool {
-	return obj == world || obj == anyQueue || obj == anySendQ || obj == anyRecvQ
-}
+// pseudo reports whether obj is the pseudo-object every event touches. It
+// has the fixed name 0 across runs.
+func pseudo(obj unsafe.Pointer) bool { return obj == world }
 
 // queueOf is the pseudo-object of the waiting senders (or receivers) of
 // the unbuffered channel c: an address inside its runtime header, where
@@ -75,22 +68,10 @@ func queueOf(c unsafe.Pointer, send bool) unsafe.Pointer {
 	return unsafe.Add(c, 2)
 }
 
-// anyQueueOf is the pseudo-object that stands for every queue of
-// senders (or receivers).
-func anyQueueOf(send bool) unsafe.Pointer {
-	if send {
-		return anySendQ
-	}
-	return anyRecvQ
-}
-
 // queueAccess appends to r an access to the queue of the senders (or
-// receivers) of c, and the reads of the pseudo-objects that stand for it.
+// receivers) of c.
 func queueAccess(r []access, c unsafe.Pointer, send, write bool, side, tag int) []access {
-	return append(r,
-		access{obj: queueOf(c, send), write: write, side: side, tag: tag},
-		access{obj: anyQueueOf(send), side: side, tag: tagAny},
-		access{obj: anyQueue, side: side, tag: tagAny})
+	return append(r, access{obj: queueOf(c, send), write: write, side: side, tag: tag})
 }
 
 // event is one step: a choice and the local code after it, or the joint
@@ -105,9 +86,7 @@ type event struct {
 	chans [][]engine.ChanCase // the channel cases of each goroutine's operation
 	dflt  []bool              // each goroutine's operation is a select with a default
 	acc   []access
-	ann   []bool  // the announcement of each goroutine's next operation was added
-	joins []joinQ // the queues the announcements joined
-	timer string  // the timer, for a firing
+	timer string // the timer, for a firing
 	// computed by hb:
 	proc int   // primary process: goroutine index, or len(Gs) for timers
 	idx  int   // 1-based index of the event in its primary process
@@ -115,28 +94,30 @@ type event struct {
 	lvc  []int // the same under the lazy dependence
 }
 
-// joinQ is a queue a goroutine of an event joined by announcing its next
-// operation.
-type joinQ struct {
-	side int
-	c    unsafe.Pointer
-	send bool
-}
-
 // accesses classifies one goroutine's operation (heddle.md §4): its kind,
-// its object, the select case taken (-1 for a default or a non-select)
-// and its channel cases.
-func accesses(k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCase, side int) []access {
+// its object, the select case taken (-1 for a default or a non-select),
+// its channel cases, and whether it had arrived (waited on its channels).
+func accesses(k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCase, side int, arrived bool) []access {
 	r := []access{{obj: world, side: side}}
 	w := func(m bool) []access { return append(r, access{obj: obj, write: true, mutex: m, side: side}) }
 	rd := func(m bool) []access { return append(r, access{obj: obj, mutex: m, side: side}) }
 	switch k {
-	case engine.OpSend, engine.OpRecv, engine.OpClose:
+	case engine.OpSend, engine.OpRecv:
+		r = w(false)
+		if len(cases) == 1 {
+			r = pairAccesses(r, cases, 0, arrived, side)
+		}
+		return r
+	case engine.OpClose:
 		return w(false)
 	case engine.OpChanLen:
 		return rd(false)
 	case engine.OpSelect:
-		return selectAccesses(r, cs, cases, side)
+		return selectAccesses(r, cs, cases, side, arrived)
+	case engine.OpArrive:
+		// An arrival runs no code of the program: it does not read
+		// virtual time.
+		return arriveAccesses(nil, cases, side)
 	case engine.OpLock, engine.OpUnlock:
 		return w(true)
 	case engine.OpWLock, engine.OpWLockWait, engine.OpWUnlock:
@@ -189,9 +170,10 @@ func accesses(k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCa
 // unbuffered one, the queue of its partners. Taking a case commutes with
 // making another case ready, but the latter adds a choice (local
 // nondeterminism, which the DPOR algorithms do not model): treating them
-// as dependent makes DPOR reverse them and explore that choice. It also
-// leaves the queues it joined for its other unbuffered cases.
-func selectAccesses(r []access, cs int, cases []engine.ChanCase, side int) []access {
+// as dependent makes DPOR reverse them and explore that choice. A select
+// that had arrived was chosen by its partner (or woken by a close): it
+// leaves the queues it joined for its unbuffered cases.
+func selectAccesses(r []access, cs int, cases []engine.ChanCase, side int, arrived bool) []access {
 	if cs >= 0 && cs < len(cases) {
 		if c := cases[cs].Chan(); c != nil {
 			r = append(r, access{obj: c, write: true, side: side, tag: tagCase + cs})
@@ -199,7 +181,46 @@ func selectAccesses(r []access, cs int, cases []engine.ChanCase, side int) []acc
 	}
 	for j, cc := range cases {
 		c := cc.Chan()
-		if c == nil || j == cs {
+		if c == nil {
+			continue
+		}
+		if j != cs {
+			r = append(r, access{obj: c, side: side, tag: tagCase + j})
+		}
+		if cc.Cap() == 0 && (j == cs || !arrived) {
+			r = pairAccesses(r, cases, j, arrived, side)
+		} else if cc.Cap() == 0 {
+			r = queueAccess(r, c, cc.IsSend(), true, side, tagLeave+j)
+		}
+	}
+	return r
+}
+
+// pairAccesses adds to r the queue access of case j of an operation that
+// takes it, if its channel is unbuffered: an operation that had not
+// arrived pairs with the oldest partner in the queue of its partners
+// (read); one that had arrived leaves its own queue (write).
+func pairAccesses(r []access, cases []engine.ChanCase, j int, arrived bool, side int) []access {
+	cc := cases[j]
+	c := cc.Chan()
+	if c == nil || cc.Cap() != 0 {
+		return r
+	}
+	if arrived {
+		return queueAccess(r, c, cc.IsSend(), true, side, tagLeave+j)
+	}
+	return queueAccess(r, c, !cc.IsSend(), false, side, tagPartner+j)
+}
+
+// arriveAccesses adds to r the accesses of an arrival: it happened
+// because no case was ready, so it reads each case's channel and, for an
+// unbuffered one, the queue of its partners (had a partner arrived
+// first, the operation would have completed with it); and it joins the
+// queue of each unbuffered case, which partners, and polls, read.
+func arriveAccesses(r []access, cases []engine.ChanCase, side int) []access {
+	for j, cc := range cases {
+		c := cc.Chan()
+		if c == nil {
 			continue
 		}
 		r = append(r, access{obj: c, side: side, tag: tagCase + j})
@@ -207,81 +228,9 @@ func selectAccesses(r []access, cs int, cases []engine.ChanCase, side int) []acc
 			continue
 		}
 		r = queueAccess(r, c, !cc.IsSend(), false, side, tagPartner+j)
-		r = queueAccess(r, c, cc.IsSend(), true, side, tagLeave+j)
+		r = queueAccess(r, c, cc.IsSend(), true, side, tagJoin+j)
 	}
 	return r
-}
-
-// announce records that the goroutine of side s of e ended e by announcing
-// an operation of kind k with the given channel cases: an unbuffered one
-// joins the queues of its channels (their order decides rendezvous
-// partners, and a waiting partner makes a select case ready, heddle.md
-// §4).
-func (e *event) announce(s int, k engine.OpKind, cases []engine.ChanCase) {
-	if e.ann[s] {
-		return
-	}
-	e.ann[s] = true
-	switch k {
-	case engine.OpSend, engine.OpRecv, engine.OpSelect:
-	default:
-		return
-	}
-	for j, cc := range cases {
-		c := cc.Chan()
-		if c == nil || cc.Cap() != 0 {
-			continue
-		}
-		e.acc = queueAccess(e.acc, c, cc.IsSend(), true, s, tagJoin+j)
-		e.joins = append(e.joins, joinQ{side: s, c: c, send: cc.IsSend()})
-	}
-}
-
-// annCase is one queue a step's announcement joined, as an earlier run of
-// the same step showed it: on the channel of the step's own case own (-1:
-// another channel, not known in this run), senders or receivers.
-type annCase struct {
-	own  int
-	send bool
-}
-
-// annDesc is what the steps of a choice announced, by goroutine id.
-type annDesc map[string][]annCase
-
-// describe is the announcements of the executed step e.
-func describe(e *event) annDesc {
-	d := annDesc{}
-	for _, g := range e.gs {
-		d[g.ID] = []annCase{}
-	}
-	for _, j := range e.joins {
-		own := -1
-		for m, cc := range e.chans[j.side] {
-			if cc.Chan() == j.c {
-				own = m
-			}
-		}
-		id := e.gs[j.side].ID
-		d[id] = append(d[id], annCase{own: own, send: j.send})
-	}
-	return d
-}
-
-// announceFrom is announce for a step that has not run, from what an
-// earlier run of it announced (known), or, if nil, anything.
-func (e *event) announceFrom(s int, known []annCase) {
-	e.ann[s] = true
-	if known == nil {
-		e.acc = append(e.acc, access{obj: anyQueue, write: true, side: s, tag: tagAny})
-		return
-	}
-	for _, a := range known {
-		if a.own >= 0 && a.own < len(e.chans[s]) && e.chans[s][a.own].Chan() != nil {
-			e.acc = queueAccess(e.acc, e.chans[s][a.own].Chan(), a.send, true, s, tagJoin+a.own)
-			continue
-		}
-		e.acc = append(e.acc, access{obj: anyQueueOf(a.send), write: true, side: s, tag: tagAny})
-	}
 }
 
 func choiceKey(g *engine.G, k engine.OpKind, c int) string {
@@ -293,12 +242,13 @@ func choiceKey(g *engine.G, k engine.OpKind, c int) string {
 
 // timerEvent is the event of a timer firing.
 func timerEvent(key, timer string) *event {
-	return &event{key: key, timer: timer, kinds: []engine.OpKind{engine.OpTimerFire}, acc: accesses(engine.OpTimerFire, nil, -1, nil, 0)}
+	return &event{key: key, timer: timer, kinds: []engine.OpKind{engine.OpTimerFire}, acc: accesses(engine.OpTimerFire, nil, -1, nil, 0, false)}
 }
 
 // addSide adds goroutine g's side to e: its operation of kind k on obj,
-// select case cs, channel cases and whether it has a default.
-func (e *event) addSide(g *engine.G, k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCase, dflt bool) {
+// select case cs, channel cases, whether it has a default and whether it
+// had arrived.
+func (e *event) addSide(g *engine.G, k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCase, dflt, arrived bool) {
 	if k != engine.OpSelect {
 		cs = -1
 	}
@@ -308,28 +258,26 @@ func (e *event) addSide(g *engine.G, k engine.OpKind, obj unsafe.Pointer, cs int
 	e.kinds = append(e.kinds, k)
 	e.chans = append(e.chans, cases)
 	e.dflt = append(e.dflt, dflt)
-	e.ann = append(e.ann, false)
-	e.acc = append(e.acc, accesses(k, obj, cs, cases, s)...)
+	e.acc = append(e.acc, accesses(k, obj, cs, cases, s, arrived)...)
 }
 
 // pendingEvent is the event choice c would make at p (for an unbuffered
-// rendezvous, with the partner that would complete it).
-func pendingEvent(p *engine.Point, c engine.Choice) *event { return pendingEventAnn(p, c, nil) }
-
-// pendingEventAnn is pendingEvent with what an earlier run of the same
-// step announced, if known.
-func pendingEventAnn(p *engine.Point, c engine.Choice, known annDesc) *event {
+// rendezvous, with the partner that would complete it, which had
+// arrived).
+func pendingEvent(p *engine.Point, c engine.Choice) *event {
 	if c.G == nil {
 		return timerEvent(c.Key(), c.Timer.ID)
 	}
 	op := c.G.Pending()
 	e := &event{key: c.Key(), pc: op.PC}
-	e.addSide(c.G, op.Kind, opObj(op), c.Case, op.Cases, op.Dflt)
-	e.announceFrom(0, known[c.G.ID])
+	k := op.Kind
+	if c.Arrive {
+		k = engine.OpArrive
+	}
+	e.addSide(c.G, k, opObj(op), c.Case, op.Cases, op.Dflt, c.G.Arrived())
 	if h, hc := p.Exec.ChoicePartner(c); h != nil {
 		hop := h.Pending()
-		e.addSide(h, hop.Kind, opObj(hop), hc, hop.Cases, hop.Dflt)
-		e.announceFrom(1, known[h.ID])
+		e.addSide(h, hop.Kind, opObj(hop), hc, hop.Cases, hop.Dflt, true)
 	}
 	return e
 }
@@ -405,33 +353,16 @@ func (r *runEvents) consume(tr []engine.Step) {
 			r.ev = append(r.ev, e)
 			continue
 		}
-		// The goroutine's previous step announced this operation.
-		r.announceOf(st.G, st.Kind, st.Cases)
 		if n := len(r.ev); n > 0 && r.pos > 0 && sameN(tr, r.pos) {
 			// The partner of an unbuffered rendezvous: same step.
-			r.ev[n-1].addSide(st.G, st.Kind, st.Obj, st.Case, st.Cases, st.Dflt)
+			r.ev[n-1].addSide(st.G, st.Kind, st.Obj, st.Case, st.Cases, st.Dflt, st.Arrived)
 			r.lastOf[st.G] = n - 1
 			continue
 		}
 		e := &event{key: choiceKey(st.G, st.Kind, st.Case), pc: st.PC, n: st.N}
-		e.addSide(st.G, st.Kind, st.Obj, st.Case, st.Cases, st.Dflt)
+		e.addSide(st.G, st.Kind, st.Obj, st.Case, st.Cases, st.Dflt, st.Arrived)
 		r.ev = append(r.ev, e)
 		r.lastOf[st.G] = len(r.ev) - 1
-	}
-}
-
-// announceOf adds to g's last event the announcement of its next
-// operation.
-func (r *runEvents) announceOf(g *engine.G, k engine.OpKind, cases []engine.ChanCase) {
-	prev, ok := r.lastOf[g]
-	if !ok {
-		return
-	}
-	e := r.ev[prev]
-	for s, h := range e.gs {
-		if h == g {
-			e.announce(s, k, cases)
-		}
 	}
 }
 
@@ -453,7 +384,6 @@ func sameN(tr []engine.Step, i int) bool {
 func (r *runEvents) observe(x *engine.Exec) {
 	r.consume(x.Trace())
 	gs := x.Gs()
-	r.announced(gs)
 	for ; r.seenGs < len(gs); r.seenGs++ {
 		g := gs[r.seenGs]
 		if _, ok := r.created[g]; ok || g.Parent == nil {
@@ -477,24 +407,11 @@ func (r *runEvents) creator(g *engine.G, before int) int {
 	return -1
 }
 
-// announced adds to the last step of every goroutine still alive the
-// operation it announced (its pending operation).
-func (r *runEvents) announced(gs []*engine.G) {
-	for _, g := range gs {
-		if r.exited[g] {
-			continue
-		}
-		op := g.Pending()
-		r.announceOf(g, op.Kind, op.Cases)
-	}
-}
-
 // finish consumes the rest of the trace and the creation edges of the
 // goroutines no Choose saw before they started: their first step followed
 // their creation directly.
 func (r *runEvents) finish(res *engine.Result) {
 	r.consume(res.Trace)
-	r.announced(res.Gs)
 	first := map[*engine.G]int{}
 	for i, e := range r.ev {
 		for _, g := range e.gs {

@@ -4,7 +4,3 @@ package strategy
 // clock they compute from the index against a scan of the whole prefix
 // (they panic on a difference).
 func SetCheckRaceIndex(on bool) { checkRaceIndex = on }
-
-// SetLearnAnnouncements turns on or off the completion of pending steps'
-// announcements from the run (learnAnnouncements).
-func SetLearnAnnouncements(on bool) { noLearnAnnouncements = !on }

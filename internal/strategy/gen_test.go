@@ -39,6 +39,9 @@ var genSkip = map[int64]string{
 var genExtra = map[int64]string{
 	2233: "odpor missed 2 of 397 HB classes: a rendezvous reversed to an earlier point, where it had not run, had an unknown announcement and was put after a sibling it commutes with in the wakeup tree",
 	3573: "odpor missed 1 of 10 HB classes: a select's receive from a buffered channel filled by a step of the reversed sequence was reversed as the other case, ready where the race's first step ran",
+	805:  "with arrival steps, odpor missed 7 of 15 HB classes: a wakeup leaf standing for a select's arrival (inserted as the completion) covered the reversal of two arrivals on one channel",
+	839:  "with arrival steps, odpor missed 3 of 8 HB classes (as 805)",
+	1273: "with arrival steps, odpor missed 3 of 8 HB classes (as 805)",
 }
 
 // genSeeds are the seeds of the generated corpus, in order.

@@ -305,7 +305,7 @@ func lazyWarnings(ev []*event, r *engine.Result) []string {
 		}
 		for j, k := range e.kinds {
 			switch k {
-			case engine.OpSend, engine.OpRecv, engine.OpWGWait, engine.OpCondBlocked, engine.OpSleep:
+			case engine.OpSend, engine.OpRecv, engine.OpArrive, engine.OpWGWait, engine.OpCondBlocked, engine.OpSleep:
 				w = append(w, fmt.Sprintf("blocking operation inside a critical section (%s: %s)", e.gs[j].ID, k))
 			case engine.OpSelect:
 				if e.cases[j] >= 0 {

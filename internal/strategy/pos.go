@@ -179,12 +179,11 @@ func (s *POS) draw(c engine.Choice) float64 {
 
 // racesWithAll reports whether step e is dependent with the pending event
 // of every goroutine choice that does not share a goroutine with it:
-// every pending event reads virtual time and, not knowing the queues its
-// goroutines will join next, writes every queue (pendingEvent), so a step
-// that writes virtual time or touches a queue races with all of them.
+// every pending event reads virtual time, so a step that writes it races
+// with all of them.
 func racesWithAll(e *event) bool {
 	for _, a := range e.acc {
-		if (a.obj == world && a.write) || a.obj == anyQueue {
+		if a.obj == world && a.write {
 			return true
 		}
 	}

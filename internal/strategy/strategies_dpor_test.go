@@ -166,6 +166,26 @@ var small = []struct {
 		rt.Go(func() { rt.RWRLock(&rw); rt.RWRUnlock(&rw) })
 		rt.Go(func() { rt.RWLock(&rw); rt.RWUnlock(&rw) })
 	}},
+	// A poll racing a partner's arrival (engine.OpArrive), and the
+	// partner between two operations.
+	{"poll-vs-arrival", func() {
+		ch := rt.MakeChan[chan int](0)
+		rt.Go(func() { rt.Send(ch, 1) })
+		if rt.Select(true, rt.RecvCase(ch)) < 0 {
+			rt.Recv(ch)
+		}
+	}},
+	{"poll-between-ops", func() {
+		a, b := rt.MakeChan[chan int](0), rt.MakeChan[chan int](0)
+		done := rt.MakeChan[chan struct{}](0)
+		rt.Go(func() {
+			v := rt.Recv(a)
+			rt.Select(false, rt.SendCase(b, v+1), rt.RecvCase(done))
+		})
+		rt.Send(a, 1)
+		rt.Select(true, rt.RecvCase(b))
+		rt.Close(done)
+	}},
 }
 
 // knownGaps are programs on which optimal DPOR covers every class but is
