@@ -326,6 +326,9 @@ func runHeddleTest(ctx context.Context, cfg Config, dir, schedules string) (Hedd
 	args = append(args, cfg.Flags...)
 	args = append(args, "./...")
 	out, errOut, exit, timedOut, wall := command(ctx, cfg.Timeout, dir, cfg.Heddle, args...)
+	// Kept with the module copy (cmd/realworld -keep), for reading the
+	// reports when classifying them.
+	os.WriteFile(filepath.Join(dir, ".heddle-test.json"), append(out, errOut...), 0o644)
 	r := HeddleResult{Exit: exit, Wall: wall}
 	var bugs []event.Event
 	reported := map[string]bool{}
