@@ -193,6 +193,7 @@ func (x *explorer) run() {
 		}
 		if name == "replay" {
 			x.replayed(res, rs)
+			x.replayVerdict(sched, res, x.replayBug(res, rs))
 			break
 		}
 		bug := classify(res, rs)
@@ -508,6 +509,7 @@ func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (strin
 		Seed:        x.cfg.Seed,
 		Run:         run,
 		Choices:     keys,
+		Settings:    x.cfg.Settings(),
 		Extra:       x.scheduleExtra(),
 	}
 	f, err := os.Create(path)

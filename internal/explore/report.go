@@ -51,6 +51,9 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	}
 	x.seen[key] = true
 	x.bugs++
+	if werr == nil && note == "" {
+		x.recordPlace(path, bug2, res2.Steps)
+	}
 
 	var b strings.Builder
 	x.render(&b, run, res2, rs2, bug2)
