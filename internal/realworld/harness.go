@@ -256,18 +256,123 @@ func command(ctx context.Context, timeout time.Duration, dir, name string, args 
 	cmd.Dir = dir
 	cmd.Env = goEnv()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.Cancel = func() error { killTree(cmd.Process.Pid); return nil }
 	cmd.WaitDelay = 5 * time.Second
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	start := time.Now()
-	err := cmd.Run()
+	err := cmd.Start()
+	if err == nil {
+		stop := make(chan struct{})
+		go watchMemory(cmd.Process.Pid, stop, &e)
+		err = cmd.Wait()
+		close(stop)
+	}
 	wall = time.Since(start).Seconds()
 	exit = cmd.ProcessState.ExitCode()
 	if err != nil && cmd.ProcessState == nil {
 		exit = -1
 	}
 	return o.Bytes(), e.Bytes(), exit, ctx.Err() != nil, wall
+}
+
+// MaxRSS bounds the resident memory of a command's process group: the
+// machine is shared, and a test binary was seen to grow by gigabytes a
+// minute (issue 13, point 6). Above it the group is killed.
+const MaxRSS = 4 << 30
+
+// watchMemory kills process pid and its descendants, and says so on w, when their resident
+// memory exceeds MaxRSS; it returns when stop is closed.
+func watchMemory(pid int, stop chan struct{}, w io.Writer) {
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+		}
+		if rss, cmd := groupRSS(pid); rss > MaxRSS {
+			killTree(pid)
+			fmt.Fprintf(w, "\nrealworld: killed: %s used %d MB of memory (limit %d MB)\n", cmd, rss>>20, MaxRSS>>20)
+			return
+		}
+	}
+}
+
+// killTree kills pid, its descendants and its process group.
+func killTree(pid int) {
+	for id := range tree(pid) {
+		syscall.Kill(id, syscall.SIGKILL)
+	}
+	syscall.Kill(-pid, syscall.SIGKILL)
+}
+
+// groupRSS sums the resident memory of process pid and its descendants
+// (a test binary may run in a process group of its own) and names the
+// largest.
+func groupRSS(pid int) (int64, string) {
+	var total, most int64
+	name := ""
+	for _, p := range tree(pid) {
+		total += p.rss
+		if p.rss > most {
+			most, name = p.rss, p.name
+		}
+	}
+	return total, name
+}
+
+type proc struct {
+	ppid int
+	rss  int64 // bytes
+	name string
+}
+
+// tree returns process pid and its descendants, from /proc.
+func tree(pid int) map[int]proc {
+	procs := map[int]proc{}
+	ents, _ := os.ReadDir("/proc")
+	page := int64(os.Getpagesize())
+	for _, d := range ents {
+		var id int
+		if _, err := fmt.Sscan(d.Name(), &id); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...: fields after the last ')'.
+		i, j := bytes.LastIndexByte(b, ')'), bytes.IndexByte(b, '(')
+		if i < 0 || j < 0 || j > i {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 22 {
+			continue
+		}
+		p := proc{name: string(b[j+1 : i])}
+		fmt.Sscan(f[1], &p.ppid)
+		fmt.Sscan(f[21], &p.rss)
+		p.rss *= page
+		procs[id] = p
+	}
+	out := map[int]proc{}
+	if p, ok := procs[pid]; ok {
+		out[pid] = p
+	}
+	for changed := true; changed; {
+		changed = false
+		for id, p := range procs {
+			if _, in := out[id]; !in {
+				if _, parentIn := out[p.ppid]; parentIn {
+					out[id], changed = p, true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // testEvent is a line of go test -json.
