@@ -60,6 +60,7 @@ type explorer struct {
 	bugs  int
 	runs  int
 
+	realFailed  bool // the real T had failed before the current run (see realFailure)
 	needsRecord bool // the strategy reads call sites (Config.Record)
 	prover      bool // the strategy is exhaustive: random numbers stay fixed
 	usedRand    bool // some run drew numbers from rewritten math/rand
@@ -183,6 +184,7 @@ func (x *explorer) run() {
 		if tn, ok := strat.(strategy.TraceNeeder); ok && tn.NeedsTrace() {
 			trace = true
 		}
+		x.realFailed = x.t.Failed()
 		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: trace}, strat, rs)
 		strat.End(res)
 		if res.RandDraws > 0 {
@@ -197,6 +199,9 @@ func (x *explorer) run() {
 			break
 		}
 		bug := classify(res, rs)
+		if bug == nil {
+			bug = x.realFailure(res)
+		}
 		if n := engine.RaceErrors(); n > x.races {
 			// The race detector reported a race during this run (its report
 			// is on standard error): the run's schedule replays it.

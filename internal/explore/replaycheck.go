@@ -136,6 +136,9 @@ func oneLine(s string) string {
 // replayBug is the bug a replayed run ended with, as replayed reports it.
 func (x *explorer) replayBug(res *engine.Result, rs *runT) *engine.Bug {
 	bug := classify(res, rs)
+	if bug == nil {
+		bug = x.realFailure(res)
+	}
 	if bug == nil && engine.RaceErrors() > x.races {
 		bug = &engine.Bug{Kind: engine.KindRace, Message: "data race", G: res.Gs[0]}
 	}

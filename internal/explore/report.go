@@ -29,7 +29,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		b.Message = bug.Message
 		bug2 = &b
 	}
-	if bug.Kind == engine.KindRace && bug2 == nil {
+	if (bug.Kind == engine.KindRace || bug.Message == realFailureMessage) && bug2 == nil {
 		// The detector reports a race once; the replay ran the same
 		// schedule, which is what the report needs.
 		bug2 = bug
@@ -83,6 +83,9 @@ func (x *explorer) replayed(res *engine.Result, rs *runT) {
 		fmt.Print(b.String())
 	}
 	bug := classify(res, rs)
+	if bug == nil {
+		bug = x.realFailure(res)
+	}
 	if bug == nil && engine.RaceErrors() > x.races {
 		bug = &engine.Bug{Kind: engine.KindRace, Message: "data race: the race detector's report (WARNING: DATA RACE) is printed above", G: res.Gs[0]}
 	}
