@@ -27,7 +27,56 @@ type Class struct {
 // keyed by package, test and kind ("pkg.TestX kind"). They are filled in by
 // hand after reading each report (its text, the test and the code); a
 // report not found here is listed as unclassified in the results.
-var classes = map[string]Class{}
+var classes = map[string]Class{
+	// github.com/alitto/pond/v2
+	"github.com/alitto/pond/v2.TestResultTaskGroupWaitWithErrorInLastTask fail":                               {Timing, "sleeps 10 ms and assumes the first task has finished by then; fails when the sleep ends while the worker is still runnable"},
+	"github.com/alitto/pond/v2.TestResultTaskGroupWaitWithMultipleErrors fail":                                {Timing, "the failing tasks sleep 10 ms and the test assumes the others have stored their results by then"},
+	"github.com/alitto/pond/v2.TestTaskGroupWaitShouldNotDeadlockWhenPoolContextCanceledWithQueuedTasks fail": {CodeBug, "group.Wait returns on the pool's cancellation before the worker has counted the first task as completed: CompletedTasks() is read before the worker updates it (no timer involved)"},
+	"github.com/alitto/pond/v2.TestTaskGroupWithContextCanceled fail":                                         {Timing, "the task selects on ctx.Done and a 100 ms time.After; the test assumes cancel() reaches the task within 100 ms"},
+	"github.com/alitto/pond/v2.TestTaskGroupMetrics fail":                                                     {Timing, "sleeps 10 ms after Wait and assumes the pool's metrics are updated by then"},
+	"github.com/alitto/pond/v2.TestTaskGroupMetricsWithCancelledContext fail":                                 {Timing, "tasks sleep 20 ms and the test counts on which of them the cancellation reaches; needs the sleeps to end in order"},
+	"github.com/alitto/pond/v2.TestTaskGroupContext fail":                                                     {Timing, "counts tasks cancelled by a 100 ms timeout; a timer firing while tasks are still runnable changes the counts"},
+	"github.com/alitto/pond/v2.TestPoolWithContextCanceled fail":                                              {Timing, "asserts RunningWorkers() == 10 right after submitting 10000 tasks that sleep 1 ms: a worker whose sleep ends during the submit loop exits and lowers the count (the report's own replay diverged: 10000 goroutines)"},
+
+	// github.com/cenkalti/backoff/v4
+	"github.com/cenkalti/backoff/v4.TestTicker leak":             {TestBug, "the test never calls ticker.Stop(): the ticker's goroutine stays blocked sending the next tick"},
+	"github.com/cenkalti/backoff/v4.TestTickerDefaultTimer leak": {TestBug, "the test never calls ticker.Stop(): the ticker's goroutine stays blocked sending the next tick"},
+
+	// github.com/eapache/go-resiliency
+	"github.com/eapache/go-resiliency/batcher.TestShutdownSuccess fail":                      {Timing, "asserts that Shutdown returns within 10 ms of wall time"},
+	"github.com/eapache/go-resiliency/batcher.TestBatcherMultipleBatches fail":               {Timing, "counts batches formed by a 10 ms timeout while 5 ms sleeps submit work; the count depends on timer order"},
+	"github.com/eapache/go-resiliency/breaker.TestBreakerErrorExpiry fail":                   {Timing, "sleeps 10 ms per call and assumes the breaker's error window expired in between"},
+	"github.com/eapache/go-resiliency/breaker.TestBreakerStateTransitions fail":              {Timing, "sleeps for the breaker's timeout and assumes the breaker has moved to half-open by then"},
+	"github.com/eapache/go-resiliency/breaker.TestBreakerAsyncStateTransitions fail":         {Timing, "sleeps for the breaker's timeout and assumes the asynchronous calls have finished by then"},
+	"github.com/eapache/go-resiliency/deadline.TestDeadline fail":                            {Timing, "a 5 ms function must finish within a 10 ms deadline: fails on a machine slower than 5 ms"},
+	"github.com/eapache/go-resiliency/retrier.TestRetrierRunFnWithSurfaceWorkErrors fail":    {Timing, "assumes the 10 ms backoff timer has not fired when the retrier sees the cancelled context"},
+	"github.com/eapache/go-resiliency/retrier.TestRetrierRunFnWithoutSurfaceWorkErrors fail": {Timing, "assumes the 10 ms backoff timer has not fired when the retrier sees the cancelled context"},
+
+	// github.com/hashicorp/golang-lru/v2
+	"github.com/hashicorp/golang-lru/v2/expirable.TestLRUWithPurge fail":               {Timing, "sleeps 100 ms of a 150 ms TTL and assumes the entry has not expired: fails when the test goroutine is starved for 50 ms"},
+	"github.com/hashicorp/golang-lru/v2/expirable.TestLRUWithPurgeEnforcedBySize leak": {CodeBug, "every expirable LRU starts a janitor goroutine that never exits (the code says so: its done channel is never closed)"},
+	"github.com/hashicorp/golang-lru/v2/expirable.TestLoadingExpired steplimit":        {HeddleFault, "busy-waits (for { Get }) for a 5 ms TTL to pass; heddle's virtual clock does not advance while a goroutine runs, so the loop never ends"},
+
+	// github.com/jonboulle/clockwork
+	"github.com/jonboulle/clockwork.TestFakeClockRace leak":            {TestBug, "a goroutine calls fc.Sleep(1s) after the goroutine advancing the fake clock has run; nothing advances it again and it sleeps forever"},
+	"github.com/jonboulle/clockwork.TestFakeTicker_DeliveryOrder fail": {TestBug, "the advancing goroutine can finish its ten Advance calls while the test drains the ticker; the test then waits for a tick nobody sends until its context times out"},
+
+	// github.com/patrickmn/go-cache
+	"github.com/patrickmn/go-cache.TestCacheTimes leak": {HeddleFault, "go-cache stops its janitor from a finalizer when the cache is collected; heddle sees the janitor outside its control (created at ?) and the report does not replay"},
+
+	// github.com/sourcegraph/conc
+	"github.com/sourcegraph/conc/pool.TestContextPool leak":       {TestBug, "the \"before wait\" subtest starts a task and never calls Wait: the pool's worker stays blocked on its task channel"},
+	"github.com/sourcegraph/conc/pool.TestErrorPool leak":         {TestBug, "the \"before wait\" subtest starts a task and never calls Wait: the pool's worker stays blocked on its task channel"},
+	"github.com/sourcegraph/conc/pool.TestPool leak":              {TestBug, "the \"before wait\" subtest starts a task and never calls Wait: the pool's worker stays blocked on its task channel"},
+	"github.com/sourcegraph/conc/pool.TestResultContextPool leak": {TestBug, "the \"before wait\" subtest starts a task and never calls Wait: the pool's worker stays blocked on its task channel"},
+	"github.com/sourcegraph/conc/pool.TestResultErrorGroup leak":  {TestBug, "the \"before wait\" subtest starts a task and never calls Wait: the pool's worker stays blocked on its task channel"},
+	"github.com/sourcegraph/conc/pool.TestResultGroup leak":       {TestBug, "the \"before wait\" subtest starts tasks and never calls Wait: the pool's workers stay blocked on their task channel"},
+
+	// golang.org/x/sync
+	"golang.org/x/sync/semaphore.TestWeightedAcquire fail":            {Timing, "tryAcquire gives Acquire a 10 ms context; the test assumes it has not expired by the time Acquire checks it"},
+	"golang.org/x/sync/syncmap.TestMapMatchesRWMutex nondeterminism":  {HeddleFault, "testing/quick draws the inputs from the standard library's math/rand, which heddle does not control, so two runs of one schedule differ"},
+	"golang.org/x/sync/syncmap.TestMapMatchesDeepCopy nondeterminism": {HeddleFault, "testing/quick draws the inputs from the standard library's math/rand, which heddle does not control, so two runs of one schedule differ"},
+}
 
 // Classify looks up the judgement on a report.
 func Classify(pkg, test, kind string) Class {
