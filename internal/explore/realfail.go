@@ -14,7 +14,9 @@ const realFailureMessage = "the test failed through its *testing.T directly, in 
 // failed, so only the first such failure of a test is seen; its message
 // is the real T's, printed in the test's output.
 func (x *explorer) realFailure(res *engine.Result) *engine.Bug {
-	if x.realFailed || !x.t.Failed() {
+	// A race the detector reported during the run makes the real T's
+	// Failed true too: that is a race bug (see run).
+	if x.realFailed || engine.RaceErrors() > x.races || !x.t.Failed() {
 		return nil
 	}
 	return &engine.Bug{Kind: engine.KindFail, Message: realFailureMessage, G: res.Gs[0]}
