@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -35,9 +36,17 @@ func main() {
 		rev       = flag.String("rev", "HEAD", "build heddle from this commit of the repository (\"\": from the working tree)")
 		keep      = flag.Bool("keep", false, "keep the module copies and schedules")
 		flags     = flag.String("flags", "", "more heddle test flags, separated by spaces")
+		from      = flag.String("from", "", "render the page from the results saved by an earlier run (its .json file), with the classification of this tree, instead of running")
 	)
 	flag.Parse()
 	command := "go run ./cmd/realworld " + strings.Join(os.Args[1:], " ")
+	if *from != "" {
+		if err := render(*from, *out); err != nil {
+			fmt.Fprintln(os.Stderr, "realworld:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := mainErr(command, *budget, *flags, *timeout, *nativeTO, *replayTO, *jobs, *run, *out, *heddleBin, *rev, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "realworld:", err)
 		os.Exit(1)
@@ -95,13 +104,25 @@ func mainErr(command, budget, flags string, timeout, nativeTO, replayTO time.Dur
 	if err != nil {
 		return err
 	}
-	md := res.Markdown(command, goker.Machine(), commit)
-	if out == "-" {
-		_, err = os.Stdout.WriteString(md)
+	res.Command, res.Machine, res.Commit = command, goker.Machine(), commit
+	if out != "-" && !filepath.IsAbs(out) {
+		out = filepath.Join(modDir, out)
+	}
+	if err := write(res, out); err != nil {
 		return err
 	}
-	if !filepath.IsAbs(out) {
-		out = filepath.Join(modDir, out)
+	fmt.Fprintf(os.Stderr, "realworld: wrote %s (%v)\n", out, res.Wall.Round(time.Second))
+	return nil
+}
+
+// write writes the page to out (- for standard output) and, beside it,
+// the results as JSON (out with .json for .md), from which -from renders
+// the page again once reports are classified.
+func write(res *realworld.Results, out string) error {
+	md := res.Markdown()
+	if out == "-" {
+		_, err := os.Stdout.WriteString(md)
+		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
@@ -109,6 +130,24 @@ func mainErr(command, budget, flags string, timeout, nativeTO, replayTO time.Dur
 	if err := os.WriteFile(out, []byte(md), 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "realworld: wrote %s (%v)\n", out, res.Wall.Round(time.Second))
-	return nil
+	b, err := json.MarshalIndent(res, "", "\t")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(strings.TrimSuffix(out, ".md")+".json", append(b, '\n'), 0o644)
+}
+
+// render renders the page from saved results, classifying the reports
+// anew.
+func render(from, out string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	res := new(realworld.Results)
+	if err := json.Unmarshal(b, res); err != nil {
+		return fmt.Errorf("%s: %v", from, err)
+	}
+	res.Reclassify()
+	return write(res, out)
 }

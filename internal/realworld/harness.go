@@ -31,9 +31,9 @@ type Config struct {
 	NativeTimeout time.Duration  // time limit of one module's go test
 	ReplayTimeout time.Duration  // time limit of one replay
 	Jobs          int            // modules measured in parallel
-	Run           *regexp.Regexp // only modules whose path matches (nil: all)
-	Modules       []Module       // the corpus (nil: Modules)
-	Log           io.Writer      // progress (nil: none)
+	Run           *regexp.Regexp `json:"-"` // only modules whose path matches (nil: all)
+	Modules       []Module       `json:"-"` // the corpus (nil: Modules)
+	Log           io.Writer      `json:"-"` // progress (nil: none)
 }
 
 // Results is the outcome of a harness run.
@@ -41,6 +41,19 @@ type Results struct {
 	Config  Config
 	Modules []*ModuleResult
 	Wall    time.Duration
+
+	// How the results were made, for the page.
+	Command, Machine, Commit string
+}
+
+// Reclassify looks up every report's classification again (after
+// classes.go changed).
+func (res *Results) Reclassify() {
+	for _, mr := range res.Modules {
+		for _, r := range mr.Reports {
+			r.Class = Classify(r.Package, r.Test, r.Kind)
+		}
+	}
 }
 
 // ModuleResult is what the harness saw on one module.

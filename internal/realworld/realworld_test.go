@@ -48,17 +48,18 @@ func TestTree(t *testing.T) {
 func TestMarkdown(t *testing.T) {
 	classes["example.com/m/p.TestA fail"] = Class{TestBug, "asserts before waiting"}
 	defer delete(classes, "example.com/m/p.TestA fail")
-	res := &Results{Config: Config{Budget: "1s", Timeout: time.Minute}, Wall: time.Minute}
+	res := &Results{Config: Config{Budget: "1s", Timeout: time.Minute}, Wall: time.Minute, Command: "go run ./cmd/realworld", Machine: "a machine", Commit: "commit x"}
 	res.Modules = []*ModuleResult{{
 		Module: Module{Path: "example.com/m", Version: "v1.0.0"},
 		Native: NativeResult{OK: true, Wall: 2, TestTime: 0.5},
 		Heddle: HeddleResult{Wall: 30, Tests: 3, OK: 1, Reported: 2, Runs: 2000, Elapsed: 20, PerRun: 0.01},
 		Reports: []*Report{
-			{Package: "example.com/m/p", Test: "TestA", Kind: "fail", First: "p_test.go:9: got 0", Replayed: true, Class: Classify("example.com/m/p", "TestA", "fail")},
+			{Package: "example.com/m/p", Test: "TestA", Kind: "fail", First: "p_test.go:9: got 0", Replayed: true},
 			{Package: "example.com/m/p", Test: "TestB", Kind: "leak", ReplayOut: "exit 2: diverged"},
 		},
 	}, {Module: Module{Path: "example.com/gone", Version: "v0.1.0"}, Err: "go mod download: not found"}}
-	md := res.Markdown("go run ./cmd/realworld", "a machine", "commit x")
+	res.Reclassify()
+	md := res.Markdown()
 	for _, want := range []string{
 		"| example.com/m | v1.0.0 | ok (2s) | ok | 1 / 2 / 0 | 1 fail: 1, 1 leak: 0 | 30s | 100 | 0.0× |",
 		"| example.com/gone | v0.1.0 | not run: go mod download: not found |",
