@@ -80,11 +80,25 @@ func (a *tbArg) TempDir() string { return a.run().TempDir() }
 //go:norace
 func (a *tbArg) Setenv(key, value string) { a.run().Setenv(key, value) }
 
+// Chdir and Context are testing.TB's from Go 1.24 on; the runtime builds
+// with older toolchains too, so they are not called through testing.TB.
+//
 //go:norace
-func (a *tbArg) Chdir(dir string) { a.run().Chdir(dir) }
+func (a *tbArg) Chdir(dir string) {
+	if rt, ok := a.run().(*runT); ok {
+		rt.Chdir(dir)
+		return
+	}
+	a.TB.(interface{ Chdir(string) }).Chdir(dir)
+}
 
 //go:norace
-func (a *tbArg) Context() context.Context { return a.run().Context() }
+func (a *tbArg) Context() context.Context {
+	if rt, ok := a.run().(*runT); ok {
+		return rt.Context()
+	}
+	return a.TB.(interface{ Context() context.Context }).Context()
+}
 
 // Helper marks its caller as a helper of the run's T: runT.Helper would
 // mark this method instead.
