@@ -31,6 +31,7 @@ type Config struct {
 	NativeTimeout time.Duration  // time limit of one module's go test
 	ReplayTimeout time.Duration  // time limit of one replay
 	Jobs          int            // modules measured in parallel
+	MaxRSS        int64          // bound on a command's resident memory, with its descendants (0: MaxRSS)
 	Run           *regexp.Regexp `json:"-"` // only modules whose path matches (nil: all)
 	Modules       []Module       `json:"-"` // the corpus (nil: Modules)
 	Log           io.Writer      `json:"-"` // progress (nil: none)
@@ -107,6 +108,9 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 	if cfg.Jobs < 1 {
 		cfg.Jobs = 1
 	}
+	if cfg.MaxRSS <= 0 {
+		cfg.MaxRSS = MaxRSS
+	}
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
@@ -174,7 +178,7 @@ func RunModule(ctx context.Context, cfg Config, m Module) *ModuleResult {
 		mr.Err = err.Error()
 		return mr
 	}
-	mr.Native = runNative(ctx, dir, cfg.NativeTimeout)
+	mr.Native = runNative(ctx, dir, cfg.NativeTimeout, cfg.MaxRSS)
 	var bugs []event.Event
 	mr.Heddle, bugs = runHeddleTest(ctx, cfg, dir, filepath.Join(dir, ".heddle-schedules"))
 	for _, e := range bugs {
@@ -260,9 +264,19 @@ func copyTree(src, dst string) error {
 	})
 }
 
-// command runs name args in dir with a time limit, killing its whole
-// process group (heddle starts test binaries) when the limit is reached.
-func command(ctx context.Context, timeout time.Duration, dir, name string, args ...string) (stdout, stderr []byte, exit int, timedOut bool, wall float64) {
+// result is what command saw of a command.
+type result struct {
+	stdout, stderr []byte
+	exit           int
+	timedOut       bool
+	wall           float64 // seconds
+	killed         string  // why the harness killed it for its memory, if it did
+}
+
+// command runs name args in dir with a time limit and a memory bound
+// (MaxRSS), killing its whole process tree (heddle starts test binaries)
+// when either is exceeded.
+func command(ctx context.Context, timeout time.Duration, maxRSS int64, dir, name string, args ...string) result {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
@@ -273,30 +287,38 @@ func command(ctx context.Context, timeout time.Duration, dir, name string, args 
 	cmd.WaitDelay = 5 * time.Second
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
+	var r result
 	start := time.Now()
 	err := cmd.Start()
 	if err == nil {
 		stop := make(chan struct{})
-		go watchMemory(cmd.Process.Pid, stop, &e)
+		killed := make(chan string, 1)
+		go watchMemory(cmd.Process.Pid, maxRSS, stop, killed)
 		err = cmd.Wait()
 		close(stop)
+		select {
+		case r.killed = <-killed:
+		default:
+		}
 	}
-	wall = time.Since(start).Seconds()
-	exit = cmd.ProcessState.ExitCode()
-	if err != nil && cmd.ProcessState == nil {
-		exit = -1
+	r.wall = time.Since(start).Seconds()
+	r.exit = -1
+	if cmd.ProcessState != nil {
+		r.exit = cmd.ProcessState.ExitCode()
 	}
-	return o.Bytes(), e.Bytes(), exit, ctx.Err() != nil, wall
+	r.stdout, r.stderr, r.timedOut = o.Bytes(), e.Bytes(), ctx.Err() != nil
+	return r
 }
 
-// MaxRSS bounds the resident memory of a command's process group: the
-// machine is shared, and a test binary was seen to grow by gigabytes a
-// minute (issue 13, point 6). Above it the group is killed.
+// MaxRSS is the default bound on the resident memory of a command and its
+// descendants: the machine is shared, and a test binary was seen to grow
+// by gigabytes a minute (issue 13, point 6). Above it they are killed.
 const MaxRSS = 4 << 30
 
-// watchMemory kills process pid and its descendants, and says so on w, when their resident
-// memory exceeds MaxRSS; it returns when stop is closed.
-func watchMemory(pid int, stop chan struct{}, w io.Writer) {
+// watchMemory kills process pid and its descendants when their resident
+// memory exceeds maxRSS, and says so on killed; it returns when stop is
+// closed.
+func watchMemory(pid int, maxRSS int64, stop chan struct{}, killed chan<- string) {
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -305,9 +327,9 @@ func watchMemory(pid int, stop chan struct{}, w io.Writer) {
 			return
 		case <-tick.C:
 		}
-		if rss, cmd := groupRSS(pid); rss > MaxRSS {
+		if rss, cmd := groupRSS(pid); rss > maxRSS {
 			killTree(pid)
-			fmt.Fprintf(w, "\nrealworld: killed: %s used %d MB of memory (limit %d MB)\n", cmd, rss>>20, MaxRSS>>20)
+			killed <- fmt.Sprintf("killed by the harness: %s used %d MB of memory (bound %d MB)", cmd, rss>>20, maxRSS>>20)
 			return
 		}
 	}
@@ -394,9 +416,10 @@ type testEvent struct {
 	Elapsed                       float64
 }
 
-func runNative(ctx context.Context, dir string, timeout time.Duration) NativeResult {
-	out, errOut, exit, timedOut, wall := command(ctx, timeout, dir, "go", "test", "-count=1", "-json", "./...")
-	r := NativeResult{Wall: wall}
+func runNative(ctx context.Context, dir string, timeout time.Duration, maxRSS int64) NativeResult {
+	c := command(ctx, timeout, maxRSS, dir, "go", "test", "-count=1", "-json", "./...")
+	out, errOut, exit := c.stdout, c.stderr, c.exit
+	r := NativeResult{Wall: c.wall}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	sawPkg := false
@@ -417,7 +440,9 @@ func runNative(ctx context.Context, dir string, timeout time.Duration) NativeRes
 		}
 	}
 	switch {
-	case timedOut:
+	case c.killed != "":
+		r.Err = "go test " + c.killed
+	case c.timedOut:
 		r.Err = fmt.Sprintf("go test did not finish within %v", timeout)
 	case !sawPkg:
 		r.Err = fmt.Sprintf("go test printed no result (exit %d): %s", exit, tailLines(string(errOut), 5))
@@ -443,11 +468,12 @@ func runHeddleTest(ctx context.Context, cfg Config, dir, schedules string) (Hedd
 	args := []string{"test", "-json", "-budget", cfg.Budget, "-o", schedules}
 	args = append(args, cfg.Flags...)
 	args = append(args, "./...")
-	out, errOut, exit, timedOut, wall := command(ctx, cfg.Timeout, dir, cfg.Heddle, args...)
+	c := command(ctx, cfg.Timeout, cfg.MaxRSS, dir, cfg.Heddle, args...)
+	out, errOut, exit := c.stdout, c.stderr, c.exit
 	// Kept with the module copy (cmd/realworld -keep), for reading the
 	// reports when classifying them.
 	os.WriteFile(filepath.Join(dir, ".heddle-test.json"), append(out, errOut...), 0o644)
-	r := HeddleResult{Exit: exit, Wall: wall}
+	r := HeddleResult{Exit: exit, Wall: c.wall}
 	var bugs []event.Event
 	reported := map[string]bool{}
 	summaries := 0
@@ -493,7 +519,9 @@ func runHeddleTest(ctx context.Context, cfg Config, dir, schedules string) (Hedd
 	r.Reported = len(reported)
 	all := strings.Join(text, "\n") + "\n" + string(errOut)
 	switch {
-	case timedOut:
+	case c.killed != "":
+		r.Err = "heddle test " + c.killed
+	case c.timedOut:
 		r.Err = fmt.Sprintf("heddle test did not finish within %v", cfg.Timeout)
 	case exit != 0 && exit != 1:
 		r.Err = fmt.Sprintf("heddle test exited %d: %s", exit, tailLines(all, 8))
@@ -509,8 +537,12 @@ func runHeddleTest(ctx context.Context, cfg Config, dir, schedules string) (Hedd
 // says whether it reproduced the bug: exit status 1 and "heddle:
 // reproduced" on its standard output.
 func replay(ctx context.Context, cfg Config, dir, sched string) (bool, string) {
-	out, errOut, exit, timedOut, _ := command(ctx, cfg.ReplayTimeout, dir, cfg.Heddle, "replay", sched)
-	if timedOut {
+	c := command(ctx, cfg.ReplayTimeout, cfg.MaxRSS, dir, cfg.Heddle, "replay", sched)
+	out, errOut, exit := c.stdout, c.stderr, c.exit
+	switch {
+	case c.killed != "":
+		return false, c.killed
+	case c.timedOut:
 		return false, fmt.Sprintf("did not finish within %v", cfg.ReplayTimeout)
 	}
 	if exit == 1 && bytes.Contains(out, []byte("heddle: reproduced")) {

@@ -43,6 +43,15 @@ func TestTree(t *testing.T) {
 	}
 }
 
+// TestMemoryBound checks that a command over the memory bound is killed
+// and said to be.
+func TestMemoryBound(t *testing.T) {
+	r := command(context.Background(), time.Minute, 1<<10, t.TempDir(), "sh", "-c", "sleep 60 & sleep 60")
+	if r.killed == "" || !strings.Contains(r.killed, "used") || r.timedOut {
+		t.Fatalf("command over 1 KB: killed %q, timed out %v, exit %d", r.killed, r.timedOut, r.exit)
+	}
+}
+
 // TestMarkdown checks the results page: a row per module, a line per
 // report with its verdict, unclassified reports counted as such.
 func TestMarkdown(t *testing.T) {
