@@ -38,6 +38,43 @@ var classes = map[string]Class{
 	"github.com/alitto/pond/v2.TestTaskGroupContext fail":                                                     {Timing, "counts tasks cancelled by a 100 ms timeout; a timer firing while tasks are still runnable changes the counts"},
 	"github.com/alitto/pond/v2.TestPoolWithContextCanceled fail":                                              {Timing, "asserts RunningWorkers() == 10 right after submitting 10000 tasks that sleep 1 ms: a worker whose sleep ends during the submit loop exits and lowers the count (the report's own replay diverged: 10000 goroutines)"},
 
+	// github.com/panjf2000/ants/v2
+	"github.com/panjf2000/ants/v2.TestNewLoopQueue deadlock": {HeddleFault, "the test starts no goroutine; heddle reports its goroutine blocked in a select at ? (not the test's code) at run 19985, and its own replay does not reproduce it"},
+
+	// github.com/benbjohnson/clock
+	"github.com/benbjohnson/clock.TestClock_Ticker_Stp fail":                  {Timing, "times the real clock's tickers and timers to a few milliseconds (20 ms ticks, 30 ms windows): fails on a machine slower than that"},
+	"github.com/benbjohnson/clock.TestClock_Ticker_Rst fail":                  {Timing, "times the real clock's tickers and timers to a few milliseconds (20 ms ticks, 30 ms windows): fails on a machine slower than that"},
+	"github.com/benbjohnson/clock.TestClock_Ticker_Stop_Rst fail":             {Timing, "times the real clock's tickers and timers to a few milliseconds (20 ms ticks, 30 ms windows): fails on a machine slower than that"},
+	"github.com/benbjohnson/clock.TestClock_Timer_Stop fail":                  {Timing, "assumes a 20 ms timer has not fired before the next statement stops it"},
+	"github.com/benbjohnson/clock.TestClock_Timer_Reset fail":                 {Timing, "assumes a 10 ms timer has not fired before the next statement resets it"},
+	"github.com/benbjohnson/clock.TestClock_Timer_Reset_Unlock deadlock":      {Timing, "the mock clock's Add yields with a 1 ms time.Sleep (gosched) and assumes the goroutines waiting on its timers have run by then: the goroutine must Reset the timer before Add returns, or nothing fires it again"},
+	"github.com/benbjohnson/clock.TestMock_After fail":                        {Timing, "the mock clock's Add yields with a 1 ms time.Sleep (gosched) and assumes the goroutines waiting on its timers have run by then"},
+	"github.com/benbjohnson/clock.TestMock_AfterFunc fail":                    {Timing, "the mock clock's Add yields with a 1 ms time.Sleep (gosched) and assumes the goroutines waiting on its timers have run by then"},
+	"github.com/benbjohnson/clock.TestMock_Sleep fail":                        {Timing, "the mock clock's Add yields with a 1 ms time.Sleep (gosched) and assumes the goroutines waiting on its timers have run by then"},
+	"github.com/benbjohnson/clock.TestMock_Tick leak":                         {TestBug, "the test's goroutine loops on a mock ticker's channel forever; nothing stops it when the test returns"},
+	"github.com/benbjohnson/clock.TestMock_Ticker leak":                       {TestBug, "the test's goroutine loops on a mock ticker's channel forever; nothing stops it when the test returns"},
+	"github.com/benbjohnson/clock.TestMock_Ticker_Stop leak":                  {TestBug, "the test's goroutine waits on a ticker the test stops; it is never woken"},
+	"github.com/benbjohnson/clock.TestMock_Ticker_Reset leak":                 {TestBug, "the test's goroutine loops on a mock ticker's channel forever; nothing stops it when the test returns"},
+	"github.com/benbjohnson/clock.TestMock_Ticker_Stop_Reset leak":            {TestBug, "the test's goroutine loops on a mock ticker's channel forever; nothing stops it when the test returns"},
+	"github.com/benbjohnson/clock.TestMock_Ticker_Multi leak":                 {TestBug, "the test's goroutine loops on a mock ticker's channel forever; nothing stops it when the test returns"},
+	"github.com/benbjohnson/clock.TestMock_ReentrantDeadlock leak":            {TestBug, "the test's goroutine waits on a timer the test stops (it panics if the timer ticks): it is never woken"},
+	"github.com/benbjohnson/clock.TestMock_AddAfterFuncRace fail":             {Timing, "the mock clock's Add yields with a 1 ms time.Sleep (gosched) and assumes the goroutines waiting on its timers have run by then: AfterFunc must be registered before the two Add calls end"},
+	"github.com/benbjohnson/clock.TestMock_AfterRace deadlock":                {CodeBug, "runNextTimer unlocks the mock before calling Tick, so two goroutines (Add, and After's runNextTimer) can tick the same timer; the second Tick blocks sending on the full one-slot channel while holding the mock's lock, and every other goroutine blocks on that lock"},
+	"github.com/benbjohnson/clock.TestMock_WithDeadline fail":                 {Timing, "the mock clock's Add yields with a 1 ms time.Sleep (gosched) and assumes the goroutines waiting on its timers have run by then"},
+	"github.com/benbjohnson/clock.TestMock_WithDeadlineLaterThanCurrent fail": {Timing, "the mock clock's Add yields with a 1 ms time.Sleep (gosched) and assumes the goroutines waiting on its timers have run by then"},
+	"github.com/benbjohnson/clock.TestMock_WithTimeout fail":                  {Timing, "the mock clock's Add yields with a 1 ms time.Sleep (gosched) and assumes the goroutines waiting on its timers have run by then"},
+
+	// go.uber.org/atomic
+	"go.uber.org/atomic.TestNocmpIntegration blocked": {HeddleFault, "runs go build in a subprocess, which took longer than heddle's 10 s bound on a run without progress on the loaded machine: I/O, not a bug"},
+
+	// go.uber.org/ratelimit
+	"go.uber.org/ratelimit.TestRateLimiter blocked":        {HeddleFault, "ratelimit's tests use benbjohnson/clock v1.3.0, whose go.mod says go 1.15: heddle does not rewrite it (its runtime calls need generics), so the mock clock's Sleep blocks on a channel heddle does not control; the replay, blocked the same way, is refused"},
+	"go.uber.org/ratelimit.TestDelayedRateLimiter blocked": {HeddleFault, "ratelimit's tests use benbjohnson/clock v1.3.0, whose go.mod says go 1.15: heddle does not rewrite it (its runtime calls need generics), so the mock clock's Sleep blocks on a channel heddle does not control; the replay, blocked the same way, is refused"},
+	"go.uber.org/ratelimit.TestPer blocked":                {HeddleFault, "ratelimit's tests use benbjohnson/clock v1.3.0, whose go.mod says go 1.15: heddle does not rewrite it (its runtime calls need generics), so the mock clock's Sleep blocks on a channel heddle does not control; the replay, blocked the same way, is refused"},
+	"go.uber.org/ratelimit.TestInitial blocked":            {HeddleFault, "ratelimit's tests use benbjohnson/clock v1.3.0, whose go.mod says go 1.15: heddle does not rewrite it (its runtime calls need generics), so the mock clock's Sleep blocks on a channel heddle does not control; the replay, blocked the same way, is refused"},
+	"go.uber.org/ratelimit.TestMaxSlack blocked":           {HeddleFault, "ratelimit's tests use benbjohnson/clock v1.3.0, whose go.mod says go 1.15: heddle does not rewrite it (its runtime calls need generics), so the mock clock's Sleep blocks on a channel heddle does not control; the replay, blocked the same way, is refused"},
+	"go.uber.org/ratelimit.TestSlack blocked":              {HeddleFault, "ratelimit's tests use benbjohnson/clock v1.3.0, whose go.mod says go 1.15: heddle does not rewrite it (its runtime calls need generics), so the mock clock's Sleep blocks on a channel heddle does not control; the replay, blocked the same way, is refused"},
+
 	// github.com/cenkalti/backoff/v4
 	"github.com/cenkalti/backoff/v4.TestTicker leak":             {TestBug, "the test never calls ticker.Stop(): the ticker's goroutine stays blocked sending the next tick"},
 	"github.com/cenkalti/backoff/v4.TestTickerDefaultTimer leak": {TestBug, "the test never calls ticker.Stop(): the ticker's goroutine stays blocked sending the next tick"},

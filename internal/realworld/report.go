@@ -53,7 +53,11 @@ func (res *Results) Markdown() string {
 			if v == "" {
 				v = "unclassified"
 			}
-			p("| %s | %s | %s | %s | %s | %s | %s |\n", mr.module, strings.TrimPrefix(strings.TrimPrefix(r.Package, mr.module), "/")+" "+r.Test, r.Kind, rep, v, cell(r.Class.Why), cell(trunc(r.First, 160)))
+			test := r.Test
+			if sub := strings.TrimPrefix(strings.TrimPrefix(r.Package, mr.module), "/"); sub != "" {
+				test = sub + " " + test
+			}
+			p("| %s | %s | %s | %s | %s | %s | %s |\n", mr.module, test, r.Kind, rep, v, cell(r.Class.Why), cell(trunc(r.First, 160)))
 		}
 		p("\n")
 	}
