@@ -287,22 +287,22 @@ func command(ctx context.Context, timeout time.Duration, maxRSS int64, dir, name
 	cmd.WaitDelay = 5 * time.Second
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
-	var r result
+	r := result{exit: -1}
 	start := time.Now()
-	err := cmd.Start()
-	if err == nil {
-		stop := make(chan struct{})
-		killed := make(chan string, 1)
-		go watchMemory(cmd.Process.Pid, maxRSS, stop, killed)
-		err = cmd.Wait()
-		close(stop)
-		select {
-		case r.killed = <-killed:
-		default:
-		}
+	if err := cmd.Start(); err != nil {
+		r.stderr = []byte(err.Error())
+		return r
+	}
+	stop := make(chan struct{})
+	killed := make(chan string, 1)
+	go watchMemory(cmd.Process.Pid, maxRSS, stop, killed)
+	cmd.Wait() // the exit status is read from ProcessState below
+	close(stop)
+	select {
+	case r.killed = <-killed:
+	default:
 	}
 	r.wall = time.Since(start).Seconds()
-	r.exit = -1
 	if cmd.ProcessState != nil {
 		r.exit = cmd.ProcessState.ExitCode()
 	}
