@@ -83,3 +83,12 @@ func testingT(v reflect.Value) (*testing.T, bool) {
 func TParallel(t *testing.T) {
 	explore.Parallel(t)
 }
+
+// TBArg replaces a *testing.T or testing.TB passed where code takes it as
+// an interface of its own (testify's assert.Equal(t, ...), require.New(t),
+// a helper's TestingT): the value it returns satisfies every such
+// interface and routes failures, logs and cleanups to the run's T, so that
+// a failure reported through that code is a bug of the run.
+func TBArg(t testing.TB) testing.TB {
+	return explore.TBArg(t)
+}

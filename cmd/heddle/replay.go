@@ -26,9 +26,11 @@ Replay rebuilds the package a schedule file was recorded on and runs its
 test once, following the schedule's choices exactly, so the bug shows again.
 A schedule found by heddle run calls main once, with the recorded
 arguments, and shows the program's output.
-It refuses a schedule recorded on a different version of the program.
-The exit status is 1 when the bug reproduces, 0 when the test passes, and 2
-for usage and build errors.
+It refuses a schedule recorded on a different version of the program, and
+runs with the exploration settings recorded in the schedule.
+The exit status is 1 when the bug reproduces (the same kind of bug, at the
+same place, at the same step), and 2 when it does not (the replay diverged,
+or the test is gone) and for usage and build errors.
 
 Flags:
 
@@ -189,6 +191,12 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	}
 
 	cfg := explore.DefaultConfig()
+	// The exploration's settings (step bound, early timer firings, kinds
+	// disabled, ...): the replayed run must be the recorded one.
+	if err := cfg.ApplySettings(s.Settings); err != nil {
+		fmt.Fprintf(stderr, "heddle: %s: %v\n", pos[0], err)
+		return exitUsage
+	}
 	cfg.Strategy = "replay"
 	cfg.Replay = file
 	cfg.Verbose = *verbose
@@ -238,15 +246,32 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	if res.Failed || countBugs(res.Events) > 0 {
-		for _, e := range res.Events {
-			if e.Action == event.Bug && !strings.Contains(res.Output, firstLine(e.Report)) {
+	started := false
+	var verdict *event.Event
+	for i, e := range res.Events {
+		switch e.Action {
+		case event.Start:
+			started = true
+		case event.Bug:
+			if !strings.Contains(res.Output, firstLine(e.Report)) {
 				fmt.Fprintln(stdout, strings.TrimRight(e.Report, "\n"))
 			}
+		case event.Replayed:
+			verdict = &res.Events[i]
 		}
-		fmt.Fprintf(stdout, "heddle: reproduced %s in %s (%s)\n", s.Kind, name, s.Package)
-		return exitFail
 	}
-	fmt.Fprintf(stdout, "heddle: %s passed: the %s recorded in %s did not reproduce\n", name, s.Kind, pos[0])
-	return exitOK
+	switch {
+	case !started:
+		fmt.Fprintf(stderr, "heddle: %s: package %s has no test %s any more: nothing was replayed\n", pos[0], s.Package, s.Test)
+		return exitUsage
+	case verdict == nil:
+		fmt.Fprintf(stderr, "heddle: the replay of %s ended without a verdict: the test binary stopped before the end of the run\n", pos[0])
+		return exitUsage
+	case verdict.Message != "":
+		fmt.Fprintf(stderr, "heddle: the replay of %s diverged: %s.\n"+
+			"The program is the recorded one, so it does something heddle does not control (I/O, wall-clock time, unrewritten code) or heddle is at fault.\n", pos[0], verdict.Message)
+		return exitUsage
+	}
+	fmt.Fprintf(stdout, "heddle: reproduced %s in %s (%s)\n", s.Kind, name, s.Package)
+	return exitFail
 }

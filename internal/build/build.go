@@ -301,8 +301,11 @@ func Load(opts Options) (*Program, error) {
 		}
 		// The rewritten files of every module it is built from, ...
 		pkg.Files = map[string]string{}
+		// (a dependency's _test.go files are rewritten when its own tests
+		// are loaded too, but they are not part of this binary) ...
 		for n, h := range p.files {
-			if pkg.depDirs[p.fileDirs[n]] {
+			d := p.fileDirs[n]
+			if pkg.depDirs[d] && (d == pkg.Dir || !strings.HasSuffix(n, "_test.go")) {
 				pkg.Files[n] = h
 			}
 		}

@@ -44,11 +44,15 @@ func TestLoadPerPackageFiles(t *testing.T) {
 		"a/a.go":      "package a\n\nimport \"example.com/m/b\"\n\nfunc A() int { return b.B() }\n",
 		"a/a_test.go": "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tch := make(chan int)\n\tgo func() { ch <- A() }()\n\t<-ch\n}\n",
 		"b/b.go":      "package b\n\nimport \"sync\"\n\nvar mu sync.Mutex\n\nfunc B() int { mu.Lock(); defer mu.Unlock(); return 1 }\n",
+		"b/b_test.go": "package b\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {\n\tch := make(chan int)\n\tgo func() { ch <- B() }()\n\t<-ch\n}\n",
 		"c/c.go":      "package c\n\nimport \"sync\"\n\nvar mu sync.Mutex\n\nfunc C() { mu.Lock(); mu.Unlock() }\n",
 		"c/c_test.go": "package c\n\nimport \"testing\"\n\nfunc TestC(t *testing.T) { C() }\n",
 	})
-	load := func() *Program {
-		p, err := Load(Options{Dir: root, Patterns: []string{"./..."}, CacheDir: filepath.Join(t.TempDir(), "cache")})
+	load := func(patterns ...string) *Program {
+		if len(patterns) == 0 {
+			patterns = []string{"./..."}
+		}
+		p, err := Load(Options{Dir: root, Patterns: patterns, CacheDir: filepath.Join(t.TempDir(), "cache")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +69,7 @@ func TestLoadPerPackageFiles(t *testing.T) {
 		t.Fatalf("packages = %v, want %s", got, want)
 	}
 	a, c := byPath["example.com/m/a"], byPath["example.com/m/c"]
-	if !a.HasTests || byPath["example.com/m/b"].HasTests {
+	if !a.HasTests || !byPath["example.com/m/b"].HasTests {
 		t.Errorf("HasTests: a %v, b %v", a.HasTests, byPath["example.com/m/b"].HasTests)
 	}
 	if got, want := strings.Join(keys(a.Files), " "), "a/a.go a/a_test.go b/b.go go.mod"; got != want {
@@ -73,6 +77,14 @@ func TestLoadPerPackageFiles(t *testing.T) {
 	}
 	if got, want := strings.Join(keys(c.Files), " "), "c/c.go c/c_test.go go.mod"; got != want {
 		t.Errorf("files of c = %s, want %s", got, want)
+	}
+
+	// Replay loads the one package: a's fingerprint must be the one
+	// recorded by a run on ./..., although b's tests are not loaded then.
+	for _, pkg := range load("./a").Packages {
+		if pkg.ImportPath == a.ImportPath && pkg.Fingerprint != a.Fingerprint {
+			t.Errorf("a's fingerprint differs when loaded alone: %s", FileDiff(a.Files, pkg.Files))
+		}
 	}
 
 	// Changing c changes c's fingerprint, not a's.

@@ -81,3 +81,9 @@ func NewWriter(w io.Writer) *Writer { return &Writer{enc: json.NewEncoder(w)} }
 
 // Write writes one event.
 func (w *Writer) Write(e Event) error { return w.enc.Encode(e) }
+
+// Replayed is the action of the event that ends `heddle replay`'s run: Kind
+// and Steps say what the replayed run ended with, and Message is empty when
+// that is the recorded bug, at the same place and step, or says how the
+// replay diverged otherwise.
+const Replayed = "replay"

@@ -65,6 +65,7 @@ type explorer struct {
 	bugs  int
 	runs  int
 
+	realFailed  bool // the real T had failed before the current run (see realFailure)
 	needsRecord bool // the strategy reads call sites (Config.Record)
 	prover      bool // the strategy is exhaustive: random numbers stay fixed
 	usedRand    bool // some run drew numbers from rewritten math/rand
@@ -200,6 +201,7 @@ func (x *explorer) run() {
 		if tn, ok := strat.(strategy.TraceNeeder); ok && tn.NeedsTrace() {
 			trace = true
 		}
+		x.realFailed = x.t.Failed()
 		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: trace}, strat, rs)
 		strat.End(res)
 		if res.RandDraws > 0 {
@@ -218,9 +220,13 @@ func (x *explorer) run() {
 		}
 		if name == "replay" {
 			x.replayed(res, rs)
+			x.replayVerdict(sched, res, x.replayBug(res, rs))
 			break
 		}
 		bug := classify(res, rs)
+		if bug == nil {
+			bug = x.realFailure(res)
+		}
 		if n := engine.RaceErrors(); n > x.races {
 			// The race detector reported a race during this run (its report
 			// is on standard error): the run's schedule replays it.
@@ -564,6 +570,7 @@ func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (strin
 		Seed:        x.cfg.Seed,
 		Run:         run,
 		Choices:     keys,
+		Settings:    x.cfg.Settings(),
 		Extra:       x.scheduleExtra(),
 	}
 	f, err := os.Create(path)

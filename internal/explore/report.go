@@ -54,7 +54,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		b.Message = bug.Message
 		bug2 = &b
 	}
-	if bug.Kind == engine.KindRace && bug2 == nil {
+	if (bug.Kind == engine.KindRace || bug.Message == realFailureMessage) && bug2 == nil {
 		// The detector reports a race once; the replay ran the same
 		// schedule, which is what the report needs.
 		bug2 = bug
@@ -84,6 +84,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	x.seen[key] = true
 	early := ""
 	timing := false
+	placed := bug2 // the bug as a replay sees it, before a timing verdict renames it
 	switch x.earlyNeeded(bug2, keys, seed, firings) {
 	case earlyOfCode:
 		header := "this bug needs a timer of the code under test to fire early, as it can on a slow or loaded machine"
@@ -110,6 +111,9 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		b.Kind = KindTiming
 		b.Message = timingMessage(slowest(firings), bug2)
 		bug2 = &b
+	}
+	if werr == nil && note == "" {
+		x.recordPlace(path, placed, res2.Steps)
 	}
 
 	var b strings.Builder
@@ -171,6 +175,9 @@ func (x *explorer) replayed(res *engine.Result, rs *runT) {
 		fmt.Print(b.String())
 	}
 	bug := classify(res, rs)
+	if bug == nil {
+		bug = x.realFailure(res)
+	}
 	if bug == nil && engine.RaceErrors() > x.races {
 		bug = &engine.Bug{Kind: engine.KindRace, Message: "data race: the race detector's report (WARNING: DATA RACE) is printed above", G: res.Gs[0]}
 	}

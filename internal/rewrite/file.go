@@ -405,6 +405,7 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 	case *ast.CallExpr:
 		r.callee[ast.Unparen(n.Fun)] = true
 		r.planCall(n)
+		r.planTBArgs(n)
 	case *ast.SelectorExpr:
 		r.planSelector(n)
 	case *ast.Ident:

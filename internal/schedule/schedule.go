@@ -14,6 +14,9 @@
 //	flags: -race
 //	kind: deadlock
 //	message: all goroutines are blocked
+//	where: bank.go:12,bank.go:20
+//	steps: 9
+//	settings: {"MaxStarve":100000000,"StepLimit":1000000,...}
 //	strategy: pct
 //	seed: 1
 //	run: 17
@@ -25,6 +28,11 @@
 // A choice names a goroutine by its symbolic id, with #N for case N of a
 // select, or a timer by @ and its id. Header keys may come in any order;
 // unknown keys are kept, so that newer versions can add some.
+//
+// where and steps say where the bug happened and at which step of the run,
+// so that a replay can tell the same bug from another one; settings are the
+// exploration settings the run was made with (step bound, early timer
+// firings, bug kinds disabled, ...), which a replay must use too.
 package schedule
 
 import (
@@ -50,6 +58,9 @@ type Schedule struct {
 	Flags       []string
 	Kind        string
 	Message     string
+	Where       string // where the bug happened (for a fail, its first message)
+	Steps       int    // scheduling steps of the run, up to the bug
+	Settings    string // exploration settings of the run, as JSON
 	Strategy    string
 	Seed        int64
 	Run         int
@@ -84,6 +95,11 @@ func (s *Schedule) Write(w io.Writer) error {
 	}
 	kv("kind", s.Kind)
 	kv("message", s.Message)
+	kv("where", s.Where)
+	if s.Steps > 0 {
+		kv("steps", strconv.Itoa(s.Steps))
+	}
+	kv("settings", s.Settings)
 	kv("strategy", s.Strategy)
 	kv("seed", strconv.FormatInt(s.Seed, 10))
 	kv("run", strconv.Itoa(s.Run))
@@ -100,6 +116,10 @@ func (s *Schedule) Write(w io.Writer) error {
 		fmt.Fprintln(bw, c)
 	}
 	return bw.Flush()
+}
+
+func unescape(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, `\n`, "\n"), `\r`, "\r")
 }
 
 func oneLine(s string) string {
@@ -180,7 +200,13 @@ func Parse(r io.Reader) (*Schedule, error) {
 		case "kind":
 			s.Kind = v
 		case "message":
-			s.Message = strings.ReplaceAll(strings.ReplaceAll(v, `\n`, "\n"), `\r`, "\r")
+			s.Message = unescape(v)
+		case "where":
+			s.Where = unescape(v)
+		case "steps":
+			s.Steps, err = strconv.Atoi(v)
+		case "settings":
+			s.Settings = v
 		case "strategy":
 			s.Strategy = v
 		case "seed":

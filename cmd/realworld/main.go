@@ -1,0 +1,153 @@
+// Command realworld measures heddle on the test suites of the corpus of
+// real modules (heddle.dev/internal/realworld) and writes
+// docs/results/realworld.md. See docs/realworld.md.
+//
+//	go run ./cmd/realworld                       # the whole corpus
+//	go run ./cmd/realworld -run go-retry -o -    # one module, table on stdout
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"heddle.dev/internal/goker"
+	"heddle.dev/internal/realworld"
+)
+
+func main() {
+	var (
+		budget    = flag.String("budget", "1s", "heddle test's -budget for every test: runs (1000) or time (1s)")
+		timeout   = flag.Duration("timeout", 6*time.Minute, "time limit of heddle test on one module")
+		nativeTO  = flag.Duration("native-timeout", 5*time.Minute, "time limit of go test on one module")
+		replayTO  = flag.Duration("replay-timeout", 2*time.Minute, "time limit of one replay")
+		jobs      = flag.Int("j", 1, "modules measured in parallel")
+		run       = flag.String("run", "", "only modules whose path matches this regexp")
+		out       = flag.String("o", "docs/results/realworld.md", "where to write the results (- for standard output)")
+		heddleBin = flag.String("heddle", "", "heddle binary to measure (default: built from this module)")
+		rev       = flag.String("rev", "HEAD", "build heddle from this commit of the repository (\"\": from the working tree)")
+		keep      = flag.Bool("keep", false, "keep the module copies and schedules")
+		flags     = flag.String("flags", "", "more heddle test flags, separated by spaces")
+		from      = flag.String("from", "", "render the page from the results saved by an earlier run (its .json file), with the classification of this tree, instead of running")
+	)
+	flag.Parse()
+	command := "go run ./cmd/realworld " + strings.Join(os.Args[1:], " ")
+	if *from != "" {
+		if err := render(*from, *out); err != nil {
+			fmt.Fprintln(os.Stderr, "realworld:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := mainErr(command, *budget, *flags, *timeout, *nativeTO, *replayTO, *jobs, *run, *out, *heddleBin, *rev, *keep); err != nil {
+		fmt.Fprintln(os.Stderr, "realworld:", err)
+		os.Exit(1)
+	}
+}
+
+func mainErr(command, budget, flags string, timeout, nativeTO, replayTO time.Duration, jobs int, run, out, heddleBin, rev string, keep bool) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	b, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return fmt.Errorf("go env GOMOD: %v", err)
+	}
+	modDir := filepath.Dir(strings.TrimSpace(string(b)))
+	if strings.TrimSpace(string(b)) == "" || strings.TrimSpace(string(b)) == os.DevNull {
+		return fmt.Errorf("run realworld inside the heddle.dev module")
+	}
+	work, err := os.MkdirTemp("", "realworld-")
+	if err != nil {
+		return err
+	}
+	if keep {
+		fmt.Fprintln(os.Stderr, "realworld: modules in", work)
+	} else {
+		defer os.RemoveAll(work)
+	}
+	commit := "the binary " + heddleBin
+	if heddleBin == "" {
+		heddleBin = filepath.Join(work, "heddle")
+		if err := goker.BuildHeddle(ctx, modDir, rev, heddleBin); err != nil {
+			return err
+		}
+		commit = goker.Commit(modDir, rev) + ", built by the harness with git archive"
+		if rev == "" {
+			commit = goker.Commit(modDir, "HEAD") + " plus the working tree's changes, built by the harness"
+		}
+	}
+	cfg := realworld.Config{
+		Heddle:        heddleBin,
+		Work:          work,
+		Budget:        budget,
+		Flags:         strings.Fields(flags),
+		Timeout:       timeout,
+		NativeTimeout: nativeTO,
+		ReplayTimeout: replayTO,
+		Jobs:          jobs,
+		Log:           os.Stderr,
+	}
+	if run != "" {
+		if cfg.Run, err = regexp.Compile(run); err != nil {
+			return err
+		}
+	}
+	res, err := realworld.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	res.Command, res.Machine, res.Commit = command, goker.Machine(), commit
+	if out != "-" && !filepath.IsAbs(out) {
+		out = filepath.Join(modDir, out)
+	}
+	if err := write(res, out); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "realworld: wrote %s (%v)\n", out, res.Wall.Round(time.Second))
+	return nil
+}
+
+// write writes the page to out (- for standard output) and, beside it,
+// the results as JSON (out with .json for .md), from which -from renders
+// the page again once reports are classified.
+func write(res *realworld.Results, out string) error {
+	md := res.Markdown()
+	if out == "-" {
+		_, err := os.Stdout.WriteString(md)
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, []byte(md), 0o644); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(res, "", "\t")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(strings.TrimSuffix(out, ".md")+".json", append(b, '\n'), 0o644)
+}
+
+// render renders the page from saved results, classifying the reports
+// anew.
+func render(from, out string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	res := new(realworld.Results)
+	if err := json.Unmarshal(b, res); err != nil {
+		return fmt.Errorf("%s: %v", from, err)
+	}
+	res.Reclassify()
+	return write(res, out)
+}

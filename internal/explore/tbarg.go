@@ -1,0 +1,121 @@
+package explore
+
+import (
+	"context"
+	"runtime"
+	"testing"
+)
+
+// tbArg is a *testing.T (or testing.TB) that rewritten code hands to code
+// that takes it as an interface of its own: testify's assert.TestingT and
+// require.TestingT, gotest.tools' TestingT, a helper module's interface.
+// That code is not rewritten, or calls the methods through its interface,
+// so its t.Errorf would reach the real T directly: a failure heddle does
+// not see. tbArg routes every method runT has to the run's T, as rt.TB
+// does for method calls in rewritten code; the others (Name, Output, ...)
+// go to the embedded T.
+type tbArg struct {
+	testing.TB
+}
+
+// TBArg wraps t for code that takes it as an interface other than
+// testing.TB (see tbArg).
+func TBArg(t testing.TB) testing.TB {
+	if t == nil {
+		return nil
+	}
+	if _, ok := t.(*tbArg); ok {
+		return t
+	}
+	return &tbArg{TB: t}
+}
+
+func (a *tbArg) run() testing.TB { return TB(a.TB) }
+
+//go:norace
+func (a *tbArg) Error(args ...any) { a.run().Error(args...) }
+
+//go:norace
+func (a *tbArg) Errorf(format string, args ...any) { a.run().Errorf(format, args...) }
+
+//go:norace
+func (a *tbArg) Log(args ...any) { a.run().Log(args...) }
+
+//go:norace
+func (a *tbArg) Logf(format string, args ...any) { a.run().Logf(format, args...) }
+
+//go:norace
+func (a *tbArg) Fail() { a.run().Fail() }
+
+//go:norace
+func (a *tbArg) Failed() bool { return a.run().Failed() }
+
+//go:norace
+func (a *tbArg) FailNow() { a.run().FailNow() }
+
+//go:norace
+func (a *tbArg) Fatal(args ...any) { a.run().Fatal(args...) }
+
+//go:norace
+func (a *tbArg) Fatalf(format string, args ...any) { a.run().Fatalf(format, args...) }
+
+//go:norace
+func (a *tbArg) Skip(args ...any) { a.run().Skip(args...) }
+
+//go:norace
+func (a *tbArg) Skipf(format string, args ...any) { a.run().Skipf(format, args...) }
+
+//go:norace
+func (a *tbArg) SkipNow() { a.run().SkipNow() }
+
+//go:norace
+func (a *tbArg) Skipped() bool { return a.run().Skipped() }
+
+//go:norace
+func (a *tbArg) Cleanup(f func()) { a.run().Cleanup(f) }
+
+//go:norace
+func (a *tbArg) TempDir() string { return a.run().TempDir() }
+
+//go:norace
+func (a *tbArg) Setenv(key, value string) { a.run().Setenv(key, value) }
+
+// Chdir and Context are testing.TB's from Go 1.24 on; the runtime builds
+// with older toolchains too, so they are not called through testing.TB.
+//
+//go:norace
+func (a *tbArg) Chdir(dir string) {
+	if rt, ok := a.run().(*runT); ok {
+		rt.Chdir(dir)
+		return
+	}
+	a.TB.(interface{ Chdir(string) }).Chdir(dir)
+}
+
+//go:norace
+func (a *tbArg) Context() context.Context {
+	if rt, ok := a.run().(*runT); ok {
+		return rt.Context()
+	}
+	return a.TB.(interface{ Context() context.Context }).Context()
+}
+
+// Helper marks its caller as a helper of the run's T: runT.Helper would
+// mark this method instead.
+//
+//go:norace
+func (a *tbArg) Helper() {
+	rt, ok := a.run().(*runT)
+	if !ok {
+		a.TB.Helper()
+		return
+	}
+	pc, _, _, ok := runtime.Caller(1)
+	if !ok {
+		return
+	}
+	if rt.helpers == nil {
+		rt.helpers = map[string]bool{}
+	}
+	rt.helpers[runtime.FuncForPC(pc).Name()] = true
+}

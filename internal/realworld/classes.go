@@ -1,0 +1,121 @@
+package realworld
+
+// Verdict classifies a report heddle made on the corpus.
+type Verdict string
+
+// Verdicts. Genuine reports are bugs in the code or in the test; the
+// others are not bugs of the program.
+const (
+	Unclassified Verdict = ""
+	CodeBug      Verdict = "bug in the code"
+	TestBug      Verdict = "bug in the test"
+	Timing       Verdict = "timing-dependent test"
+	HeddleFault  Verdict = "heddle fault"
+)
+
+// Genuine reports whether the verdict is a real bug (in the code or in
+// the test).
+func (v Verdict) Genuine() bool { return v == CodeBug || v == TestBug }
+
+// Class is the judgement on one report, made by reading it.
+type Class struct {
+	Verdict Verdict
+	Why     string
+}
+
+// classes are the judgements on the reports heddle made on the corpus,
+// keyed by package, test and kind ("pkg.TestX kind"). They are filled in by
+// hand after reading each report (its text, the test and the code); a
+// report not found here is listed as unclassified in the results.
+var classes = map[string]Class{
+	// github.com/alitto/pond/v2
+	"github.com/alitto/pond/v2.TestResultTaskGroupWaitWithErrorInLastTask fail":                               {Timing, "sleeps 10 ms and assumes the first task has finished by then; fails when the sleep ends while the worker is still runnable"},
+	"github.com/alitto/pond/v2.TestResultTaskGroupWaitWithMultipleErrors fail":                                {Timing, "the failing tasks sleep 10 ms and the test assumes the others have stored their results by then"},
+	"github.com/alitto/pond/v2.TestTaskGroupWaitShouldNotDeadlockWhenPoolContextCanceledWithQueuedTasks fail": {CodeBug, "group.Wait returns on the pool's cancellation before the worker has counted the first task as completed: CompletedTasks() is read before the worker updates it (no timer involved)"},
+	"github.com/alitto/pond/v2.TestTaskGroupWithContextCanceled fail":                                         {Timing, "the task selects on ctx.Done and a 100 ms time.After; the test assumes cancel() reaches the task within 100 ms"},
+	"github.com/alitto/pond/v2.TestTaskGroupMetrics fail":                                                     {Timing, "sleeps 10 ms after Wait and assumes the pool's metrics are updated by then"},
+	"github.com/alitto/pond/v2.TestTaskGroupMetricsWithCancelledContext fail":                                 {Timing, "tasks sleep 20 ms and the test counts on which of them the cancellation reaches; needs the sleeps to end in order"},
+	"github.com/alitto/pond/v2.TestTaskGroupContext fail":                                                     {Timing, "counts tasks cancelled by a 100 ms timeout; a timer firing while tasks are still runnable changes the counts"},
+	"github.com/alitto/pond/v2.TestPoolWithContextCanceled fail":                                              {Timing, "asserts RunningWorkers() == 10 right after submitting 10000 tasks that sleep 1 ms: a worker whose sleep ends during the submit loop exits and lowers the count (the report's own replay diverged: 10000 goroutines)"},
+
+	// github.com/panjf2000/ants/v2
+	"github.com/panjf2000/ants/v2.TestNewLoopQueue deadlock": {HeddleFault, "the test starts no goroutine; heddle reports its goroutine blocked in a select at ? (not the test's code) at run 19985, and its own replay does not reproduce it"},
+
+	// github.com/benbjohnson/clock
+	"github.com/benbjohnson/clock.TestClock_Ticker_Stp fail":                  {Timing, "times the real clock's tickers and timers to a few milliseconds (20 ms ticks, 30 ms windows): fails on a machine slower than that"},
+	"github.com/benbjohnson/clock.TestClock_Ticker_Rst fail":                  {Timing, "times the real clock's tickers and timers to a few milliseconds (20 ms ticks, 30 ms windows): fails on a machine slower than that"},
+	"github.com/benbjohnson/clock.TestClock_Ticker_Stop_Rst fail":             {Timing, "times the real clock's tickers and timers to a few milliseconds (20 ms ticks, 30 ms windows): fails on a machine slower than that"},
+	"github.com/benbjohnson/clock.TestClock_Timer_Stop fail":                  {Timing, "assumes a 20 ms timer has not fired before the next statement stops it"},
+	"github.com/benbjohnson/clock.TestClock_Timer_Reset fail":                 {Timing, "assumes a 10 ms timer has not fired before the next statement resets it"},
+	"github.com/benbjohnson/clock.TestClock_Timer_Reset_Unlock deadlock":      {Timing, "the mock clock's Add yields with a 1 ms time.Sleep (gosched) and assumes the goroutines waiting on its timers have run by then: the goroutine must Reset the timer before Add returns, or nothing fires it again"},
+	"github.com/benbjohnson/clock.TestMock_After fail":                        {Timing, "the mock clock's Add yields with a 1 ms time.Sleep (gosched) and assumes the goroutines waiting on its timers have run by then"},
+	"github.com/benbjohnson/clock.TestMock_AfterFunc fail":                    {Timing, "the mock clock's Add yields with a 1 ms time.Sleep (gosched) and assumes the goroutines waiting on its timers have run by then"},
+	"github.com/benbjohnson/clock.TestMock_Sleep fail":                        {Timing, "the mock clock's Add yields with a 1 ms time.Sleep (gosched) and assumes the goroutines waiting on its timers have run by then"},
+	"github.com/benbjohnson/clock.TestMock_Tick leak":                         {TestBug, "the test's goroutine loops on a mock ticker's channel forever; nothing stops it when the test returns"},
+	"github.com/benbjohnson/clock.TestMock_Ticker leak":                       {TestBug, "the test's goroutine loops on a mock ticker's channel forever; nothing stops it when the test returns"},
+	"github.com/benbjohnson/clock.TestMock_Ticker_Stop leak":                  {TestBug, "the test's goroutine waits on a ticker the test stops; it is never woken"},
+	"github.com/benbjohnson/clock.TestMock_Ticker_Reset leak":                 {TestBug, "the test's goroutine loops on a mock ticker's channel forever; nothing stops it when the test returns"},
+	"github.com/benbjohnson/clock.TestMock_Ticker_Stop_Reset leak":            {TestBug, "the test's goroutine loops on a mock ticker's channel forever; nothing stops it when the test returns"},
+	"github.com/benbjohnson/clock.TestMock_Ticker_Multi leak":                 {TestBug, "the test's goroutine loops on a mock ticker's channel forever; nothing stops it when the test returns"},
+	"github.com/benbjohnson/clock.TestMock_ReentrantDeadlock leak":            {TestBug, "the test's goroutine waits on a timer the test stops (it panics if the timer ticks): it is never woken"},
+	"github.com/benbjohnson/clock.TestMock_AddAfterFuncRace fail":             {Timing, "the mock clock's Add yields with a 1 ms time.Sleep (gosched) and assumes the goroutines waiting on its timers have run by then: AfterFunc must be registered before the two Add calls end"},
+	"github.com/benbjohnson/clock.TestMock_AfterRace deadlock":                {CodeBug, "runNextTimer unlocks the mock before calling Tick, so two goroutines (Add, and After's runNextTimer) can tick the same timer; the second Tick blocks sending on the full one-slot channel while holding the mock's lock, and every other goroutine blocks on that lock"},
+	"github.com/benbjohnson/clock.TestMock_WithDeadline fail":                 {Timing, "the mock clock's Add yields with a 1 ms time.Sleep (gosched) and assumes the goroutines waiting on its timers have run by then"},
+	"github.com/benbjohnson/clock.TestMock_WithDeadlineLaterThanCurrent fail": {Timing, "the mock clock's Add yields with a 1 ms time.Sleep (gosched) and assumes the goroutines waiting on its timers have run by then"},
+	"github.com/benbjohnson/clock.TestMock_WithTimeout fail":                  {Timing, "the mock clock's Add yields with a 1 ms time.Sleep (gosched) and assumes the goroutines waiting on its timers have run by then"},
+
+	// go.uber.org/atomic
+	"go.uber.org/atomic.TestNocmpIntegration blocked": {HeddleFault, "runs go build in a subprocess, which took longer than heddle's 10 s bound on a run without progress on the loaded machine: I/O, not a bug"},
+
+	// go.uber.org/ratelimit
+	"go.uber.org/ratelimit.TestRateLimiter blocked":        {HeddleFault, "ratelimit's tests use benbjohnson/clock v1.3.0, whose go.mod says go 1.15: heddle does not rewrite it (its runtime calls need generics), so the mock clock's Sleep blocks on a channel heddle does not control; the replay, blocked the same way, is refused"},
+	"go.uber.org/ratelimit.TestDelayedRateLimiter blocked": {HeddleFault, "ratelimit's tests use benbjohnson/clock v1.3.0, whose go.mod says go 1.15: heddle does not rewrite it (its runtime calls need generics), so the mock clock's Sleep blocks on a channel heddle does not control; the replay, blocked the same way, is refused"},
+	"go.uber.org/ratelimit.TestPer blocked":                {HeddleFault, "ratelimit's tests use benbjohnson/clock v1.3.0, whose go.mod says go 1.15: heddle does not rewrite it (its runtime calls need generics), so the mock clock's Sleep blocks on a channel heddle does not control; the replay, blocked the same way, is refused"},
+	"go.uber.org/ratelimit.TestInitial blocked":            {HeddleFault, "ratelimit's tests use benbjohnson/clock v1.3.0, whose go.mod says go 1.15: heddle does not rewrite it (its runtime calls need generics), so the mock clock's Sleep blocks on a channel heddle does not control; the replay, blocked the same way, is refused"},
+	"go.uber.org/ratelimit.TestMaxSlack blocked":           {HeddleFault, "ratelimit's tests use benbjohnson/clock v1.3.0, whose go.mod says go 1.15: heddle does not rewrite it (its runtime calls need generics), so the mock clock's Sleep blocks on a channel heddle does not control; the replay, blocked the same way, is refused"},
+	"go.uber.org/ratelimit.TestSlack blocked":              {HeddleFault, "ratelimit's tests use benbjohnson/clock v1.3.0, whose go.mod says go 1.15: heddle does not rewrite it (its runtime calls need generics), so the mock clock's Sleep blocks on a channel heddle does not control; the replay, blocked the same way, is refused"},
+
+	// github.com/cenkalti/backoff/v4
+	"github.com/cenkalti/backoff/v4.TestTicker leak":             {TestBug, "the test never calls ticker.Stop(): the ticker's goroutine stays blocked sending the next tick"},
+	"github.com/cenkalti/backoff/v4.TestTickerDefaultTimer leak": {TestBug, "the test never calls ticker.Stop(): the ticker's goroutine stays blocked sending the next tick"},
+
+	// github.com/eapache/go-resiliency
+	"github.com/eapache/go-resiliency/batcher.TestShutdownSuccess fail":                      {Timing, "asserts that Shutdown returns within 10 ms of wall time"},
+	"github.com/eapache/go-resiliency/batcher.TestBatcherMultipleBatches fail":               {Timing, "counts batches formed by a 10 ms timeout while 5 ms sleeps submit work; the count depends on timer order"},
+	"github.com/eapache/go-resiliency/breaker.TestBreakerErrorExpiry fail":                   {Timing, "sleeps 10 ms per call and assumes the breaker's error window expired in between"},
+	"github.com/eapache/go-resiliency/breaker.TestBreakerStateTransitions fail":              {Timing, "sleeps for the breaker's timeout and assumes the breaker has moved to half-open by then"},
+	"github.com/eapache/go-resiliency/breaker.TestBreakerAsyncStateTransitions fail":         {Timing, "sleeps for the breaker's timeout and assumes the asynchronous calls have finished by then"},
+	"github.com/eapache/go-resiliency/deadline.TestDeadline fail":                            {Timing, "a 5 ms function must finish within a 10 ms deadline: fails on a machine slower than 5 ms"},
+	"github.com/eapache/go-resiliency/retrier.TestRetrierRunFnWithSurfaceWorkErrors fail":    {Timing, "assumes the 10 ms backoff timer has not fired when the retrier sees the cancelled context"},
+	"github.com/eapache/go-resiliency/retrier.TestRetrierRunFnWithoutSurfaceWorkErrors fail": {Timing, "assumes the 10 ms backoff timer has not fired when the retrier sees the cancelled context"},
+
+	// github.com/hashicorp/golang-lru/v2
+	"github.com/hashicorp/golang-lru/v2/expirable.TestLRUWithPurge fail":               {Timing, "sleeps 100 ms of a 150 ms TTL and assumes the entry has not expired: fails when the test goroutine is starved for 50 ms"},
+	"github.com/hashicorp/golang-lru/v2/expirable.TestLRUWithPurgeEnforcedBySize leak": {CodeBug, "every expirable LRU starts a janitor goroutine that never exits (the code says so: its done channel is never closed)"},
+	"github.com/hashicorp/golang-lru/v2/expirable.TestLoadingExpired steplimit":        {HeddleFault, "busy-waits (for { Get }) for a 5 ms TTL to pass; heddle's virtual clock does not advance while a goroutine runs, so the loop never ends"},
+
+	// github.com/jonboulle/clockwork
+	"github.com/jonboulle/clockwork.TestFakeClockRace leak":            {TestBug, "a goroutine calls fc.Sleep(1s) after the goroutine advancing the fake clock has run; nothing advances it again and it sleeps forever"},
+	"github.com/jonboulle/clockwork.TestFakeTicker_DeliveryOrder fail": {TestBug, "the advancing goroutine can finish its ten Advance calls while the test drains the ticker; the test then waits for a tick nobody sends until its context times out"},
+
+	// github.com/patrickmn/go-cache
+	"github.com/patrickmn/go-cache.TestCacheTimes leak": {HeddleFault, "go-cache stops its janitor from a finalizer when the cache is collected; heddle sees the janitor outside its control (created at ?) and the report does not replay"},
+
+	// github.com/sourcegraph/conc
+	"github.com/sourcegraph/conc/pool.TestContextPool leak":       {TestBug, "the \"before wait\" subtest starts a task and never calls Wait: the pool's worker stays blocked on its task channel"},
+	"github.com/sourcegraph/conc/pool.TestErrorPool leak":         {TestBug, "the \"before wait\" subtest starts a task and never calls Wait: the pool's worker stays blocked on its task channel"},
+	"github.com/sourcegraph/conc/pool.TestPool leak":              {TestBug, "the \"before wait\" subtest starts a task and never calls Wait: the pool's worker stays blocked on its task channel"},
+	"github.com/sourcegraph/conc/pool.TestResultContextPool leak": {TestBug, "the \"before wait\" subtest starts a task and never calls Wait: the pool's worker stays blocked on its task channel"},
+	"github.com/sourcegraph/conc/pool.TestResultErrorGroup leak":  {TestBug, "the \"before wait\" subtest starts a task and never calls Wait: the pool's worker stays blocked on its task channel"},
+	"github.com/sourcegraph/conc/pool.TestResultGroup leak":       {TestBug, "the \"before wait\" subtest starts tasks and never calls Wait: the pool's workers stay blocked on their task channel"},
+
+	// golang.org/x/sync
+	"golang.org/x/sync/semaphore.TestWeightedAcquire fail":            {Timing, "tryAcquire gives Acquire a 10 ms context; the test assumes it has not expired by the time Acquire checks it"},
+	"golang.org/x/sync/syncmap.TestMapMatchesRWMutex nondeterminism":  {HeddleFault, "testing/quick draws the inputs from the standard library's math/rand, which heddle does not control, so two runs of one schedule differ"},
+	"golang.org/x/sync/syncmap.TestMapMatchesDeepCopy nondeterminism": {HeddleFault, "testing/quick draws the inputs from the standard library's math/rand, which heddle does not control, so two runs of one schedule differ"},
+}
+
+// Classify looks up the judgement on a report.
+func Classify(pkg, test, kind string) Class {
+	return classes[pkg+"."+test+" "+kind]
+}

@@ -1,0 +1,135 @@
+package realworld
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"heddle.dev/internal/goker"
+)
+
+// TestTree checks that the harness finds, and kills, a command's
+// descendants: its memory bound and time limit apply to heddle's test
+// binaries too.
+func TestTree(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "sleep 60 & sleep 60 & wait")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var n int
+	for i := 0; i < 100; i++ {
+		if n = len(tree(cmd.Process.Pid)); n == 3 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n != 3 {
+		t.Fatalf("tree(sh) has %d processes, want sh and its two sleeps", n)
+	}
+	if rss, name := groupRSS(cmd.Process.Pid); rss <= 0 || name == "" {
+		t.Errorf("groupRSS = %d, %q", rss, name)
+	}
+	killTree(cmd.Process.Pid)
+	cmd.Wait()
+	for i := 0; i < 100 && len(tree(cmd.Process.Pid)) > 0; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := len(tree(cmd.Process.Pid)); n != 0 {
+		t.Errorf("%d processes left after killTree", n)
+	}
+}
+
+// TestMemoryBound checks that a command over the memory bound is killed
+// and said to be.
+func TestMemoryBound(t *testing.T) {
+	r := command(context.Background(), time.Minute, 1<<10, t.TempDir(), "sh", "-c", "sleep 60 & sleep 60")
+	if r.killed == "" || !strings.Contains(r.killed, "used") || r.timedOut {
+		t.Fatalf("command over 1 KB: killed %q, timed out %v, exit %d", r.killed, r.timedOut, r.exit)
+	}
+}
+
+// TestMarkdown checks the results page: a row per module, a line per
+// report with its verdict, unclassified reports counted as such.
+func TestMarkdown(t *testing.T) {
+	classes["example.com/m/p.TestA fail"] = Class{TestBug, "asserts before waiting"}
+	defer delete(classes, "example.com/m/p.TestA fail")
+	res := &Results{Config: Config{Budget: "1s", Timeout: time.Minute}, Wall: time.Minute, Command: "go run ./cmd/realworld", Machine: "a machine", Commit: "commit x"}
+	res.Modules = []*ModuleResult{{
+		Module: Module{Path: "example.com/m", Version: "v1.0.0"},
+		Native: NativeResult{OK: true, Wall: 2, TestTime: 0.5},
+		Heddle: HeddleResult{Wall: 30, Tests: 3, OK: 1, Reported: 2, Runs: 2000, Elapsed: 20, PerRun: 0.01},
+		Reports: []*Report{
+			{Package: "example.com/m/p", Test: "TestA", Kind: "fail", First: "p_test.go:9: got 0", Replayed: true},
+			{Package: "example.com/m/p", Test: "TestB", Kind: "leak", ReplayOut: "exit 2: diverged"},
+		},
+	}, {Module: Module{Path: "example.com/gone", Version: "v0.1.0"}, Err: "go mod download: not found"}}
+	res.Reclassify()
+	md := res.Markdown()
+	for _, want := range []string{
+		"| example.com/m | v1.0.0 | ok (2s) | ok | 1 / 2 / 0 | 1 fail: 1, 1 leak: 0 | 30s | 100 | 0.0× |",
+		"| example.com/gone | v0.1.0 | not run: go mod download: not found |",
+		"2 reports: 0 bugs in the code, 1 bugs in the test, 0 timing-dependent tests, 0 heddle faults, 1 unclassified; 100% (1 of 1 classified) genuine. 1 of 2 replay",
+		"| example.com/m | p TestA | fail | yes | bug in the test | asserts before waiting | p_test.go:9: got 0 |",
+		"| example.com/m | p TestB | leak | no: exit 2: diverged | unclassified |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("results lack %q:\n%s", want, md)
+		}
+	}
+}
+
+// TestSubset runs the harness, with heddle built from this tree, on the
+// corpus's CI modules: they must download, build and run under heddle
+// without a heddle error, and every report must replay with its printed
+// command. The whole corpus is `go run ./cmd/realworld` (docs/realworld.md).
+func TestSubset(t *testing.T) {
+	if testing.Short() {
+		t.Skip("downloads modules and runs their tests under heddle")
+	}
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	modDir := filepath.Dir(strings.TrimSpace(string(out)))
+	work := t.TempDir()
+	heddle := filepath.Join(work, "heddle")
+	ctx := context.Background()
+	if err := goker.BuildHeddle(ctx, modDir, "", heddle); err != nil {
+		t.Fatal(err)
+	}
+	var mods []Module
+	for _, m := range Modules {
+		if m.CI {
+			mods = append(mods, m)
+		}
+	}
+	res, err := Run(ctx, Config{
+		Heddle: heddle, Work: work, Budget: "200", Modules: mods,
+		Timeout: 4 * time.Minute, NativeTimeout: 2 * time.Minute, ReplayTimeout: time.Minute,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mr := range res.Modules {
+		t.Log(mr.Line())
+		switch {
+		case mr.Err != "":
+			t.Errorf("%s: %s", mr.Module.Path, mr.Err)
+		case mr.Heddle.Err != "":
+			t.Errorf("%s: %s", mr.Module.Path, mr.Heddle.Err)
+		case len(mr.Heddle.BuildFailed) > 0:
+			t.Errorf("%s: packages did not build under heddle: %v", mr.Module.Path, mr.Heddle.BuildFailed)
+		case mr.Heddle.Tests == 0:
+			t.Errorf("%s: no test explored", mr.Module.Path)
+		}
+		for _, r := range mr.Reports {
+			if !r.Replayed {
+				t.Errorf("%s %s: the %s report does not replay with its printed command: %s", r.Package, r.Test, r.Kind, r.ReplayOut)
+			}
+		}
+	}
+}
