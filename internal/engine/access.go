@@ -4,7 +4,9 @@ import "unsafe"
 
 // Access is the scheduling point of an atomic operation or a sync.Map
 // method: kind is OpAtomicLoad, OpAtomicWrite, OpMapRead or OpMapWrite (or
-// OpCtxErr, a read of a context's cancellation, which its cancel writes).
+// OpCtxErr, a read of a context's cancellation, which its cancel writes;
+// OpTestRead and OpTestDone, a late failing testing.T call and the test's
+// end, on the run's T).
 // The caller performs the real operation right after, in the same step.
 //
 //go:norace
@@ -12,9 +14,9 @@ func (e *Exec) Access(p unsafe.Pointer, kind OpKind) {
 	e.yield(Op{Kind: kind, Obj: p})
 	g := e.cur
 	switch kind {
-	case OpAtomicWrite, OpMapWrite:
+	case OpAtomicWrite, OpMapWrite, OpTestDone:
 		e.objs.obtain(p).writes++
-	case OpAtomicLoad, OpMapRead, OpCtxErr:
+	case OpAtomicLoad, OpMapRead, OpCtxErr, OpTestRead:
 		var v uint64
 		if o := e.objs.get(p); o != nil {
 			v = o.writes

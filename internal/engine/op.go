@@ -52,6 +52,8 @@ const (
 	OpRacyWriteEnd         // the end of a racy map write (heddle test -racy)
 	OpCtxErr               // ctx.Err / context.Cause: a read of a context's cancellation
 	OpArrive               // a blocking channel operation that cannot complete arrives: its goroutine waits on the channels from now on (trace only)
+	OpTestRead             // a failing testing.T call from a goroutine other than the test's: reads whether the test completed
+	OpTestDone             // the test completed (returned and ran its cleanups): later failing calls panic
 	nOpKinds
 )
 
@@ -67,7 +69,7 @@ var opNames = [...]string{
 	OpSleep: "sleep", OpTimerFire: "timer", OpTimerStop: "timer.stop", OpCancel: "cancel", OpBlock: "block",
 	OpRacyRead: "racy.read", OpRacyWrite: "racy.write", OpRacyWriteEnd: "racy.write-end",
 	OpCtxErr: "ctx.err",
-	OpArrive: "arrive",
+	OpArrive: "arrive", OpTestRead: "t.fail", OpTestDone: "t.done",
 }
 
 //go:norace

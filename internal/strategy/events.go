@@ -149,6 +149,12 @@ func accesses(k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCa
 		return rd(false)
 	case engine.OpAtomicWrite, engine.OpMapWrite:
 		return w(false)
+	case engine.OpTestRead:
+		// A failing testing.T call from another goroutine reads whether
+		// the test completed, which the test's end writes.
+		return rd(false)
+	case engine.OpTestDone:
+		return w(false)
 	case engine.OpRacyRead:
 		// A racy statement's object is its group of racing statements:
 		// two racy steps conflict if their groups are the same and one
