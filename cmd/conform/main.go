@@ -52,7 +52,7 @@ func main() {
 func mainErr(command string, gen, runs int, perTime time.Duration, procs, variants string, grace, stable, hang time.Duration, strategy string, budget int, timeout time.Duration, jobs int, run, out, heddle string, keep bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	modDir, err := moduleDir()
+	modDir, err := goker.ModuleDir("conform")
 	if err != nil {
 		return err
 	}
@@ -128,19 +128,6 @@ func mainErr(command string, gen, runs int, perTime time.Duration, procs, varian
 	}
 	fmt.Fprintf(os.Stderr, "conform: wrote %s (%v)\n", out, res.Wall.Round(time.Second))
 	return nil
-}
-
-// moduleDir is the root of the heddle.dev module.
-func moduleDir() (string, error) {
-	b, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %v", err)
-	}
-	mod := strings.TrimSpace(string(b))
-	if mod == "" || mod == os.DevNull {
-		return "", fmt.Errorf("run conform inside the heddle.dev module")
-	}
-	return filepath.Dir(mod), nil
 }
 
 // dirty reports whether the working tree has changes to tracked files.

@@ -15,7 +15,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"regexp"
@@ -84,7 +83,7 @@ func mainErr(command string, budget int, strategies, forms string, nativeRuns in
 	if err != nil {
 		return err
 	}
-	modDir, err := moduleDir()
+	modDir, err := goker.ModuleDir("goker")
 	if err != nil {
 		return err
 	}
@@ -157,19 +156,6 @@ func mainErr(command string, budget int, strategies, forms string, nativeRuns in
 	}
 	fmt.Fprintf(os.Stderr, "goker: wrote %s (%v)\n", out, res.Wall.Round(time.Second))
 	return nil
-}
-
-// moduleDir is the root of the heddle.dev module.
-func moduleDir() (string, error) {
-	b, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %v", err)
-	}
-	mod := strings.TrimSpace(string(b))
-	if mod == "" || mod == os.DevNull {
-		return "", fmt.Errorf("run goker inside the heddle.dev module")
-	}
-	return filepath.Dir(mod), nil
 }
 
 // workDir makes the temporary directory of a harness command (kept, and

@@ -29,7 +29,7 @@ func seedsMain(seeds, members, samples, examples string, discriminating bool, bu
 	if err != nil {
 		return err
 	}
-	modDir, err := moduleDir()
+	modDir, err := goker.ModuleDir("goker")
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ var candidates = []string{
 // simulateMain evaluates mixes from the samples and prints a Markdown
 // table.
 func simulateMain(command, samples string, budget int, extra string, search bool) error {
-	modDir, err := moduleDir()
+	modDir, err := goker.ModuleDir("goker")
 	if err != nil {
 		return err
 	}

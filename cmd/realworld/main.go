@@ -12,7 +12,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"regexp"
@@ -56,13 +55,9 @@ func main() {
 func mainErr(command, budget, flags string, timeout, nativeTO, replayTO time.Duration, jobs int, run, out, heddleBin, rev string, keep bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	b, err := exec.Command("go", "env", "GOMOD").Output()
+	modDir, err := goker.ModuleDir("realworld")
 	if err != nil {
-		return fmt.Errorf("go env GOMOD: %v", err)
-	}
-	modDir := filepath.Dir(strings.TrimSpace(string(b)))
-	if strings.TrimSpace(string(b)) == "" || strings.TrimSpace(string(b)) == os.DevNull {
-		return fmt.Errorf("run realworld inside the heddle.dev module")
+		return err
 	}
 	work, err := os.MkdirTemp("", "realworld-")
 	if err != nil {

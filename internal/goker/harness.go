@@ -270,6 +270,20 @@ func BuildHeddle(ctx context.Context, moduleDir, rev, out string) error {
 	return nil
 }
 
+// ModuleDir is the root of the heddle.dev module, for a harness command
+// (named tool in the error) run inside it.
+func ModuleDir(tool string) (string, error) {
+	b, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %v", err)
+	}
+	mod := strings.TrimSpace(string(b))
+	if mod == "" || mod == os.DevNull {
+		return "", fmt.Errorf("run %s inside the heddle.dev module", tool)
+	}
+	return filepath.Dir(mod), nil
+}
+
 // GOROOT returns `go env GOROOT`.
 func GOROOT() (string, error) {
 	out, err := exec.Command("go", "env", "GOROOT").Output()
