@@ -25,13 +25,13 @@ func (r *HeddleResult) Cell() string {
 	case r.Err != "":
 		return "**error**"
 	case !r.Found && strings.HasPrefix(r.Proven, "all schedules explored"):
-		return fmt.Sprintf("none in any schedule%s (%d runs)%s", r.racesMark(), r.Runs, r.stepMark())
+		return fmt.Sprintf("none in any schedule%s%s (%d runs)%s", r.randMark(), r.racesMark(), r.Runs, r.stepMark())
 	case !r.Found && r.Proven != "":
 		// "all schedules with ≤ 1 delays explored, no bug, assuming no
 		// data races ...": a bound was covered, not the whole space.
 		head, _, _ := strings.Cut(r.Proven, ", no bug")
 		bound := strings.TrimSuffix(strings.TrimPrefix(head, "all schedules "), " explored")
-		return fmt.Sprintf("no (%d runs; none %s%s)%s", r.Runs, bound, r.racesMark(), r.stepMark())
+		return fmt.Sprintf("no (%d runs; none %s%s%s)%s", r.Runs, bound, r.randMark(), r.racesMark(), r.stepMark())
 	case !r.Found:
 		return fmt.Sprintf("no (%d runs)%s", r.Runs, r.stepMark())
 	case !r.Verdict.OK:
@@ -50,6 +50,21 @@ func (r *HeddleResult) racesMark() string {
 	}
 	return ""
 }
+
+// randMark marks a proof that holds for the numbers math/rand gave with
+// the seed used, not for others: the kernel's behaviour depends on them
+// as well as on its schedule (Cockroach9935 fails only when rand.Intn
+// returns some values), and a strategy whose runs use other seeds can
+// still find its bug.
+func (r *HeddleResult) randMark() string {
+	if strings.Contains(r.Proven, "math/rand") {
+		return " §"
+	}
+	return ""
+}
+
+// randLegend explains randMark under a table.
+const randLegend = "§: the kernel draws numbers from math/rand, and the proof covers every schedule for the numbers drawn with the seed used, not for other numbers: strategies whose runs use other seeds (random, pct, pos, the default) can still find its bug."
 
 // racesLegend explains racesMark under a table.
 const racesLegend = "†: the proof assumes the kernel has no data race (heddle explored it without `-race` and without `-racy`): code between two scheduling points runs atomically, so a bug that needs a switch between two unsynchronized memory accesses is outside it."
@@ -230,7 +245,7 @@ func (res *Results) Markdown(command, machine, commit string) string {
 
 	// Single form.
 	p("## Single form (one copy of the buggy scenario per run)\n\n")
-	p("Cell: run of the first bug · exploration time to it; `no (N runs)`: not found within the budget; `none in any schedule (N runs)`: an exhaustive strategy explored every schedule (DPOR: every equivalence class) in N runs without a bug. %s\n\n", racesLegend)
+	p("Cell: run of the first bug · exploration time to it; `no (N runs)`: not found within the budget; `none in any schedule (N runs)`: an exhaustive strategy explored every schedule (DPOR: every equivalence class) in N runs without a bug. %s %s\n\n", racesLegend, randLegend)
 	cols := append([]string{"kernel", "class", "copies as shipped"}, strats...)
 	if cfg.Native.Runs > 0 {
 		cols = append(cols, "native", "ratio")
