@@ -348,11 +348,15 @@ func (e *Exec) opEnabled(g *G) bool {
 
 // addTimerChoices adds the firing of the earliest timer, when time may
 // advance to it: always when no goroutine can run, and while goroutines can
-// run only if it starves them for at most MaxStarve.
+// run only if it starves them for at most MaxStarve. Timers due at the
+// same instant are each a choice: Go keeps timers per P, and at
+// GOMAXPROCS 2 or more two timers due together fire in either order (the
+// conformance harness's TestTimerStop and TestTickerPoll show both natively).
 //
 //go:norace
 func (e *Exec) addTimerChoices() {
-	t := e.nextTimer(len(e.choices) == 0)
+	idle := len(e.choices) == 0
+	t := e.nextTimer(idle)
 	if t == nil {
 		return
 	}
@@ -373,7 +377,20 @@ func (e *Exec) addTimerChoices() {
 		e.choices = e.one[:]
 		return
 	}
-	idle := len(e.choices) == 0
+	e.addTimerChoice(t, idle)
+	for _, u := range e.timers {
+		if u != t && u.when == t.when && !(idle && u.period > 0 && u.ch != nil && len(u.ch) == cap(u.ch)) {
+			e.addTimerChoice(u, idle)
+		}
+	}
+}
+
+// addTimerChoice adds the firing of t, due first (with any others due at
+// the same instant), if time may advance to it; idle says whether no
+// goroutine could run.
+//
+//go:norace
+func (e *Exec) addTimerChoice(t *Timer, idle bool) {
 	starve := time.Duration(0)
 	if !idle {
 		// No runnable goroutine ran after lastRun (nor before the last
@@ -392,12 +409,15 @@ func (e *Exec) addTimerChoices() {
 		return
 	}
 	early := time.Duration(0)
-	if !idle {
+	if !idle && t.when > e.now {
 		early = starve
 		if early == 0 {
 			early = 1 // firing now is still a choice against runnable goroutines
 		}
 	}
+	// A timer due now (t.when == e.now: it came due with a goroutine
+	// that woke at the same instant) fires on time, not early: it is an
+	// ordinary choice beside the runnable goroutines.
 	if t.sleeper != nil {
 		e.choices = append(e.choices, Choice{G: t.sleeper, Case: -1, Early: early})
 		return
