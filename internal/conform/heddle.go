@@ -52,6 +52,16 @@ func HeddleOutcome(e event.Event) string {
 			msg = strings.ReplaceAll(msg, e.Test, "TEST")
 		}
 		return "panic: " + msg
+	case "timing":
+		// A failure heddle reached but set apart as timing-dependent
+		// (the test's own timer fired early): still an outcome reached.
+		_, failure, ok := strings.Cut(e.Message, "the failure: ")
+		if !ok {
+			return ""
+		}
+		kind, msg, _ := strings.Cut(failure, ": ")
+		e.Kind, e.Message = kind, msg
+		return HeddleOutcome(e)
 	case "deadlock":
 		return Deadlock
 	case "leak":
@@ -112,7 +122,7 @@ func RunHeddle(ctx context.Context, dir string, ps []*Program, cfg HeddleConfig)
 			continue
 		}
 		switch e.Action {
-		case event.Bug:
+		case event.Bug, event.Timing:
 			if o := HeddleOutcome(e); o != "" {
 				r.Outcomes[o] = true
 			} else {

@@ -95,10 +95,16 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	case earlyOfTest:
 		// The test's own timer fired early: the test assumes the machine
 		// is never slower than the time it waits.
-		if x.disabled(KindTiming) || x.seen[KindTiming] {
+		// One timing verdict per test, or with -keep-going one per
+		// distinct failure.
+		tkey := KindTiming
+		if x.cfg.KeepGoing {
+			tkey += " " + key
+		}
+		if x.disabled(KindTiming) || x.seen[tkey] {
 			return drop()
 		}
-		x.seen[KindTiming] = true
+		x.seen[tkey] = true
 		timing = true
 		var test []earlyFiring
 		for _, f := range firings {
