@@ -22,7 +22,6 @@ var subsetPrograms = []string{
 	"TestSelectSendRecv",
 	"TestGen0007",
 	"TestContextErrPoll",
-	"TestErrorAfterReturn",
 	"TestArriveRecvPoll",
 	"TestArriveMutexTryLock",
 	"TestBufferedOrder",
@@ -58,6 +57,8 @@ type knownGap struct {
 // gap. TestSubset fails if heddle reaches one of these outcomes: the gap
 // is then fixed, and the program belongs in subsetPrograms.
 var knownGaps = []knownGap{
+	{"TestErrorAfterReturn", "leak: ends_test.go:72",
+		"not a gap of heddle's model: natively the program runs as a subtest of the harness's driver, and the late t.Error waits on the driver test's lock while the next run starts (seen once in 14,208 runs); its other outcomes, \"Fail in goroutine after TEST has completed\" among them, heddle reaches (testscript testing_misuse.txt checks it in CI)"},
 	{"TestCheckThenAct", "fail: shared_test.go:27: 2 acted",
 		"issue 10 gap 2: racy plain accesses are explored only by heddle test -racy, which this harness does not use yet"},
 	{"TestLostUpdate", "fail: shared_test.go:45: x=1",
