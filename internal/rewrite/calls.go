@@ -544,13 +544,7 @@ func (r *rewriter) planMethodExpr(sel *ast.SelectorExpr) {
 	r.plans[sel] = func(c *astutil.Cursor) {
 		sel := c.Node().(*ast.SelectorExpr)
 		pos := sel.Pos()
-		var names []string
-		var args []ast.Expr
-		for i := 0; i < sig.Params().Len(); i++ {
-			n := r.tmp("p")
-			names = append(names, n)
-			args = append(args, ident(n, pos))
-		}
+		names, args := r.paramNames(sig, pos)
 		ft, err := r.funcTypeAt(sig, names, pos)
 		if err != nil {
 			return
@@ -567,6 +561,20 @@ func (r *rewriter) planMethodExpr(sel *ast.SelectorExpr) {
 		}
 		c.Replace(&ast.FuncLit{Type: ft, Body: block(pos, stmt)})
 	}
+}
+
+// paramNames makes a fresh name for each parameter of sig, and the
+// identifiers that pass them on, for a function literal that wraps a
+// method.
+func (r *rewriter) paramNames(sig *types.Signature, pos token.Pos) ([]string, []ast.Expr) {
+	var names []string
+	var args []ast.Expr
+	for i := 0; i < sig.Params().Len(); i++ {
+		n := r.tmp("p")
+		names = append(names, n)
+		args = append(args, ident(n, pos))
+	}
+	return names, args
 }
 
 // planMethodValue turns a method value of a rewritten method into a
@@ -587,13 +595,7 @@ func (r *rewriter) planMethodValue(sel *ast.SelectorExpr) {
 	r.plans[sel] = func(c *astutil.Cursor) {
 		sel := c.Node().(*ast.SelectorExpr)
 		pos := sel.Pos()
-		var names []string
-		var args []ast.Expr
-		for i := 0; i < sig.Params().Len(); i++ {
-			n := r.tmp("p")
-			names = append(names, n)
-			args = append(args, ident(n, pos))
-		}
+		names, args := r.paramNames(sig, pos)
 		inner, err := r.funcTypeAt(sig, names, pos)
 		if err != nil {
 			return
