@@ -27,6 +27,9 @@ type Timer struct {
 	PC uintptr
 }
 
+// Sleep reports whether t is the timer of a time.Sleep.
+func (t *Timer) Sleep() bool { return t.sleeper != nil }
+
 //go:norace
 func (e *Exec) newTimer(d time.Duration) *Timer {
 	g := e.cur

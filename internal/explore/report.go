@@ -86,16 +86,15 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	timing := false
 	placed := bug2 // the bug as a replay sees it, before a timing verdict renames it
 	switch x.earlyNeeded(bug2, keys, seed, firings) {
-	case earlyOfCode:
+	case earlyBug:
 		header := "this bug needs a timer of the code under test to fire early, as it can on a slow or loaded machine"
 		if bug2.Kind == engine.KindLeak && !anyCodeTimer(firings) {
 			header = "this leak needs the test's own timer to fire early, as it can on a slow or loaded machine"
 		}
 		early = x.earlyText(header, firings)
-	case earlyOfTest:
-		// The test's own timer fired early: the test assumes the machine
-		// is never slower than the time it waits.
-		// One timing verdict per test, or with -keep-going one per
+	case earlyTiming:
+		// The test assumes the machine is never slower than the time it
+		// waits. One timing verdict per test, or with -keep-going one per
 		// distinct failure.
 		tkey := KindTiming
 		if x.cfg.KeepGoing {
@@ -106,16 +105,11 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		}
 		x.seen[tkey] = true
 		timing = true
-		var test []earlyFiring
-		for _, f := range firings {
-			if f.test {
-				test = append(test, f)
-			}
-		}
-		early = x.earlyText("the test's own timers that fired early", test)
+		shown := timingFirings(bug2.Kind, firings)
+		early = x.earlyText(timingHeader(shown), shown)
 		b := *bug2
 		b.Kind = KindTiming
-		b.Message = timingMessage(slowest(firings), bug2)
+		b.Message = timingMessage(slowest(shown), bug2)
 		bug2 = &b
 	}
 	if werr == nil && note == "" {
@@ -154,10 +148,20 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 func timingMessage(d time.Duration, bug *engine.Bug) string {
 	assume := "the test assumes the machine is never slower than " + d.String()
 	if d <= 1 {
-		assume = "the test assumes its goroutines always run before its own timer fires"
+		assume = "the test assumes goroutines that can run always run before a timer fires"
 	}
-	return assume + ": it fails only when a timer it armed itself fires while a goroutine that could run has not yet" +
+	return assume + ": it fails only when a timer fires (or a sleep ends) while a goroutine that could run has not yet, as on a slow or loaded machine" +
 		" (-strict-timing makes this fail the run; wait for the condition instead of sleeping)\n  the failure: " + bug.Kind + ": " + bug.Message
+}
+
+// timingHeader introduces the early firings a timing verdict shows.
+func timingHeader(shown []earlyFiring) string {
+	for _, f := range shown {
+		if !f.test {
+			return "the timers that fired early"
+		}
+	}
+	return "the test's own timers that fired early"
 }
 
 // overMemory fails the test whose run grew the heap past -max-memory, and

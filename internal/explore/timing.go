@@ -10,10 +10,11 @@ import (
 	"heddle.dev/internal/engine"
 )
 
-// KindTiming is the verdict on a test that fails only when one of its own
-// timers fires early: the test assumes the machine is never slower than
-// some duration. It is not a bug of the code under test, and is reported
-// apart (it fails the run only with -strict-timing).
+// KindTiming is the verdict on a test that fails only when a timer fires
+// early in a way the test did not allow for (earlyNeeded says which): the
+// test assumes the machine is never slower than some duration. It is not a
+// bug of the code under test, and is reported apart (it fails the run only
+// with -strict-timing).
 const KindTiming = "timing"
 
 // earlyFiring is a timer that fired (or a sleeper that woke) while other
@@ -24,6 +25,7 @@ type earlyFiring struct {
 	early time.Duration // how long the goroutine that could run had waited
 	pc    uintptr       // where the timer was armed
 	test  bool          // armed by the test's own code (testTimer)
+	sleep bool          // a time.Sleep's
 }
 
 // earlyWatch wraps a strategy and notes every early firing it chooses.
@@ -46,6 +48,7 @@ func (w *earlyWatch) Choose(p *engine.Point) int {
 		if t != nil {
 			f.pc = t.PC
 			f.test = testTimer(t)
+			f.sleep = t.Sleep()
 		}
 		w.firings = append(w.firings, f)
 	}
@@ -152,14 +155,31 @@ type earlyNeed int
 
 const (
 	earlyNotNeeded earlyNeed = iota // no early firing, or the bug happens without one
-	earlyOfCode                     // it needs a timer of the code under test to fire early
-	earlyOfTest                     // it needs only the test's own timers to fire early
+	earlyBug                        // it needs a timeout of the code to fire early: a bug
+	earlyTiming                     // it needs a timing assumption to fail: a timing verdict
 )
 
+// assumption reports whether a timer's early firing breaks a timing
+// assumption rather than exercising a timeout: the test's own timers
+// (it waits a while and assumes its goroutines have run) and every
+// time.Sleep (a sleep is a guess at how long other goroutines take, as in
+// a mock clock that sleeps 1 ms to let the goroutines waiting on it run).
+func assumption(t *engine.Timer) bool { return testTimer(t) || (t != nil && t.Sleep()) }
+
 // earlyNeeded finds out whether the bug of the recorded run (its choices
-// keys, the early firings it made) needs early firings, and whose: it
-// replays the run without any early firing, and then without those of the
-// test's own timers, and sees whether the same bug happens.
+// keys, the early firings it made) needs early firings, and what they
+// mean. It replays the run without any early firing: if the same bug
+// happens, the firings were incidental. Otherwise, by the bug's kind:
+//
+//   - a failed assertion (fail) is a timing verdict: the code took the
+//     path a slow machine makes it take (its timeout fired, its sleep
+//     ended first) and the test asserted it would not;
+//   - a leak stays a bug: a goroutine left behind when a timeout fired
+//     leaks whenever the timeout fires, whatever the machine's speed;
+//   - a deadlock, panic or misuse is a timing verdict when it needs only
+//     timing assumptions to break (see assumption; for a panic or misuse,
+//     only the test's own timers), and a bug when it still happens with
+//     those kept from firing early: the code's timeout path is broken.
 func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, seed uint64, firings []earlyFiring) earlyNeed {
 	if len(firings) == 0 {
 		return earlyNotNeeded
@@ -169,7 +189,7 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, seed uint64, firi
 	default:
 		// A step bound, a nondeterministic test, a race, a goroutine
 		// blocked outside heddle: not decided by one replay.
-		return earlyOfCode
+		return earlyBug
 	}
 	where := x.where(bug)
 	same := func(avoid func(*engine.Timer) bool) bool {
@@ -184,24 +204,44 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, seed uint64, firi
 	if same(func(*engine.Timer) bool { return true }) {
 		return earlyNotNeeded
 	}
-	tests := 0
+	switch bug.Kind {
+	case engine.KindFail:
+		return earlyTiming
+	case engine.KindLeak:
+		return earlyBug
+	}
+	breaks := func(f earlyFiring) bool { return f.test }
+	avoid := testTimer
+	if bug.Kind == engine.KindDeadlock {
+		breaks = func(f earlyFiring) bool { return f.test || f.sleep }
+		avoid = assumption
+	}
+	n := 0
 	for _, f := range firings {
-		if f.test {
-			tests++
+		if breaks(f) {
+			n++
 		}
 	}
 	switch {
-	case tests == 0:
-		return earlyOfCode
-	case bug.Kind == engine.KindLeak:
-		// A goroutine left behind when the test's own timeout fired is
-		// a leak whatever the machine's speed: the timeout is the test
-		// saying that giving up is allowed, and giving up leaks it.
-		return earlyOfCode
-	case tests < len(firings) && same(testTimer):
-		return earlyOfCode
+	case n == 0:
+		return earlyBug
+	case n < len(firings) && same(avoid):
+		return earlyBug
 	}
-	return earlyOfTest
+	return earlyTiming
+}
+
+// timingFirings are the early firings a timing verdict shows: for a failed
+// assertion all of them, for a deadlock the test's timers and sleeps, else
+// the test's own timers.
+func timingFirings(kind string, firings []earlyFiring) []earlyFiring {
+	var out []earlyFiring
+	for _, f := range firings {
+		if kind == engine.KindFail || f.test || (kind == engine.KindDeadlock && f.sleep) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // maxEarlyShown is how many early firings a report lists: the last ones.
@@ -236,12 +276,12 @@ func starvedText(d time.Duration) string {
 	return fmt.Sprintf("while a goroutine that could run had waited %v", d)
 }
 
-// slowest is the longest starvation among the early firings of the
-// test's own timers: the test assumes the machine is never slower.
+// slowest is the longest starvation among early firings: the test
+// assumes the machine is never slower.
 func slowest(firings []earlyFiring) time.Duration {
 	var d time.Duration
 	for _, f := range firings {
-		if f.test && f.early > d {
+		if f.early > d {
 			d = f.early
 		}
 	}

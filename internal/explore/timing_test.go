@@ -30,7 +30,7 @@ func TestStarvedText(t *testing.T) {
 	if s := starvedText(10 * time.Millisecond); s != "while a goroutine that could run had waited 10ms" {
 		t.Errorf("10ms: %q", s)
 	}
-	if m := timingMessage(1, &engineBugForTest); !contains(m, "always run before its own timer fires") || contains(m, "1ns") {
+	if m := timingMessage(1, &engineBugForTest); !contains(m, "always run before a timer fires") || contains(m, "1ns") {
 		t.Errorf("timing message for no starvation: %q", m)
 	}
 }

@@ -87,7 +87,15 @@ type HeddleResult struct {
 	Runs        int     // runs made, all tests
 	Elapsed     float64 // seconds of exploration, all tests
 	PerRun      float64 // Σ over tests of elapsed/runs: one run of every test, in seconds
-	Err         string  // heddle did not finish, crashed or printed an internal error
+	// Timing are the timing verdicts: tests that fail only when a timer
+	// fires early, reported apart from bugs (not failing the run).
+	Timing []TimingVerdict `json:",omitempty"`
+	Err    string          // heddle did not finish, crashed or printed an internal error
+}
+
+// TimingVerdict is one timing event of heddle test.
+type TimingVerdict struct {
+	Package, Test, Message string
 }
 
 // Report is one bug event of heddle test and its replay.
@@ -490,6 +498,8 @@ func runHeddleTest(ctx context.Context, cfg Config, dir, schedules string) (Hedd
 		case event.Bug:
 			bugs = append(bugs, e)
 			reported[e.Package+"."+e.Test] = true
+		case event.Timing:
+			r.Timing = append(r.Timing, TimingVerdict{Package: e.Package, Test: e.Test, Message: e.Message})
 		case event.Summary:
 			summaries++
 			r.Runs += e.Runs
