@@ -87,7 +87,14 @@ func (e *Exec) Now() time.Time {
 		e.res.Trace[g.stepIdx].ReadsClock = true
 	}
 	e.readClock()
-	return Epoch.Add(e.now)
+	t := Epoch.Add(e.now)
+	// Time passes while code runs: natively two reads of the clock, or a
+	// read before time.Sleep(d) and one after it, are never d apart
+	// exactly. A nanosecond per read keeps time.Now().After(start.Add(d))
+	// true after a sleep of d, as it is natively.
+	e.now++
+	e.polled++
+	return t
 }
 
 // pick chooses the next step and returns the goroutine that runs it, firing
