@@ -86,14 +86,8 @@ func (e *Exec) Now() time.Time {
 	if g := e.cur; g != nil && (e.cfg.Trace || e.cfg.Record) && g.stepIdx < len(e.res.Trace) && e.res.Trace[g.stepIdx].G == g {
 		e.res.Trace[g.stepIdx].ReadsClock = true
 	}
-	e.readClock()
 	t := Epoch.Add(e.now)
-	// Time passes while code runs: natively two reads of the clock, or a
-	// read before time.Sleep(d) and one after it, are never d apart
-	// exactly. A nanosecond per read keeps time.Now().After(start.Add(d))
-	// true after a sleep of d, as it is natively.
-	e.now++
-	e.polled++
+	e.readClock() // time passes: the next read is later
 	return t
 }
 

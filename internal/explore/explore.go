@@ -81,7 +81,8 @@ type explorer struct {
 	natives     int64      // operations run natively by goroutines heddle does not control
 	interrupted bool       // the exploration stopped on a signal
 	output      *testOutput
-	deadline    time.Time // of a time budget: runs still going then are ended
+	deadline    time.Time     // of a time budget: runs still going then are ended
+	lastRun     time.Duration // how long the last run took
 }
 
 func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
@@ -202,7 +203,9 @@ func (x *explorer) run() {
 			trace = true
 		}
 		x.realFailed = x.t.Failed()
+		began := time.Now()
 		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: trace}, strat, rs)
+		x.lastRun = time.Since(began)
 		strat.End(res)
 		if res.RandDraws > 0 {
 			x.usedRand = true

@@ -32,10 +32,12 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	}
 
 	// With a time budget, the replays that make the report get what is
-	// left of it, and at least a twentieth of it.
+	// left of it, and at least a twentieth of it or ten times the run that
+	// found the bug (at most 30 s): a report whose replay was cut has no
+	// positions and cannot say whether the bug needs a timer to fire early.
 	if !x.deadline.IsZero() {
 		saved := x.deadline
-		if least := time.Now().Add(x.cfg.Time / 20); least.After(x.deadline) {
+		if least := time.Now().Add(max(x.cfg.Time/20, min(10*x.lastRun, 30*time.Second))); least.After(x.deadline) {
 			x.deadline = least
 		}
 		defer func() { x.deadline = saved }()
