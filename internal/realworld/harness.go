@@ -96,6 +96,9 @@ type HeddleResult struct {
 // TimingVerdict is one timing event of heddle test.
 type TimingVerdict struct {
 	Package, Test, Message string
+	Schedule               string
+	Replayed               bool   // its printed replay command reproduced the failure
+	ReplayOut              string // why not, when it did not
 }
 
 // Report is one bug event of heddle test and its replay.
@@ -198,6 +201,14 @@ func RunModule(ctx context.Context, cfg Config, m Module) *ModuleResult {
 			r.Replayed, r.ReplayOut = replay(ctx, cfg, dir, r.Schedule)
 		}
 		mr.Reports = append(mr.Reports, r)
+	}
+	for i := range mr.Heddle.Timing {
+		v := &mr.Heddle.Timing[i]
+		if v.Schedule == "" {
+			v.ReplayOut = "no schedule was written"
+			continue
+		}
+		v.Replayed, v.ReplayOut = replay(ctx, cfg, dir, v.Schedule)
 	}
 	return mr
 }
@@ -499,7 +510,7 @@ func runHeddleTest(ctx context.Context, cfg Config, dir, schedules string) (Hedd
 			bugs = append(bugs, e)
 			reported[e.Package+"."+e.Test] = true
 		case event.Timing:
-			r.Timing = append(r.Timing, TimingVerdict{Package: e.Package, Test: e.Test, Message: e.Message})
+			r.Timing = append(r.Timing, TimingVerdict{Package: e.Package, Test: e.Test, Message: e.Message, Schedule: e.Schedule})
 		case event.Summary:
 			summaries++
 			r.Runs += e.Runs

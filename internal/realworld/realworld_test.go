@@ -62,7 +62,7 @@ func TestMarkdown(t *testing.T) {
 		Module: Module{Path: "example.com/m", Version: "v1.0.0"},
 		Native: NativeResult{OK: true, Wall: 2, TestTime: 0.5},
 		Heddle: HeddleResult{Wall: 30, Tests: 3, OK: 1, Reported: 2, Runs: 2000, Elapsed: 20, PerRun: 0.01,
-			Timing: []TimingVerdict{{Package: "example.com/m/p", Test: "TestC", Message: "the test assumes the machine is never slower than 10ms: ...\n  the failure: fail: p_test.go:20: late"}}},
+			Timing: []TimingVerdict{{Package: "example.com/m/p", Test: "TestC", Replayed: true, Message: "the test assumes the machine is never slower than 10ms: ...\n  the failure: fail: p_test.go:20: late"}}},
 		Reports: []*Report{
 			{Package: "example.com/m/p", Test: "TestA", Kind: "fail", First: "p_test.go:9: got 0", Replayed: true},
 			{Package: "example.com/m/p", Test: "TestB", Kind: "leak", ReplayOut: "exit 2: diverged"},
@@ -77,7 +77,7 @@ func TestMarkdown(t *testing.T) {
 		"| example.com/m | p TestA | fail | yes | bug in the test | asserts before waiting | p_test.go:9: got 0 |",
 		"| example.com/m | p TestB | leak | no: exit 2: diverged | unclassified |",
 		"1 timing verdicts: tests that fail only when a timer fires early",
-		"| example.com/m | p TestC | the test assumes the machine is never slower than 10ms: ... |",
+		"| example.com/m | p TestC | yes | the test assumes the machine is never slower than 10ms: ... |",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("results lack %q:\n%s", want, md)

@@ -62,19 +62,26 @@ func (res *Results) Markdown() string {
 		p("\n")
 	}
 	var timing []string
+	timingReplayed := 0
 	for _, mr := range res.Modules {
 		for _, v := range mr.Heddle.Timing {
 			test := v.Test
 			if sub := strings.TrimPrefix(strings.TrimPrefix(v.Package, mr.Module.Path), "/"); sub != "" {
 				test = sub + " " + test
 			}
-			timing = append(timing, fmt.Sprintf("| %s | %s | %s |", mr.Module.Path, test, cell(trunc(firstLine(v.Message), 200))))
+			rep := "yes"
+			if v.Replayed {
+				timingReplayed++
+			} else {
+				rep = "no: " + cell(v.ReplayOut)
+			}
+			timing = append(timing, fmt.Sprintf("| %s | %s | %s | %s |", mr.Module.Path, test, rep, cell(trunc(firstLine(v.Message), 200))))
 		}
 	}
 	if len(timing) > 0 {
 		p("## Timing-dependent tests, reported apart\n\n")
-		p("%d timing verdicts: tests that fail only when a timer fires early, as on a slow or loaded machine (docs/usage.md, \"Timing-dependent tests\"). heddle prints each with its schedule but does not count it as a bug or fail the run (`-strict-timing` does).\n\n", len(timing))
-		p("| module | test | what it assumes |\n|---|---|---|\n")
+		p("%d timing verdicts: tests that fail only when a timer fires early, as on a slow or loaded machine (docs/usage.md, \"Timing-dependent tests\"). heddle prints each with its schedule but does not count it as a bug or fail the run (`-strict-timing` does). %d of %d replay with their printed command.\n\n", len(timing), timingReplayed, len(timing))
+		p("| module | test | replays | what it assumes |\n|---|---|---|---|\n")
 		for _, l := range timing {
 			p("%s\n", l)
 		}
