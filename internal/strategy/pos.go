@@ -27,6 +27,10 @@ type POS struct {
 	re    *runEvents
 	seen  int
 	objs  []uintptr // scratch: the objects of a step (mayShare), as addresses
+	// Scratch of Choose: the pending events of its choices, built when
+	// needed (pend[i] nil otherwise), in events reused from pool.
+	pend []*event
+	pool []*event
 }
 
 // posSlot is the priority of one event, and the operation it was drawn
@@ -52,7 +56,13 @@ func (s *POS) Begin(run int) bool {
 		s.prio[i] = s.prio[i][:0]
 	}
 	s.tprio = map[string]posSlot{}
+	var free []*event
+	if s.re != nil {
+		s.re.recycle()
+		free = s.re.free
+	}
 	s.re = newRunEvents()
+	s.re.free = free
 	s.seen = 0
 	return true
 }
@@ -100,6 +110,7 @@ func (s *POS) Choose(p *engine.Point) int {
 	// costs allocations, and there may be thousands of choices: a cheap
 	// test on the step first tells the choices that cannot race with it.
 	var pend []*event
+	used := 0
 	for ; s.seen < len(s.re.ev); s.seen++ {
 		e := s.re.ev[s.seen]
 		all := racesWithAll(e)
@@ -125,10 +136,20 @@ func (s *POS) Choose(p *engine.Point) int {
 					continue
 				}
 				if pend == nil {
-					pend = make([]*event, len(p.Choices))
+					if cap(s.pend) < len(p.Choices) {
+						s.pend = make([]*event, len(p.Choices))
+					}
+					pend = s.pend[:len(p.Choices)]
+					clear(pend)
 				}
 				if pend[i] == nil {
-					pend[i] = pendingEvent(p, c)
+					if used == len(s.pool) {
+						s.pool = append(s.pool, new(event))
+					}
+					pe := s.pool[used]
+					used++
+					pe.reset()
+					pend[i] = pendingEventInto(pe, p, c)
 				}
 				if !dependent(e, pend[i], false) {
 					continue
@@ -136,6 +157,13 @@ func (s *POS) Choose(p *engine.Point) int {
 			}
 			s.forget(c)
 		}
+	}
+	// The events before the last one are not looked at again (the last
+	// one may still gain the partner of a rendezvous): drop them, so that
+	// a long run does not keep one event per step.
+	if len(s.re.ev) > 1 {
+		s.re.recycle()
+		s.seen = 1
 	}
 	best, bestP := 0, -1.0
 	for i, c := range p.Choices {
