@@ -114,6 +114,7 @@ func (x *explorer) run() {
 			x.evf.Close()
 		}
 	}()
+	x.cfg.Time = shareTime(x.cfg)
 	cfg := x.cfg
 	var choices []string
 	var sched *schedule.Schedule
@@ -245,6 +246,9 @@ func (x *explorer) run() {
 				x.emit(event.Event{Action: event.Skip})
 				x.t.Skip(strings.Join(rs.msgs, "\n"))
 			}
+			// Nothing reads the run's trace any more: the next traced
+			// run reuses its memory.
+			x.pool.RecycleTrace(res)
 			continue
 		}
 		if x.disabled(bug.Kind) {
