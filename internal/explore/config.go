@@ -15,23 +15,17 @@ const EnvConfig = "HEDDLE_CONFIG"
 // Config is everything a test binary needs to explore its tests. The zero
 // value is not useful; start from DefaultConfig.
 type Config struct {
-	Strategy string        // random, pct, replay, ... (see strategies)
-	Runs     int           // budget in runs; 0 means no limit in runs
-	Time     time.Duration // budget in wall time; 0 means no limit in time
-	Budget   string        // the budget as the user gave it, for display
-	// PackageTime is the time budget of all the binary's tests together
-	// (heddle test -budget-total), Tests their number: each test gets
-	// what is left of it over the tests left (at least MinShare), on top
-	// of Runs and Time. 0: none.
-	PackageTime time.Duration `json:",omitempty"`
-	Tests       int           `json:",omitempty"`
-	Seed        int64         // seed of the randomized strategies
-	KeepGoing   bool          // collect distinct bugs instead of stopping at the first
-	OutDir      string        // where schedule files are written
-	StepLimit   int           // scheduling steps per run before "step bound exceeded"
-	RunTimeout  time.Duration // wall time without progress before "blocked outside heddle's control"
-	MaxStarve   time.Duration // how long a timer may fire early, starving runnable goroutines
-	PCTDepth    int           // d of PCT
+	Strategy   string        // random, pct, replay, ... (see strategies)
+	Runs       int           // budget in runs; 0 means no limit in runs
+	Time       time.Duration // budget in wall time; 0 means no limit in time
+	Budget     string        // the budget as the user gave it, for display
+	Seed       int64         // seed of the randomized strategies
+	KeepGoing  bool          // collect distinct bugs instead of stopping at the first
+	OutDir     string        // where schedule files are written
+	StepLimit  int           // scheduling steps per run before "step bound exceeded"
+	RunTimeout time.Duration // wall time without progress before "blocked outside heddle's control"
+	MaxStarve  time.Duration // how long a timer may fire early, starving runnable goroutines
+	PCTDepth   int           // d of PCT
 	// MaxMemory bounds the live heap of the test binary, in bytes: a run
 	// that grows it past the bound is ended, and the test fails with
 	// what grew. 0: no bound.
@@ -69,6 +63,13 @@ type Config struct {
 	Fingerprint string            // hash of the rewritten program
 	Files       map[string]string // original file name -> content hash
 	BuildFlags  []string          // flags the test binary was built with (-race, -tags=...)
+
+	// PackageTime is the time budget of all the binary's tests together
+	// (heddle test -budget-total), Tests their number: each test gets
+	// what is left of it over the tests left (at least MinShare), on top
+	// of Runs and Time. 0: none.
+	PackageTime time.Duration `json:",omitempty"`
+	Tests       int           `json:",omitempty"`
 }
 
 // DefaultMaxMemory is the default bound of a test binary's live heap: 2 GiB.
