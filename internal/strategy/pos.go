@@ -132,7 +132,18 @@ func (s *POS) Choose(p *engine.Point) int {
 				continue // program order, not a race
 			}
 			if !all && !writesWorld(c.G.PendingKind()) && (h == nil || !writesWorld(h.PendingKind())) {
-				if !s.mayShare(c.G.Pending()) && (h == nil || !s.mayShare(h.Pending())) {
+				op := c.G.Pending()
+				if !s.mayShare(op) && (h == nil || !s.mayShare(h.Pending())) {
+					continue
+				}
+				if a := simpleAcc[op.Kind]; h == nil && !c.Arrive && a != 0 {
+					// The pending event reads virtual time, which e
+					// does not write (!all), and reads or writes its
+					// object: no need to build it.
+					if a == posWorld || !touches(e, opObj(op), a == posWrite) {
+						continue
+					}
+					s.forget(c)
 					continue
 				}
 				if pend == nil {
@@ -275,3 +286,49 @@ func inEvent(e *event, g *engine.G) bool {
 
 // End implements engine.Strategy.
 func (s *POS) End(*engine.Result) {}
+
+// What the pending event of a goroutine's operation accesses besides
+// virtual time, for the operations whose accesses do not depend on their
+// channel cases (simpleAcc): nothing, or its object, read or written.
+const (
+	posWorld = 1 + iota
+	posRead
+	posWrite
+)
+
+// simpleAcc classifies each kind of operation by the accesses of its
+// pending event (accesses, with no channel cases): 0 when they are not
+// one of the simple shapes above.
+var simpleAcc = func() (t [256]uint8) {
+	var x int
+	obj := unsafe.Pointer(&x)
+	for k := range 256 {
+		switch engine.OpKind(k) {
+		case engine.OpSend, engine.OpRecv, engine.OpSelect, engine.OpArrive:
+			continue // their accesses depend on their cases
+		}
+		acc := accesses(engine.OpKind(k), obj, -1, nil, 0, false)
+		switch {
+		case len(acc) == 0 || acc[0].obj != world || acc[0].write:
+		case len(acc) == 1:
+			t[k] = posWorld
+		case len(acc) == 2 && acc[1].obj == obj && acc[1].tag == 0:
+			t[k] = posRead
+			if acc[1].write {
+				t[k] = posWrite
+			}
+		}
+	}
+	return t
+}()
+
+// touches reports whether step e accesses obj in a way that conflicts
+// with an access to it (a write, or any access if write).
+func touches(e *event, obj unsafe.Pointer, write bool) bool {
+	for _, a := range e.acc {
+		if a.obj == obj && (a.write || write) {
+			return true
+		}
+	}
+	return false
+}
