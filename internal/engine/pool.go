@@ -10,26 +10,34 @@ package engine
 // processor touches it. Close ends the idle goroutines.
 type Pool struct {
 	free []*worker
-	// trace is the backing array of a finished run's trace, handed back
-	// by RecycleTrace: the next traced run appends to it instead of
-	// growing a new one (a run of 100,000 steps records 17 MB).
-	trace []Step
+	// trace and choices are the backing arrays of a finished run's
+	// trace and choices, handed back by Recycle: the next run appends to
+	// them instead of growing new ones (a run of 100,000 steps records
+	// 17 MB of trace).
+	trace   []Step
+	choices []Choice
 }
 
-// RecycleTrace gives the pool the trace of res, a run made with this pool
-// whose result, trace included, nobody reads any more, for a later run to
-// reuse. Recorded runs keep theirs (their steps share enabled sets and
-// clocks with reports).
+// Recycle gives the pool the trace and choices of res, a run made with
+// this pool whose result nobody reads any more, for a later run to reuse.
 //
 //go:norace
-func (p *Pool) RecycleTrace(res *Result) {
-	if p == nil || res == nil || cap(res.Trace) <= cap(p.trace) {
+func (p *Pool) Recycle(res *Result) {
+	if p == nil || res == nil {
 		return
 	}
-	t := res.Trace[:cap(res.Trace)]
-	clear(t) // drop the pointers to the run's goroutines and objects
-	p.trace = t[:0]
-	res.Trace = nil
+	if cap(res.Trace) > cap(p.trace) {
+		// Entries past the length were cleared when the array was last
+		// recycled, or never written.
+		clear(res.Trace) // drop the pointers to the run's goroutines and objects
+		p.trace = res.Trace[:0]
+		res.Trace = nil
+	}
+	if cap(res.Choices) > cap(p.choices) {
+		clear(res.Choices)
+		p.choices = res.Choices[:0]
+		res.Choices = nil
+	}
 }
 
 type worker struct {

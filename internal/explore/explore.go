@@ -246,12 +246,13 @@ func (x *explorer) run() {
 				x.emit(event.Event{Action: event.Skip})
 				x.t.Skip(strings.Join(rs.msgs, "\n"))
 			}
-			// Nothing reads the run's trace any more: the next traced
-			// run reuses its memory.
-			x.pool.RecycleTrace(res)
+			// Nothing reads the run's trace and choices any more: the
+			// next run reuses their memory.
+			x.pool.Recycle(res)
 			continue
 		}
 		if x.disabled(bug.Kind) {
+			x.pool.Recycle(res)
 			continue
 		}
 		if !x.report(run, res, rs, bug) {
