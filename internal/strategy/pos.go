@@ -302,7 +302,7 @@ const (
 var simpleAcc = func() (t [256]uint8) {
 	var x int
 	obj := unsafe.Pointer(&x)
-	for k := range 256 {
+	for k := 0; k < 256; k++ {
 		switch engine.OpKind(k) {
 		case engine.OpSend, engine.OpRecv, engine.OpSelect, engine.OpArrive:
 			continue // their accesses depend on their cases
