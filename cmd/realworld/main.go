@@ -191,9 +191,9 @@ func speedMain(command, budget, modules string, nativeTime, minNative, timeout t
 		if err := goker.BuildHeddle(ctx, modDir, rev, heddleBin); err != nil {
 			return err
 		}
-		commit = "commit " + goker.Commit(modDir, rev) + ", built by the harness with git archive"
+		commit = goker.Commit(modDir, rev) + ", built by the harness with git archive"
 		if rev == "" {
-			commit = "commit " + goker.Commit(modDir, "HEAD") + " plus the working tree's changes, built by the harness"
+			commit = goker.Commit(modDir, "HEAD") + " plus the working tree's changes, built by the harness"
 		}
 	}
 	cfg := realworld.SpeedConfig{Heddle: heddleBin, Work: work, Budget: budget, NativeTime: nativeTime, Timeout: timeout, Log: os.Stderr}
