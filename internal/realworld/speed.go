@@ -1,14 +1,15 @@
 package realworld
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -36,11 +37,25 @@ type SpeedRow struct {
 	Module, Package, Test string
 	NativeRuns            int     // runs in the timed native process
 	Native                float64 // seconds per native run
+	NativeCPU             float64 // seconds of processor time per native run
 	NativeErr             string  // the native runs failed (their time is still shown)
 	HeddleRuns            int     // runs heddle made (its summary)
 	Heddle                float64 // seconds per heddle run: the summary's elapsed over its runs
+	HeddleCPU             float64 // seconds of processor time per heddle run
 	HeddleErr             string  // no summary for the test
 }
+
+// CPURatio is Ratio in processor time, which the load of a shared machine
+// hardly changes; 0 when either is missing.
+func (r *SpeedRow) CPURatio() float64 {
+	if r.NativeCPU <= 0 || r.HeddleCPU <= 0 {
+		return 0
+	}
+	return r.HeddleCPU / r.NativeCPU
+}
+
+// testBinary finds the test binary in heddle test -x's output.
+var testBinary = regexp.MustCompile(`go test -c -o (\S+)`)
 
 // Ratio is heddle's cost per run over native's, or 0 when either is
 // missing.
@@ -60,10 +75,11 @@ const allKinds = "deadlock,leak,panic,fail,misuse,steplimit,nondeterminism,block
 // Speed measures every test of module m: natively (its package's test
 // binary built by go test -c, one process per test running it
 // -test.count N times, less the time the binary takes to start) and under
-// heddle (heddle test -json on the package right after, every bug kind
-// disabled so that each test runs its whole budget; the summary's elapsed
-// over its runs). Both are measured in the same invocation, package by
-// package, so that they see the same machine.
+// heddle (the test binary heddle test builds, run right after one process
+// per test as heddle test runs it, every bug kind disabled so that each
+// test runs its whole budget; the summary's elapsed over its runs), in
+// wall and processor time. Both are measured in the same invocation,
+// package by package, so that they see the same machine.
 func Speed(ctx context.Context, cfg SpeedConfig, m Module) ([]*SpeedRow, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
@@ -111,9 +127,10 @@ func speedPackage(ctx context.Context, cfg SpeedConfig, m Module, dir, pkg, pdir
 	}
 	// The binary's own start (runtime, init, flag parsing): subtracted
 	// from every timed process.
-	start := math.Inf(1)
+	start, startCPU := math.Inf(1), math.Inf(1)
 	for range 3 {
-		start = math.Min(start, command(ctx, cfg.Timeout, MaxRSS, pdir, bin, "-test.run", "^$").wall)
+		c := command(ctx, cfg.Timeout, MaxRSS, pdir, bin, "-test.run", "^$")
+		start, startCPU = math.Min(start, c.wall), math.Min(startCPU, c.cpu)
 	}
 	byTest := map[string]*SpeedRow{}
 	var rows []*SpeedRow
@@ -124,7 +141,7 @@ func speedPackage(ctx context.Context, cfg SpeedConfig, m Module, dir, pkg, pdir
 		run := "^" + t + "$"
 		one := command(ctx, cfg.Timeout, MaxRSS, pdir, bin, "-test.run", run, "-test.count", "1")
 		per := math.Max(one.wall-start, 1e-6)
-		r.NativeRuns, r.Native = 1, per
+		r.NativeRuns, r.Native, r.NativeCPU = 1, per, math.Max(one.cpu-startCPU, 1e-6)
 		if one.exit != 0 {
 			r.NativeErr = nativeErr(one)
 		}
@@ -134,12 +151,11 @@ func speedPackage(ctx context.Context, cfg SpeedConfig, m Module, dir, pkg, pdir
 		}
 		// The fastest of three: on a shared machine, the others' load only
 		// ever slows a process down.
-		r.NativeRuns, r.Native = n, math.Inf(1)
+		r.NativeRuns, r.Native, r.NativeCPU = n, math.Inf(1), math.Inf(1)
 		for range 3 {
 			cn := command(ctx, cfg.Timeout, MaxRSS, pdir, bin, "-test.run", run, "-test.count", fmt.Sprint(n))
-			if per := math.Max(cn.wall-start, 1e-6) / float64(n); per < r.Native {
-				r.Native = per
-			}
+			r.Native = math.Min(r.Native, math.Max(cn.wall-start, 1e-6)/float64(n))
+			r.NativeCPU = math.Min(r.NativeCPU, math.Max(cn.cpu-startCPU, 1e-6)/float64(n))
 			if cn.exit != 0 {
 				r.NativeErr = nativeErr(cn)
 				break
@@ -150,21 +166,43 @@ func speedPackage(ctx context.Context, cfg SpeedConfig, m Module, dir, pkg, pdir
 	if err != nil {
 		return rows, err
 	}
-	h := command(ctx, cfg.Timeout, MaxRSS, dir, cfg.Heddle, "test", "-json", "-budget", cfg.Budget, "-disable", allKinds, "-o", filepath.Join(cfg.Work, "schedules"), "./"+filepath.ToSlash(rel))
-	sc := bufio.NewScanner(bytes.NewReader(h.stdout))
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var e event.Event
-		if json.Unmarshal(sc.Bytes(), &e) != nil || e.Action != event.Summary {
-			continue
+	// heddle's test binary, as heddle test builds it; run below as heddle
+	// test runs it, with its configuration in the environment.
+	hb := command(ctx, cfg.Timeout, MaxRSS, dir, cfg.Heddle, "test", "-x", "-run", "^$", "./"+filepath.ToSlash(rel))
+	tb := testBinary.FindSubmatch(hb.stderr)
+	if tb == nil {
+		for _, r := range rows {
+			r.HeddleErr = fmt.Sprintf("no test binary (heddle test exit %d%s)", hb.exit, errSuffix(tailLines(string(hb.stdout)+string(hb.stderr), 2)))
 		}
-		if r := byTest[e.Test]; r != nil && e.Runs > 0 {
-			r.HeddleRuns, r.Heddle = e.Runs, e.Elapsed/float64(e.Runs)
-		}
+		return rows, nil
 	}
+	hbin := string(tb[1])
+	hstart := math.Inf(1)
+	for range 3 {
+		hstart = math.Min(hstart, command(ctx, cfg.Timeout, MaxRSS, pdir, hbin, "-test.run", "^$").cpu)
+	}
+	events := filepath.Join(cfg.Work, "speed-events.jsonl")
+	budget, err := time.ParseDuration(cfg.Budget)
+	if err != nil {
+		return rows, fmt.Errorf("-budget %q: -speed takes a duration", cfg.Budget)
+	}
+	hcfg, _ := json.Marshal(map[string]any{
+		"Time": budget, "Budget": cfg.Budget, "Events": events, "OutDir": cfg.Work,
+		"Disable": strings.Split(allKinds, ","),
+	})
 	for _, r := range rows {
+		os.Remove(events)
+		c := commandEnv(ctx, cfg.Timeout, MaxRSS, pdir, []string{"HEDDLE_CONFIG=" + string(hcfg)}, hbin, "-test.run", "^"+r.Test+"$")
+		b, _ := os.ReadFile(events)
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			var e event.Event
+			if json.Unmarshal(line, &e) == nil && e.Action == event.Summary && e.Test == r.Test && e.Runs > 0 {
+				r.HeddleRuns, r.Heddle = e.Runs, e.Elapsed/float64(e.Runs)
+				r.HeddleCPU = math.Max(c.cpu-hstart, 0) / float64(e.Runs)
+			}
+		}
 		if r.HeddleRuns == 0 {
-			r.HeddleErr = fmt.Sprintf("no summary (heddle test exit %d%s)", h.exit, errSuffix(tailLines(string(h.stderr), 2)))
+			r.HeddleErr = fmt.Sprintf("no summary (exit %d%s)", c.exit, errSuffix(tailLines(string(c.stdout)+string(c.stderr), 2)))
 		}
 	}
 	fmt.Fprintf(cfg.Log, "realworld: %s: %d tests measured\n", pkg, len(rows))
@@ -195,19 +233,22 @@ func SpeedMarkdown(rows []*SpeedRow, min time.Duration, command, machine, commit
 			fast++
 		}
 	}
-	sort.SliceStable(slow, func(i, j int) bool { return slow[i].Ratio() > slow[j].Ratio() })
+	sort.SliceStable(slow, func(i, j int) bool { return slow[i].CPURatio() > slow[j].CPURatio() })
 	p("# heddle's cost per run on real tests\n\n")
 	p("Generated by `%s` with %s, on %s, in %s.\n\n", command, commit, machine, wall.Round(time.Second))
-	p("For every test of the modules measured, package by package: the native test binary (`go test -c`) runs the test `-test.count N` times in one process, N chosen so that the runs take about %v, three times, and the fastest counts, less the binary's start (`-test.run '^$'`, fastest of three); then `heddle test -json -budget %s -disable <every kind> ./pkg` explores the package's tests (every bug kind disabled, so that every test runs its whole budget), and heddle's cost per run is the test's summary `Elapsed` over its `Runs` (it includes the determinism check's recorded replay and everything else the exploration does). Both are measured in the same invocation, one right after the other, on a shared machine: ratios move by tens of percent from one invocation to the next.\n\n", cfg.NativeTime, cfg.Budget)
-	over := 0
+	p("For every test of the modules measured, package by package. Native: the test binary of `go test -c` runs the test alone, `-test.count N` times in one process, N chosen so that this takes about %v; three times, the fastest counting, less the binary's start (`-test.run '^$'`, fastest of three). heddle: the test binary `heddle test` builds runs the test alone as `heddle test` runs it (its configuration in `HEDDLE_CONFIG`), for `-budget %s`, with every bug kind disabled so that it runs its whole budget; a run costs the test's summary `Elapsed` over its `Runs`, which includes the determinism check's replay and everything else the exploration does. Each is given in wall time and in processor time (user and system, of the process, less the binary's start): the machine is shared, and its load slows wall times by up to its load average over its 2 processors, while processor time hardly moves. A native test that uses both processors uses more processor time than wall time; heddle explores on one.\n\n", cfg.NativeTime, cfg.Budget)
+	over, overWall := 0, 0
 	for _, r := range slow {
-		if r.Ratio() > 5 {
+		if r.CPURatio() > 5 {
 			over++
 		}
+		if r.Ratio() > 5 {
+			overWall++
+		}
 	}
-	p("%d tests whose native run takes at least %v (%d faster tests left out); %d of them cost heddle more than 5× native per run.\n\n", len(slow), min, fast, over)
-	p("| module | package | test | native per run | native runs | heddle per run | heddle runs | heddle/native |\n")
-	p("|---|---|---|---|---|---|---|---|\n")
+	p("%d tests whose native run takes at least %v of wall time (%d faster tests left out); %d of them cost heddle more than 5× native per run in processor time, %d in wall time. By decreasing ratio in processor time.\n\n", len(slow), min, fast, over, overWall)
+	p("| module | package | test | native wall | native CPU | native runs | heddle wall | heddle CPU | heddle runs | heddle/native CPU | wall |\n")
+	p("|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range slow {
 		sub := strings.TrimPrefix(strings.TrimPrefix(r.Package, r.Module), "/")
 		if sub == "" {
@@ -217,11 +258,11 @@ func SpeedMarkdown(rows []*SpeedRow, min time.Duration, command, machine, commit
 		if r.NativeErr != "" {
 			nat += " (" + cell(r.NativeErr) + ")"
 		}
-		hed, ratio := dur(r.Heddle), fmt.Sprintf("%.1f×", r.Ratio())
 		if r.HeddleErr != "" {
-			hed, ratio = cell(r.HeddleErr), ""
+			p("| %s | %s | %s | %s | %s | %d | %s | | 0 | | |\n", r.Module, sub, r.Test, nat, dur(r.NativeCPU), r.NativeRuns, cell(r.HeddleErr))
+			continue
 		}
-		p("| %s | %s | %s | %s | %d | %s | %d | %s |\n", r.Module, sub, r.Test, nat, r.NativeRuns, hed, r.HeddleRuns, ratio)
+		p("| %s | %s | %s | %s | %s | %d | %s | %s | %d | %.1f× | %.1f× |\n", r.Module, sub, r.Test, nat, dur(r.NativeCPU), r.NativeRuns, dur(r.Heddle), dur(r.HeddleCPU), r.HeddleRuns, r.CPURatio(), r.Ratio())
 	}
 	return b.String()
 }
