@@ -251,3 +251,70 @@ func BenchmarkManyEnabled(b *testing.B) {
 		}
 	})
 }
+
+// lockLoop is one goroutine taking and releasing a mutex n times: the
+// shape of golang-lru's Test2Q_RandomOps (every point has one choice).
+func lockLoop(n int) func() {
+	return func() {
+		var mu sync.Mutex
+		for i := 0; i < n; i++ {
+			rt.MutexLock(&mu)
+			rt.MutexUnlock(&mu)
+		}
+	}
+}
+
+// spawnLock is n goroutines that each take a mutex once and call
+// WaitGroup.Done, awaited by the test: the shape of golang-lru's
+// TestLRUConcurrency (n choices at most points).
+func spawnLock(n int) func() {
+	return func() {
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		rt.WaitGroupAdd(&wg, n)
+		for i := 0; i < n; i++ {
+			rt.Go(func() {
+				rt.MutexLock(&mu)
+				rt.MutexUnlock(&mu)
+				rt.WaitGroupDone(&wg)
+			})
+		}
+		rt.WaitGroupWait(&wg)
+	}
+}
+
+// BenchmarkRealShapes is one run per iteration of the shapes of the
+// corpus tests that cost heddle the most per run (docs/results/speed.md),
+// under the default portfolio and under POS, its costliest member, as
+// explore runs them: traced when the strategy needs it, and the run's
+// memory given back to the pool afterwards.
+func BenchmarkRealShapes(b *testing.B) {
+	shapes := []struct {
+		name string
+		body func()
+	}{
+		{"atomics", pingPong(5000)}, // conc's iter.ForEach: 10,000 atomic adds by two goroutines
+		{"locks", lockLoop(20000)},
+		{"spawn", spawnLock(200)},
+	}
+	for _, sh := range shapes {
+		for _, name := range []string{"portfolio", "pos"} {
+			b.Run(sh.name+"/"+name, func(b *testing.B) {
+				s, err := strategy.New(name, strategy.Options{Seed: 1, PCTDepth: 3})
+				if err != nil {
+					b.Fatal(err)
+				}
+				pool := new(engine.Pool)
+				defer pool.Close()
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					s.Begin(i + 1)
+					tn, ok := s.(strategy.TraceNeeder)
+					res := engine.Run(engine.Config{Pool: pool, Trace: ok && tn.NeedsTrace()}, s, sh.body)
+					s.End(res)
+					pool.Recycle(res)
+				}
+			})
+		}
+	}
+}

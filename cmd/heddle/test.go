@@ -60,6 +60,8 @@ Flags:
 	                 hbrcache, lazycache, hapset
 	                 (see docs/strategies.md)
 	-budget n|dur    runs per test (1000, the default) or wall time per test (10s)
+	-budget-total d  explore for about d in all (10m): spread over the tests, each
+	                 within -budget; time a test does not use goes to the next
 	-seed n          seed of the randomized strategies (default 1)
 	-keep-going      collect distinct bugs instead of stopping at the first
 	-leaks=false     do not report goroutines left running at the end of a test
@@ -100,6 +102,7 @@ type testFlags struct {
 	stdin      string // heddle run: the file every run of main reads as standard input
 	strategy   string
 	budget     budget
+	total      time.Duration // -budget-total: the exploration time of the whole command, spread over its tests
 	seed       int64
 	keepGoing  bool
 	leaks      bool
@@ -140,6 +143,7 @@ func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*tes
 	}
 	fs.StringVar(&f.strategy, "strategy", "portfolio", "")
 	fs.Var(budgetFlag{&f.budget}, "budget", "")
+	fs.DurationVar(&f.total, "budget-total", 0, "")
 	fs.Int64Var(&f.seed, "seed", def.Seed, "")
 	fs.BoolVar(&f.keepGoing, "keep-going", false, "")
 	fs.BoolVar(&f.leaks, "leaks", true, "")
@@ -191,8 +195,14 @@ func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*tes
 	if f.timeout < 0 {
 		return nil, nil, errors.New("heddle: -timeout must not be negative")
 	}
+	if f.total < 0 {
+		return nil, nil, errors.New("heddle: -budget-total must not be negative")
+	}
+	if f.total > 0 && f.racy {
+		return nil, nil, errors.New("heddle: -budget-total cannot be combined with -racy")
+	}
 	f.timeoutSet = isSet(fs, "timeout")
-	if !f.timeoutSet && f.budget.Time > 0 {
+	if !f.timeoutSet && (f.budget.Time > 0 || f.total > 0) {
 		f.timeout = 0 // each test stops at its time budget; their number is unknown here
 	}
 	return f, pkgs, nil
@@ -240,7 +250,8 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 			code = c
 		}
 	}
-	for _, pkg := range prog.Packages {
+	total := newTotalBudget(f, prog.Packages)
+	for i, pkg := range prog.Packages {
 		if !pkg.HasTests {
 			if f.json {
 				out.printEvent(event.Event{Action: event.Skip, Package: pkg.ImportPath, Output: "no test files"})
@@ -259,6 +270,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		cfg := exploreConfig(f, outDir, prog, pkg)
+		cfg.PackageTime, cfg.Tests = total.share(i, bin, pkg.Dir)
 		res, err := runBinary(runSpec{
 			Package: pkg.ImportPath,
 			Dir:     pkg.Dir,
@@ -317,6 +329,10 @@ func exploreConfig(f *testFlags, outDir string, prog *build.Program, pkg *build.
 	cfg := explore.DefaultConfig()
 	cfg.Strategy = f.strategy
 	cfg.Runs, cfg.Time, cfg.Budget = f.budget.Runs, f.budget.Time, f.budget.Text
+	if f.total > 0 {
+		// heddle run's one test; heddle test gives each package its share.
+		cfg.PackageTime, cfg.Tests = f.total, 1
+	}
 	cfg.Seed = f.seed
 	cfg.KeepGoing = f.keepGoing
 	cfg.OutDir = outDir
@@ -448,7 +464,11 @@ func summary(res *runResult, f *testFlags, main bool) string {
 	if f.budget.Time > 0 {
 		unit = ""
 	}
-	s := fmt.Sprintf(" [%s, budget %s%s/test: %d %s, %d runs", strategy, f.budget.Text, unit, tests, plural(tests, "test"), runs)
+	within := ""
+	if f.total > 0 {
+		within = " within -budget-total " + f.total.String()
+	}
+	s := fmt.Sprintf(" [%s, budget %s%s/test%s: %d %s, %d runs", strategy, f.budget.Text, unit, within, tests, plural(tests, "test"), runs)
 	if stopped > 0 {
 		s += ", interrupted"
 	}
@@ -456,7 +476,7 @@ func summary(res *runResult, f *testFlags, main bool) string {
 		s += fmt.Sprintf(", %d timing-dependent %s (not bugs; -strict-timing fails them)", n, plural(n, "test"))
 	}
 	if main {
-		s = fmt.Sprintf(" [%s, budget %s%s: %d %s of main", strategy, f.budget.Text, unit, runs, plural(runs, "run"))
+		s = fmt.Sprintf(" [%s, budget %s%s%s: %d %s of main", strategy, f.budget.Text, unit, within, runs, plural(runs, "run"))
 	}
 	if exhausted > 0 {
 		if main {

@@ -4,6 +4,7 @@
 //
 //	go run ./cmd/realworld                       # the whole corpus
 //	go run ./cmd/realworld -run go-retry -o -    # one module, table on stdout
+//	go run ./cmd/realworld -speed -modules golang-lru,conc   # cost per run, test by test: docs/results/speed.md
 package main
 
 import (
@@ -36,9 +37,24 @@ func main() {
 		keep      = flag.Bool("keep", false, "keep the module copies and schedules")
 		flags     = flag.String("flags", "", "more heddle test flags, separated by spaces")
 		from      = flag.String("from", "", "render the page from the results saved by an earlier run (its .json file), with the classification of this tree, instead of running")
+		speed     = flag.Bool("speed", false, "measure heddle's cost per run against native, test by test, and write docs/results/speed.md (-o to change)")
+		modules   = flag.String("modules", "", "with -speed: the modules measured, comma-separated, each a path or its last elements (golang-lru,conc; default: all)")
+		nativeT   = flag.Duration("native-time", 500*time.Millisecond, "with -speed: how long each test runs natively (it runs -test.count N times)")
+		minNative = flag.Duration("min-native", 100*time.Microsecond, "with -speed: the tests shown are those whose native run takes at least this")
 	)
 	flag.Parse()
 	command := "go run ./cmd/realworld " + strings.Join(os.Args[1:], " ")
+	if *speed {
+		o := *out
+		if o == "docs/results/realworld.md" {
+			o = "docs/results/speed.md"
+		}
+		if err := speedMain(command, *budget, *modules, *nativeT, *minNative, *timeout, o, *heddleBin, *rev, *keep); err != nil {
+			fmt.Fprintln(os.Stderr, "realworld:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *from != "" {
 		if err := render(*from, *out); err != nil {
 			fmt.Fprintln(os.Stderr, "realworld:", err)
@@ -145,4 +161,99 @@ func render(from, out string) error {
 	}
 	res.Reclassify()
 	return write(res, out)
+}
+
+// speedMain measures heddle's cost per run against native on every test
+// of the modules named (-speed) and writes the table to out.
+func speedMain(command, budget, modules string, nativeTime, minNative, timeout time.Duration, out, heddleBin, rev string, keep bool) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	mods, err := pickModules(modules)
+	if err != nil {
+		return err
+	}
+	modDir, err := goker.ModuleDir("realworld")
+	if err != nil {
+		return err
+	}
+	work, err := os.MkdirTemp("", "realworld-speed-")
+	if err != nil {
+		return err
+	}
+	if keep {
+		fmt.Fprintln(os.Stderr, "realworld: modules in", work)
+	} else {
+		defer os.RemoveAll(work)
+	}
+	commit := "the binary " + heddleBin
+	if heddleBin == "" {
+		heddleBin = filepath.Join(work, "heddle")
+		if err := goker.BuildHeddle(ctx, modDir, rev, heddleBin); err != nil {
+			return err
+		}
+		commit = goker.Commit(modDir, rev) + ", built by the harness with git archive"
+		if rev == "" {
+			commit = goker.Commit(modDir, "HEAD") + " plus the working tree's changes, built by the harness"
+		}
+	}
+	cfg := realworld.SpeedConfig{Heddle: heddleBin, Work: work, Budget: budget, NativeTime: nativeTime, Timeout: timeout, Log: os.Stderr}
+	start, load := time.Now(), loadAverage()
+	var rows []*realworld.SpeedRow
+	for _, m := range mods {
+		r, err := realworld.Speed(ctx, cfg, m)
+		rows = append(rows, r...)
+		if err != nil {
+			return fmt.Errorf("%s: %v", m.Path, err)
+		}
+	}
+	// The machine may be shared: its load says how far to trust the times.
+	machine := fmt.Sprintf("%s, load average %s at the start and %s at the end", goker.Machine(), load, loadAverage())
+	md := realworld.SpeedMarkdown(rows, minNative, command, machine, commit, time.Since(start), cfg)
+	if out == "-" {
+		_, err := os.Stdout.WriteString(md)
+		return err
+	}
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(modDir, out)
+	}
+	if err := os.WriteFile(out, []byte(md), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "realworld: wrote %s\n", out)
+	return nil
+}
+
+// pickModules returns the modules of the corpus named in list: a module's
+// path, or its last path elements (golang-lru, conc, golang-lru/v2).
+func pickModules(list string) ([]realworld.Module, error) {
+	if list == "" {
+		return realworld.Modules, nil
+	}
+	var mods []realworld.Module
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		found := false
+		for _, m := range realworld.Modules {
+			p := strings.TrimSuffix(m.Path, "/v2")
+			p = strings.TrimSuffix(p, "/v4")
+			if m.Path == name || strings.HasSuffix(m.Path, "/"+name) || strings.HasSuffix(p, "/"+name) {
+				mods = append(mods, m)
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("-modules: no module of the corpus is called %q", name)
+		}
+	}
+	return mods, nil
+}
+
+// loadAverage is the one-minute load average of the machine, or "?".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }

@@ -327,6 +327,12 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	if p := cfg.Progress; p != nil {
 		p.Add(1) // a run that starts is progress, even one with no step
 	}
+	if p := cfg.Pool; p != nil {
+		if cfg.Trace && !cfg.Record && p.trace != nil {
+			e.res.Trace, p.trace = p.trace, nil
+		}
+		e.res.Choices, p.choices = p.choices, nil
+	}
 	g0 := e.newG(nil, body)
 	g0.state = gRunning
 	e.cur = g0

@@ -63,6 +63,13 @@ type Config struct {
 	Fingerprint string            // hash of the rewritten program
 	Files       map[string]string // original file name -> content hash
 	BuildFlags  []string          // flags the test binary was built with (-race, -tags=...)
+
+	// PackageTime is the time budget of all the binary's tests together
+	// (heddle test -budget-total), Tests their number: each test gets
+	// what is left of it over the tests left (at least MinShare), on top
+	// of Runs and Time. 0: none.
+	PackageTime time.Duration `json:",omitempty"`
+	Tests       int           `json:",omitempty"`
 }
 
 // DefaultMaxMemory is the default bound of a test binary's live heap: 2 GiB.
@@ -112,4 +119,37 @@ func LoadConfig() (Config, error) {
 		}
 	})
 	return loaded, loadedErr
+}
+
+// MinShare is the least time a test gets from a package's time budget
+// (Config.PackageTime), even when the tests before it spent it all: one
+// run at least, and the first few.
+const MinShare = 50 * time.Millisecond
+
+// packageBudget is what the tests of this process spent of
+// Config.PackageTime: the tests started and when the first one did.
+var packageBudget struct {
+	mu      sync.Mutex
+	started int
+	first   time.Time
+}
+
+// shareTime returns the time budget of the test about to be explored
+// under cfg: cfg.Time, or its share of cfg.PackageTime if that is less.
+func shareTime(cfg Config) time.Duration {
+	if cfg.PackageTime <= 0 {
+		return cfg.Time
+	}
+	packageBudget.mu.Lock()
+	defer packageBudget.mu.Unlock()
+	if packageBudget.first.IsZero() {
+		packageBudget.first = time.Now()
+	}
+	left := max(cfg.Tests-packageBudget.started, 1)
+	packageBudget.started++
+	share := max((cfg.PackageTime-time.Since(packageBudget.first))/time.Duration(left), MinShare)
+	if cfg.Time > 0 && cfg.Time < share {
+		return cfg.Time
+	}
+	return share
 }

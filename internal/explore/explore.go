@@ -115,6 +115,7 @@ func (x *explorer) run() {
 			x.evf.Close()
 		}
 	}()
+	x.cfg.Time = shareTime(x.cfg)
 	cfg := x.cfg
 	var choices []string
 	var sched *schedule.Schedule
@@ -248,9 +249,13 @@ func (x *explorer) run() {
 				x.emit(event.Event{Action: event.Skip})
 				x.t.Skip(strings.Join(rs.msgs, "\n"))
 			}
+			// Nothing reads the run's trace and choices any more: the
+			// next run reuses their memory.
+			x.pool.Recycle(res)
 			continue
 		}
 		if x.disabled(bug.Kind) {
+			x.pool.Recycle(res)
 			continue
 		}
 		if !x.report(run, res, rs, bug) {

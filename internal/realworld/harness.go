@@ -289,6 +289,7 @@ type result struct {
 	exit           int
 	timedOut       bool
 	wall           float64 // seconds
+	cpu            float64 // seconds of processor time, user and system (of the process, not of its children)
 	killed         string  // why the harness killed it for its memory, if it did
 }
 
@@ -296,11 +297,16 @@ type result struct {
 // (MaxRSS), killing its whole process tree (heddle starts test binaries)
 // when either is exceeded.
 func command(ctx context.Context, timeout time.Duration, maxRSS int64, dir, name string, args ...string) result {
+	return commandEnv(ctx, timeout, maxRSS, dir, nil, name, args...)
+}
+
+// commandEnv is command with more environment variables.
+func commandEnv(ctx context.Context, timeout time.Duration, maxRSS int64, dir string, env []string, name string, args ...string) result {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
-	cmd.Env = goEnv()
+	cmd.Env = append(goEnv(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { killTree(cmd.Process.Pid); return nil }
 	cmd.WaitDelay = 5 * time.Second
@@ -324,6 +330,7 @@ func command(ctx context.Context, timeout time.Duration, maxRSS int64, dir, name
 	r.wall = time.Since(start).Seconds()
 	if cmd.ProcessState != nil {
 		r.exit = cmd.ProcessState.ExitCode()
+		r.cpu = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 	}
 	r.stdout, r.stderr, r.timedOut = o.Bytes(), e.Bytes(), ctx.Err() != nil
 	return r

@@ -92,13 +92,38 @@ type event struct {
 	idx  int   // 1-based index of the event in its primary process
 	vc   []int // vector clock (entries are per-process event counts)
 	lvc  []int // the same under the lazy dependence
+
+	// Room for the first side and its first accesses (addSide), so that
+	// an event of one goroutine is one allocation, not seven: POS and the
+	// DPORs build one per step.
+	gs1    [1]*engine.G
+	cases1 [1]int
+	kinds1 [1]engine.OpKind
+	chans1 [1][]engine.ChanCase
+	dflt1  [1]bool
+	acc1   [3]access
 }
 
 // accesses classifies one goroutine's operation (heddle.md §4): its kind,
 // its object, the select case taken (-1 for a default or a non-select),
 // its channel cases, and whether it had arrived (waited on its channels).
 func accesses(k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCase, side int, arrived bool) []access {
-	r := []access{{obj: world, side: side}}
+	return appendAccesses(nil, k, obj, cs, cases, side, arrived)
+}
+
+// appendAccesses is accesses appended to dst, which saves an allocation
+// per step when dst has room.
+func appendAccesses(dst []access, k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCase, side int, arrived bool) []access {
+	switch k {
+	case engine.OpArrive:
+		// An arrival runs no code of the program: it does not read
+		// virtual time.
+		return arriveAccesses(dst, cases, side)
+	case engine.OpSleep, engine.OpTimerFire, engine.OpTimerStop, engine.OpCancel:
+		// Virtual time (and a timer's channel) is read by any step.
+		return append(dst, access{obj: world, write: true, side: side})
+	}
+	r := append(dst, access{obj: world, side: side})
 	w := func(m bool) []access { return append(r, access{obj: obj, write: true, mutex: m, side: side}) }
 	rd := func(m bool) []access { return append(r, access{obj: obj, mutex: m, side: side}) }
 	switch k {
@@ -114,10 +139,6 @@ func accesses(k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCa
 		return rd(false)
 	case engine.OpSelect:
 		return selectAccesses(r, cs, cases, side, arrived)
-	case engine.OpArrive:
-		// An arrival runs no code of the program: it does not read
-		// virtual time.
-		return arriveAccesses(nil, cases, side)
 	case engine.OpLock, engine.OpUnlock:
 		return w(true)
 	case engine.OpWLock, engine.OpWLockWait, engine.OpWUnlock:
@@ -162,9 +183,6 @@ func accesses(k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCa
 		return rd(false)
 	case engine.OpRacyWrite, engine.OpRacyWriteEnd:
 		return w(false)
-	case engine.OpSleep, engine.OpTimerFire, engine.OpTimerStop, engine.OpCancel:
-		// Virtual time (and a timer's channel) is read by any step.
-		return []access{{obj: world, write: true, side: side}}
 	}
 	return r // start, gosched, exit, block: only program order
 }
@@ -258,13 +276,39 @@ func (e *event) addSide(g *engine.G, k engine.OpKind, obj unsafe.Pointer, cs int
 	if k != engine.OpSelect {
 		cs = -1
 	}
+	if cap(e.gs) == 0 {
+		e.gs = e.gs1[:0]
+	}
+	if cap(e.cases) == 0 {
+		e.cases = e.cases1[:0]
+	}
+	if cap(e.kinds) == 0 {
+		e.kinds = e.kinds1[:0]
+	}
+	if cap(e.chans) == 0 {
+		e.chans = e.chans1[:0]
+	}
+	if cap(e.dflt) == 0 {
+		e.dflt = e.dflt1[:0]
+	}
+	if cap(e.acc) == 0 {
+		e.acc = e.acc1[:0]
+	}
 	s := len(e.gs)
 	e.gs = append(e.gs, g)
 	e.cases = append(e.cases, cs)
 	e.kinds = append(e.kinds, k)
 	e.chans = append(e.chans, cases)
 	e.dflt = append(e.dflt, dflt)
-	e.acc = append(e.acc, accesses(k, obj, cs, cases, s, arrived)...)
+	e.acc = appendAccesses(e.acc, k, obj, cs, cases, s, arrived)
+}
+
+// reset empties e for reuse, keeping the room of its slices.
+func (e *event) reset() {
+	gs, cases, kinds, chans, dflt, acc := e.gs[:0], e.cases[:0], e.kinds[:0], e.chans[:0], e.dflt[:0], e.acc[:0]
+	clear(e.chans[:cap(e.chans)])
+	clear(e.gs[:cap(e.gs)])
+	*e = event{gs: gs, cases: cases, kinds: kinds, chans: chans, dflt: dflt, acc: acc}
 }
 
 // pendingEvent is the event choice c would make at p (for an unbuffered
@@ -274,8 +318,14 @@ func pendingEvent(p *engine.Point, c engine.Choice) *event {
 	if c.G == nil {
 		return timerEvent(c.Key(), c.Timer.ID)
 	}
+	return pendingEventInto(new(event), p, c)
+}
+
+// pendingEventInto is pendingEvent for a goroutine choice, built in e
+// (empty, or reset).
+func pendingEventInto(e *event, p *engine.Point, c engine.Choice) *event {
 	op := c.G.Pending()
-	e := &event{key: c.Key(), pc: op.PC}
+	e.key, e.pc = c.Key(), op.PC
 	k := op.Kind
 	if c.Arrive {
 		k = engine.OpArrive
@@ -337,6 +387,41 @@ type runEvents struct {
 	seenGs  int
 	lastOf  map[*engine.G]int // index of each goroutine's last event
 	exited  map[*engine.G]bool
+	// free holds events that their user is done with (recycle), for
+	// consume to reuse.
+	free []*event
+}
+
+// maxFree bounds the events kept for reuse.
+const maxFree = 4096
+
+// newEvent returns an empty event, reused when one is free.
+func (r *runEvents) newEvent() *event {
+	if n := len(r.free); n > 0 {
+		e := r.free[n-1]
+		r.free[n-1] = nil
+		r.free = r.free[:n-1]
+		e.reset()
+		return e
+	}
+	return new(event)
+}
+
+// recycle drops the events before the last one, which the caller will
+// not look at again, and keeps them for reuse. (The last one stays: the
+// partner of a rendezvous may still be added to it.) lastOf no longer
+// indexes ev afterwards.
+func (r *runEvents) recycle() {
+	n := len(r.ev)
+	if n <= 1 {
+		return
+	}
+	if room := maxFree - len(r.free); room > 0 {
+		r.free = append(r.free, r.ev[:min(n-1, room)]...)
+	}
+	last := r.ev[n-1]
+	clear(r.ev)
+	r.ev = append(r.ev[:0], last)
 }
 
 func newRunEvents() *runEvents {
@@ -365,7 +450,8 @@ func (r *runEvents) consume(tr []engine.Step) {
 			r.lastOf[st.G] = n - 1
 			continue
 		}
-		e := &event{key: choiceKey(st.G, st.Kind, st.Case), pc: st.PC, n: st.N}
+		e := r.newEvent()
+		e.key, e.pc, e.n = choiceKey(st.G, st.Kind, st.Case), st.PC, st.N
 		e.addSide(st.G, st.Kind, st.Obj, st.Case, st.Cases, st.Dflt, st.Arrived)
 		r.ev = append(r.ev, e)
 		r.lastOf[st.G] = len(r.ev) - 1

@@ -27,6 +27,10 @@ type POS struct {
 	re    *runEvents
 	seen  int
 	objs  []uintptr // scratch: the objects of a step (mayShare), as addresses
+	// Scratch of Choose: the pending events of its choices, built when
+	// needed (pend[i] nil otherwise), in events reused from pool.
+	pend []*event
+	pool []*event
 }
 
 // posSlot is the priority of one event, and the operation it was drawn
@@ -52,7 +56,13 @@ func (s *POS) Begin(run int) bool {
 		s.prio[i] = s.prio[i][:0]
 	}
 	s.tprio = map[string]posSlot{}
+	var free []*event
+	if s.re != nil {
+		s.re.recycle()
+		free = s.re.free
+	}
 	s.re = newRunEvents()
+	s.re.free = free
 	s.seen = 0
 	return true
 }
@@ -100,6 +110,7 @@ func (s *POS) Choose(p *engine.Point) int {
 	// costs allocations, and there may be thousands of choices: a cheap
 	// test on the step first tells the choices that cannot race with it.
 	var pend []*event
+	used := 0
 	for ; s.seen < len(s.re.ev); s.seen++ {
 		e := s.re.ev[s.seen]
 		all := racesWithAll(e)
@@ -121,14 +132,35 @@ func (s *POS) Choose(p *engine.Point) int {
 				continue // program order, not a race
 			}
 			if !all && !writesWorld(c.G.PendingKind()) && (h == nil || !writesWorld(h.PendingKind())) {
-				if !s.mayShare(c.G.Pending()) && (h == nil || !s.mayShare(h.Pending())) {
+				op := c.G.Pending()
+				if !s.mayShare(op) && (h == nil || !s.mayShare(h.Pending())) {
+					continue
+				}
+				if a := simpleAcc[op.Kind]; h == nil && !c.Arrive && a != 0 {
+					// The pending event reads virtual time, which e
+					// does not write (!all), and reads or writes its
+					// object: no need to build it.
+					if a == posWorld || !touches(e, opObj(op), a == posWrite) {
+						continue
+					}
+					s.forget(c)
 					continue
 				}
 				if pend == nil {
-					pend = make([]*event, len(p.Choices))
+					if cap(s.pend) < len(p.Choices) {
+						s.pend = make([]*event, len(p.Choices))
+					}
+					pend = s.pend[:len(p.Choices)]
+					clear(pend)
 				}
 				if pend[i] == nil {
-					pend[i] = pendingEvent(p, c)
+					if used == len(s.pool) {
+						s.pool = append(s.pool, new(event))
+					}
+					pe := s.pool[used]
+					used++
+					pe.reset()
+					pend[i] = pendingEventInto(pe, p, c)
 				}
 				if !dependent(e, pend[i], false) {
 					continue
@@ -136,6 +168,13 @@ func (s *POS) Choose(p *engine.Point) int {
 			}
 			s.forget(c)
 		}
+	}
+	// The events before the last one are not looked at again (the last
+	// one may still gain the partner of a rendezvous): drop them, so that
+	// a long run does not keep one event per step.
+	if len(s.re.ev) > 1 {
+		s.re.recycle()
+		s.seen = 1
 	}
 	best, bestP := 0, -1.0
 	for i, c := range p.Choices {
@@ -247,3 +286,49 @@ func inEvent(e *event, g *engine.G) bool {
 
 // End implements engine.Strategy.
 func (s *POS) End(*engine.Result) {}
+
+// What the pending event of a goroutine's operation accesses besides
+// virtual time, for the operations whose accesses do not depend on their
+// channel cases (simpleAcc): nothing, or its object, read or written.
+const (
+	posWorld = 1 + iota
+	posRead
+	posWrite
+)
+
+// simpleAcc classifies each kind of operation by the accesses of its
+// pending event (accesses, with no channel cases): 0 when they are not
+// one of the simple shapes above.
+var simpleAcc = func() (t [256]uint8) {
+	var x int
+	obj := unsafe.Pointer(&x)
+	for k := 0; k < 256; k++ {
+		switch engine.OpKind(k) {
+		case engine.OpSend, engine.OpRecv, engine.OpSelect, engine.OpArrive:
+			continue // their accesses depend on their cases
+		}
+		acc := accesses(engine.OpKind(k), obj, -1, nil, 0, false)
+		switch {
+		case len(acc) == 0 || acc[0].obj != world || acc[0].write:
+		case len(acc) == 1:
+			t[k] = posWorld
+		case len(acc) == 2 && acc[1].obj == obj && acc[1].tag == 0:
+			t[k] = posRead
+			if acc[1].write {
+				t[k] = posWrite
+			}
+		}
+	}
+	return t
+}()
+
+// touches reports whether step e accesses obj in a way that conflicts
+// with an access to it (a write, or any access if write).
+func touches(e *event, obj unsafe.Pointer, write bool) bool {
+	for _, a := range e.acc {
+		if a.obj == obj && (a.write || write) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,46 @@
+package strategy
+
+import (
+	"testing"
+	"unsafe"
+
+	"heddle.dev/internal/engine"
+)
+
+// TestPOSSimpleAccesses checks POS's shortcut (simpleAcc, touches)
+// against dependent on the events it stands for: for every kind of
+// pending operation it classifies and every step of one goroutine that
+// does not write virtual time, on the same object or another, the
+// shortcut says what dependent says.
+func TestPOSSimpleAccesses(t *testing.T) {
+	var x, y int
+	objs := []unsafe.Pointer{unsafe.Pointer(&x), unsafe.Pointer(&y)}
+	g, h := new(engine.G), new(engine.G)
+	n := 0
+	for k := range 256 {
+		a := simpleAcc[k]
+		if a == 0 {
+			continue
+		}
+		n++
+		pend := &event{}
+		pend.addSide(g, engine.OpKind(k), objs[0], -1, nil, false, false)
+		for j := range int(engine.OpTestDone) + 1 {
+			for _, o := range objs {
+				step := &event{}
+				step.addSide(h, engine.OpKind(j), o, -1, []engine.ChanCase(nil), false, false)
+				if racesWithAll(step) {
+					continue
+				}
+				want := dependent(step, pend, false)
+				got := a != posWorld && touches(step, objs[0], a == posWrite)
+				if got != want {
+					t.Errorf("pending %v, step %v on the same object %v: shortcut says %v, dependent %v", engine.OpKind(k), engine.OpKind(j), o == objs[0], got, want)
+				}
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("only %d kinds of operation take the shortcut", n)
+	}
+}
