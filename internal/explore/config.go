@@ -47,6 +47,12 @@ type Config struct {
 	// -racy); proofs say they cover them.
 	Racy int `json:",omitempty"`
 
+	// FirstRun is the number of the first run to make (0 or 1: from the
+	// start): heddle test -shard gives a test binary the range
+	// FirstRun..Runs of a randomized strategy's runs, each run's schedule
+	// being a function of the seed and its number.
+	FirstRun int `json:",omitempty"`
+
 	// heddle run: the explored test calls the main function of a main
 	// package (see Main).
 	Main    bool     // the test is heddle run's call of main
