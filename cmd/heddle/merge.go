@@ -1,0 +1,367 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"heddle.dev/internal/build"
+)
+
+const mergeUsage = `usage: heddle merge [-json] [-o dir] FILES...
+
+Merge combines the result files that heddle test -shard i/n wrote for
+the shards of one exploration (the same packages, flags and n) into one
+result: the bugs, deduplicated as one process would have reported them,
+each with its schedule file (written into -o dir); the total runs; and a
+completeness statement, which holds only if every shard 0..n-1 is given
+exactly once and finished its share.
+
+The exit status is 0 when the result is complete and found no bug, 1
+when it found a bug or is not complete, 2 for unreadable or mismatched
+files.
+
+Flags:
+
+	-json    print the merged result as JSON (format heddle-merged-result)
+	-o dir   write the bugs' schedule files into dir (default: heddle's
+	         cache, schedules/merged-PLAN)
+`
+
+const mergedFormat = "heddle-merged-result"
+
+// mergedResult is heddle merge's result (-json).
+type mergedResult struct {
+	Format    string `json:"format"`
+	Version   int    `json:"version"`
+	Plan      string `json:"plan"`
+	Shards    int    `json:"shards"`
+	Strategy  string `json:"strategy"`
+	Budget    string `json:"budget"`
+	Seed      int64  `json:"seed"`
+	KeepGoing bool   `json:"keep_going,omitempty"`
+	// Complete: every shard 0..Shards-1 was given exactly once and
+	// finished its share.
+	Complete   bool          `json:"complete"`
+	Statement  string        `json:"statement"`
+	Missing    []int         `json:"missing,omitempty"`    // shards not given
+	Duplicate  []int         `json:"duplicate,omitempty"`  // shards given more than once
+	Unfinished []string      `json:"unfinished,omitempty"` // units not finished, "shard k: unit"
+	Runs       int           `json:"runs"`
+	Tests      []mergedTest  `json:"tests"`
+	Bugs       []bugResult   `json:"bugs"`
+	Timing     []bugResult   `json:"timing,omitempty"` // timing-dependent tests (not bugs unless -strict-timing)
+	units      []*unitResult // all units given
+}
+
+type mergedTest struct {
+	Package   string `json:"package"`
+	Test      string `json:"test"`
+	Runs      int    `json:"runs"`
+	Finished  bool   `json:"finished"`
+	Exhausted bool   `json:"exhausted,omitempty"`
+	Proven    string `json:"proven,omitempty"`
+	Classes   int    `json:"classes,omitempty"`
+	Bugs      int    `json:"bugs,omitempty"`
+}
+
+func cmdMerge(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("merge", mergeUsage, stderr)
+	asJSON := fs.Bool("json", false, "")
+	outDir := fs.String("o", "", "")
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if len(files) == 0 {
+		fmt.Fprint(stderr, mergeUsage)
+		return exitUsage
+	}
+	var rs []*shardResult
+	for _, file := range files {
+		r, err := readShardResult(file)
+		if err != nil {
+			fmt.Fprintln(stderr, "heddle merge:", err)
+			return exitUsage
+		}
+		rs = append(rs, r)
+	}
+	m, err := merge(rs, files)
+	if err != nil {
+		fmt.Fprintln(stderr, "heddle merge:", err)
+		return exitUsage
+	}
+	dir := *outDir
+	if dir == "" {
+		cache, err := build.CacheDir()
+		if err != nil {
+			fmt.Fprintln(stderr, "heddle merge:", err)
+			return exitUsage
+		}
+		dir = filepath.Join(cache, "schedules", "merged-"+m.Plan)
+	}
+	if len(m.Bugs)+len(m.Timing) > 0 {
+		if err := writeSchedules(dir, m); err != nil {
+			fmt.Fprintln(stderr, "heddle merge:", err)
+			return exitUsage
+		}
+	}
+	if *asJSON {
+		b, err := json.MarshalIndent(m, "", "  ")
+		if err != nil {
+			fmt.Fprintln(stderr, "heddle merge:", err)
+			return exitUsage
+		}
+		stdout.Write(append(b, '\n'))
+	} else {
+		printMerged(stdout, m)
+	}
+	if !m.Complete || len(m.Bugs) > 0 {
+		return exitFail
+	}
+	return exitOK
+}
+
+// merge combines the results of the shards of one plan.
+func merge(rs []*shardResult, files []string) (*mergedResult, error) {
+	first := rs[0]
+	for k, r := range rs {
+		if r.Plan != first.Plan || r.Shards != first.Shards || r.PlanUnits != first.PlanUnits {
+			return nil, fmt.Errorf("%s and %s are shards of different explorations (plan %s of %d shards, plan %s of %d shards): merge the shards of one heddle test command, run with the same packages, flags and code",
+				files[0], files[k], first.Plan, first.Shards, r.Plan, r.Shards)
+		}
+	}
+	m := &mergedResult{Format: mergedFormat, Version: resultVersion, Plan: first.Plan, Shards: first.Shards,
+		Strategy: first.Strategy, Budget: first.Budget, Seed: first.Seed, KeepGoing: first.KeepGoing,
+		Tests: []mergedTest{}, Bugs: []bugResult{}}
+	seen := map[int]bool{}
+	var all []bugResult
+	for _, r := range rs {
+		if seen[r.Shard] {
+			m.Duplicate = append(m.Duplicate, r.Shard)
+			continue // its bugs and runs are those of the first copy
+		}
+		seen[r.Shard] = true
+		for k := range r.Units {
+			u := &r.Units[k]
+			m.units = append(m.units, u)
+			if !u.Done {
+				m.Unfinished = append(m.Unfinished, fmt.Sprintf("shard %d: %s", r.Shard, u.unit))
+			}
+		}
+		if !r.Finished && len(r.Units) == 0 {
+			m.Unfinished = append(m.Unfinished, fmt.Sprintf("shard %d: nothing explored", r.Shard))
+		}
+		all = append(all, r.Bugs...)
+	}
+	for s := 0; s < m.Shards; s++ {
+		if !seen[s] {
+			m.Missing = append(m.Missing, s)
+		}
+	}
+	sort.Ints(m.Duplicate)
+
+	// Tests, in the plan's order.
+	byTest := map[string]*mergedTest{}
+	planned := map[string]int{} // units of each test in the plan
+	got := map[string]int{}     // units of each test given and done
+	for _, t := range first.Tests {
+		m.Tests = append(m.Tests, mergedTest{Package: t.Package, Test: t.Test})
+		planned[t.Package+" "+t.Test] = t.Units
+	}
+	for k := range m.Tests {
+		t := &m.Tests[k]
+		byTest[t.Package+" "+t.Test] = t
+	}
+	units := 0
+	for _, u := range m.units {
+		t := byTest[u.Package+" "+u.Test]
+		if t == nil {
+			return nil, fmt.Errorf("shard results name test %s %s, not in their plan", u.Package, u.Test)
+		}
+		units++
+		t.Runs += u.Runs
+		m.Runs += u.Runs
+		if u.Done {
+			got[u.Package+" "+u.Test]++
+		}
+		if u.From == 0 {
+			t.Exhausted, t.Proven, t.Classes = u.Exhausted, u.Proven, u.Classes
+		}
+	}
+	for k := range m.Tests {
+		t := &m.Tests[k]
+		key := t.Package + " " + t.Test
+		t.Finished = got[key] == planned[key]
+	}
+	m.bugs(all)
+	for _, b := range m.Bugs {
+		byTest[b.Package+" "+b.Test].Bugs++
+	}
+	m.Complete = len(m.Missing) == 0 && len(m.Duplicate) == 0 && len(m.Unfinished) == 0 && units == first.PlanUnits
+	m.Statement = m.statement(units, first.PlanUnits)
+	return m, nil
+}
+
+// bugs deduplicates the bugs of all shards as one process would have
+// reported them: a process explores a test's runs in order and, without
+// -keep-going, stops at its first bug, and with it reports each distinct
+// bug (kind and place, the Key) at the first run that meets it. Each shard
+// explores its runs of a test in order, stopping at its first bug: the
+// first bug of the test over all shards is the one process's, since every
+// run before it was explored by some shard.
+func (m *mergedResult) bugs(all []bugResult) {
+	sort.SliceStable(all, func(a, b int) bool {
+		x, y := all[a], all[b]
+		if x.Package != y.Package {
+			return x.Package < y.Package
+		}
+		if x.Test != y.Test {
+			return x.Test < y.Test
+		}
+		if x.Run != y.Run {
+			return x.Run < y.Run
+		}
+		return x.Key < y.Key
+	})
+	type tk struct{ pkg, test string }
+	stop := map[tk]int{} // the run at which one process stops exploring the test
+	for _, b := range all {
+		t := tk{b.Package, b.Test}
+		if _, ok := stop[t]; ok || b.Timing {
+			continue
+		}
+		if !m.KeepGoing || b.Kind == "blocked" {
+			stop[t] = b.Run
+		}
+	}
+	seen := map[string]bool{}
+	for _, b := range all {
+		t := tk{b.Package, b.Test}
+		if s, ok := stop[t]; ok && b.Run > s {
+			continue
+		}
+		id := fmt.Sprintf("%s %s %v %s", b.Package, b.Test, b.Timing, b.Key)
+		if !b.Timing && !m.KeepGoing {
+			id = fmt.Sprintf("%s %s bug", b.Package, b.Test)
+		}
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if b.Timing {
+			m.Timing = append(m.Timing, b)
+		} else {
+			m.Bugs = append(m.Bugs, b)
+		}
+	}
+}
+
+func (m *mergedResult) statement(units, planUnits int) string {
+	if m.Complete {
+		s := fmt.Sprintf("complete: all %d shards given once and finished: %d tests, %d runs, %d %s", m.Shards, len(m.Tests), m.Runs, len(m.Bugs), plural(len(m.Bugs), "bug"))
+		ex := 0
+		for _, t := range m.Tests {
+			if t.Exhausted {
+				ex++
+			}
+		}
+		if ex > 0 {
+			s += fmt.Sprintf(", %d exhausted", ex)
+		}
+		return s
+	}
+	var why []string
+	if len(m.Missing) > 0 {
+		why = append(why, fmt.Sprintf("shards %s of 0..%d missing", intList(m.Missing), m.Shards-1))
+	}
+	if len(m.Duplicate) > 0 {
+		why = append(why, fmt.Sprintf("shards %s given more than once", intList(m.Duplicate)))
+	}
+	if len(m.Unfinished) > 0 {
+		why = append(why, fmt.Sprintf("%d %s not finished (%s)", len(m.Unfinished), plural(len(m.Unfinished), "unit"), strings.Join(m.Unfinished, "; ")))
+	}
+	if len(why) == 0 && units != planUnits {
+		why = append(why, fmt.Sprintf("%d of the plan's %d units explored", units, planUnits))
+	}
+	return fmt.Sprintf("NOT complete: %s: %d runs, %d %s found so far", strings.Join(why, "; "), m.Runs, len(m.Bugs), plural(len(m.Bugs), "bug"))
+}
+
+func intList(xs []int) string {
+	s := make([]string, len(xs))
+	for k, x := range xs {
+		s[k] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ", ")
+}
+
+// writeSchedules writes the schedule of each merged bug into dir and sets
+// its File there.
+func writeSchedules(dir string, m *mergedResult) error {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	for _, list := range [][]bugResult{m.Bugs, m.Timing} {
+		for k := range list {
+			b := &list[k]
+			path := filepath.Join(abs, sanitizeName(b.Package)+"-"+filepath.Base(b.File))
+			if err := os.WriteFile(path, []byte(b.Schedule), 0o666); err != nil {
+				return err
+			}
+			b.File = path
+		}
+	}
+	return nil
+}
+
+func sanitizeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+func printMerged(w io.Writer, m *mergedResult) {
+	fmt.Fprintf(w, "heddle merge: plan %s: strategy %s, budget %s, seed %d, %d shards\n", m.Plan, m.Strategy, m.Budget, m.Seed, m.Shards)
+	for _, b := range m.Bugs {
+		fmt.Fprintf(w, "FAIL\t%s %s: %s at run %d: %s\n\tschedule: %s\n\treplay:   %s\n", b.Package, b.Test, b.Kind, b.Run, firstLine(b.Message), b.File, replayCommand(b.File))
+	}
+	for _, b := range m.Timing {
+		fmt.Fprintf(w, "TIMING\t%s %s: timing-dependent test at run %d\n\tschedule: %s\n", b.Package, b.Test, b.Run, b.File)
+	}
+	for _, t := range m.Tests {
+		if t.Bugs > 0 {
+			continue
+		}
+		state := "ok  "
+		if !t.Finished {
+			state = "??  "
+		}
+		s := fmt.Sprintf("%s\t%s %s: %d runs", state, t.Package, t.Test, t.Runs)
+		if t.Proven != "" {
+			s += ": " + t.Proven
+		} else if t.Exhausted {
+			s += ", exhausted"
+		}
+		if t.Classes > 0 {
+			s += fmt.Sprintf(", %d classes", t.Classes)
+		}
+		fmt.Fprintln(w, s)
+	}
+	fmt.Fprintln(w, m.Statement)
+}
