@@ -210,10 +210,10 @@ type unitResult struct {
 	Exhausted bool   `json:"exhausted,omitempty"`
 	Proven    string `json:"proven,omitempty"`
 	Classes   int    `json:"classes,omitempty"`
-	Skipped   bool   `json:"skipped,omitempty"`  // the test called t.Skip
-	StoppedBy string `json:"stopped,omitempty"`  // why the unit was not run: an earlier unit of its test found a bug
-	Error     string `json:"error,omitempty"`    // why it did not finish
-	Bugs      int    `json:"bugs,omitempty"`     // bugs it found
+	Skipped   bool   `json:"skipped,omitempty"` // the test called t.Skip
+	StoppedBy string `json:"stopped,omitempty"` // why the unit was not run: an earlier unit of its test found a bug
+	Error     string `json:"error,omitempty"`   // why it did not finish
+	Bugs      int    `json:"bugs,omitempty"`    // bugs it found
 }
 
 type bugResult struct {
