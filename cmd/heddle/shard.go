@@ -18,6 +18,7 @@ import (
 
 	"heddle.dev/internal/build"
 	"heddle.dev/internal/event"
+	"heddle.dev/internal/strategy"
 )
 
 // heddle test -shard i/n explores a deterministic, disjoint share of the
@@ -40,13 +41,21 @@ const (
 	resultVersion = 1
 )
 
-// runSplit are the strategies whose runs a shard may split by number: run
-// r's schedule depends only on the seed and r (runRNG in
-// internal/strategy). PCT learns the numbers of goroutines and steps from
-// earlier runs, and the portfolio rotates its members by a counter and
-// has a systematic member: they, and every systematic strategy, are
-// split by test.
-var runSplit = map[string]bool{"random": true, "pos": true}
+// runSplit reports whether a shard may split strategy's runs by number:
+// run r's schedule depends only on the seed and r (runRNG in
+// internal/strategy; PCT learns its bounds within blocks of
+// strategy.RunBlock runs, so its ranges start at a block). The portfolio
+// rotates its members by a counter and has a systematic member, and the
+// systematic strategies explore a tree: they are split by test.
+func runSplit(name string) bool { return strategy.SplitKind(name) == "runs" }
+
+// runAlign is the alignment of the run ranges of strategy name.
+func runAlign(name string) int {
+	if name == "pct" {
+		return strategy.RunBlock
+	}
+	return 1
+}
 
 // Over-decomposition: a test whose runs split has at least overSplit
 // chunks per shard (so that shards balance when tests differ in cost),
@@ -132,15 +141,18 @@ func (u unit) cost(budgetRuns int) int {
 // runSplit with a budget in runs, else the whole test.
 func planTests(tests []unit, strategy string, budgetRuns, n int) []unit {
 	var units []unit
+	align := runAlign(strategy)
+	blocks := (budgetRuns + align - 1) / align // of align runs, the last maybe shorter
 	for _, t := range tests {
-		if !runSplit[strategy] || budgetRuns < 2 {
+		if !runSplit(strategy) || blocks < 2 {
 			units = append(units, t)
 			continue
 		}
-		c := min(budgetRuns, overSplit*n)
+		c := min(blocks, overSplit*n)
 		c = max(c, (budgetRuns+maxChunk-1)/maxChunk)
+		c = min(c, blocks)
 		for k := 0; k < c; k++ {
-			from, to := k*budgetRuns/c+1, (k+1)*budgetRuns/c
+			from, to := (k*blocks/c)*align+1, min(((k+1)*blocks/c)*align, budgetRuns)
 			units = append(units, unit{Package: t.Package, Test: t.Test, From: from, To: to})
 		}
 	}
@@ -366,6 +378,11 @@ func testShard(sh *shardSpec, f *testFlags, opts build.Options, stdout, stderr i
 	if err := writeJSONAtomic(resultPath, res); err != nil {
 		fmt.Fprintln(stderr, "heddle:", err)
 		return exitUsage
+	}
+	if res.Finished {
+		// The result is final: a new heddle test -shard with this result
+		// file starts afresh.
+		os.Remove(ckPath)
 	}
 	runs, nbugs := 0, 0
 	for _, u := range res.Units {

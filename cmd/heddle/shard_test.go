@@ -17,6 +17,7 @@ import (
 
 	"heddle.dev/internal/event"
 	"heddle.dev/internal/schedule"
+	"heddle.dev/internal/strategy"
 )
 
 func TestSplitShardArgs(t *testing.T) {
@@ -61,7 +62,7 @@ func TestSplitShardArgs(t *testing.T) {
 // the same whatever the order shards compute it in, and balanced.
 func TestShardPlan(t *testing.T) {
 	tests := []unit{{Package: "p", Test: "TestA"}, {Package: "p", Test: "TestB"}, {Package: "q", Test: "TestC"}}
-	for _, strat := range []string{"random", "odpor"} {
+	for _, strat := range []string{"random", "pct", "odpor"} {
 		for _, n := range []int{1, 2, 3, 8, 32, 128} {
 			const budget = 1000
 			units := planTests(tests, strat, budget, n)
@@ -98,6 +99,13 @@ func TestShardPlan(t *testing.T) {
 			}
 			if len(covered) != len(tests) {
 				t.Fatalf("%s n=%d: %d tests planned, want %d", strat, n, len(covered), len(tests))
+			}
+			if strat == "pct" {
+				for _, u := range units {
+					if (u.From-1)%strategy.RunBlock != 0 {
+						t.Fatalf("pct n=%d: a unit starts at run %d, inside a block of %d runs", n, u.From, strategy.RunBlock)
+					}
+				}
 			}
 			if strat == "random" {
 				// Split runs: no shard has more than its share plus one chunk.
@@ -177,6 +185,7 @@ type shardEnv struct {
 	heddle string
 	env    []string
 	dir    string // the module
+	runs   int    // calls of shards so far
 }
 
 func newShardEnv(t *testing.T, files map[string]string) *shardEnv {
@@ -225,7 +234,7 @@ func (e *shardEnv) shards(n int, flags ...string) []string {
 	e.t.Helper()
 	var files []string
 	for i := 0; i < n; i++ {
-		file := filepath.Join(e.dir, fmt.Sprintf("n%d", n), fmt.Sprintf("shard-%d.json", i))
+		file := filepath.Join(e.dir, fmt.Sprintf("run%d-n%d", e.runs, n), fmt.Sprintf("shard-%d.json", i))
 		os.MkdirAll(filepath.Dir(file), 0o777)
 		args := append([]string{"test", "-shard", fmt.Sprintf("%d/%d", i, n), "-result", file, "-o", filepath.Join(e.dir, "sched")}, flags...)
 		if code, out := e.run(append(args, "./...")...); code > 1 {
@@ -233,6 +242,7 @@ func (e *shardEnv) shards(n int, flags ...string) []string {
 		}
 		files = append(files, file)
 	}
+	e.runs++
 	return files
 }
 
@@ -507,15 +517,19 @@ func TestClean(t *testing.T) {
 }
 
 // TestShardMergeRandom checks the split of one test's runs: merged shards
-// of random and POS equal one process, with and without -keep-going.
+// of random, POS and PCT equal one process, with and without -keep-going.
 func TestShardMergeRandom(t *testing.T) {
 	e := newShardEnv(t, randomModule)
 	for _, c := range []struct {
 		strat string
 		keep  bool
 		n     int
-	}{{"random", true, 3}, {"random", false, 5}, {"pos", true, 2}} {
-		flags := []string{"-strategy", c.strat, "-budget", "90"}
+	}{{"random", true, 3}, {"random", false, 5}, {"pos", true, 2}, {"pct", true, 2}} {
+		budget := "90"
+		if c.strat == "pct" {
+			budget = "200" // 4 blocks of 64 runs, the last shorter
+		}
+		flags := []string{"-strategy", c.strat, "-budget", budget}
 		if c.keep {
 			flags = append(flags, "-keep-going")
 		}
@@ -595,6 +609,9 @@ func TestShardResume(t *testing.T) {
 	}
 	if !r.Finished || len(r.Units) != 4 {
 		t.Fatalf("resumed result: finished %v, %d units", r.Finished, len(r.Units))
+	}
+	if _, err := os.Stat(result + ".checkpoint"); err == nil {
+		t.Errorf("the checkpoint of a finished shard is left behind")
 	}
 	m := e.merged([]string{result})
 	sameOutcome(t, "resumed", e.sequential("-strategy", "random", "-budget", "40", "-keep-going", "-run", "TestDeadlock"), outcomeOf(t, m), true)
