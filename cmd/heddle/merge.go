@@ -57,7 +57,31 @@ type mergedResult struct {
 	Tests      []mergedTest  `json:"tests"`
 	Bugs       []bugResult   `json:"bugs"`
 	Timing     []bugResult   `json:"timing,omitempty"` // timing-dependent tests (not bugs unless -strict-timing)
+	Balance    *balance      `json:"balance,omitempty"`
 	units      []*unitResult // all units given
+}
+
+// balance measures how evenly the shards given shared the work, from
+// what each recorded (its runs, its processes and their wall times).
+type balance struct {
+	Shards      int     `json:"shards"`
+	RunsMin     int     `json:"runs_min"`
+	RunsMax     int     `json:"runs_max"`
+	RunsMean    float64 `json:"runs_mean"`
+	Processes   int     `json:"processes"` // test binary processes, one per unit explored
+	SetupMean   float64 `json:"setup_seconds_mean"`
+	SecondsMin  float64 `json:"seconds_min"` // a shard's wall time: setup and units
+	SecondsMax  float64 `json:"seconds_max"`
+	SecondsMean float64 `json:"seconds_mean"`
+	SecondsSum  float64 `json:"seconds_sum"`
+	// Idle is 1 - mean/max shard time: the share of n workers' time spent
+	// waiting for the slowest, were they all started together.
+	Idle float64 `json:"idle"`
+	// DuplicatedRuns are runs of a test that more than one unit given
+	// made; ExtraRuns are runs a single process would not have made, past
+	// a test's first bug (without -keep-going).
+	DuplicatedRuns int `json:"duplicated_runs"`
+	ExtraRuns      int `json:"extra_runs"`
 }
 
 type mergedTest struct {
@@ -207,9 +231,87 @@ func merge(rs []*shardResult, files []string) (*mergedResult, error) {
 	for _, b := range m.Bugs {
 		byTest[b.Package+" "+b.Test].Bugs++
 	}
+	m.Balance = m.balance(rs)
 	m.Complete = len(m.Missing) == 0 && len(m.Duplicate) == 0 && len(m.Unfinished) == 0 && units == first.PlanUnits
 	m.Statement = m.statement(units, first.PlanUnits)
 	return m, nil
+}
+
+// balance measures the shards given (the first copy of each).
+func (m *mergedResult) balance(rs []*shardResult) *balance {
+	b := &balance{}
+	seen := map[int]bool{}
+	for _, r := range rs {
+		if seen[r.Shard] {
+			continue
+		}
+		seen[r.Shard] = true
+		runs, secs := 0, r.Setup
+		for _, u := range r.Units {
+			runs += u.Runs
+			secs += u.Elapsed
+			if u.StoppedBy == "" {
+				b.Processes++
+			}
+		}
+		if b.Shards == 0 || runs < b.RunsMin {
+			b.RunsMin = runs
+		}
+		if b.Shards == 0 || secs < b.SecondsMin {
+			b.SecondsMin = secs
+		}
+		b.RunsMax = max(b.RunsMax, runs)
+		b.SecondsMax = max(b.SecondsMax, secs)
+		b.RunsMean += float64(runs)
+		b.SecondsSum += secs
+		b.SetupMean += r.Setup
+		b.Shards++
+	}
+	if b.Shards == 0 {
+		return b
+	}
+	b.RunsMean /= float64(b.Shards)
+	b.SecondsMean = b.SecondsSum / float64(b.Shards)
+	b.SetupMean /= float64(b.Shards)
+	if b.SecondsMax > 0 {
+		b.Idle = 1 - b.SecondsMean/b.SecondsMax
+	}
+	// Runs made twice: overlapping ranges of one test (none, by the plan,
+	// unless shard files of different attempts are mixed).
+	made := map[string][][2]int{}
+	for _, u := range m.units {
+		from, to := u.From, u.To
+		if from == 0 {
+			from, to = 1, u.Runs
+		} else {
+			to = from + u.Runs - 1
+		}
+		key := u.Package + " " + u.Test
+		for _, o := range made[key] {
+			if lo, hi := max(from, o[0]), min(to, o[1]); lo <= hi {
+				b.DuplicatedRuns += hi - lo + 1
+			}
+		}
+		made[key] = append(made[key], [2]int{from, to})
+	}
+	if !m.KeepGoing {
+		for _, bug := range m.Bugs {
+			t := m.test(bug.Package, bug.Test)
+			if t != nil && t.Runs > bug.Run {
+				b.ExtraRuns += t.Runs - bug.Run
+			}
+		}
+	}
+	return b
+}
+
+func (m *mergedResult) test(pkg, name string) *mergedTest {
+	for k := range m.Tests {
+		if m.Tests[k].Package == pkg && m.Tests[k].Test == name {
+			return &m.Tests[k]
+		}
+	}
+	return nil
 }
 
 // bugs deduplicates the bugs of all shards as one process would have
@@ -364,4 +466,8 @@ func printMerged(w io.Writer, m *mergedResult) {
 		fmt.Fprintln(w, s)
 	}
 	fmt.Fprintln(w, m.Statement)
+	if b := m.Balance; b != nil && b.Shards > 0 {
+		fmt.Fprintf(w, "balance: %d shards: runs per shard %d to %d (mean %.0f); wall time per shard %.2fs to %.2fs (mean %.2fs, of which setup %.2fs); idle from imbalance %.0f%%; %d test processes; %d runs made twice, %d past a first bug\n",
+			b.Shards, b.RunsMin, b.RunsMax, b.RunsMean, b.SecondsMin, b.SecondsMax, b.SecondsMean, b.SetupMean, 100*b.Idle, b.Processes, b.DuplicatedRuns, b.ExtraRuns)
+	}
 }

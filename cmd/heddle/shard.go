@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"heddle.dev/internal/build"
 	"heddle.dev/internal/event"
@@ -207,6 +208,10 @@ type shardResult struct {
 	Bugs  []bugResult  `json:"bugs"`
 	// Finished: every unit of the share was explored to its end.
 	Finished bool `json:"finished"`
+	// Setup is the wall time, in seconds, spent loading, rewriting,
+	// building and listing the tests of every package (the last attempt's):
+	// every shard pays it.
+	Setup float64 `json:"setup_seconds"`
 }
 
 type planTest struct {
@@ -217,15 +222,16 @@ type planTest struct {
 
 type unitResult struct {
 	unit
-	Done      bool   `json:"done"` // explored to its end (or to its first bug, without -keep-going)
-	Runs      int    `json:"runs"` // runs made
-	Exhausted bool   `json:"exhausted,omitempty"`
-	Proven    string `json:"proven,omitempty"`
-	Classes   int    `json:"classes,omitempty"`
-	Skipped   bool   `json:"skipped,omitempty"` // the test called t.Skip
-	StoppedBy string `json:"stopped,omitempty"` // why the unit was not run: an earlier unit of its test found a bug
-	Error     string `json:"error,omitempty"`   // why it did not finish
-	Bugs      int    `json:"bugs,omitempty"`    // bugs it found
+	Done      bool    `json:"done"` // explored to its end (or to its first bug, without -keep-going)
+	Runs      int     `json:"runs"` // runs made
+	Exhausted bool    `json:"exhausted,omitempty"`
+	Proven    string  `json:"proven,omitempty"`
+	Classes   int     `json:"classes,omitempty"`
+	Skipped   bool    `json:"skipped,omitempty"` // the test called t.Skip
+	StoppedBy string  `json:"stopped,omitempty"` // why the unit was not run: an earlier unit of its test found a bug
+	Error     string  `json:"error,omitempty"`   // why it did not finish
+	Bugs      int     `json:"bugs,omitempty"`    // bugs it found
+	Elapsed   float64 `json:"seconds"`           // wall time of its test binary process
 }
 
 type bugResult struct {
@@ -252,6 +258,7 @@ func testShard(sh *shardSpec, f *testFlags, opts build.Options, stdout, stderr i
 		fmt.Fprintln(stderr, "heddle:", err)
 		return exitUsage
 	}
+	begin := time.Now()
 	prog, outDir, out, ok := load(opts, f, stdout, stderr)
 	if !ok {
 		return exitUsage
@@ -297,6 +304,7 @@ func testShard(sh *shardSpec, f *testFlags, opts build.Options, stdout, stderr i
 		res.Tests = append(res.Tests, planTest{Package: u.Package, Test: u.Test, Units: 1})
 	}
 	res.Plan = planHash(f, sh.n, units, fingerprints)
+	res.Setup = time.Since(begin).Seconds()
 
 	// Resume from the checkpoint of an earlier, unfinished attempt.
 	ckPath := resultPath + ".checkpoint"
@@ -347,6 +355,7 @@ func testShard(sh *shardSpec, f *testFlags, opts build.Options, stdout, stderr i
 		} else {
 			// A bug is checkpointed as soon as it is found: a shard
 			// killed in the middle of the unit keeps it.
+			began := time.Now()
 			r = runUnit(u, bins[u.Package], pkgs[u.Package], prog, f, outDir, out, stderr, func(b bugResult) {
 				if addBug(res, b) {
 					save()
@@ -355,6 +364,7 @@ func testShard(sh *shardSpec, f *testFlags, opts build.Options, stdout, stderr i
 					buggy[key] = true
 				}
 			})
+			r.Elapsed = time.Since(began).Seconds()
 		}
 		res.Units = append(res.Units, r)
 		if r.Done {

@@ -170,6 +170,14 @@ func TestMergeStatement(t *testing.T) {
 	if m.Complete || !strings.Contains(m.Statement, "shard 1: m TestA runs 11-20") {
 		t.Errorf("an unfinished unit: got complete %v, %q", m.Complete, m.Statement)
 	}
+	// Runs made twice are counted; runs past the first bug too.
+	m, err = merge([]*shardResult{shard(0, false, u(1, 10, true)), shard(1, false, u(5, 14, true), bug(7, "x")), shard(2, false, u(15, 30, true))}, []string{"a", "b", "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := m.Balance; b.DuplicatedRuns != 6 || b.ExtraRuns != 36-7 || b.RunsMin != 10 || b.RunsMax != 16 || b.Processes != 3 {
+		t.Errorf("balance %+v: want 6 runs made twice, 29 past the bug of run 7 (36 runs made), 10 to 16 runs per shard, 3 processes", b)
+	}
 	// Shards of different plans are refused.
 	other := shard(1, false, u(11, 20, true))
 	other.Plan = "q"
