@@ -318,7 +318,7 @@ func testShard(sh *shardSpec, f *testFlags, opts build.Options, stdout, stderr i
 			done[u.unit] = u
 		}
 		res.Bugs = append(res.Bugs, ck.Bugs...)
-		fmt.Fprintf(out, "heddle: shard %d/%d: resuming from %s: %d units finished, %d bugs kept\n", sh.i, sh.n, ckPath, len(ck.Units), len(ck.Bugs))
+		say(out, f, fmt.Sprintf("heddle: shard %d/%d: resuming from %s: %d units finished, %d bugs kept", sh.i, sh.n, ckPath, len(ck.Units), len(ck.Bugs)))
 	} else if !errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(stderr, "heddle: %v: remove it to start again\n", err)
 		return exitUsage
@@ -407,7 +407,7 @@ func testShard(sh *shardSpec, f *testFlags, opts build.Options, stdout, stderr i
 	if !res.Finished {
 		state = "NOT finished"
 	}
-	fmt.Fprintf(out, "heddle: shard %d/%d %s: %d of %d units, %d runs, %d %s; result in %s\n", sh.i, sh.n, state, len(res.Units), len(units), runs, nbugs, plural(nbugs, "bug"), resultPath)
+	say(out, f, fmt.Sprintf("heddle: shard %d/%d %s: %d of %d units, %d runs, %d %s; result in %s", sh.i, sh.n, state, len(res.Units), len(units), runs, nbugs, plural(nbugs, "bug"), resultPath))
 	switch {
 	case !res.Finished:
 		return exitUsage
@@ -488,7 +488,7 @@ func runUnit(u unit, bin string, pkg *build.Package, prog *build.Program, f *tes
 	uf := *f
 	uf.run = "^" + regexp.QuoteMeta(u.Test) + "$"
 	sink := out
-	if !f.json {
+	if !f.json && !f.verbose {
 		sink = &syncWriter{w: io.Discard}
 	}
 	r := unitResult{unit: u}
@@ -506,7 +506,7 @@ func runUnit(u unit, bin string, pkg *build.Package, prog *build.Program, f *tes
 		}
 		onBug(b)
 	}
-	rr, err := runBinary(runSpec{Package: u.Package, Dir: pkg.Dir, Binary: bin, Args: testArgs(&uf), Config: cfg, JSON: f.json, Out: sink, OnEvent: onEvent})
+	rr, err := runBinary(runSpec{Package: u.Package, Dir: pkg.Dir, Binary: bin, Args: testArgs(&uf), Config: cfg, JSON: f.json, Verbose: f.verbose, Out: sink, OnEvent: onEvent})
 	if err != nil {
 		r.Error = err.Error()
 		fmt.Fprintln(stderr, err)
@@ -526,7 +526,7 @@ func runUnit(u unit, bin string, pkg *build.Package, prog *build.Program, f *tes
 		case event.Skip:
 			r.Skipped = true
 		case event.Bug, event.Timing:
-			if !f.json {
+			if !f.json && !f.verbose {
 				fmt.Fprintln(out, strings.TrimRight(e.Report, "\n"))
 			}
 		}
@@ -554,6 +554,15 @@ func runUnit(u unit, bin string, pkg *build.Package, prog *build.Program, f *tes
 		fmt.Fprintf(out, "%s\t%s\t%d runs\n", state, u, r.Runs)
 	}
 	return r
+}
+
+// say prints a line of the shard's own, as an output event with -json.
+func say(out *syncWriter, f *testFlags, line string) {
+	if f.json {
+		out.printEvent(event.Event{Action: event.Output, Output: line + "\n"})
+		return
+	}
+	fmt.Fprintln(out, line)
 }
 
 func lastLines(s string, n int) string {

@@ -639,3 +639,44 @@ func waitFor(t *testing.T, file string, cmd *exec.Cmd) {
 	}
 	t.Fatalf("%s did not appear", file)
 }
+
+// TestShardChildProcess checks that a test that runs its own binary (a
+// common way to test a crash) gets one run in the child under a shard's
+// range of runs, as it does in one process: the child's configuration
+// must not keep the range's first run.
+func TestShardChildProcess(t *testing.T) {
+	e := newShardEnv(t, map[string]string{
+		"go.mod": "module example.com/child\n\ngo 1.22\n",
+		"child_test.go": `package child
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+func TestParent(t *testing.T) {
+	mark := filepath.Join(t.TempDir(), "mark")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestChild$")
+	cmd.Env = append(os.Environ(), "MARK="+mark)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(mark); err != nil {
+		t.Errorf("the child test did not run")
+	}
+}
+
+func TestChild(t *testing.T) {
+	if m := os.Getenv("MARK"); m != "" {
+		os.WriteFile(m, nil, 0o666)
+	}
+}
+`,
+	})
+	m := e.merged(e.shards(1, "-strategy", "random", "-budget", "8", "-run", "TestParent"))
+	if !m.Complete || len(m.Bugs) != 0 || m.Runs != 8 {
+		t.Errorf("got complete %v, %d runs, bugs %+v; want complete, 8 runs, no bug", m.Complete, m.Runs, m.Bugs)
+	}
+}

@@ -113,6 +113,7 @@ func LoadConfig() (Config, error) {
 		child := loaded
 		child.Strategy, child.Runs, child.Time, child.Budget = "random", 1, 0, "1"
 		child.Events, child.Replay, child.Verbose = "", "", false
+		child.FirstRun = 0
 		if b, err := json.Marshal(child); err == nil {
 			os.Setenv(EnvConfig, string(b))
 		}
