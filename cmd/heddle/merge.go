@@ -280,12 +280,8 @@ func (m *mergedResult) balance(rs []*shardResult) *balance {
 	// unless shard files of different attempts are mixed).
 	made := map[string][][2]int{}
 	for _, u := range m.units {
-		from, to := u.From, u.To
-		if from == 0 {
-			from, to = 1, u.Runs
-		} else {
-			to = from + u.Runs - 1
-		}
+		from := max(u.From, 1) // the runs made: From.. (a whole test: 1..)
+		to := from + u.Runs - 1
 		key := u.Package + " " + u.Test
 		for _, o := range made[key] {
 			if lo, hi := max(from, o[0]), min(to, o[1]); lo <= hi {
