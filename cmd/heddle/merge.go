@@ -74,6 +74,14 @@ type balance struct {
 	SecondsMax  float64 `json:"seconds_max"`
 	SecondsMean float64 `json:"seconds_mean"`
 	SecondsSum  float64 `json:"seconds_sum"`
+	// The same in processor time (heddle's, go build's and the test
+	// binaries'), which a machine shared with other work does not inflate.
+	CPUMin   float64 `json:"cpu_seconds_min"`
+	CPUMax   float64 `json:"cpu_seconds_max"`
+	CPUMean  float64 `json:"cpu_seconds_mean"`
+	CPUSum   float64 `json:"cpu_seconds_sum"`
+	SetupCPU float64 `json:"setup_cpu_seconds_mean"`
+	IdleCPU  float64 `json:"idle_cpu"` // 1 - mean/max shard processor time
 	// Idle is 1 - mean/max shard time: the share of n workers' time spent
 	// waiting for the slowest, were they all started together.
 	Idle float64 `json:"idle"`
@@ -246,10 +254,11 @@ func (m *mergedResult) balance(rs []*shardResult) *balance {
 			continue
 		}
 		seen[r.Shard] = true
-		runs, secs := 0, r.Setup
+		runs, secs, cpu := 0, r.Setup, r.SetupCPU
 		for _, u := range r.Units {
 			runs += u.Runs
 			secs += u.Elapsed
+			cpu += u.CPU
 			if u.StoppedBy == "" {
 				b.Processes++
 			}
@@ -260,6 +269,12 @@ func (m *mergedResult) balance(rs []*shardResult) *balance {
 		if b.Shards == 0 || secs < b.SecondsMin {
 			b.SecondsMin = secs
 		}
+		if b.Shards == 0 || cpu < b.CPUMin {
+			b.CPUMin = cpu
+		}
+		b.CPUMax = max(b.CPUMax, cpu)
+		b.CPUSum += cpu
+		b.SetupCPU += r.SetupCPU
 		b.RunsMax = max(b.RunsMax, runs)
 		b.SecondsMax = max(b.SecondsMax, secs)
 		b.RunsMean += float64(runs)
@@ -275,6 +290,11 @@ func (m *mergedResult) balance(rs []*shardResult) *balance {
 	b.SetupMean /= float64(b.Shards)
 	if b.SecondsMax > 0 {
 		b.Idle = 1 - b.SecondsMean/b.SecondsMax
+	}
+	b.CPUMean = b.CPUSum / float64(b.Shards)
+	b.SetupCPU /= float64(b.Shards)
+	if b.CPUMax > 0 {
+		b.IdleCPU = 1 - b.CPUMean/b.CPUMax
 	}
 	// Runs made twice: overlapping ranges of one test (none, by the plan,
 	// unless shard files of different attempts are mixed).
@@ -463,7 +483,7 @@ func printMerged(w io.Writer, m *mergedResult) {
 	}
 	fmt.Fprintln(w, m.Statement)
 	if b := m.Balance; b != nil && b.Shards > 0 {
-		fmt.Fprintf(w, "balance: %d shards: runs per shard %d to %d (mean %.0f); wall time per shard %.2fs to %.2fs (mean %.2fs, of which setup %.2fs); idle from imbalance %.0f%%; %d test processes; %d runs made twice, %d past a first bug\n",
-			b.Shards, b.RunsMin, b.RunsMax, b.RunsMean, b.SecondsMin, b.SecondsMax, b.SecondsMean, b.SetupMean, 100*b.Idle, b.Processes, b.DuplicatedRuns, b.ExtraRuns)
+		fmt.Fprintf(w, "balance: %d shards: runs per shard %d to %d (mean %.0f); wall time per shard %.2fs to %.2fs (mean %.2fs, of which setup %.2fs), idle from imbalance %.0f%%; processor time per shard %.2fs to %.2fs (mean %.2fs, of which setup %.2fs), idle from imbalance %.0f%%; %d test processes; %d runs made twice, %d past a first bug\n",
+			b.Shards, b.RunsMin, b.RunsMax, b.RunsMean, b.SecondsMin, b.SecondsMax, b.SecondsMean, b.SetupMean, 100*b.Idle, b.CPUMin, b.CPUMax, b.CPUMean, b.SetupCPU, 100*b.IdleCPU, b.Processes, b.DuplicatedRuns, b.ExtraRuns)
 	}
 }

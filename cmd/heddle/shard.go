@@ -212,6 +212,10 @@ type shardResult struct {
 	// building and listing the tests of every package (the last attempt's):
 	// every shard pays it.
 	Setup float64 `json:"setup_seconds"`
+	// SetupCPU is the processor time of the setup, heddle's and its
+	// children's (go build): unlike wall time, it does not grow when the
+	// machine is shared.
+	SetupCPU float64 `json:"setup_cpu_seconds"`
 }
 
 type planTest struct {
@@ -232,6 +236,7 @@ type unitResult struct {
 	Error     string  `json:"error,omitempty"`   // why it did not finish
 	Bugs      int     `json:"bugs,omitempty"`    // bugs it found
 	Elapsed   float64 `json:"seconds"`           // wall time of its test binary process
+	CPU       float64 `json:"cpu_seconds"`       // processor time of the process, and heddle's meanwhile
 }
 
 type bugResult struct {
@@ -258,7 +263,7 @@ func testShard(sh *shardSpec, f *testFlags, opts build.Options, stdout, stderr i
 		fmt.Fprintln(stderr, "heddle:", err)
 		return exitUsage
 	}
-	begin := time.Now()
+	begin, beginCPU := time.Now(), cpuTime()
 	prog, outDir, out, ok := load(opts, f, stdout, stderr)
 	if !ok {
 		return exitUsage
@@ -305,6 +310,7 @@ func testShard(sh *shardSpec, f *testFlags, opts build.Options, stdout, stderr i
 	}
 	res.Plan = planHash(f, sh.n, units, fingerprints)
 	res.Setup = time.Since(begin).Seconds()
+	res.SetupCPU = (cpuTime() - beginCPU).Seconds()
 
 	// Resume from the checkpoint of an earlier, unfinished attempt.
 	ckPath := resultPath + ".checkpoint"
@@ -355,7 +361,7 @@ func testShard(sh *shardSpec, f *testFlags, opts build.Options, stdout, stderr i
 		} else {
 			// A bug is checkpointed as soon as it is found: a shard
 			// killed in the middle of the unit keeps it.
-			began := time.Now()
+			began, beganCPU := time.Now(), cpuTime()
 			r = runUnit(u, bins[u.Package], pkgs[u.Package], prog, f, outDir, out, stderr, func(b bugResult) {
 				if addBug(res, b) {
 					save()
@@ -365,6 +371,7 @@ func testShard(sh *shardSpec, f *testFlags, opts build.Options, stdout, stderr i
 				}
 			})
 			r.Elapsed = time.Since(began).Seconds()
+			r.CPU = (cpuTime() - beganCPU).Seconds()
 		}
 		res.Units = append(res.Units, r)
 		if r.Done {
