@@ -90,6 +90,10 @@ type balance struct {
 	// a test's first bug (without -keep-going).
 	DuplicatedRuns int `json:"duplicated_runs"`
 	ExtraRuns      int `json:"extra_runs"`
+	// Reports are the bug reports (and timing verdicts) the shards made,
+	// each with its replays: a process reports a bug once, a shard once
+	// per unit that meets it.
+	Reports int `json:"reports"`
 }
 
 type mergedTest struct {
@@ -254,6 +258,7 @@ func (m *mergedResult) balance(rs []*shardResult) *balance {
 			continue
 		}
 		seen[r.Shard] = true
+		b.Reports += len(r.Bugs)
 		runs, secs, cpu := 0, r.Setup, r.SetupCPU
 		for _, u := range r.Units {
 			runs += u.Runs
@@ -483,7 +488,7 @@ func printMerged(w io.Writer, m *mergedResult) {
 	}
 	fmt.Fprintln(w, m.Statement)
 	if b := m.Balance; b != nil && b.Shards > 0 {
-		fmt.Fprintf(w, "balance: %d shards: runs per shard %d to %d (mean %.0f); wall time per shard %.2fs to %.2fs (mean %.2fs, of which setup %.2fs), idle from imbalance %.0f%%; processor time per shard %.2fs to %.2fs (mean %.2fs, of which setup %.2fs), idle from imbalance %.0f%%; %d test processes; %d runs made twice, %d past a first bug\n",
-			b.Shards, b.RunsMin, b.RunsMax, b.RunsMean, b.SecondsMin, b.SecondsMax, b.SecondsMean, b.SetupMean, 100*b.Idle, b.CPUMin, b.CPUMax, b.CPUMean, b.SetupCPU, 100*b.IdleCPU, b.Processes, b.DuplicatedRuns, b.ExtraRuns)
+		fmt.Fprintf(w, "balance: %d shards: runs per shard %d to %d (mean %.0f); wall time per shard %.2fs to %.2fs (mean %.2fs, of which setup %.2fs), idle from imbalance %.0f%%; processor time per shard %.2fs to %.2fs (mean %.2fs, of which setup %.2fs), idle from imbalance %.0f%%; %d test processes; %d runs made twice, %d past a first bug; %d bug reports made for %d bugs\n",
+			b.Shards, b.RunsMin, b.RunsMax, b.RunsMean, b.SecondsMin, b.SecondsMax, b.SecondsMean, b.SetupMean, 100*b.Idle, b.CPUMin, b.CPUMax, b.CPUMean, b.SetupCPU, 100*b.IdleCPU, b.Processes, b.DuplicatedRuns, b.ExtraRuns, b.Reports, len(m.Bugs)+len(m.Timing))
 	}
 }

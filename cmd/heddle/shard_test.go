@@ -175,7 +175,7 @@ func TestMergeStatement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := m.Balance; b.DuplicatedRuns != 6 || b.ExtraRuns != 36-7 || b.RunsMin != 10 || b.RunsMax != 16 || b.Processes != 3 {
+	if b := m.Balance; b.DuplicatedRuns != 6 || b.ExtraRuns != 36-7 || b.RunsMin != 10 || b.RunsMax != 16 || b.Processes != 3 || b.Reports != 1 {
 		t.Errorf("balance %+v: want 6 runs made twice, 29 past the bug of run 7 (36 runs made), 10 to 16 runs per shard, 3 processes", b)
 	}
 	// Shards of different plans are refused.
