@@ -52,6 +52,7 @@ type k8sJob struct {
 // exploration, and checks that the merge is complete and equals one
 // process.
 func TestK8sIndexedJob(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../../deploy/k8s/heddle-job.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -429,6 +429,7 @@ func TestLastZeroBug(t *testing.T) {
 // tests, runs (one per class), exhaustion statements and bugs, with
 // their schedules.
 func TestShardMergeFamilies(t *testing.T) {
+	t.Parallel()
 	e := newShardEnv(t, familiesModule)
 	for _, strat := range []string{"odpor", "sdpor"} {
 		flags := []string{"-strategy", strat, "-budget", "100000"}
@@ -527,6 +528,7 @@ func TestClean(t *testing.T) {
 // TestShardMergeRandom checks the split of one test's runs: merged shards
 // of random, POS and PCT equal one process, with and without -keep-going.
 func TestShardMergeRandom(t *testing.T) {
+	t.Parallel()
 	e := newShardEnv(t, randomModule)
 	for _, c := range []struct {
 		strat string
@@ -558,6 +560,7 @@ func TestShardMergeRandom(t *testing.T) {
 // had not finished, keeps the bug the first attempt found, and ends with
 // the result of a shard never killed.
 func TestShardResume(t *testing.T) {
+	t.Parallel()
 	e := newShardEnv(t, randomModule)
 	gate := filepath.Join(e.dir, "gate")
 	log := filepath.Join(e.dir, "units.log")
@@ -645,6 +648,7 @@ func waitFor(t *testing.T, file string, cmd *exec.Cmd) {
 // range of runs, as it does in one process: the child's configuration
 // must not keep the range's first run.
 func TestShardChildProcess(t *testing.T) {
+	t.Parallel()
 	e := newShardEnv(t, map[string]string{
 		"go.mod": "module example.com/child\n\ngo 1.22\n",
 		"child_test.go": `package child
