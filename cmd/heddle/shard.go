@@ -259,6 +259,9 @@ func testShard(sh *shardSpec, f *testFlags, opts build.Options, stdout, stderr i
 		return exitUsage
 	}
 	resultPath, err := filepath.Abs(sh.result)
+	if err == nil {
+		err = os.MkdirAll(filepath.Dir(resultPath), 0o777)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "heddle:", err)
 		return exitUsage
