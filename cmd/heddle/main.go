@@ -11,6 +11,7 @@
 //	heddle run [flags] [package] [-- args...]
 //	                                 explore a main package's main
 //	heddle replay FILE [flags]       replay a recorded schedule
+//	heddle merge [flags] FILES...    combine the results of heddle test -shard
 //	heddle version                   print heddle's version
 //	heddle help [command]            print help
 //
@@ -52,6 +53,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdRun(rest, stdout, stderr)
 	case "replay":
 		return cmdReplay(rest, stdout, stderr)
+	case "merge":
+		return cmdMerge(rest, stdout, stderr)
 	case "version":
 		rh, err := build.RuntimeHash(heddle.Runtime)
 		if err != nil {
@@ -79,6 +82,7 @@ The commands are:
 	test        explore the tests of packages, many interleavings each
 	run         explore a main package: call its main many times
 	replay      replay a recorded schedule exactly
+	merge       combine the result files of heddle test -shard
 	version     print heddle's version
 	help        print help about a command
 
@@ -97,6 +101,8 @@ func cmdHelp(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, runUsage)
 	case "replay":
 		fmt.Fprint(stdout, replayUsage)
+	case "merge":
+		fmt.Fprint(stdout, mergeUsage)
 	case "version":
 		fmt.Fprint(stdout, "usage: heddle version\n\nVersion prints heddle's version.\n")
 	default:

@@ -34,6 +34,7 @@ type runSpec struct {
 	Verbose bool // -v: the binary's output is printed in full
 	Main    bool // heddle run: the one test is main's, and is called main in the output
 	Out     *syncWriter
+	OnEvent func(event.Event) // if set, called with each event as it comes (heddle test -shard's checkpoint)
 }
 
 // runResult is what a test binary did.
@@ -223,6 +224,9 @@ func runBinary(spec runSpec) (*runResult, error) {
 		defer mu.Unlock()
 		for _, e := range evs {
 			e.Package = spec.Package
+			if spec.OnEvent != nil {
+				spec.OnEvent(e)
+			}
 			if e.Action == event.Progress && !spec.JSON {
 				spec.Out.showProgress(e)
 				continue

@@ -91,6 +91,10 @@ Flags:
 	-v               verbose output: every test, and the binary's full output
 	-json            print JSON events, one per line (see docs/json.md)
 	-x               print the go commands heddle runs
+	-shard i/n       explore shard i (0 <= i < n) of the work only, and
+	                 write its result file for heddle merge
+	-result file     the shard's result file (default heddle-shard-i-of-n.json);
+	                 its checkpoint is file.checkpoint
 
 -cover is not supported: go test ignores overlays when it measures
 coverage (golang/go#73802).
@@ -209,6 +213,11 @@ func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*tes
 }
 
 func cmdTest(args []string, stdout, stderr io.Writer) int {
+	shard, args, err := splitShardArgs(args)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
 	f, patterns, err := parseTestFlags(args, stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -236,6 +245,9 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 		Tags:     f.tags,
 		CacheDir: cache,
 		Stderr:   stderr,
+	}
+	if shard != nil {
+		return testShard(shard, f, opts, stdout, stderr)
 	}
 	if f.racy {
 		return testRacy(f, opts, stdout, stderr)

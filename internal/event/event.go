@@ -45,6 +45,10 @@ type Event struct {
 	Schedule string `json:",omitempty"` // path of the schedule file
 	Report   string `json:",omitempty"` // the full text report
 	Replay   string `json:",omitempty"` // a command that replays the bug
+	// Key identifies the bug within its test: its kind and place, the
+	// same in every run that meets it (Bug and Timing). heddle merge
+	// deduplicates the bugs of shards by it.
+	Key string `json:",omitempty"`
 
 	// For Action == Summary.
 	Runs      int     `json:",omitempty"`

@@ -47,6 +47,12 @@ type Config struct {
 	// -racy); proofs say they cover them.
 	Racy int `json:",omitempty"`
 
+	// FirstRun is the number of the first run to make (0 or 1: from the
+	// start): heddle test -shard gives a test binary the range
+	// FirstRun..Runs of a randomized strategy's runs, each run's schedule
+	// being a function of the seed and its number.
+	FirstRun int `json:",omitempty"`
+
 	// heddle run: the explored test calls the main function of a main
 	// package (see Main).
 	Main    bool     // the test is heddle run's call of main
@@ -114,6 +120,7 @@ func LoadConfig() (Config, error) {
 		child := loaded
 		child.Strategy, child.Runs, child.Time, child.Budget = "random", 1, 0, "1"
 		child.Events, child.Replay, child.Verbose = "", "", false
+		child.FirstRun = 0
 		if b, err := json.Marshal(child); err == nil {
 			os.Setenv(EnvConfig, string(b))
 		}

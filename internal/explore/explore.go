@@ -170,7 +170,8 @@ func (x *explorer) run() {
 	racesBefore := x.races
 	exhausted := false
 	fatal := false
-	for run := 1; ; run++ {
+	first := max(cfg.FirstRun, 1)
+	for run := first; ; run++ {
 		if cfg.Runs > 0 && run > cfg.Runs {
 			break
 		}
@@ -185,11 +186,11 @@ func (x *explorer) run() {
 			exhausted = name != "replay"
 			break
 		}
-		x.runs = run
+		x.runs = run - first + 1
 		if run%32 == 0 {
 			if now := time.Now(); now.Sub(lastProgress) >= time.Second {
 				lastProgress = now
-				x.emit(event.Event{Action: event.Progress, Runs: run - 1, Bugs: x.bugs, Elapsed: now.Sub(start).Seconds(), Strategy: name})
+				x.emit(event.Event{Action: event.Progress, Runs: run - first, Bugs: x.bugs, Elapsed: now.Sub(start).Seconds(), Strategy: name})
 			}
 		}
 		rs := &runT{TB: x.t}

@@ -86,6 +86,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	x.seen[key] = true
 	early := ""
 	timing := false
+	tkey := ""     // a timing verdict's dedup key
 	placed := bug2 // the bug as a replay sees it, before a timing verdict renames it
 	switch x.earlyNeeded(bug2, keys, seed, firings) {
 	case earlyBug:
@@ -98,7 +99,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		// The test assumes the machine is never slower than the time it
 		// waits. One timing verdict per test, or with -keep-going one per
 		// distinct failure.
-		tkey := KindTiming
+		tkey = KindTiming
 		if x.cfg.KeepGoing {
 			tkey += " " + key
 		}
@@ -135,12 +136,12 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	if timing && !x.cfg.StrictTiming {
 		// Reported apart from bugs: the test passes, the exploration
 		// goes on.
-		x.emit(event.Event{Action: event.Timing, Kind: KindTiming, Message: bug2.Message, Run: run, Steps: res2.Steps, Schedule: path, Report: text, Replay: replay})
+		x.emit(event.Event{Action: event.Timing, Kind: KindTiming, Key: tkey, Message: bug2.Message, Run: run, Steps: res2.Steps, Schedule: path, Report: text, Replay: replay})
 		x.t.Log("\n" + text)
 		return false
 	}
 	x.bugs++
-	x.emit(event.Event{Action: event.Bug, Kind: bug2.Kind, Message: bug2.Message, Run: run, Steps: res2.Steps, Schedule: path, Report: text, Replay: replay})
+	x.emit(event.Event{Action: event.Bug, Kind: bug2.Kind, Key: key, Message: bug2.Message, Run: run, Steps: res2.Steps, Schedule: path, Report: text, Replay: replay})
 	x.t.Error("\n" + text)
 	return true
 }
