@@ -283,3 +283,40 @@ func TestRecordedEnabledSetsBounded(t *testing.T) {
 		t.Fatalf("only %d steps checked", checked)
 	}
 }
+
+// hasKeyChecker checks Choice.HasKey against Choice.Key at every point.
+type hasKeyChecker struct {
+	engine.Strategy
+	t      *testing.T
+	points int
+}
+
+func (c *hasKeyChecker) Choose(p *engine.Point) int {
+	c.points++
+	for i, a := range p.Choices {
+		for j, b := range p.Choices {
+			if got := a.HasKey(b.Key()); got != (i == j) {
+				c.t.Fatalf("step %d: %q.HasKey(%q) = %v", p.Step, a.Key(), b.Key(), got)
+			}
+		}
+		k := a.Key()
+		for _, bad := range []string{k + "0", k + "#", k + "#01", "@" + k, k[:len(k)-1], ""} {
+			if a.HasKey(bad) {
+				c.t.Fatalf("step %d: %q.HasKey(%q)", p.Step, k, bad)
+			}
+		}
+	}
+	return c.Strategy.Choose(p)
+}
+
+// TestChoiceHasKey: HasKey, which replays use to follow a schedule
+// without making every choice's key, agrees with Key on goroutines,
+// select cases and timers.
+func TestChoiceHasKey(t *testing.T) {
+	c := &hasKeyChecker{Strategy: strategy.NewRandom(2), t: t}
+	c.Begin(1)
+	engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond}, c, copiesWithTimers(3))
+	if c.points < 20 {
+		t.Fatalf("%d points", c.points)
+	}
+}
