@@ -206,3 +206,117 @@ func TestSparseVC(t *testing.T) {
 		}
 	}
 }
+
+// blockedWhileTimersStop is a program whose goroutines (n of them) all
+// stay blocked while the test goroutine stops iters timers, a step that
+// recomputes every goroutine's choices.
+func blockedWhileTimersStop(n, iters int) func() {
+	return func() {
+		never := rt.MakeChan[chan int](0)
+		for range n {
+			rt.Go(func() { rt.Recv(never) })
+		}
+		for range iters {
+			rt.TimerStop(rt.NewTimer(time.Hour))
+		}
+	}
+}
+
+// TestRecordedEnabledSetsShareUnchanged: a step that recomputes every
+// goroutine copies the recorded chunks of the goroutines whose choices
+// changed only. It once copied them all, and a recorded run of GoKer's
+// Grpc3017 (10,000 goroutines, a Timer.Stop per iteration) grew by 67 KB
+// a step, past 2 GB.
+func TestRecordedEnabledSetsShareUnchanged(t *testing.T) {
+	rec := &keyLogger{s: strategy.NewRandom(1), keys: map[int]string{}}
+	rec.Begin(1)
+	// 96 goroutines are 3 chunks of about 800 bytes: 6000 steps that
+	// copied them all would allocate 15 MB. The bound drops the sets of
+	// the steps before the last 4096 only.
+	r := engine.Run(engine.Config{Record: true, EnabledBound: 4 << 20}, rec, blockedWhileTimersStop(96, 6000))
+	if r.Steps < 6000 {
+		t.Fatalf("%d steps", r.Steps)
+	}
+	if r.EnabledFrom != 0 {
+		t.Errorf("the enabled sets of the first %d of %d steps were dropped: unchanged goroutines' choices are copied", r.EnabledFrom, r.Steps)
+	}
+}
+
+// TestRecordedEnabledSetsBounded: past Config.EnabledBound, a recorded
+// run keeps the enabled sets of its last steps only, and those are still
+// the choices offered.
+func TestRecordedEnabledSetsBounded(t *testing.T) {
+	rec := &keyLogger{s: strategy.NewRandom(3), keys: map[int]string{}}
+	rec.Begin(1)
+	r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, Record: true, EnabledBound: 16 << 10}, rec, copiesWithTimers(150))
+	if r.EnabledFrom == 0 || r.EnabledFrom >= len(r.Trace) {
+		t.Fatalf("EnabledFrom %d of %d steps: want some dropped, some kept", r.EnabledFrom, len(r.Trace))
+	}
+	checked := 0
+	seen := map[int]bool{}
+	for i, s := range r.Trace {
+		if i < r.EnabledFrom {
+			if s.Enabled.Len() != 0 {
+				t.Fatalf("step %d, before EnabledFrom %d, kept %d choices", s.N, r.EnabledFrom, s.Enabled.Len())
+			}
+			seen[s.N] = true
+			continue
+		}
+		if seen[s.N] || s.Kind == engine.OpExit {
+			continue
+		}
+		seen[s.N] = true
+		want, ok := rec.keys[s.N]
+		if !ok {
+			continue
+		}
+		got := ""
+		for _, k := range s.Enabled.Strings() {
+			got += k + " "
+		}
+		if got != want {
+			t.Fatalf("step %d: recorded %q, offered %q", s.N, got, want)
+		}
+		checked++
+	}
+	if checked < 100 {
+		t.Fatalf("only %d steps checked", checked)
+	}
+}
+
+// hasKeyChecker checks Choice.HasKey against Choice.Key at every point.
+type hasKeyChecker struct {
+	engine.Strategy
+	t      *testing.T
+	points int
+}
+
+func (c *hasKeyChecker) Choose(p *engine.Point) int {
+	c.points++
+	for i, a := range p.Choices {
+		for j, b := range p.Choices {
+			if got := a.HasKey(b.Key()); got != (i == j) {
+				c.t.Fatalf("step %d: %q.HasKey(%q) = %v", p.Step, a.Key(), b.Key(), got)
+			}
+		}
+		k := a.Key()
+		for _, bad := range []string{k + "0", k + "#", k + "#01", "@" + k, k[:len(k)-1], ""} {
+			if a.HasKey(bad) {
+				c.t.Fatalf("step %d: %q.HasKey(%q)", p.Step, k, bad)
+			}
+		}
+	}
+	return c.Strategy.Choose(p)
+}
+
+// TestChoiceHasKey: HasKey, which replays use to follow a schedule
+// without making every choice's key, agrees with Key on goroutines,
+// select cases and timers.
+func TestChoiceHasKey(t *testing.T) {
+	c := &hasKeyChecker{Strategy: strategy.NewRandom(2), t: t}
+	c.Begin(1)
+	engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond}, c, copiesWithTimers(3))
+	if c.points < 20 {
+		t.Fatalf("%d points", c.points)
+	}
+}

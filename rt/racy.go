@@ -40,6 +40,18 @@ func RacyWrite(group string) bool {
 	return true
 }
 
+// RacyStore is the write of a racy read-modify-write (x++, x op= e): the
+// rewriter turns x++ into x = rt.RacyStore(x+1, "g"), after a RacyRead
+// before the statement, so that the read and the write are two scheduling
+// points, as natively. It marks the write of each group and returns v,
+// which the statement then assigns.
+func RacyStore[T any](v T, groups ...string) T {
+	for _, g := range groups {
+		RacyWrite(g)
+	}
+	return v
+}
+
 func mapAddr[M ~map[K]V, K comparable, V any](m M) unsafe.Pointer {
 	return *(*unsafe.Pointer)(unsafe.Pointer(&m))
 }

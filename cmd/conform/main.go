@@ -32,7 +32,8 @@ func main() {
 		grace    = flag.Duration("grace", time.Second, "the native leak check's limit for goroutines still running after a run")
 		stable   = flag.Duration("stable", 20*time.Millisecond, "how long leftover goroutines of a program with timers must stay blocked to be a leak")
 		hang     = flag.Duration("hang", 20*time.Second, "a native process silent this long is killed, and its run is a hang")
-		strategy = flag.String("strategy", "dfs", "heddle's exhaustive strategy")
+		strategy = flag.String("strategy", "odpor", "heddle's exhaustive strategy")
+		racy     = flag.Bool("racy", true, "run heddle test -racy (racy accesses as scheduling points)")
 		budget   = flag.Int("budget", 20000, "heddle runs per program")
 		timeout  = flag.Duration("timeout", 30*time.Minute, "time limit of the heddle command (all programs)")
 		jobs     = flag.Int("j", 2, "native settings run in parallel")
@@ -43,13 +44,13 @@ func main() {
 	)
 	flag.Parse()
 	command := strings.TrimSpace("go run ./cmd/conform " + strings.Join(os.Args[1:], " "))
-	if err := mainErr(command, *gen, *runs, *perTime, *procs, *variants, *grace, *stable, *hang, *strategy, *budget, *timeout, *jobs, *run, *out, *heddle, *keep); err != nil {
+	if err := mainErr(command, *gen, *runs, *perTime, *procs, *variants, *grace, *stable, *hang, *strategy, *racy, *budget, *timeout, *jobs, *run, *out, *heddle, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "conform:", err)
 		os.Exit(1)
 	}
 }
 
-func mainErr(command string, gen, runs int, perTime time.Duration, procs, variants string, grace, stable, hang time.Duration, strategy string, budget int, timeout time.Duration, jobs int, run, out, heddle string, keep bool) error {
+func mainErr(command string, gen, runs int, perTime time.Duration, procs, variants string, grace, stable, hang time.Duration, strategy string, racy bool, budget int, timeout time.Duration, jobs int, run, out, heddle string, keep bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	modDir, err := goker.ModuleDir("conform")
@@ -106,7 +107,7 @@ func mainErr(command string, gen, runs int, perTime time.Duration, procs, varian
 	cfg := conform.Config{
 		Corpus: corpus,
 		Native: ncfg,
-		Heddle: conform.HeddleConfig{Binary: heddle, Strategy: strategy, Budget: budget, Timeout: timeout},
+		Heddle: conform.HeddleConfig{Binary: heddle, Strategy: strategy, Racy: racy, Budget: budget, Timeout: timeout},
 		Work:   work,
 		Jobs:   jobs,
 		Log:    os.Stderr,

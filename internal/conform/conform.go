@@ -147,7 +147,11 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 			fmt.Fprintf(cfg.Log, format, args...)
 		}
 	}
-	logf("conform: heddle -strategy %s on %d programs\n", cfg.Heddle.Strategy, len(ps))
+	racy := ""
+	if cfg.Heddle.Racy {
+		racy = " -racy"
+	}
+	logf("conform: heddle%s -strategy %s on %d programs\n", racy, cfg.Heddle.Strategy, len(ps))
 	hr, err := RunHeddle(ctx, hdir, ps, cfg.Heddle)
 	if err != nil && hr == nil {
 		return nil, err

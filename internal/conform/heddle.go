@@ -21,7 +21,8 @@ import (
 // HeddleConfig is how heddle explores the corpus.
 type HeddleConfig struct {
 	Binary   string        // the heddle binary
-	Strategy string        // an exhaustive strategy (dfs)
+	Strategy string        // an exhaustive strategy (odpor)
+	Racy     bool          // heddle test -racy: racy accesses as scheduling points
 	Budget   int           // runs per program
 	Timeout  time.Duration // of the whole heddle command
 	Flags    []string      // more flags
@@ -51,6 +52,11 @@ func HeddleOutcome(e event.Event) string {
 		if e.Test != "" {
 			msg = strings.ReplaceAll(msg, e.Test, "TEST")
 		}
+		if strings.HasPrefix(msg, "concurrent map ") {
+			// "concurrent map writes: g0.2 was writing the map": the
+			// runtime's words, then which goroutine wrote.
+			msg, _, _ = strings.Cut(msg, ": ")
+		}
 		return "panic: " + msg
 	case "timing":
 		// A failure heddle reached but set apart as timing-dependent
@@ -75,8 +81,8 @@ func HeddleOutcome(e event.Event) string {
 	return ""
 }
 
-// RunHeddle runs `heddle test -json -keep-going -strategy S -budget N -run
-// ^(programs)$ .` in dir, a module written by WriteHeddleModule, and returns
+// RunHeddle runs `heddle test -json -keep-going [-racy] -strategy S -budget
+// N -run ^(programs)$ .` in dir, a module written by WriteHeddleModule, and returns
 // what it reached on each program.
 func RunHeddle(ctx context.Context, dir string, ps []*Program, cfg HeddleConfig) (map[string]*HeddleRun, error) {
 	names := make([]string, len(ps))
@@ -87,6 +93,9 @@ func RunHeddle(ctx context.Context, dir string, ps []*Program, cfg HeddleConfig)
 	os.Remove(marks)
 	args := []string{"test", "-json", "-keep-going", "-strategy", cfg.Strategy, "-budget", fmt.Sprint(cfg.Budget),
 		"-timeout", "0", "-o", filepath.Join(dir, "schedules"), "-run", "^(" + strings.Join(names, "|") + ")$"}
+	if cfg.Racy {
+		args = append(args, "-racy")
+	}
 	args = append(args, cfg.Flags...)
 	args = append(args, ".")
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)

@@ -1,6 +1,7 @@
 package conform
 
 import (
+	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -225,8 +226,17 @@ func driverFile(c *Corpus, noise string) string {
 	if noise != "" {
 		imp = "\t\"math/rand/v2\"\n"
 	}
-	return fmt.Sprintf(driver, imp, strings.Join(progs, "\n"), strings.Join(files, ", "), noise)
+	_, stack, ok := strings.Cut(driverStack, "// The code below this line is also the native driver's")
+	if !ok {
+		panic("conform: driverstack.go lost its marker line")
+	}
+	return fmt.Sprintf(driver, imp, strings.Join(progs, "\n"), strings.Join(files, ", "), noise) + "\n// From heddle.dev/internal/conform's driverstack.go" + stack
 }
+
+// driverStack is the source of driverstack.go, which the driver includes.
+//
+//go:embed driverstack.go
+var driverStack string
 
 // driver is the native test: TestConformNative runs the program named by
 // $CONFORM_PROG as a subtest, once per run from $CONFORM_FROM to
@@ -269,11 +279,8 @@ func conformEnv(name string) int64 {
 	return n
 }
 
-type conformG struct{ id, state, pos string }
-
 // conformLeft returns the goroutines, other than the caller and those in
-// old, that run code of the programs' files, with their state and the
-// innermost position in those files.
+// old, that run code of the programs' files (conformParse).
 func conformLeft(old map[string]bool) []conformG {
 	buf := make([]byte, 1<<20)
 	for {
@@ -284,55 +291,7 @@ func conformLeft(old map[string]bool) []conformG {
 		}
 		buf = make([]byte, 2*len(buf))
 	}
-	var out []conformG
-	for i, g := range strings.Split(string(buf), "\n\n") {
-		if i == 0 {
-			continue // this goroutine
-		}
-		lines := strings.Split(g, "\n")
-		head := strings.TrimPrefix(lines[0], "goroutine ")
-		sp := strings.Index(head, " ")
-		if sp < 0 {
-			continue
-		}
-		id := head[:sp]
-		if old[id] {
-			continue
-		}
-		state := strings.TrimSuffix(strings.TrimPrefix(head[sp+1:], "["), "]:")
-		if j := strings.Index(state, ","); j >= 0 {
-			state = state[:j]
-		}
-		pos := ""
-		for _, l := range lines[1:] {
-			if !strings.HasPrefix(l, "\t") || strings.HasPrefix(l, "\tcreated by") {
-				continue
-			}
-			l = strings.TrimSpace(l)
-			if j := strings.LastIndex(l, " +0x"); j >= 0 {
-				l = l[:j]
-			}
-			l = l[strings.LastIndex(l, "/")+1:]
-			if file, _, ok := strings.Cut(l, ":"); ok && conformFiles[file] {
-				pos = l
-				break
-			}
-		}
-		if pos != "" {
-			out = append(out, conformG{id, state, pos})
-		}
-	}
-	return out
-}
-
-func conformBlocked(state string) bool {
-	switch state {
-	case "chan send", "chan receive", "chan send (nil chan)", "chan receive (nil chan)",
-		"select", "select (no cases)", "sync.Mutex.Lock", "sync.RWMutex.Lock", "sync.RWMutex.RLock",
-		"sync.Cond.Wait", "sync.WaitGroup.Wait", "semacquire":
-		return true
-	}
-	return false
+	return conformParse(string(buf), old, conformFiles)
 }
 
 func TestConformNative(t *testing.T) {
@@ -364,7 +323,7 @@ func TestConformNative(t *testing.T) {
 			blocked := true
 			var ps, ids []string
 			for _, g := range gs {
-				blocked = blocked && conformBlocked(g.state)
+				blocked = blocked && conformBlocked(g)
 				ps = append(ps, g.pos)
 				ids = append(ids, g.id+" "+g.state+" "+g.pos)
 			}

@@ -43,6 +43,13 @@ var subsetPrograms = []string{
 	"TestWaitGroupWaitPoll",
 	"TestGen0001",
 	"TestGen0010",
+	// Racy: reached by heddle test -racy.
+	"TestCheckThenAct",
+	"TestLostUpdate",
+	"TestLostIncrement",
+	"TestMapCheckThenAct",
+	// Its rare native leak was the driver's (driverstack.go).
+	"TestErrorAfterReturn",
 }
 
 // knownGap is a program with a native outcome that heddle does not reach
@@ -54,21 +61,14 @@ type knownGap struct {
 }
 
 // knownGaps are the programs of the CI subset that show a known, open
-// gap. TestSubset fails if heddle reaches one of these outcomes: the gap
-// is then fixed, and the program belongs in subsetPrograms.
-var knownGaps = []knownGap{
-	{"TestErrorAfterReturn", "leak: ends_test.go:72",
-		"not a gap of heddle's model: natively the program runs as a subtest of the harness's driver, and the late t.Error waits on the driver test's lock while the next run starts (seen once in 14,208 runs); its other outcomes, \"Fail in goroutine after TEST has completed\" among them, heddle reaches (testscript testing_misuse.txt checks it in CI)"},
-	{"TestCheckThenAct", "fail: shared_test.go:27: 2 acted",
-		"issue 10 gap 2: racy plain accesses are explored only by heddle test -racy, which this harness does not use yet"},
-	{"TestLostUpdate", "fail: shared_test.go:45: x=1",
-		"issue 10 gap 2: racy plain accesses are explored only by heddle test -racy, which this harness does not use yet"},
-	{"TestMapCheckThenAct", "panic: concurrent map writes",
-		"issue 10 gap 2: concurrent map misuse is modelled only by heddle test -racy, which this harness does not use yet"},
-}
+// gap (none today). TestSubset fails if heddle reaches one of these
+// outcomes: the gap is then fixed, and the program belongs in
+// subsetPrograms.
+var knownGaps = []knownGap{}
 
 // TestSubset runs heddle, built from this tree, and the native runs on a
-// small part of the corpus. It fails if heddle's exhaustive search misses
+// small part of the corpus, as cmd/conform does (heddle test -racy
+// -strategy odpor). It fails if heddle's exhaustive search misses
 // a native outcome of a program of subsetPrograms, or reaches the missed
 // outcome of a program of knownGaps. The whole harness is
 // `go run ./cmd/conform` (docs/conformance.md).
@@ -110,7 +110,7 @@ func TestSubset(t *testing.T) {
 			Runs: 300, Time: 2 * time.Second, Procs: []int{1, 2}, Variants: []Variant{Plain, Noise},
 			Grace: time.Second, Stable: 20 * time.Millisecond, Hang: 20 * time.Second,
 		},
-		Heddle: HeddleConfig{Binary: heddle, Strategy: "dfs", Budget: 20000, Timeout: 5 * time.Minute},
+		Heddle: HeddleConfig{Binary: heddle, Strategy: subsetStrategy, Racy: true, Budget: 20000, Timeout: 5 * time.Minute},
 		Work:   filepath.Join(tmp, "work"),
 		Jobs:   2,
 	})
@@ -128,7 +128,7 @@ func TestSubset(t *testing.T) {
 				return
 			}
 			if !h.Exhausted {
-				t.Errorf("dfs did not explore every schedule in %d runs", h.Runs)
+				t.Errorf("%s did not explore every schedule in %d runs", subsetStrategy, h.Runs)
 			}
 			if g, ok := gaps[pr.Program.Name]; ok {
 				if h.Reached(g.outcome) {
@@ -142,13 +142,25 @@ func TestSubset(t *testing.T) {
 			}
 		})
 	}
-	// The harness must see the gap it exists to catch: issue 10's
-	// reproduction, whose outcome the noise build shows in many runs.
+	// The harness must see the gaps it exists to catch: issue 10's
+	// reproduction and the racy outcomes, which the native settings show
+	// in many runs (in the last full run, in 8 to 70 percent of them).
 	for _, pr := range res.Programs {
-		if pr.Program.Name == "TestArriveDefault" && pr.NativeOutcomes()[arriveDefaultTaken] == 0 {
-			t.Errorf("no native run of TestArriveDefault showed %q: the native side lost its sensitivity", arriveDefaultTaken)
+		if o, ok := sensitive[pr.Program.Name]; ok && pr.NativeOutcomes()[o] == 0 {
+			t.Errorf("no native run of %s showed %q: the native side lost its sensitivity", pr.Program.Name, o)
 		}
 	}
 }
+
+// sensitive are outcomes the native side of the subset must show.
+var sensitive = map[string]string{
+	"TestArriveDefault":   arriveDefaultTaken,
+	"TestLostUpdate":      "fail: shared_test.go:45: x=1",
+	"TestMapCheckThenAct": "panic: concurrent map writes",
+}
+
+// subsetStrategy is the exhaustive strategy of the subset, cmd/conform's
+// default.
+const subsetStrategy = "odpor"
 
 const arriveDefaultTaken = "fail: arrive_test.go:24: default taken: the partner had not reached its send yet"

@@ -150,6 +150,10 @@ type Result struct {
 	OverMemory string
 	// OverTime is set when the run was ended at Config.Deadline.
 	OverTime bool
+	// EnabledFrom is, in a recorded run, the first step of Trace whose
+	// Enabled set was kept: a long run with many goroutines keeps those
+	// of its last steps only (enabledlog.go).
+	EnabledFrom int
 }
 
 // Config is the per-run configuration.
@@ -197,6 +201,10 @@ type Config struct {
 	// Record makes the run capture call sites, enabled sets and vector
 	// clocks of every step (for reports and replay -v). It is slower.
 	Record bool
+	// EnabledBound is how many bytes a recorded run allocates for the
+	// enabled sets of its steps before it keeps those of its last steps
+	// only (Result.EnabledFrom); 0 means 256 MiB.
+	EnabledBound uint64
 	// Trace makes the run keep its trace of steps (Result.Trace), which
 	// Record implies. Strategies such as DPOR need it; random and PCT do
 	// not, and runs are faster without it.
@@ -268,6 +276,7 @@ type Exec struct {
 	// Recorded runs: the enabled set's chunks (enabledlog.go).
 	enChunks []*enChunkT
 	enVer    uint64
+	enBytes  uint64 // allocated for the enabled sets, about
 	point    Point
 	res      Result
 

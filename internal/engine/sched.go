@@ -40,6 +40,33 @@ func (c Choice) Key() string {
 	return c.G.ID
 }
 
+// HasKey reports whether c.Key() == k, without making the key: strategies
+// that follow a schedule compare it with every choice at every step.
+func (c Choice) HasKey(k string) bool {
+	if c.Timer != nil {
+		return len(k) == 1+len(c.Timer.ID) && k[0] == '@' && k[1:] == c.Timer.ID
+	}
+	id := c.G.ID
+	if len(k) < len(id) || k[:len(id)] != id {
+		return false
+	}
+	if !c.Select || c.Case < 0 {
+		return len(k) == len(id)
+	}
+	rest := k[len(id):]
+	if len(rest) < 2 || rest[0] != '#' {
+		return false
+	}
+	n := 0
+	for _, d := range rest[1:] {
+		if d < '0' || d > '9' || n > 1<<20 {
+			return false
+		}
+		n = 10*n + int(d-'0')
+	}
+	return n == c.Case && (rest[1] != '0' || len(rest) == 2)
+}
+
 // Op is the operation the choice performs.
 //
 //go:norace
@@ -378,20 +405,24 @@ func (e *Exec) addTimerChoices() {
 		e.choices = e.one[:]
 		return
 	}
-	e.addTimerChoice(t, idle)
+	// The timers due with t starve the same goroutines: one look at them
+	// for all (a sleeper's own goroutine aside), not one per timer.
+	shared := time.Duration(-1)
+	e.addTimerChoice(t, idle, &shared)
 	for _, u := range e.timers {
 		if u != t && u.when == t.when && !(idle && u.period > 0 && u.ch != nil && len(u.ch) == cap(u.ch)) {
-			e.addTimerChoice(u, idle)
+			e.addTimerChoice(u, idle, &shared)
 		}
 	}
 }
 
 // addTimerChoice adds the firing of t, due first (with any others due at
 // the same instant), if time may advance to it; idle says whether no
-// goroutine could run.
+// goroutine could run. *shared, if not negative, is the starvation of
+// the timers due at t's instant that have no sleeper.
 //
 //go:norace
-func (e *Exec) addTimerChoice(t *Timer, idle bool) {
+func (e *Exec) addTimerChoice(t *Timer, idle bool, shared *time.Duration) {
 	starve := time.Duration(0)
 	if !idle {
 		// No runnable goroutine ran after lastRun (nor before the last
@@ -400,7 +431,15 @@ func (e *Exec) addTimerChoice(t *Timer, idle bool) {
 		if t.when-max(e.lastRun, e.idleAt) > e.cfg.MaxStarve {
 			return
 		}
-		if starve = e.starvation(t); starve > e.cfg.MaxStarve {
+		if t.sleeper != nil {
+			starve = e.starvation(t)
+		} else {
+			if *shared < 0 {
+				*shared = e.starvation(t)
+			}
+			starve = *shared
+		}
+		if starve > e.cfg.MaxStarve {
 			return
 		}
 	}
@@ -421,6 +460,7 @@ func (e *Exec) addTimerChoice(t *Timer, idle bool) {
 	// ordinary choice beside the runnable goroutines.
 	if t.sleeper != nil {
 		e.choices = append(e.choices, Choice{G: t.sleeper, Case: -1, Early: early})
+		*shared = -1 // the starvation looks at e.choices, which grew
 		return
 	}
 	e.choices = append(e.choices, Choice{Timer: t, Case: -1, Early: early})

@@ -80,6 +80,9 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 		s.Enabled = e.snapshot(enabled)
 	}
 	e.res.Trace = append(e.res.Trace, s)
+	if e.cfg.Record {
+		e.boundEnabled()
+	}
 }
 
 // clock advances the vector clocks of a recorded run for a step of g on obj

@@ -606,6 +606,9 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 	} else {
 		fmt.Fprintf(b, "steps:\n")
 	}
+	if res.EnabledFrom > from {
+		fmt.Fprintf(b, "  (the enabled choices of the first %d steps were not kept, to bound the replay's memory)\n", res.EnabledFrom)
+	}
 	for _, s := range tr[from:] {
 		who := gid(s.G)
 		what := s.Kind.String()

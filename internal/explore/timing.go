@@ -133,7 +133,7 @@ func (a *avoidEarly) Choose(p *engine.Point) int {
 	for look := 0; look < 4 && a.next+look < len(a.keys); look++ {
 		want := a.keys[a.next+look]
 		for i, c := range p.Choices {
-			if c.Key() == want && ok(c) {
+			if c.HasKey(want) && ok(c) {
 				a.next += look + 1
 				return i
 			}

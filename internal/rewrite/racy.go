@@ -133,7 +133,7 @@ func (p *racyPass) list(stmts *[]ast.Stmt) map[int]bool {
 			changed = true
 		}
 		out = append(out, before...)
-		out = append(out, s)
+		out = append(out, p.split(s, mine))
 		out = append(out, after...)
 	}
 	if changed && !p.dry {
@@ -192,7 +192,13 @@ func (p *racyPass) nested(s ast.Stmt) map[int]bool {
 // returns the statements to insert before and after it: the points of its
 // groups, and the model of its map accesses (mapOps).
 func (p *racyPass) place(s ast.Stmt, mine []int) (before, after []ast.Stmt) {
-	before = p.placeGroups(s, mine)
+	if p.splits(s, mine) {
+		// The read of a read-modify-write; split puts the write in the
+		// statement.
+		before = p.calls(mine, s.Pos(), true)
+	} else {
+		before = p.placeGroups(s, mine)
+	}
 	mb, ma := p.mapOps(s)
 	return append(before, mb...), ma
 }
@@ -215,17 +221,17 @@ func (p *racyPass) placeGroups(s ast.Stmt, mine []int) []ast.Stmt {
 			}
 		}
 		if len(rest) > 0 && t.Cond != nil && p.wrapCond(&t.Cond, rest) {
-			return p.calls(initLines, s.Pos())
+			return p.calls(initLines, s.Pos(), false)
 		}
 	case *ast.RangeStmt:
 		// The iteration reads what it ranges over before every
 		// iteration: a point before the loop and one at the start of
 		// its body.
-		if body := p.calls(mine, t.Body.Lbrace); !p.dry {
+		if body := p.calls(mine, t.Body.Lbrace, false); !p.dry {
 			t.Body.List = append(body, t.Body.List...)
 		}
 	}
-	return p.calls(mine, s.Pos())
+	return p.calls(mine, s.Pos(), false)
 }
 
 // wrapCond puts the points of lines into a boolean condition:
@@ -236,12 +242,12 @@ func (p *racyPass) wrapCond(cond *ast.Expr, lines []int) bool {
 		return false
 	}
 	if p.dry {
-		p.exprs(lines, (*cond).Pos())
+		p.exprs(lines, (*cond).Pos(), false)
 		return true
 	}
 	var x ast.Expr = &ast.ParenExpr{Lparen: (*cond).Pos(), X: *cond, Rparen: (*cond).End()}
 	p.r.skip[x] = true
-	calls := p.exprs(lines, (*cond).Pos())
+	calls := p.exprs(lines, (*cond).Pos(), false)
 	for i := len(calls) - 1; i >= 0; i-- {
 		b := &ast.BinaryExpr{X: calls[i], OpPos: (*cond).Pos(), Op: token.LAND, Y: x}
 		p.r.skip[b] = true
@@ -251,10 +257,10 @@ func (p *racyPass) wrapCond(cond *ast.Expr, lines []int) bool {
 	return true
 }
 
-// calls are the point statements of lines, at pos.
-func (p *racyPass) calls(lines []int, pos token.Pos) []ast.Stmt {
+// calls are the point statements of lines, at pos (reads only if read).
+func (p *racyPass) calls(lines []int, pos token.Pos, read bool) []ast.Stmt {
 	var out []ast.Stmt
-	for _, e := range p.exprs(lines, pos) {
+	for _, e := range p.exprs(lines, pos, read) {
 		st := &ast.ExprStmt{X: e}
 		p.r.skip[st] = true
 		out = append(out, st)
@@ -263,8 +269,8 @@ func (p *racyPass) calls(lines []int, pos token.Pos) []ast.Stmt {
 }
 
 // exprs are the calls of the points of lines: one per group, a write if
-// any statement of the group on those lines writes.
-func (p *racyPass) exprs(lines []int, pos token.Pos) []ast.Expr {
+// any statement of the group on those lines writes (and not read).
+func (p *racyPass) exprs(lines []int, pos token.Pos, read bool) []ast.Expr {
 	write := map[string]bool{}
 	var groups []string
 	for _, l := range lines {
@@ -280,7 +286,7 @@ func (p *racyPass) exprs(lines []int, pos token.Pos) []ast.Expr {
 	var out []ast.Expr
 	for _, g := range groups {
 		name := "RacyRead"
-		if write[g] {
+		if write[g] && !read {
 			name = "RacyWrite"
 		}
 		call := p.r.rtCall(name, pos, &ast.BasicLit{ValuePos: pos, Kind: token.STRING, Value: strconv.Quote(g)})
@@ -506,4 +512,111 @@ func copyExpr(e ast.Expr, pos token.Pos) ast.Expr {
 		return &ast.StarExpr{Star: pos, X: copyExpr(e.X, pos)}
 	}
 	panic(fmt.Sprintf("copyExpr: %T", e))
+}
+
+// splits reports whether s, whose own lines mine are racy, is a
+// read-modify-write of a variable or a path of fields that a racy line
+// writes: x++, x--, x op= e. Natively its read and its write are two
+// accesses, and another goroutine's access can come between them (two
+// racing x++ lose an update), so it gets two points: a read before it,
+// and a write after the read (split).
+func (p *racyPass) splits(s ast.Stmt, mine []int) bool {
+	var lhs, rhs ast.Expr
+	switch s := s.(type) {
+	case *ast.IncDecStmt:
+		lhs = s.X
+	case *ast.AssignStmt:
+		if s.Tok == token.ASSIGN || s.Tok == token.DEFINE || len(s.Lhs) != 1 || len(s.Rhs) != 1 {
+			return false
+		}
+		lhs, rhs = s.Lhs[0], s.Rhs[0]
+	default:
+		return false
+	}
+	write := false
+	for _, l := range mine {
+		for _, st := range p.lines[l] {
+			write = write || st.Write
+		}
+	}
+	if !write || p.isMap(lhs) || !p.mapName(lhs) || (rhs != nil && !p.simple(rhs)) {
+		return false
+	}
+	return p.r.typeOf(lhs) != nil
+}
+
+// split returns s, or, if it splits (see splits), the assignment that
+// makes its write a point of its own: x = rt.RacyStore(x op e, groups...),
+// which evaluates x op e (the read, in the step of the point before the
+// statement), announces the write of each group, and assigns.
+func (p *racyPass) split(s ast.Stmt, mine []int) ast.Stmt {
+	if !p.splits(s, mine) || p.dry {
+		return s
+	}
+	var lhs ast.Expr
+	var value ast.Expr
+	pos := s.Pos()
+	switch s := s.(type) {
+	case *ast.IncDecStmt:
+		op := token.ADD
+		if s.Tok == token.DEC {
+			op = token.SUB
+		}
+		lhs = s.X
+		value = &ast.BinaryExpr{X: copyExpr(ast.Unparen(s.X), pos), OpPos: pos, Op: op, Y: &ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: "1"}}
+	case *ast.AssignStmt:
+		lhs = s.Lhs[0]
+		y := &ast.ParenExpr{Lparen: pos, X: s.Rhs[0], Rparen: pos}
+		value = &ast.BinaryExpr{X: copyExpr(ast.Unparen(lhs), pos), OpPos: pos, Op: opOfAssign(s.Tok), Y: y}
+	}
+	args := []ast.Expr{value}
+	seen := map[string]bool{}
+	var groups []string
+	for _, l := range mine {
+		for _, st := range p.lines[l] {
+			if !seen[st.Group] {
+				seen[st.Group] = true
+				groups = append(groups, st.Group)
+			}
+		}
+	}
+	sort.Strings(groups)
+	for _, g := range groups {
+		args = append(args, &ast.BasicLit{ValuePos: pos, Kind: token.STRING, Value: strconv.Quote(g)})
+	}
+	call := p.r.rtCall("RacyStore", pos, args...)
+	p.r.skip[call] = true
+	p.r.skip[call.Fun] = true
+	as := &ast.AssignStmt{Lhs: []ast.Expr{lhs}, TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{call}}
+	p.r.skip[as] = true
+	return as
+}
+
+// opOfAssign is the binary operator of an assignment operator (+= is +).
+func opOfAssign(tok token.Token) token.Token {
+	switch tok {
+	case token.ADD_ASSIGN:
+		return token.ADD
+	case token.SUB_ASSIGN:
+		return token.SUB
+	case token.MUL_ASSIGN:
+		return token.MUL
+	case token.QUO_ASSIGN:
+		return token.QUO
+	case token.REM_ASSIGN:
+		return token.REM
+	case token.AND_ASSIGN:
+		return token.AND
+	case token.OR_ASSIGN:
+		return token.OR
+	case token.XOR_ASSIGN:
+		return token.XOR
+	case token.SHL_ASSIGN:
+		return token.SHL
+	case token.SHR_ASSIGN:
+		return token.SHR
+	case token.AND_NOT_ASSIGN:
+		return token.AND_NOT
+	}
+	panic("opOfAssign: " + tok.String())
 }

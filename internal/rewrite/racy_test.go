@@ -63,6 +63,14 @@ func (l *Lazy) Maps(m map[int]int) int {
 }
 
 func compute() int { return 0 }
+
+func (l *Lazy) Count(n int) {
+	l.inits++ // racy:w:f
+	flag2 += n << 1 // racy:w:f
+	l.s[0]++ // racy:w:f
+}
+
+var flag2 int
 `
 
 func TestRacyPoints(t *testing.T) {
@@ -110,6 +118,12 @@ func TestRacyPoints(t *testing.T) {
 		`heddlert.RacyWrite("c"); l.m["w"] = compute()`,
 		`heddlert.RacyWrite("e"); heddlert.MapWriteBegin(m); delete(m, v); heddlert.MapWriteEnd(m)`,
 		`heddlert.RacyRead("e"); heddlert.MapRead(m); return m[1]`,
+		// A read-modify-write of a variable or a field path: the read
+		// before it, the write a point of its own after the read.
+		`heddlert.RacyRead("f"); l.inits = heddlert.RacyStore(l.inits+1, "f")`,
+		`heddlert.RacyRead("f"); flag2 = heddlert.RacyStore(flag2+(n<<1), "f")`,
+		// Not of a slice element: one point, the statement atomic.
+		`heddlert.RacyWrite("f"); l.s[0]++`,
 	} {
 		if !strings.Contains(squeeze(got), squeeze(want)) {
 			t.Errorf("rewritten file lacks %q:\n%s", want, got)

@@ -43,7 +43,7 @@ func (r *Replay) Choose(p *engine.Point) int {
 		return i
 	}
 	for i, c := range p.Choices {
-		if c.Key() == want {
+		if c.HasKey(want) {
 			return i
 		}
 	}

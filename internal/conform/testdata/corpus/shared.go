@@ -96,3 +96,21 @@ func TestAtomicPublish(t *testing.T) {
 	<-done
 	t.Errorf("ready %v data %d", r, d)
 }
+
+// TestLostIncrement: two unsynchronized x++ (a data race): natively the
+// read and the write of each are two accesses, and an update can be lost.
+//
+// conform: racy
+func TestLostIncrement(t *testing.T) {
+	x := 0
+	done := make(chan bool)
+	for range 2 {
+		go func() {
+			x++
+			done <- true
+		}()
+	}
+	<-done
+	<-done
+	t.Errorf("x=%d", x)
+}
