@@ -337,7 +337,9 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 		defer x.srv.sync()
 		s = served{Strategy: s, srv: x.srv}
 	}
-	ec.StepLimit = x.cfg.StepLimit
+	if ec.StepLimit <= 0 || ec.StepLimit > x.cfg.StepLimit {
+		ec.StepLimit = x.cfg.StepLimit
+	}
 	ec.MaxHeap = x.cfg.MaxMemory
 	ec.Deadline = x.deadline
 	x.output.newRun()

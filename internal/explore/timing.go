@@ -192,11 +192,16 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, seed uint64, firi
 		return earlyBug
 	}
 	where := x.where(bug)
+	// A replay kept from firing early may run on long past where the bug
+	// was (a timeout that does not fire lets a loop go on): it is bounded
+	// at ten times the steps of the run that found the bug, and a replay
+	// cut short decides nothing, so the bug stays a bug.
+	limit := max(10*len(keys), 10000)
 	same := func(avoid func(*engine.Timer) bool) bool {
 		rs := &runT{TB: x.t}
-		res := x.exec(engine.Config{Seed: seed, Record: true}, &avoidEarly{keys: keys, avoid: avoid}, rs)
-		if res.OverMemory != "" || res.OverTime {
-			return true // unknown: the report keeps its note
+		res := x.exec(engine.Config{Seed: seed, Record: true, StepLimit: limit}, &avoidEarly{keys: keys, avoid: avoid}, rs)
+		if res.OverMemory != "" || res.OverTime || (res.Bug != nil && res.Bug.Kind == engine.KindStepLimit && bug.Kind != engine.KindStepLimit) {
+			return true // unknown: the bug stays a bug
 		}
 		b := classify(res, rs)
 		return b != nil && b.Kind == bug.Kind && x.where(b) == where
