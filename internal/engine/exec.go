@@ -116,6 +116,7 @@ type G struct {
 	stepIdx    int           // index in the trace of g's current step
 	normal     bool          // fn returned normally: the goroutine can be reused
 	pooled     bool          // the goroutine went back to the pool
+	unwound    bool          // ended by unwind at the end of the run, at its pending operation
 }
 
 // Result is what a run produced.
@@ -802,6 +803,7 @@ func (e *Exec) unwind() {
 			continue
 		}
 		g.state = gDone
+		g.unwound = true
 		e.cur = g // its deferred calls run as g (see Current)
 		raceRelease(unsafe.Pointer(e))
 		g.wake <- struct{}{}
@@ -957,6 +959,12 @@ func (g *G) Pending() Op { return g.op }
 //
 //go:norace
 func (g *G) Done() bool { return g.state == gDone }
+
+// Unwound reports whether g did not finish by itself: the run ended while
+// it was parked at its pending operation, and heddle unwound it.
+//
+//go:norace
+func (g *G) Unwound() bool { return g.unwound }
 
 // Event is a one-shot event of a run that controlled goroutines can wait
 // for: a channel made by the run, closed when the event happens. Package
