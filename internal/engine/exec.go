@@ -109,6 +109,9 @@ type G struct {
 	selReady   int            // ready cases of g's pending select, at the last pass
 	clockSeq   uint64         // g.opSeq at g's last clock read (readClock)
 	clockReads int            // clock reads since g's last scheduling point
+	clockRead  bool           // g read the clock in this run
+	clockAt    time.Duration  // the virtual time g's last clock read returned
+	clockPolls int            // reads in a row that saw clockAt unchanged (readClock)
 	lastLoad   unsafe.Pointer
 	lastVer    uint64
 	lastStep   int           // the last step g took, for the fair scheduler
