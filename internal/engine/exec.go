@@ -250,12 +250,13 @@ type Exec struct {
 	// counts only the time timers and sleeps made pass, since a busy loop
 	// whose polls move the clock ever faster is not a goroutine waiting.
 	polled, mainPolled time.Duration
-	postFair           int  // step at which the fair phase after the test began (0: not yet)
-	incr               bool // the enabled set is kept from step to step (enabledset.go)
-	rebuildAll         bool // the last step may have changed any goroutine's choices
-	arrivedLast        bool // the last step was a goroutine's arrival (sched.go)
-	dirty              []*G // goroutines whose choices the last step may have changed
-	volatile           []*G // goroutines waiting on foreign channels
+	atMainReturn       []func() // AtMainReturn
+	postFair           int      // step at which the fair phase after the test began (0: not yet)
+	incr               bool     // the enabled set is kept from step to step (enabledset.go)
+	rebuildAll         bool     // the last step may have changed any goroutine's choices
+	arrivedLast        bool     // the last step was a goroutine's arrival (sched.go)
+	dirty              []*G     // goroutines whose choices the last step may have changed
+	volatile           []*G     // goroutines waiting on foreign channels
 	aborting           bool
 	ended              bool
 	done               chan struct{}
@@ -406,8 +407,53 @@ func (e *Exec) goroutine(g *G) {
 		e.exit(g)
 	}()
 	g.fn()
+	if g.Index == 0 {
+		e.mainReturned()
+	}
 	normal = true
 	g.normal = true
+}
+
+// AtMainReturn registers f to run on g0 when the test body (with its
+// cleanups) has returned normally, before g0 exits: f runs as g0, and may
+// start goroutines (rt.SetFinalizer's finalizers run so).
+//
+//go:norace
+func (e *Exec) AtMainReturn(f func()) { e.atMainReturn = append(e.atMainReturn, f) }
+
+//go:norace
+func (e *Exec) mainReturned() {
+	for len(e.atMainReturn) > 0 {
+		f := e.atMainReturn[0]
+		e.atMainReturn = e.atMainReturn[1:]
+		f()
+	}
+}
+
+// GoFrom is Go for a goroutine heddle starts on the program's behalf (a
+// finalizer's): its origin in reports is pc, the call site that caused it.
+//
+//go:norace
+func (e *Exec) GoFrom(pc uintptr, f func()) {
+	if e.aborting {
+		return
+	}
+	g := e.newG(e.cur, f)
+	if e.cfg.Record {
+		g.GoPC = pc
+	}
+	e.start(g)
+}
+
+// CallerPC is the call site of the rt function that calls it, in the
+// program, when the run records positions (0 otherwise).
+//
+//go:norace
+func (e *Exec) CallerPC() uintptr {
+	if !e.cfg.Record {
+		return 0
+	}
+	return userPC()
 }
 
 // Go starts a controlled goroutine running f. The go statement is not a

@@ -35,6 +35,7 @@ var renamed = map[string]string{
 	"runtime.Goexit":            "Goexit",
 	"runtime.NumGoroutine":      "NumGoroutine",
 	"runtime.GOMAXPROCS":        "GOMAXPROCS",
+	"runtime.SetFinalizer":      "SetFinalizer",
 	"sync.OnceFunc":             "OnceFunc",
 	"sync.OnceValue":            "OnceValue",
 	"sync.OnceValues":           "OnceValues",

@@ -7,7 +7,7 @@
 // (Sleep, Now, Since, Until, After, Tick, NewTimer, NewTicker, AfterFunc,
 // Timer/Ticker Stop/Reset), context (WithCancel(Cause), WithTimeout(Cause),
 // WithDeadline(Cause), AfterFunc, Cause), runtime.Gosched/Goexit/
-// NumGoroutine, map iteration order, the top-level functions of math/rand
+// NumGoroutine/SetFinalizer, map iteration order, the top-level functions of math/rand
 // and math/rand/v2, calls on *testing.T and testing.TB, and what ends or
 // suspends a process: os.Exit, log.Fatal/Fatalf/Fatalln and the Fatal*
 // methods of *log.Logger, flag.Parse and (*flag.FlagSet).Parse (which
