@@ -88,6 +88,17 @@ type HeddleResult struct {
 	Elapsed     float64 // seconds of exploration, all tests
 	PerRun      float64 // Σ over tests of elapsed/runs: one run of every test, in seconds
 	Err         string  // heddle did not finish, crashed or printed an internal error
+	// Unexplorable are the tests heddle could not explore because they are
+	// nondeterministic by themselves (the "nondeterministic" action): not
+	// reports, since they say nothing about the code.
+	Unexplorable []Unexplorable
+}
+
+// Unexplorable is a test heddle could not explore: it is nondeterministic
+// by itself.
+type Unexplorable struct {
+	Package, Test string
+	Why           string // what differed
 }
 
 // Report is one bug event of heddle test and its replay.
@@ -490,6 +501,8 @@ func runHeddleTest(ctx context.Context, cfg Config, dir, schedules string) (Hedd
 		case event.Bug:
 			bugs = append(bugs, e)
 			reported[e.Package+"."+e.Test] = true
+		case event.Nondeterministic:
+			r.Unexplorable = append(r.Unexplorable, Unexplorable{Package: e.Package, Test: e.Test, Why: e.Message})
 		case event.Summary:
 			summaries++
 			r.Runs += e.Runs
