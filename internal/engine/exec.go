@@ -120,6 +120,7 @@ type G struct {
 	normal     bool          // fn returned normally: the goroutine can be reused
 	pooled     bool          // the goroutine went back to the pool
 	unwound    bool          // ended by unwind at the end of the run, at its pending operation
+	couldRun   bool          // g could run when a timer's early firing was weighed, and has not run since (starvation)
 }
 
 // Result is what a run produced.
@@ -251,6 +252,7 @@ type Exec struct {
 	// whose polls move the clock ever faster is not a goroutine waiting.
 	polled, mainPolled time.Duration
 	atMainReturn       []func() // AtMainReturn
+	couldRun           []*G     // the goroutines with couldRun set (starvation)
 	postFair           int      // step at which the fair phase after the test began (0: not yet)
 	incr               bool     // the enabled set is kept from step to step (enabledset.go)
 	rebuildAll         bool     // the last step may have changed any goroutine's choices
