@@ -379,6 +379,21 @@ func (r *rewriter) planCall(call *ast.CallExpr) {
 			call.Args[0] = a
 			r.changed = true
 		}
+	case "testing/quick":
+		// quick.Check(f, c) -> rt.QuickCheck(quick.Check, f, c): the
+		// config gets a Rand from the run's source when it has none
+		// (testing/quick would seed one from the wall clock, and the test
+		// would do something else under every run of one schedule).
+		name := map[string]string{"Check": "QuickCheck", "CheckEqual": "QuickCheckEqual"}[fn.Name()]
+		if name == "" || call.Ellipsis.IsValid() {
+			return
+		}
+		r.plans[call] = func(c *astutil.Cursor) {
+			call := c.Node().(*ast.CallExpr)
+			out := r.rtCall(name, call.Pos(), append([]ast.Expr{call.Fun}, call.Args...)...)
+			out.Lparen, out.Rparen = call.Lparen, call.Rparen
+			c.Replace(out)
+		}
 	case "math/rand", "math/rand/v2":
 		name := fn.Name()
 		if name == "Seed" || name == "N" || strings.HasPrefix(name, "New") {

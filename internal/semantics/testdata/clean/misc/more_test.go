@@ -2,7 +2,9 @@ package misc
 
 import (
 	"runtime"
+	"sync"
 	"testing"
+	"testing/quick"
 	"time"
 )
 
@@ -37,4 +39,36 @@ func newFinHandle() *finHandle {
 func TestSetFinalizer(t *testing.T) {
 	h := newFinHandle()
 	_ = h
+}
+
+// A testing/quick check whose inputs decide how many goroutines run: with
+// a nil Config, quick seeds its generator from the wall clock, and heddle
+// seeds it from the run instead, so that the test is explorable.
+func TestQuickCheckEqual(t *testing.T) {
+	par := func(xs []int8) int {
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		total := 0
+		for _, x := range xs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				mu.Lock()
+				total += int(x)
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		return total
+	}
+	seq := func(xs []int8) int {
+		total := 0
+		for _, x := range xs {
+			total += int(x)
+		}
+		return total
+	}
+	if err := quick.CheckEqual(par, seq, &quick.Config{MaxCount: 10}); err != nil {
+		t.Error(err)
+	}
 }
