@@ -24,6 +24,11 @@ import (
 // objects still reachable then keep their finalizer unrun, as in a
 // program that exits first. Before Go 1.24 (no weak pointers, which tell
 // synchronously what the collection freed) a run's finalizers never run.
+//
+// Its state is the run's, written by the controlled goroutine that runs:
+// the race detector must not see heddle's bookkeeping as the program's.
+//
+//go:norace
 func SetFinalizer(obj any, finalizer any) {
 	runtime.SetFinalizer(obj, finalizer) // Go's own checks and panics
 	x := engine.Current()
@@ -72,6 +77,7 @@ type finalizers struct {
 // its controlled goroutines run one at a time.
 var curFinalizers *finalizers
 
+//go:norace
 func runFinalizers(x *engine.Exec) *finalizers {
 	if fs := curFinalizers; fs != nil && fs.x == x {
 		return fs
@@ -88,6 +94,8 @@ func runFinalizers(x *engine.Exec) *finalizers {
 const finalizerWait = 2 * time.Second
 
 // mainReturned runs on g0 when the test has returned.
+//
+//go:norace
 func (fs *finalizers) mainReturned() {
 	if curFinalizers == fs {
 		curFinalizers = nil
