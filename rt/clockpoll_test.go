@@ -1,6 +1,7 @@
 package rt_test
 
 import (
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -34,6 +35,21 @@ func TestBusyWaitOnClockEnds(t *testing.T) {
 			start := rt.Now()
 			for rt.Since(start) < time.Minute {
 				rt.Gosched()
+			}
+		}},
+		// golang-lru's expirable TestLoadingExpired: for { Get } until a
+		// 5 ms TTL passes, where Get reads the clock under the cache's
+		// lock, so that every read has scheduling points before it.
+		{"reads under a lock", func() {
+			var mu sync.Mutex
+			expires := rt.Now().Add(5 * time.Millisecond)
+			for {
+				rt.MutexLock(&mu)
+				expired := rt.Now().After(expires)
+				rt.MutexUnlock(&mu)
+				if expired {
+					break
+				}
 			}
 		}},
 		{"with an atomic beside a sleeper", func() {

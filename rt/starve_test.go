@@ -1,6 +1,7 @@
 package rt_test
 
 import (
+	"sync"
 	"testing"
 	"time"
 
@@ -84,5 +85,43 @@ func TestDeadlineEndsRun(t *testing.T) {
 	}
 	if res.Steps >= 100000 {
 		t.Fatalf("the run took %d steps: it was not ended", res.Steps)
+	}
+}
+
+// TestStarvationWhileBlockedByTheRunner checks that a goroutine that could
+// run, and did not, stays starved when the goroutine run instead blocks it
+// again (go-cache's TestCacheTimes): a janitor takes the cache's lock at
+// every tick of a 1 ms ticker, and the test goroutine, which waits for
+// that lock, could run between two ticks. Timers firing early only while
+// the test goroutine was blocked on the lock were not counted as starving
+// it: the ticks fired early without bound (250 s of them), and the test
+// got the lock when the fair scheduler took over.
+func TestStarvationWhileBlockedByTheRunner(t *testing.T) {
+	const maxStarve = 100 * time.Millisecond
+	var waited time.Duration
+	res := engine.Run(engine.Config{MaxStarve: maxStarve, StepLimit: 200000}, greedyEarly{}, func() {
+		var mu sync.Mutex
+		done := false
+		rt.Go(func() {
+			tick := rt.NewTicker(time.Millisecond)
+			defer rt.TickerStop(tick)
+			for !done {
+				rt.Recv(tick.C)
+				rt.MutexLock(&mu)
+				rt.MutexUnlock(&mu)
+			}
+		})
+		rt.Sleep(25 * time.Millisecond)
+		start := rt.Now()
+		rt.MutexLock(&mu)
+		waited = rt.Since(start)
+		done = true
+		rt.MutexUnlock(&mu)
+	})
+	if res.Bug != nil {
+		t.Fatalf("bug: %s: %v", res.Bug.Kind, res.Bug.Message)
+	}
+	if waited > maxStarve+10*time.Millisecond {
+		t.Errorf("the test goroutine waited %v for the lock, starved past -max-starve %v", waited, maxStarve)
 	}
 }

@@ -75,6 +75,10 @@ Flags:
 	                 own timer fires before the goroutines it waits for
 	                 could run) fails the run; without it, it is reported
 	                 apart and the test passes
+	-strict-nondeterminism
+	                 a test that is nondeterministic by itself (the same
+	                 schedule ran differently twice) fails the run; without
+	                 it, heddle says it cannot explore it and the test passes
 	-max-starve d    let a timer fire while goroutines could run if it
 	                 starves them for at most d (default 100ms; 0: never)
 	-pct-depth d     the bug depth d of PCT (default 3)
@@ -113,6 +117,7 @@ type testFlags struct {
 	leakIgnore string
 	disable    string
 	strict     bool // -strict-timing
+	strictND   bool // -strict-nondeterminism
 	maxStarve  time.Duration
 	pctDepth   int
 	stepLimit  int
@@ -154,6 +159,7 @@ func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*tes
 	fs.StringVar(&f.leakIgnore, "leak-ignore", "", "")
 	fs.StringVar(&f.disable, "disable", "", "")
 	fs.BoolVar(&f.strict, "strict-timing", false, "")
+	fs.BoolVar(&f.strictND, "strict-nondeterminism", false, "")
 	fs.DurationVar(&f.maxStarve, "max-starve", def.MaxStarve, "")
 	fs.IntVar(&f.pctDepth, "pct-depth", def.PCTDepth, "")
 	fs.IntVar(&f.stepLimit, "step-limit", def.StepLimit, "")
@@ -357,6 +363,7 @@ func exploreConfig(f *testFlags, outDir string, prog *build.Program, pkg *build.
 	cfg.LeakIgnore = splitList(f.leakIgnore)
 	cfg.MaxStarve = f.maxStarve
 	cfg.StrictTiming = f.strict
+	cfg.StrictNondeterminism = f.strictND
 	cfg.Output = f.verbose // -v: the test's own output, every run's
 	cfg.PCTDepth = f.pctDepth
 	cfg.Package = pkg.ImportPath
@@ -399,10 +406,12 @@ func countBugs(evs []event.Event) int {
 	return n
 }
 
-func countTiming(evs []event.Event) int {
+func countTiming(evs []event.Event) int { return countAction(evs, event.Timing) }
+
+func countAction(evs []event.Event, action string) int {
 	n := 0
 	for _, e := range evs {
-		if e.Action == event.Timing {
+		if e.Action == action {
 			n++
 		}
 	}
@@ -414,7 +423,7 @@ func countTiming(evs []event.Event) int {
 // that replays it unless the report has it.
 func printBugs(out io.Writer, res *runResult) {
 	for _, e := range res.Events {
-		if e.Action != event.Bug && e.Action != event.Timing {
+		if e.Action != event.Bug && e.Action != event.Timing && e.Action != event.Nondeterministic {
 			continue
 		}
 		report := strings.TrimRight(e.Report, "\n")
@@ -486,6 +495,9 @@ func summary(res *runResult, f *testFlags, main bool) string {
 	}
 	if n := countTiming(res.Events); n > 0 {
 		s += fmt.Sprintf(", %d timing-dependent %s (not bugs; -strict-timing fails them)", n, plural(n, "test"))
+	}
+	if n := countAction(res.Events, event.Nondeterministic); n > 0 {
+		s += fmt.Sprintf(", %d %s nondeterministic by %s, not explored (not bugs; -strict-nondeterminism fails them)", n, plural(n, "test"), pluralWord(n, "itself", "themselves"))
 	}
 	if main {
 		s = fmt.Sprintf(" [%s, budget %s%s%s: %d %s of main", strategy, f.budget.Text, unit, within, runs, plural(runs, "run"))

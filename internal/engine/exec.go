@@ -109,6 +109,9 @@ type G struct {
 	selReady   int            // ready cases of g's pending select, at the last pass
 	clockSeq   uint64         // g.opSeq at g's last clock read (readClock)
 	clockReads int            // clock reads since g's last scheduling point
+	clockRead  bool           // g read the clock in this run
+	clockAt    time.Duration  // the virtual time g's last clock read returned
+	clockPolls int            // reads in a row that saw clockAt unchanged (readClock)
 	lastLoad   unsafe.Pointer
 	lastVer    uint64
 	lastStep   int           // the last step g took, for the fair scheduler
@@ -116,6 +119,8 @@ type G struct {
 	stepIdx    int           // index in the trace of g's current step
 	normal     bool          // fn returned normally: the goroutine can be reused
 	pooled     bool          // the goroutine went back to the pool
+	unwound    bool          // ended by unwind at the end of the run, at its pending operation
+	couldRun   bool          // g could run when a timer's early firing was weighed, and has not run since (starvation)
 }
 
 // Result is what a run produced.
@@ -254,12 +259,14 @@ type Exec struct {
 	// counts only the time timers and sleeps made pass, since a busy loop
 	// whose polls move the clock ever faster is not a goroutine waiting.
 	polled, mainPolled time.Duration
-	postFair           int  // step at which the fair phase after the test began (0: not yet)
-	incr               bool // the enabled set is kept from step to step (enabledset.go)
-	rebuildAll         bool // the last step may have changed any goroutine's choices
-	arrivedLast        bool // the last step was a goroutine's arrival (sched.go)
-	dirty              []*G // goroutines whose choices the last step may have changed
-	volatile           []*G // goroutines waiting on foreign channels
+	atMainReturn       []func() // AtMainReturn
+	couldRun           []*G     // the goroutines with couldRun set (starvation)
+	postFair           int      // step at which the fair phase after the test began (0: not yet)
+	incr               bool     // the enabled set is kept from step to step (enabledset.go)
+	rebuildAll         bool     // the last step may have changed any goroutine's choices
+	arrivedLast        bool     // the last step was a goroutine's arrival (sched.go)
+	dirty              []*G     // goroutines whose choices the last step may have changed
+	volatile           []*G     // goroutines waiting on foreign channels
 	aborting           bool
 	ended              bool
 	done               chan struct{}
@@ -417,8 +424,53 @@ func (e *Exec) goroutine(g *G) {
 		e.exit(g)
 	}()
 	g.fn()
+	if g.Index == 0 {
+		e.mainReturned()
+	}
 	normal = true
 	g.normal = true
+}
+
+// AtMainReturn registers f to run on g0 when the test body (with its
+// cleanups) has returned normally, before g0 exits: f runs as g0, and may
+// start goroutines (rt.SetFinalizer's finalizers run so).
+//
+//go:norace
+func (e *Exec) AtMainReturn(f func()) { e.atMainReturn = append(e.atMainReturn, f) }
+
+//go:norace
+func (e *Exec) mainReturned() {
+	for len(e.atMainReturn) > 0 {
+		f := e.atMainReturn[0]
+		e.atMainReturn = e.atMainReturn[1:]
+		f()
+	}
+}
+
+// GoFrom is Go for a goroutine heddle starts on the program's behalf (a
+// finalizer's): its origin in reports is pc, the call site that caused it.
+//
+//go:norace
+func (e *Exec) GoFrom(pc uintptr, f func()) {
+	if e.aborting {
+		return
+	}
+	g := e.newG(e.cur, f)
+	if e.cfg.Record {
+		g.GoPC = pc
+	}
+	e.start(g)
+}
+
+// CallerPC is the call site of the rt function that calls it, in the
+// program, when the run records positions (0 otherwise).
+//
+//go:norace
+func (e *Exec) CallerPC() uintptr {
+	if !e.cfg.Record {
+		return 0
+	}
+	return userPC()
 }
 
 // Go starts a controlled goroutine running f. The go statement is not a
@@ -840,6 +892,7 @@ func (e *Exec) unwind() {
 			continue
 		}
 		g.state = gDone
+		g.unwound = true
 		e.cur = g // its deferred calls run as g (see Current)
 		raceRelease(unsafe.Pointer(e))
 		g.wake <- struct{}{}
@@ -995,6 +1048,12 @@ func (g *G) Pending() Op { return g.op }
 //
 //go:norace
 func (g *G) Done() bool { return g.state == gDone }
+
+// Unwound reports whether g did not finish by itself: the run ended while
+// it was parked at its pending operation, and heddle unwound it.
+//
+//go:norace
+func (g *G) Unwound() bool { return g.unwound }
 
 // Event is a one-shot event of a run that controlled goroutines can wait
 // for: a channel made by the run, closed when the event happens. Package

@@ -212,6 +212,7 @@ func (e *Exec) pick() *G {
 		if c.Early == 0 {
 			e.lastRun = e.now
 			c.G.ranAt = e.now
+			c.G.couldRun = false
 			if t := c.G.op.Timer; c.G.op.Kind == OpSleep && t != nil && !e.overdue && t.when > e.idleAt {
 				// A sleeper woke when no goroutine could run.
 				e.idleAt = t.when
@@ -470,6 +471,15 @@ func (e *Exec) addTimerChoice(t *Timer, idle bool, shared *time.Duration) {
 // has waited longest: since its last step, or since no goroutine could
 // run, whichever is later. Consecutive early firings add up.
 //
+// A goroutine that could run when an earlier firing was weighed, and has
+// not run since, is starved even if it cannot run now: it may have been
+// blocked meanwhile by a goroutine the strategy ran instead (a lock taken
+// again by a goroutine that loops on a ticker, while the goroutine waiting
+// for it, runnable between two of those critical sections, never ran).
+// Otherwise timers could fire early without bound, each at an instant the
+// starved goroutine was blocked (go-cache's TestCacheTimes: 250 s of a
+// 1 ms janitor's ticks while the test waited for the cache's lock).
+//
 //go:norace
 func (e *Exec) starvation(t *Timer) time.Duration {
 	since := t.when
@@ -477,10 +487,30 @@ func (e *Exec) starvation(t *Timer) time.Duration {
 		if c.G == nil || c.G == t.sleeper {
 			continue
 		}
+		if !c.G.couldRun {
+			c.G.couldRun = true
+			e.couldRun = append(e.couldRun, c.G)
+		}
 		if r := max(c.G.ranAt, e.idleAt); r < since {
 			since = r
 		}
 	}
+	keep := e.couldRun[:0]
+	for _, g := range e.couldRun {
+		if !g.couldRun || g.state == gDone {
+			g.couldRun = false
+			continue
+		}
+		keep = append(keep, g)
+		if g == t.sleeper {
+			continue
+		}
+		if r := max(g.ranAt, e.idleAt); r < since {
+			since = r
+		}
+	}
+	clear(e.couldRun[len(keep):])
+	e.couldRun = keep
 	return max(t.when-since, 0)
 }
 

@@ -361,6 +361,22 @@ func (e *Exec) readClock() {
 	}
 	if g.clockSeq != g.opSeq {
 		g.clockSeq, g.clockReads = g.opSeq, 0
+		// The first read since a scheduling point. If the clock has not
+		// moved since g's last read, g went round a loop that reads the
+		// clock (for { mu.Lock(); expired := time.Now().After(t);
+		// mu.Unlock(); ... }, a cache's Get until its entry expires):
+		// natively that loop takes time, so the clock moves, by
+		// PollTime, doubled every clockPollDouble such reads in a row.
+		// Otherwise a busy-wait whose reads are separated by scheduling
+		// points never ends.
+		if g.clockRead && g.clockAt == e.now {
+			g.clockPolls++
+			d := PollTime << min(g.clockPolls/clockPollDouble, 20)
+			e.now += d
+			e.polled += d
+		} else {
+			g.clockPolls = 0
+		}
 	}
 	g.clockReads++
 	d := ReadTime
@@ -369,6 +385,7 @@ func (e *Exec) readClock() {
 	}
 	e.now += d
 	e.polled += d
+	g.clockRead, g.clockAt = true, e.now
 }
 
 // ReadTime is how far the clock moves at a read of it: time passes while
@@ -381,3 +398,11 @@ const ReadTime = 20 * time.Nanosecond
 // operation between them, after which a goroutine is taken to busy-wait on
 // the clock and the clock moves as for a poll (pollStep).
 const freeReads = 4096
+
+// clockPollDouble is the number of clock reads in a row, each separated
+// from the last by scheduling points but seeing the same time, after which
+// the time such a read moves the clock doubles. It is larger than
+// pollDouble: such reads are also those of a loop that works (a thousand
+// Adds to a cache, each reading the clock), which must not see much more
+// time pass than it would natively, about a microsecond each.
+const clockPollDouble = 4096

@@ -131,6 +131,9 @@ func userPC() uintptr {
 	frames := runtime.CallersFrames(pcs[:n])
 	for {
 		f, more := frames.Next()
+		if f.Function == "runtime.goexit" {
+			return 0 // only heddle's frames: no call site in the program
+		}
 		if !isRuntimeFunc(f.Function) {
 			return f.PC + 1 // a return address, as runtime.CallersFrames expects
 		}

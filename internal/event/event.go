@@ -20,6 +20,11 @@ const (
 	Output   = "output"   // a line of text (replay steps, notes)
 	Progress = "progress" // about once a second during an exploration: Runs, Bugs, Elapsed
 	Timing   = "timing"   // a timing-dependent test (not a bug unless -strict-timing); fields as for Bug
+	// Nondeterministic: the test is nondeterministic by itself (the same
+	// schedule ran differently twice), so heddle cannot explore it; not a
+	// bug unless -strict-nondeterminism. Kind is nondeterminism, Message
+	// says what differed, Report is the notice.
+	Nondeterministic = "nondeterministic"
 )
 
 // The values of Event.Races: what a proof assumes about unsynchronized

@@ -33,6 +33,10 @@ type Config struct {
 	// StrictTiming makes a timing-dependent test (KindTiming) a bug that
 	// fails the run; otherwise it is reported apart and the test passes.
 	StrictTiming bool
+	// StrictNondeterminism makes a test that is nondeterministic by itself
+	// a bug (KindNondeterminism) that fails the run; otherwise heddle says
+	// it cannot explore it, and the test passes.
+	StrictNondeterminism bool
 
 	Disable    []string // bug kinds not to report: deadlock, leak, panic, fail, misuse, steplimit, nondeterminism
 	LeakIgnore []string // goroutines whose creating or current function matches are not leaks

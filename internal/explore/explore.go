@@ -259,6 +259,10 @@ func (x *explorer) run() {
 			x.pool.Recycle(res)
 			continue
 		}
+		if bug.Kind == engine.KindNondeterminism && !x.cfg.StrictNondeterminism {
+			x.nondeterministic(run, res, bug)
+			break
+		}
 		if !x.report(run, res, rs, bug) {
 			continue
 		}
@@ -481,6 +485,24 @@ func (x *explorer) warmUp(s *schedule.Schedule) uint64 {
 		x.races = n
 	}
 	return seed
+}
+
+// nondeterministic says that the test cannot be explored: it is
+// nondeterministic by itself, which is a flaw of the test as heddle's
+// input, not a bug of the code. Exploring it further would only report
+// what no schedule reproduces. The test passes, unless
+// -strict-nondeterminism made this a bug.
+func (x *explorer) nondeterministic(run int, res *engine.Result, bug *engine.Bug) {
+	x.t.Helper()
+	why := strings.TrimPrefix(bug.Message, "the test is nondeterministic by itself: ")
+	text := fmt.Sprintf("heddle: cannot explore %s: it is nondeterministic by itself (run %d): %s\n"+
+		"  This is not a bug in the code, and the test was not explored further. Make what it does depend only on its schedule:\n"+
+		"  draw random numbers from math/rand's functions or a source with a fixed seed, not one seeded with the clock, read\n"+
+		"  the clock through package time in code heddle rewrites, and reset package state at the start of the test.\n"+
+		"  (-strict-nondeterminism makes this fail the test.)\n",
+		x.name(), run, why)
+	x.emit(event.Event{Action: event.Nondeterministic, Kind: engine.KindNondeterminism, Message: bug.Message, Run: run, Steps: res.Steps, Report: text})
+	x.t.Log("\n" + text)
 }
 
 // checkDeterminism replays a run and compares the steps: a test

@@ -278,6 +278,15 @@ func (x *explorer) pos(pc uintptr) string {
 	return fmt.Sprintf("%s:%d", x.rel(p.File), p.Line)
 }
 
+// at is " at file:line" for a call site, or nothing when the run did not
+// record it.
+func (x *explorer) at(pc uintptr) string {
+	if engine.PositionOf(pc).File == "" {
+		return ""
+	}
+	return " at " + x.pos(pc)
+}
+
 func (x *explorer) rel(file string) string {
 	if x.cfg.Dir != "" {
 		if r, err := filepath.Rel(x.cfg.Dir, file); err == nil && !strings.HasPrefix(r, "..") {
@@ -371,9 +380,16 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 		}
 		origin := x.g0Origin()
 		if g.Index > 0 {
-			origin = "created at " + x.pos(g.GoPC)
-			if fn := funcName(g.GoPC); fn != "" {
-				origin += " in " + fn
+			// A run that was not recorded (the report of a bug whose
+			// recorded replay did not reproduce it or was cut short) knows
+			// no call sites: no "created at ?", and a goroutine that
+			// finished is then left out, having nothing to show.
+			origin = ""
+			if g.GoPC != 0 {
+				origin = "created at " + x.pos(g.GoPC)
+				if fn := funcName(g.GoPC); fn != "" {
+					origin += " in " + fn
+				}
 			}
 		}
 		state := "finished"
@@ -382,9 +398,9 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 		case blocked[g]:
 			op := g.Pending()
 			if p := g.TickerWait(); p > 0 {
-				state = fmt.Sprintf("waiting on a %v ticker: %s at %s", p, describe(op), x.pos(op.PC))
+				state = fmt.Sprintf("waiting on a %v ticker: %s%s", p, describe(op), x.at(op.PC))
 			} else {
-				state = fmt.Sprintf("blocked forever: %s at %s", describe(op), x.pos(op.PC))
+				state = fmt.Sprintf("blocked forever: %s%s", describe(op), x.at(op.PC))
 			}
 			if fn := funcName(op.PC); fn != "" {
 				state += " in " + fn
@@ -398,9 +414,9 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 			op := g.Pending()
 			if p := g.TickerWait(); p >= time.Second {
 				// Mostly waiting: a loop on a ticker of seconds.
-				state = fmt.Sprintf("waiting on a %v ticker: %s at %s", p, describe(op), x.pos(op.PC))
+				state = fmt.Sprintf("waiting on a %v ticker: %s%s", p, describe(op), x.at(op.PC))
 			} else {
-				state = fmt.Sprintf("still running: %s at %s", describe(op), x.pos(op.PC))
+				state = fmt.Sprintf("still running: %s%s", describe(op), x.at(op.PC))
 			}
 			if fn := funcName(op.PC); fn != "" {
 				state += " in " + fn
@@ -409,15 +425,29 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 			state = "failed here"
 		case bug.G == g && bug.Kind == engine.KindFail && bug.Stack != "" && strings.HasPrefix(bug.Message, "exit status "):
 			state = "called os.Exit here"
-		case !g.Done() && g.Pending().Kind == engine.OpStart:
+		case bug.G == g && bug.Kind == engine.KindStepLimit:
+			op := g.Pending()
+			state = fmt.Sprintf("still running at the step bound: %s%s", describe(op), x.at(op.PC))
+			if fn := funcName(op.PC); fn != "" {
+				state += " in " + fn
+			}
+		case (!g.Done() || g.Unwound()) && g.Pending().Kind == engine.OpStart:
 			state = "not started yet"
 			key = false
-		case !g.Done():
+		case !g.Done() || g.Unwound():
+			// Unwound at the end of the run: it had not finished.
 			op := g.Pending()
-			state = fmt.Sprintf("at %s at %s", describe(op), x.pos(op.PC))
+			state = fmt.Sprintf("at %s%s", describe(op), x.at(op.PC))
 			key = false
 		default:
 			key = false
+		}
+		if origin == "" {
+			if !key && state == "finished" {
+				continue
+			}
+			lines = append(lines, &line{id: g.ID, text: state, key: key})
+			continue
 		}
 		lines = append(lines, &line{id: g.ID, text: origin + "; " + state, key: key})
 	}
@@ -482,6 +512,9 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 	x.mainOutput(b)
 	x.output.write(b)
 	fmt.Fprintln(b)
+	if len(res.Trace) == 0 {
+		return // a run that was not recorded: no steps to show
+	}
 	max := maxStepsShown
 	if all {
 		max = 0

@@ -91,6 +91,10 @@ type HeddleResult struct {
 	// fires early, reported apart from bugs (not failing the run).
 	Timing []TimingVerdict `json:",omitempty"`
 	Err    string          // heddle did not finish, crashed or printed an internal error
+	// Unexplorable are the tests heddle could not explore because they are
+	// nondeterministic by themselves (the "nondeterministic" action): not
+	// reports, since they say nothing about the code.
+	Unexplorable []Unexplorable
 }
 
 // TimingVerdict is one timing event of heddle test.
@@ -99,6 +103,13 @@ type TimingVerdict struct {
 	Schedule               string
 	Replayed               bool   // its printed replay command reproduced the failure
 	ReplayOut              string // why not, when it did not
+}
+
+// Unexplorable is a test heddle could not explore: it is nondeterministic
+// by itself.
+type Unexplorable struct {
+	Package, Test string
+	Why           string // what differed
 }
 
 // Report is one bug event of heddle test and its replay.
@@ -518,6 +529,8 @@ func runHeddleTest(ctx context.Context, cfg Config, dir, schedules string) (Hedd
 			reported[e.Package+"."+e.Test] = true
 		case event.Timing:
 			r.Timing = append(r.Timing, TimingVerdict{Package: e.Package, Test: e.Test, Message: e.Message, Schedule: e.Schedule})
+		case event.Nondeterministic:
+			r.Unexplorable = append(r.Unexplorable, Unexplorable{Package: e.Package, Test: e.Test, Why: e.Message})
 		case event.Summary:
 			summaries++
 			r.Runs += e.Runs

@@ -2,6 +2,7 @@ package realworld
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -61,8 +62,9 @@ func TestMarkdown(t *testing.T) {
 	res.Modules = []*ModuleResult{{
 		Module: Module{Path: "example.com/m", Version: "v1.0.0"},
 		Native: NativeResult{OK: true, Wall: 2, TestTime: 0.5},
-		Heddle: HeddleResult{Wall: 30, Tests: 3, OK: 1, Reported: 2, Runs: 2000, Elapsed: 20, PerRun: 0.01,
-			Timing: []TimingVerdict{{Package: "example.com/m/p", Test: "TestC", Replayed: true, Message: "the test assumes the machine is never slower than 10ms: ...\n  the failure: fail: p_test.go:20: late"}}},
+		Heddle: HeddleResult{Wall: 30, Tests: 4, OK: 2, Reported: 2, Runs: 2000, Elapsed: 20, PerRun: 0.01,
+			Timing:       []TimingVerdict{{Package: "example.com/m/p", Test: "TestC", Replayed: true, Message: "the test assumes the machine is never slower than 10ms: ...\n  the failure: fail: p_test.go:20: late"}},
+			Unexplorable: []Unexplorable{{Package: "example.com/m/q", Test: "TestQuick", Why: "the same schedule ran differently twice (step 15 was g0 lock, then g0 atomic.load)"}}},
 		Reports: []*Report{
 			{Package: "example.com/m/p", Test: "TestA", Kind: "fail", First: "p_test.go:9: got 0", Replayed: true},
 			{Package: "example.com/m/p", Test: "TestB", Kind: "leak", ReplayOut: "exit 2: diverged"},
@@ -71,17 +73,48 @@ func TestMarkdown(t *testing.T) {
 	res.Reclassify()
 	md := res.Markdown()
 	for _, want := range []string{
-		"| example.com/m | v1.0.0 | ok (2s) | ok | 1 / 2 / 0 | 1 fail: 1, 1 leak: 0 | 30s | 100 | 0.0× |",
+		"| example.com/m | v1.0.0 | ok (2s) | ok | 2 / 2 / 0 (1 not explorable) | 1 fail: 1, 1 leak: 0 | 30s | 100 | 0.0× |",
 		"| example.com/gone | v0.1.0 | not run: go mod download: not found |",
 		"2 reports: 0 bugs in the code, 1 bugs in the test, 0 timing-dependent tests, 0 heddle faults, 1 unclassified; 100% (1 of 1 classified) genuine. 1 of 2 replay",
 		"| example.com/m | p TestA | fail | yes | bug in the test | asserts before waiting | p_test.go:9: got 0 |",
 		"| example.com/m | p TestB | leak | no: exit 2: diverged | unclassified |",
 		"1 timing verdicts: tests that fail only when a timer fires early",
 		"| example.com/m | p TestC | yes | the test assumes the machine is never slower than 10ms: ... |",
+		"## Tests heddle cannot explore",
+		"| example.com/m | q TestQuick | the same schedule ran differently twice (step 15 was g0 lock, then g0 atomic.load) |",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("results lack %q:\n%s", want, md)
 		}
+	}
+}
+
+// TestNondeterministicIsNoReport checks that a test heddle cannot explore
+// (the "nondeterministic" action of heddle test -json) is counted apart,
+// not as a report.
+func TestNondeterministicIsNoReport(t *testing.T) {
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "heddle")
+	script := `#!/bin/sh
+cat <<'END'
+{"Action":"start","Package":"example.com/m/q","Test":"TestQuick"}
+{"Action":"nondeterministic","Package":"example.com/m/q","Test":"TestQuick","Kind":"nondeterminism","Message":"the test is nondeterministic by itself: step 15 differed"}
+{"Action":"summary","Package":"example.com/m/q","Test":"TestQuick","Runs":2,"Elapsed":0.1}
+{"Action":"pass","Package":"example.com/m/q","Test":"TestQuick"}
+END
+`
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, bugs := runHeddleTest(context.Background(), Config{Heddle: fake, Budget: "1", Timeout: time.Minute, MaxRSS: MaxRSS}, dir, filepath.Join(dir, "s"))
+	if len(bugs) != 0 || r.Reported != 0 {
+		t.Errorf("a nondeterministic test made %d reports (%d tests reported)", len(bugs), r.Reported)
+	}
+	if len(r.Unexplorable) != 1 || r.Unexplorable[0].Test != "TestQuick" || !strings.Contains(r.Unexplorable[0].Why, "step 15") {
+		t.Errorf("Unexplorable = %+v, want TestQuick with what differed", r.Unexplorable)
+	}
+	if r.OK != 1 || r.Err != "" {
+		t.Errorf("OK = %d, Err = %q; want the test passed", r.OK, r.Err)
 	}
 }
 

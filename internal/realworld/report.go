@@ -87,6 +87,25 @@ func (res *Results) Markdown() string {
 		}
 		p("\n")
 	}
+	var unexp []string
+	for _, mr := range res.Modules {
+		for _, u := range mr.Heddle.Unexplorable {
+			test := u.Test
+			if sub := strings.TrimPrefix(strings.TrimPrefix(u.Package, mr.Module.Path), "/"); sub != "" {
+				test = sub + " " + test
+			}
+			unexp = append(unexp, fmt.Sprintf("| %s | %s | %s |\n", mr.Module.Path, test, cell(trunc(u.Why, 240))))
+		}
+	}
+	if len(unexp) > 0 {
+		p("## Tests heddle cannot explore\n\n")
+		p("%d tests are nondeterministic by themselves (the same schedule ran differently twice): heddle says so and does not explore them. They are not reports: they say nothing about the code, only that the test's behaviour depends on something heddle does not control.\n\n", len(unexp))
+		p("| module | test | what differed |\n|---|---|---|\n")
+		for _, l := range unexp {
+			p("%s", l)
+		}
+		p("\n")
+	}
 	var problems []string
 	for _, mr := range res.Modules {
 		switch {
@@ -138,7 +157,11 @@ func (mr *ModuleResult) buildCell() string {
 }
 
 func (mr *ModuleResult) testsCell() string {
-	return fmt.Sprintf("%d / %d / %d", mr.Heddle.OK, mr.Heddle.Reported, mr.Heddle.Skipped)
+	s := fmt.Sprintf("%d / %d / %d", mr.Heddle.OK, mr.Heddle.Reported, mr.Heddle.Skipped)
+	if n := len(mr.Heddle.Unexplorable); n > 0 {
+		s += fmt.Sprintf(" (%d not explorable)", n)
+	}
+	return s
 }
 
 func (mr *ModuleResult) reportsCell() string {

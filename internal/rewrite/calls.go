@@ -35,6 +35,7 @@ var renamed = map[string]string{
 	"runtime.Goexit":            "Goexit",
 	"runtime.NumGoroutine":      "NumGoroutine",
 	"runtime.GOMAXPROCS":        "GOMAXPROCS",
+	"runtime.SetFinalizer":      "SetFinalizer",
 	"sync.OnceFunc":             "OnceFunc",
 	"sync.OnceValue":            "OnceValue",
 	"sync.OnceValues":           "OnceValues",
@@ -377,6 +378,21 @@ func (r *rewriter) planCall(call *ast.CallExpr) {
 			a.Rparen = call.Args[0].End()
 			call.Args[0] = a
 			r.changed = true
+		}
+	case "testing/quick":
+		// quick.Check(f, c) -> rt.QuickCheck(quick.Check, f, c): the
+		// config gets a Rand from the run's source when it has none
+		// (testing/quick would seed one from the wall clock, and the test
+		// would do something else under every run of one schedule).
+		name := map[string]string{"Check": "QuickCheck", "CheckEqual": "QuickCheckEqual"}[fn.Name()]
+		if name == "" || call.Ellipsis.IsValid() {
+			return
+		}
+		r.plans[call] = func(c *astutil.Cursor) {
+			call := c.Node().(*ast.CallExpr)
+			out := r.rtCall(name, call.Pos(), append([]ast.Expr{call.Fun}, call.Args...)...)
+			out.Lparen, out.Rparen = call.Lparen, call.Rparen
+			c.Replace(out)
 		}
 	case "math/rand", "math/rand/v2":
 		name := fn.Name()

@@ -7,8 +7,9 @@
 // (Sleep, Now, Since, Until, After, Tick, NewTimer, NewTicker, AfterFunc,
 // Timer/Ticker Stop/Reset), context (WithCancel(Cause), WithTimeout(Cause),
 // WithDeadline(Cause), AfterFunc, Cause), runtime.Gosched/Goexit/
-// NumGoroutine, map iteration order, the top-level functions of math/rand
-// and math/rand/v2, calls on *testing.T and testing.TB, and what ends or
+// NumGoroutine/SetFinalizer, map iteration order, the top-level functions of math/rand
+// and math/rand/v2, testing/quick.Check and CheckEqual (seeded from the
+// run), calls on *testing.T and testing.TB, and what ends or
 // suspends a process: os.Exit, log.Fatal/Fatalf/Fatalln and the Fatal*
 // methods of *log.Logger, flag.Parse and (*flag.FlagSet).Parse (which
 // exit on a bad flag), os/signal.Notify and NotifyContext. Each top-level
