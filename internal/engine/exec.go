@@ -568,11 +568,6 @@ func spinCandidate(k OpKind) bool {
 // offered as a choice while a goroutine that may make progress can run.
 const spinDrop = 4
 
-// spinTimeDrop is the number of consecutive operations without progress
-// after which a spinning goroutine is dropped when only timer firings
-// remain, so that time passes while it spins (see dropSpinners).
-const spinTimeDrop = 64
-
 // dropSpinners removes from e.choices the goroutines going round a loop
 // without progress (spinning on an atomic, a select's default, Gosched, a
 // failed TryLock), as long as some other choice remains. Their next
@@ -597,27 +592,9 @@ func (e *Exec) dropSpinners() {
 	if n < 2 || e.overdue {
 		return
 	}
-	// Only timers left beside the spinners: dropping them lets time pass,
-	// which a loop that polls for long does natively, but five loads in a
-	// row of straight-line code do not (a breaker's GetState in each of
-	// five calls): the spinners must have spun spinTimeDrop times.
-	timersOnly := true
-	for i := range e.choices {
-		c := &e.choices[i]
-		if !e.spinning(c) && !e.unfair(c) && c.Early == 0 {
-			timersOnly = false
-			break
-		}
-	}
-	dropped := func(c *Choice) bool {
-		if e.unfair(c) {
-			return true
-		}
-		return e.spinning(c) && (!timersOnly || c.G.spins >= spinTimeDrop)
-	}
 	drop := 0
 	for i := range e.choices {
-		if dropped(&e.choices[i]) {
+		if e.spinning(&e.choices[i]) || e.unfair(&e.choices[i]) {
 			drop++
 		}
 	}
@@ -625,9 +602,9 @@ func (e *Exec) dropSpinners() {
 		return
 	}
 	buf := e.spinBuf[:0]
-	for i := range e.choices {
-		if !dropped(&e.choices[i]) {
-			buf = append(buf, e.choices[i])
+	for _, c := range e.choices {
+		if !e.spinning(&c) && !e.unfair(&c) {
+			buf = append(buf, c)
 		}
 	}
 	e.spinBuf = buf
