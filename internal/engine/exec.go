@@ -460,10 +460,19 @@ const PollTime = time.Microsecond
 // poll moves the clock doubles.
 const pollDouble = 64
 
-// poll records that g polled without making progress.
+// poll records that g polled without making progress. It also yields the
+// real processor (runtime.Gosched): a goroutine heddle does not control
+// (started in init, or by code that is not rewritten) that a controlled
+// one woke natively, by cancelling its context or closing its channel,
+// runs now, as it would natively beside a goroutine that spins waiting for
+// it. Without it, the explorations's single processor stays with the
+// controlled goroutines, and a loop that waits for such a goroutine with a
+// timeout (ants' ReleaseTimeout waiting for the pool's purge goroutine)
+// times out on the virtual clock before it ever runs.
 //
 //go:norace
 func (e *Exec) poll(g *G) {
+	runtime.Gosched()
 	g.spins++
 	d := pollStep(g.spins)
 	e.now += d
