@@ -115,6 +115,7 @@ type G struct {
 	ranAt      time.Duration // virtual time of g's last step that was not an early wake-up
 	stepIdx    int           // index in the trace of g's current step
 	normal     bool          // fn returned normally: the goroutine can be reused
+	unwindOps  int           // operations performed by deferred calls while unwound (unwindRuns)
 	pooled     bool          // the goroutine went back to the pool
 }
 
@@ -634,6 +635,9 @@ func (g *G) Spins() int { return g.spins }
 func (e *Exec) yield(op Op) {
 	g := e.cur
 	if e.aborting {
+		if e.unwindRuns(g, op.Kind) {
+			return
+		}
 		runtime.Goexit()
 	}
 	defer e.guard(g)
@@ -816,6 +820,36 @@ func (e *Exec) unwind() {
 		g.wake <- struct{}{}
 		<-e.exited
 	}
+}
+
+// unwindOps bounds the operations a goroutine's deferred calls may perform
+// while it is unwound (unwindRuns): a deferred loop that polls forever
+// must not hang the end of the run.
+const unwindOps = 1000
+
+// unwindRuns reports whether g, being unwound, performs an operation of
+// kind k in its deferred calls rather than ending there. The operations
+// that never block and act on real memory do: atomics (a deferred
+// "done" flag or counter), Timer.Stop and Ticker.Stop, Gosched, len of a
+// channel. Unwinding is runtime.Goexit, which in Go runs every deferred
+// call to its end; ending g at the first scheduling point of its deferred
+// calls instead left package state that no Go execution reaches (ants'
+// purge goroutine, left when a run ended, never stored its purgeDone flag,
+// and the next test's Reboot waited for it forever). Operations that may
+// block (a lock, a channel operation, a wait) still end g there: nothing
+// can wake it once the run is over.
+//
+//go:norace
+func (e *Exec) unwindRuns(g *G, k OpKind) bool {
+	if g == nil || g.state != gDone || g.unwindOps >= unwindOps {
+		return false
+	}
+	switch k {
+	case OpAtomicLoad, OpAtomicWrite, OpTimerStop, OpYield, OpChanLen:
+		g.unwindOps++
+		return true
+	}
+	return false
 }
 
 // unwound is called by a goroutine woken to be unwound: its deferred calls
