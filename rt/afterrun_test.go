@@ -2,6 +2,7 @@ package rt_test
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -58,5 +59,52 @@ func TestStateLeftByARunStaysConsistent(t *testing.T) {
 	}
 	if ctx.Err() != context.Canceled {
 		t.Fatalf("run 1's context: Err() = %v after run 2 cancelled it", ctx.Err())
+	}
+}
+
+// The deferred calls of a goroutine unwound at the end of a run complete
+// what cannot block: a buffered send with room, a close inside a Once (as
+// ants' last worker closes its pool's allDone channel); an operation that
+// would block (a send nobody receives) ends the goroutine there, and the
+// calls deferred before it still run.
+func TestUnwoundDeferredCallsComplete(t *testing.T) {
+	var once sync.Once
+	allDone := make(chan struct{}) // made outside the run, kept by the program
+	slots := make(chan int, 1)
+	var after int32
+	s := strategy.NewRandom(1)
+	s.Begin(1)
+	res := engine.Run(engine.Config{}, s, func() {
+		block := rt.MakeChan[chan int](0)
+		rt.Go(func() {
+			defer atomic.StoreInt32(rt.AtomicW(&after), 1)
+			defer func() {
+				rt.Send(block, 1) // nobody receives: ends the deferred call
+				t.Error("a send that would block completed while unwinding")
+			}()
+			defer rt.OnceDo(&once, func() { rt.Close(allDone) })
+			defer rt.Send(slots, 7)
+			rt.Recv(block) // left blocked when the test returns
+		})
+		rt.Gosched()
+	})
+	if res.Bug == nil || res.Bug.Kind != engine.KindLeak {
+		t.Fatalf("run: got %v, want the leak of the blocked goroutine", res.Bug)
+	}
+	select {
+	case v := <-slots:
+		if v != 7 {
+			t.Errorf("received %d from the deferred send, want 7", v)
+		}
+	default:
+		t.Error("the deferred buffered send did not happen")
+	}
+	select {
+	case <-allDone:
+	default:
+		t.Error("the deferred Once.Do did not close the channel")
+	}
+	if atomic.LoadInt32(&after) != 1 {
+		t.Error("the call deferred before the blocking one did not run")
 	}
 }

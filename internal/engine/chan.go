@@ -245,6 +245,9 @@ func (e *Exec) addWaiters(g *G) {
 //
 //go:norace
 func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
+	if e.aborting {
+		return e.unwindSelect(cases, hasDefault)
+	}
 	kind := OpSelect
 	if len(cases) == 1 && !hasDefault {
 		if cases[0].IsSend() {

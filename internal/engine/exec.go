@@ -635,7 +635,7 @@ func (g *G) Spins() int { return g.spins }
 func (e *Exec) yield(op Op) {
 	g := e.cur
 	if e.aborting {
-		if e.unwindRuns(g, op.Kind) {
+		if e.unwindRuns(g, &op) {
 			return
 		}
 		runtime.Goexit()
@@ -827,11 +827,11 @@ func (e *Exec) unwind() {
 // must not hang the end of the run.
 const unwindOps = 1000
 
-// unwindRuns reports whether g, being unwound, performs an operation of
-// kind k in its deferred calls rather than ending there. The operations
+// unwindRuns reports whether g, being unwound, performs operation op in its deferred calls rather than ending there. The operations
 // that never block and act on real memory do: atomics (a deferred
 // "done" flag or counter), Timer.Stop and Ticker.Stop, Gosched, len of a
-// channel. Unwinding is runtime.Goexit, which in Go runs every deferred
+// channel, close, Once.Do (see also unwindSelect for channel operations).
+// Unwinding is runtime.Goexit, which in Go runs every deferred
 // call to its end; ending g at the first scheduling point of its deferred
 // calls instead left package state that no Go execution reaches (ants'
 // purge goroutine, left when a run ended, never stored its purgeDone flag,
@@ -840,16 +840,54 @@ const unwindOps = 1000
 // can wake it once the run is over.
 //
 //go:norace
-func (e *Exec) unwindRuns(g *G, k OpKind) bool {
+func (e *Exec) unwindRuns(g *G, op *Op) bool {
 	if g == nil || g.state != gDone || g.unwindOps >= unwindOps {
 		return false
 	}
-	switch k {
-	case OpAtomicLoad, OpAtomicWrite, OpTimerStop, OpYield, OpChanLen:
+	switch op.Kind {
+	case OpAtomicLoad, OpAtomicWrite, OpTimerStop, OpYield, OpChanLen, OpClose:
+		g.unwindOps++
+		return true
+	case OpOnce:
+		// Do runs f, unless another goroutine is running it (Do would
+		// wait for it).
+		if o := e.objs.get(op.Obj); o != nil && o.once.running {
+			return false
+		}
 		g.unwindOps++
 		return true
 	}
 	return false
+}
+
+// unwindSelect is a channel operation (Select's cases) of a goroutine
+// being unwound: it completes if it can at once on the real channels (a
+// buffered slot, a value, a closed channel, a goroutine outside heddle's
+// control waiting on the other side), and ends the goroutine otherwise, as
+// unwindRuns does for every operation that may block.
+//
+//go:norace
+func (e *Exec) unwindSelect(cases []ChanCase, hasDefault bool) int {
+	g := e.cur
+	if g != nil && g.state == gDone && g.unwindOps < unwindOps {
+		g.unwindOps++
+		for i, c := range cases {
+			if c.Chan() == nil {
+				continue
+			}
+			if ok, closed := tryCase(c); ok || closed {
+				if closed {
+					c.Do() // a send on a closed channel: panics, as in Go
+				}
+				return i
+			}
+		}
+		if hasDefault {
+			return -1
+		}
+	}
+	runtime.Goexit()
+	return -1
 }
 
 // unwound is called by a goroutine woken to be unwound: its deferred calls
