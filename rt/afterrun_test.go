@@ -108,3 +108,28 @@ func TestUnwoundDeferredCallsComplete(t *testing.T) {
 		t.Error("the call deferred before the blocking one did not run")
 	}
 }
+
+// A goroutine that a run started but never scheduled (the run ended first,
+// here on a panic) runs when the run is unwound, as far as it can without
+// blocking: in Go it would have run. Its receive on a channel closed
+// before the run completes, and its store takes effect.
+func TestUnstartedGoroutineRunsWhenUnwound(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var done int32
+	s := strategy.NewRandom(1)
+	s.Begin(1)
+	res := engine.Run(engine.Config{}, s, func() {
+		rt.Go(func() {
+			rt.Recv(ctx.Done())
+			atomic.StoreInt32(rt.AtomicW(&done), 1)
+		})
+		panic("the run ends before its goroutine takes a step")
+	})
+	if res.Bug == nil || res.Bug.Kind != engine.KindPanic {
+		t.Fatalf("got %v, want the panic", res.Bug)
+	}
+	if atomic.LoadInt32(&done) != 1 {
+		t.Fatal("the goroutine the run never scheduled did not run when unwound")
+	}
+}

@@ -390,7 +390,7 @@ func (e *Exec) goroutine(g *G) {
 	<-g.wake
 	if e.aborting {
 		raceAcquire(unsafe.Pointer(e))
-		e.exited <- struct{}{}
+		e.runUnwound(g)
 		return
 	}
 	normal := false
@@ -888,6 +888,28 @@ func (e *Exec) unwindSelect(cases []ChanCase, hasDefault bool) int {
 	}
 	runtime.Goexit()
 	return -1
+}
+
+// runUnwound runs g, which the run ended before it took its first step,
+// as an unwound goroutine runs its deferred calls: its operations that
+// cannot block complete (unwindRuns, unwindSelect) and the first that
+// would block ends it by Goexit. In Go the goroutine would have run: a
+// pool's purge goroutine started just before a run ended (ants' Reboot
+// starts one) finds its context cancelled, exits and stores its done flag,
+// which a later run waits for. A panic ends it quietly, as any panic while
+// unwinding.
+//
+//go:norace
+func (e *Exec) runUnwound(g *G) {
+	if g.state != gDone || g.fn == nil {
+		e.exited <- struct{}{}
+		return
+	}
+	defer func() {
+		recover()
+		e.exited <- struct{}{}
+	}()
+	g.fn()
 }
 
 // unwound is called by a goroutine woken to be unwound: its deferred calls
