@@ -133,3 +133,34 @@ func TestUnstartedGoroutineRunsWhenUnwound(t *testing.T) {
 		t.Fatal("the goroutine the run never scheduled did not run when unwound")
 	}
 }
+
+// first always takes the first enabled choice.
+type first struct{}
+
+func (first) Begin(int) bool           { return true }
+func (first) Choose(*engine.Point) int { return 0 }
+func (first) End(*engine.Result)       {}
+
+// A goroutine parked at an operation that cannot block (here an atomic
+// store) when the run ends performs it when unwound, and goes on until it
+// would block: in Go it was about to run. The run ends while g0.1 waits to
+// store its flag (g0 takes the first step and panics).
+func TestGoroutineParkedAtAStoreStoresWhenUnwound(t *testing.T) {
+	var done int32
+	res := engine.Run(engine.Config{}, first{}, func() {
+		ch := rt.MakeChan[chan int](0)
+		rt.Go(func() {
+			rt.Send(ch, 1)
+			atomic.StoreInt32(rt.AtomicW(&done), 1)
+		})
+		rt.Recv(ch)
+		rt.Gosched()
+		panic("the run ends while g0.1 is parked at its store")
+	})
+	if res.Bug == nil || res.Bug.Kind != engine.KindPanic {
+		t.Fatalf("got %v, want the panic", res.Bug)
+	}
+	if atomic.LoadInt32(&done) != 1 {
+		t.Fatal("the goroutine parked at its atomic store did not store when unwound")
+	}
+}

@@ -685,7 +685,7 @@ func (e *Exec) switchTo(g, next *G) {
 	<-g.wake
 	raceEnable()
 	if e.aborting {
-		e.unwound()
+		e.resumeUnwound(g)
 	}
 }
 
@@ -697,7 +697,7 @@ func (e *Exec) park(g *G) {
 	<-g.wake
 	raceEnable()
 	if e.aborting {
-		e.unwound()
+		e.resumeUnwound(g)
 	}
 }
 
@@ -910,6 +910,22 @@ func (e *Exec) runUnwound(g *G) {
 		e.exited <- struct{}{}
 	}()
 	g.fn()
+}
+
+// resumeUnwound is called by a goroutine woken, parked at its pending
+// operation, to be unwound: an operation that cannot block (unwindRuns)
+// is performed, and the goroutine goes on as unwindRuns and unwindSelect
+// let it; any other ends it by Goexit. A goroutine parked at the atomic
+// store of its deferred call (ants' purge goroutine, at its purgeDone flag,
+// when the run was ended at the time budget) stores it.
+//
+//go:norace
+func (e *Exec) resumeUnwound(g *G) {
+	if e.unwindRuns(g, &g.op) {
+		raceAcquire(unsafe.Pointer(e))
+		return
+	}
+	e.unwound()
 }
 
 // unwound is called by a goroutine woken to be unwound: its deferred calls
