@@ -140,12 +140,12 @@ func (e *Exec) pick() *G {
 			p.Add(1)
 			raceEnable()
 		}
-		if e.steps%memoryCheckEvery == 0 && (e.cfg.MaxHeap > 0 || !e.cfg.Deadline.IsZero()) {
-			if !e.cfg.Deadline.IsZero() && time.Now().After(e.cfg.Deadline) {
-				e.res.Truncated = true
-				e.res.OverTime = true
-				return nil
-			}
+		if e.steps%deadlineCheckEvery == 0 && !e.cfg.Deadline.IsZero() && time.Now().After(e.cfg.Deadline) {
+			e.res.Truncated = true
+			e.res.OverTime = true
+			return nil
+		}
+		if e.steps%memoryCheckEvery == 0 && e.cfg.MaxHeap > 0 {
 			if msg := e.overMemory(); msg != "" {
 				e.res.Truncated = true
 				e.res.OverMemory = msg
