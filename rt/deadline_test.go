@@ -1,6 +1,7 @@
 package rt_test
 
 import (
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,5 +24,36 @@ func TestDeadlineEndsRunWithinFewSteps(t *testing.T) {
 	}
 	if res.Steps > 100 {
 		t.Fatalf("the run was ended after %d steps, past its deadline from the start", res.Steps)
+	}
+}
+
+// A run past its deadline is finished, fairly, within its grace, rather
+// than ended in the middle: a package variable the test sets and resets
+// (ants' stopLongRunningFunc) is reset, as by every whole run, for the
+// tests that come after it. Past the grace too, it is ended.
+func TestDeadlineGraceFinishesTheRun(t *testing.T) {
+	var flag int32
+	body := func() {
+		atomic.StoreInt32(rt.AtomicW(&flag), 1)
+		done := rt.MakeChan[chan struct{}](0)
+		rt.Go(func() {
+			for i := 0; i < 1000; i++ {
+				rt.Gosched()
+			}
+			rt.Close(done)
+		})
+		for i := 0; i < 1000; i++ {
+			rt.Gosched()
+		}
+		rt.Recv(done)
+		atomic.StoreInt32(rt.AtomicW(&flag), 0)
+	}
+	res := engine.Run(engine.Config{Deadline: time.Now().Add(-time.Second), Grace: time.Hour}, first{}, body)
+	if !res.OverTime || atomic.LoadInt32(&flag) != 0 {
+		t.Fatalf("OverTime %v, flag %d: want the run past its deadline finished, the flag reset", res.OverTime, atomic.LoadInt32(&flag))
+	}
+	res = engine.Run(engine.Config{Deadline: time.Now().Add(-time.Second)}, first{}, body)
+	if !res.OverTime || res.Steps > 100 {
+		t.Fatalf("OverTime %v after %d steps: want the run ended at its deadline, with no grace", res.OverTime, res.Steps)
 	}
 }

@@ -162,6 +162,14 @@ type Config struct {
 	// Deadline, if not zero, ends a run still going at that (wall clock)
 	// time, with Result.OverTime: a time budget is kept even by a long run.
 	Deadline time.Time
+	// Grace is how much longer than Deadline a run may take to end by
+	// itself: past Deadline it is scheduled fairly, leaves no time to the
+	// goroutines left after the test returned, and is ended only at
+	// Deadline+Grace. A run ended in the middle leaves the program's state
+	// (a package variable a test sets and resets) as no whole run does, for
+	// the tests after it: ants' TestMultiPool, ended between setting
+	// stopLongRunningFunc and resetting it, made the next test fail.
+	Grace time.Duration
 	// PostMain is the least number of steps the goroutines left may take
 	// after the test function returned (default: 10000, or a quarter of
 	// StepLimit if that is less); half of it is also the length of the
@@ -281,6 +289,9 @@ type Exec struct {
 	// does not control, which ran natively (see Current).
 	natives atomic.Int64
 	probed  bool // a probe performed an operation on a foreign channel
+	// overtime is set once the run is past Config.Deadline, finishing
+	// within Config.Grace.
+	overtime bool
 }
 
 // Epoch is the virtual instant at which every run starts.

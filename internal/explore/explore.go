@@ -331,6 +331,10 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	ec.StepLimit = x.cfg.StepLimit
 	ec.MaxHeap = x.cfg.MaxMemory
 	ec.Deadline = x.deadline
+	// A run going at the end of a time budget gets a tenth of the budget
+	// more to end by itself, so that it leaves the program's state as a
+	// whole run does for the tests after it (see engine.Config.Grace).
+	ec.Grace = x.cfg.Time / 10
 	x.output.newRun()
 	ec.NoLeaks = x.disabled(engine.KindLeak)
 	ec.MaxStarve = x.cfg.MaxStarve
