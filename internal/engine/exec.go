@@ -151,6 +151,10 @@ type Result struct {
 	OverMemory string
 	// OverTime is set when the run was ended at Config.Deadline.
 	OverTime bool
+	// Unfinished is set when the run was still going at Config.Deadline
+	// plus Config.Grace and was ended in the middle: what it changed in
+	// the program's state is as no whole run leaves it.
+	Unfinished bool
 }
 
 // Config is the per-run configuration.

@@ -146,6 +146,7 @@ func (e *Exec) pick() *G {
 				e.res.OverTime = true
 				e.overtime = true
 				if !now.Before(e.cfg.Deadline.Add(e.cfg.Grace)) {
+					e.res.Unfinished = true
 					return nil
 				}
 			}
