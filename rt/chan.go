@@ -167,6 +167,12 @@ func (c *RecvC[T]) Try() bool {
 	}
 }
 
+// ProbedClosed reports whether Try received the zero value of a closed
+// channel.
+//
+//go:norace
+func (c *RecvC[T]) ProbedClosed() bool { return c.got && !c.OK }
+
 //go:norace
 func (c *SendC[T]) Chan() unsafe.Pointer { return chanPtr(c.ch) }
 

@@ -72,7 +72,7 @@ func TestStarvationPerGoroutine(t *testing.T) {
 }
 
 // TestDeadlineEndsRun checks that a run still going at Config.Deadline is
-// ended (at the next check, every few thousand steps) with OverTime, so
+// ended (at the next check, every few dozen steps) with OverTime, so
 // that a time budget holds even when one run is long.
 func TestDeadlineEndsRun(t *testing.T) {
 	res := engine.Run(engine.Config{Deadline: time.Now().Add(-time.Second)}, greedyEarly{}, func() {

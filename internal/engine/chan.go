@@ -88,7 +88,16 @@ func (e *Exec) probe(g *G, c ChanCase, cs *chanState) bool {
 	if !ok {
 		return false
 	}
-	e.probed = true
+	if cl, isRecv := c.(probedCloser); isRecv && cl.ProbedClosed() {
+		// The receive found the channel closed: no goroutine outside
+		// heddle's control is a partner of this run (the channel may have
+		// been closed before it, as the Done channel of a context made and
+		// cancelled by an earlier run is), so the run's own channels stay
+		// its own. A probe that took a value or sent one had a partner.
+		cs.closed = true
+	} else {
+		e.probed = true
+	}
 	for i, x := range g.op.Cases {
 		if x == c {
 			g.committed = i
@@ -96,6 +105,10 @@ func (e *Exec) probe(g *G, c ChanCase, cs *chanState) bool {
 	}
 	return true
 }
+
+// probedCloser is a receive case that can tell whether its probe (Try)
+// received the zero value of a closed channel.
+type probedCloser interface{ ProbedClosed() bool }
 
 // tryCase runs c.Try, turning the panic of a send on a closed channel into
 // closed.
@@ -232,6 +245,9 @@ func (e *Exec) addWaiters(g *G) {
 //
 //go:norace
 func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
+	if e.aborting {
+		return e.unwindSelect(cases, hasDefault)
+	}
 	kind := OpSelect
 	if len(cases) == 1 && !hasDefault {
 		if cases[0].IsSend() {

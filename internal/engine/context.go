@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"sync"
 	"time"
 	"unsafe"
 )
@@ -89,21 +90,21 @@ func (e *Exec) WithCancel(parent context.Context, deadline time.Time, deadlineCa
 		deadline = time.Time{} // the parent's earlier deadline applies
 	}
 	c.deadline = deadline
-	switch p := parent.(type) {
-	case *ctx:
+	if p, ok := parent.(*ctx); ok && p.e == e {
 		if p.err != nil {
 			e.cancel(c, p.err, p.cause)
 		} else {
 			p.children = append(p.children, c)
 		}
-	default:
-		if d := parent.Done(); d != nil {
-			select {
-			case <-d:
-				e.cancel(c, parent.Err(), context.Cause(parent))
-			default:
-				e.watch(d, c.done, func() { e.cancel(c, parent.Err(), context.Cause(parent)) })
-			}
+	} else if d := parent.Done(); d != nil {
+		// A context heddle does not model, or one made by an earlier run
+		// (kept in a package variable): its cancellation comes from
+		// outside this run.
+		select {
+		case <-d:
+			e.cancel(c, parent.Err(), context.Cause(parent))
+		default:
+			e.watch(d, c.done, func() { e.cancel(c, parent.Err(), context.Cause(parent)) })
 		}
 	}
 	if !deadline.IsZero() && c.err == nil {
@@ -116,12 +117,37 @@ func (e *Exec) WithCancel(parent context.Context, deadline time.Time, deadlineCa
 		}
 	}
 	return c, func(cause error) {
-		if e.aborting || Current() != e {
+		if e.aborting {
+			// The run is being unwound, or is over: the context is kept
+			// by the program (a package variable, a deferred call of a
+			// goroutine left) and cancelled from outside the run.
+			e.cancelAfterRun(c, cause)
+			return
+		}
+		if Current() != e {
 			return
 		}
 		e.yield(Op{Kind: OpCancel, Obj: unsafe.Pointer(c)})
 		e.cancel(c, context.Canceled, cause)
 	}
+}
+
+// afterRun serializes the cancellations of contexts whose run is over:
+// they may come from any goroutine, controlled by a later run or by none.
+var afterRun sync.Mutex
+
+// cancelAfterRun cancels c, a context of run e, once e is being unwound or
+// is over: as Go would, it closes c's Done channel (and those of its
+// children) and runs its AfterFuncs, natively. A later run sees the
+// channel as a foreign one, closed. Before, such a cancel did nothing: a
+// pool made by one run and released by the next (ants' default pool, made
+// in init and rebooted by a test) waited forever for its context to end.
+//
+//go:norace
+func (e *Exec) cancelAfterRun(c *ctx, cause error) {
+	afterRun.Lock()
+	defer afterRun.Unlock()
+	e.cancel(c, context.Canceled, cause)
 }
 
 //go:norace
@@ -154,7 +180,11 @@ func (e *Exec) cancel(c *ctx, err, cause error) {
 	for _, a := range c.after {
 		if !a.stopped && !a.started {
 			a.started = true
-			e.Go(a.f)
+			if e.aborting {
+				go a.f() // the run is over: natively
+			} else {
+				e.Go(a.f)
+			}
 		}
 	}
 	if p, ok := c.parent.(*ctx); ok {
@@ -197,7 +227,7 @@ func (a *afterFunc) stop() bool {
 //
 //go:norace
 func (e *Exec) ContextAfterFunc(parent context.Context, f func()) func() bool {
-	if c, ok := parent.(*ctx); ok {
+	if c, ok := parent.(*ctx); ok && c.e == e {
 		return e.afterFunc(c, f)
 	}
 	d := parent.Done()
@@ -267,9 +297,13 @@ func (e *Exec) watch(foreign <-chan struct{}, stop <-chan struct{}, f func()) {
 // structRecv is a receive case on a chan struct{}, for the engine's own
 // goroutines.
 type structRecv struct {
-	ch  <-chan struct{}
-	got bool
+	ch     <-chan struct{}
+	got    bool
+	closed bool // Try found the channel closed
 }
+
+//go:norace
+func (c *structRecv) ProbedClosed() bool { return c.got && c.closed }
 
 //go:norace
 func (c *structRecv) Chan() unsafe.Pointer { return chanAddrRecv(c.ch) }
@@ -296,8 +330,8 @@ func (c *structRecv) Try() bool {
 		return true
 	}
 	select {
-	case <-c.ch:
-		c.got = true
+	case _, ok := <-c.ch:
+		c.got, c.closed = true, !ok
 		return true
 	default:
 		return false

@@ -118,6 +118,7 @@ type G struct {
 	ranAt      time.Duration // virtual time of g's last step that was not an early wake-up
 	stepIdx    int           // index in the trace of g's current step
 	normal     bool          // fn returned normally: the goroutine can be reused
+	unwindOps  int           // operations performed by deferred calls while unwound (unwindRuns)
 	pooled     bool          // the goroutine went back to the pool
 	unwound    bool          // ended by unwind at the end of the run, at its pending operation
 	couldRun   bool          // g could run when a timer's early firing was weighed, and has not run since (starvation)
@@ -159,6 +160,10 @@ type Result struct {
 	// Enabled set was kept: a long run with many goroutines keeps those
 	// of its last steps only (enabledlog.go).
 	EnabledFrom int
+	// Unfinished is set when the run was still going at Config.Deadline
+	// plus Config.Grace and was ended in the middle: what it changed in
+	// the program's state is as no whole run leaves it.
+	Unfinished bool
 }
 
 // Config is the per-run configuration.
@@ -170,6 +175,14 @@ type Config struct {
 	// Deadline, if not zero, ends a run still going at that (wall clock)
 	// time, with Result.OverTime: a time budget is kept even by a long run.
 	Deadline time.Time
+	// Grace is how much longer than Deadline a run may take to end by
+	// itself: past Deadline it is scheduled fairly, leaves no time to the
+	// goroutines left after the test returned, and is ended only at
+	// Deadline+Grace. A run ended in the middle leaves the program's state
+	// (a package variable a test sets and resets) as no whole run does, for
+	// the tests after it: ants' TestMultiPool, ended between setting
+	// stopLongRunningFunc and resetting it, made the next test fail.
+	Grace time.Duration
 	// PostMain is the least number of steps the goroutines left may take
 	// after the test function returned (default: 10000, or a quarter of
 	// StepLimit if that is less); half of it is also the length of the
@@ -296,6 +309,9 @@ type Exec struct {
 	// does not control, which ran natively (see Current).
 	natives atomic.Int64
 	probed  bool // a probe performed an operation on a foreign channel
+	// overtime is set once the run is past Config.Deadline, finishing
+	// within Config.Grace.
+	overtime bool
 }
 
 // Epoch is the virtual instant at which every run starts.
@@ -411,7 +427,7 @@ func (e *Exec) goroutine(g *G) {
 	<-g.wake
 	if e.aborting {
 		raceAcquire(unsafe.Pointer(e))
-		e.exited <- struct{}{}
+		e.runUnwound(g)
 		return
 	}
 	normal := false
@@ -527,10 +543,19 @@ const PollTime = time.Microsecond
 // poll moves the clock doubles.
 const pollDouble = 64
 
-// poll records that g polled without making progress.
+// poll records that g polled without making progress. It also yields the
+// real processor (runtime.Gosched): a goroutine heddle does not control
+// (started in init, or by code that is not rewritten) that a controlled
+// one woke natively, by cancelling its context or closing its channel,
+// runs now, as it would natively beside a goroutine that spins waiting for
+// it. Without it, the explorations's single processor stays with the
+// controlled goroutines, and a loop that waits for such a goroutine with a
+// timeout (ants' ReleaseTimeout waiting for the pool's purge goroutine)
+// times out on the virtual clock before it ever runs.
 //
 //go:norace
 func (e *Exec) poll(g *G) {
+	runtime.Gosched()
 	g.spins++
 	d := pollStep(g.spins)
 	e.now += d
@@ -692,6 +717,9 @@ func (g *G) Spins() int { return g.spins }
 func (e *Exec) yield(op Op) {
 	g := e.cur
 	if e.aborting {
+		if e.unwindRuns(g, &op) {
+			return
+		}
 		runtime.Goexit()
 	}
 	defer e.guard(g)
@@ -739,7 +767,7 @@ func (e *Exec) switchTo(g, next *G) {
 	<-g.wake
 	raceEnable()
 	if e.aborting {
-		e.unwound()
+		e.resumeUnwound(g)
 	}
 }
 
@@ -751,7 +779,7 @@ func (e *Exec) park(g *G) {
 	<-g.wake
 	raceEnable()
 	if e.aborting {
-		e.unwound()
+		e.resumeUnwound(g)
 	}
 }
 
@@ -875,6 +903,112 @@ func (e *Exec) unwind() {
 		g.wake <- struct{}{}
 		<-e.exited
 	}
+}
+
+// unwindOps bounds the operations a goroutine's deferred calls may perform
+// while it is unwound (unwindRuns): a deferred loop that polls forever
+// must not hang the end of the run.
+const unwindOps = 1000
+
+// unwindRuns reports whether g, being unwound, performs operation op in its deferred calls rather than ending there. The operations
+// that never block and act on real memory do: atomics (a deferred
+// "done" flag or counter), Timer.Stop and Ticker.Stop, Gosched, len of a
+// channel, close, Once.Do (see also unwindSelect for channel operations).
+// Unwinding is runtime.Goexit, which in Go runs every deferred
+// call to its end; ending g at the first scheduling point of its deferred
+// calls instead left package state that no Go execution reaches (ants'
+// purge goroutine, left when a run ended, never stored its purgeDone flag,
+// and the next test's Reboot waited for it forever). Operations that may
+// block (a lock, a channel operation, a wait) still end g there: nothing
+// can wake it once the run is over.
+//
+//go:norace
+func (e *Exec) unwindRuns(g *G, op *Op) bool {
+	if g == nil || g.state != gDone || g.unwindOps >= unwindOps {
+		return false
+	}
+	switch op.Kind {
+	case OpAtomicLoad, OpAtomicWrite, OpTimerStop, OpYield, OpChanLen, OpClose:
+		g.unwindOps++
+		return true
+	case OpOnce:
+		// Do runs f, unless another goroutine is running it (Do would
+		// wait for it).
+		if o := e.objs.get(op.Obj); o != nil && o.once.running {
+			return false
+		}
+		g.unwindOps++
+		return true
+	}
+	return false
+}
+
+// unwindSelect is a channel operation (Select's cases) of a goroutine
+// being unwound: it completes if it can at once on the real channels (a
+// buffered slot, a value, a closed channel, a goroutine outside heddle's
+// control waiting on the other side), and ends the goroutine otherwise, as
+// unwindRuns does for every operation that may block.
+//
+//go:norace
+func (e *Exec) unwindSelect(cases []ChanCase, hasDefault bool) int {
+	g := e.cur
+	if g != nil && g.state == gDone && g.unwindOps < unwindOps {
+		g.unwindOps++
+		for i, c := range cases {
+			if c.Chan() == nil {
+				continue
+			}
+			if ok, closed := tryCase(c); ok || closed {
+				if closed {
+					c.Do() // a send on a closed channel: panics, as in Go
+				}
+				return i
+			}
+		}
+		if hasDefault {
+			return -1
+		}
+	}
+	runtime.Goexit()
+	return -1
+}
+
+// runUnwound runs g, which the run ended before it took its first step,
+// as an unwound goroutine runs its deferred calls: its operations that
+// cannot block complete (unwindRuns, unwindSelect) and the first that
+// would block ends it by Goexit. In Go the goroutine would have run: a
+// pool's purge goroutine started just before a run ended (ants' Reboot
+// starts one) finds its context cancelled, exits and stores its done flag,
+// which a later run waits for. A panic ends it quietly, as any panic while
+// unwinding.
+//
+//go:norace
+func (e *Exec) runUnwound(g *G) {
+	if g.state != gDone || g.fn == nil {
+		e.exited <- struct{}{}
+		return
+	}
+	defer func() {
+		recover()
+		e.exited <- struct{}{}
+	}()
+	g.fn()
+}
+
+// resumeUnwound is called by a goroutine woken, parked at its pending
+// operation, to be unwound: an operation that cannot block (unwindRuns)
+// is performed, and the goroutine goes on as unwindRuns and unwindSelect
+// let it; any other ends it by Goexit. A goroutine parked at the atomic
+// store of its deferred call (ants' purge goroutine, at its purgeDone flag,
+// when the run was ended at the time budget) stores it.
+//
+//go:norace
+func (e *Exec) resumeUnwound(g *G) {
+	if e.unwindRuns(g, &g.op) {
+		raceAcquire(unsafe.Pointer(e))
+		return
+	}
+	e.unwound()
 }
 
 // unwound is called by a goroutine woken to be unwound: its deferred calls

@@ -11,6 +11,13 @@ import (
 // when Config.MaxHeap is set: reading it costs about a microsecond.
 const memoryCheckEvery = 4096
 
+// deadlineCheckEvery is the number of steps between two looks at the wall
+// clock when Config.Deadline is set (time.Now costs tens of nanoseconds).
+// Once every memoryCheckEvery steps was too seldom: a step of a run with a
+// thousand goroutines (ants' TestAntsPoolWaitToGetWorker, on a loaded
+// machine) can take a millisecond, and a 1s budget ended after 4.5s.
+const deadlineCheckEvery = 64
+
 // heapSamples are the heap's objects, live and garbage not yet swept (a
 // cheap first look), and the heap that the last collection found live.
 var heapSamples = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}}

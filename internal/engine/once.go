@@ -44,6 +44,8 @@ func (e *Exec) OnceDo(p unsafe.Pointer, f func(), done bool) {
 //go:norace
 func (e *Exec) onceDone(p unsafe.Pointer, o *onceState) {
 	if e.aborting {
+		o.running = false
+		o.done = true
 		return
 	}
 	raceRelease(p)

@@ -137,12 +137,12 @@ func (e *Exec) pick() *G {
 			e.endOfRun()
 			return nil
 		}
-		if e.mainDone && e.afterMain() {
+		if e.mainDone && (e.overtime || e.afterMain()) {
 			e.endAfterMain()
 			return nil
 		}
 		idx := 0
-		if n > 1 && (e.steps >= e.cfg.FairAfter || e.postFair > 0) {
+		if n > 1 && (e.steps >= e.cfg.FairAfter || e.postFair > 0 || e.overtime) {
 			// Long runs, and the last part of the time goroutines get
 			// after the test returned, are scheduled fairly: every
 			// goroutine that can run does, so one that does not is blocked.
@@ -168,12 +168,18 @@ func (e *Exec) pick() *G {
 			p.Add(1)
 			raceEnable()
 		}
-		if e.steps%memoryCheckEvery == 0 && (e.cfg.MaxHeap > 0 || !e.cfg.Deadline.IsZero()) {
-			if !e.cfg.Deadline.IsZero() && time.Now().After(e.cfg.Deadline) {
+		if e.steps%deadlineCheckEvery == 0 && !e.cfg.Deadline.IsZero() {
+			if now := time.Now(); now.After(e.cfg.Deadline) {
 				e.res.Truncated = true
 				e.res.OverTime = true
-				return nil
+				e.overtime = true
+				if !now.Before(e.cfg.Deadline.Add(e.cfg.Grace)) {
+					e.res.Unfinished = true
+					return nil
+				}
 			}
+		}
+		if e.steps%memoryCheckEvery == 0 && e.cfg.MaxHeap > 0 {
 			if msg := e.overMemory(); msg != "" {
 				e.res.Truncated = true
 				e.res.OverMemory = msg

@@ -221,6 +221,10 @@ func (x *explorer) run() {
 			break
 		}
 		if res.OverTime {
+			if res.Unfinished {
+				unfinished = fmt.Sprintf("run %d of %s", run, x.name())
+				x.t.Logf("heddle: %s was ended at the time budget before it finished: the goroutines it left were stopped in the middle, and the package state it changed stays as no whole run leaves it, for the tests after it in this process", unfinished)
+			}
 			break // the time budget is spent, this run with it
 		}
 		if name == "replay" {
@@ -331,6 +335,11 @@ func (x *explorer) run() {
 	x.emit(event.Event{Action: action, Elapsed: elapsed.Seconds()})
 }
 
+// unfinished names the last run of this process that was ended at the
+// time budget before it finished (see engine.Result.Unfinished), for the
+// reports of the tests after it.
+var unfinished string
+
 // exec runs one execution with the watchdog armed.
 func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.Result {
 	if engine.RaceEnabled {
@@ -346,6 +355,10 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	}
 	ec.MaxHeap = x.cfg.MaxMemory
 	ec.Deadline = x.deadline
+	// A run going at the end of a time budget gets a tenth of the budget
+	// more to end by itself, so that it leaves the program's state as a
+	// whole run does for the tests after it (see engine.Config.Grace).
+	ec.Grace = x.cfg.Time / 10
 	x.output.newRun()
 	ec.NoLeaks = x.disabled(engine.KindLeak)
 	ec.MaxStarve = x.cfg.MaxStarve
