@@ -17,9 +17,7 @@ import (
 // knownWrong lists the clean tests heddle still gets wrong, by module
 // directory, package and test, with the reason. They are run, and their
 // results logged, but do not fail the suite.
-var knownWrong = map[string]string{
-	"clean example.com/semantics/timers TestTimerChanUnbuffered": "cap(t.C) is 1 whatever the go line: timer channels are not yet unbuffered (issue 11, runtime)",
-}
+var knownWrong = map[string]string{}
 
 // mayHang lists the clean packages whose test binary may hang under
 // heddle today: they are run on their own with a short timeout, so that the
