@@ -230,6 +230,7 @@ type Exec struct {
 	returnTo *G     // the goroutine to resume when a rendezvous partner parks
 
 	objs    objTable // shadow state of every object the run touched
+	saved   []unsafe.Pointer // the sync objects to restore (syncstate.go)
 	timers  []*Timer // active timers
 	nTimers uint64
 	now     time.Duration // virtual time since Epoch
@@ -340,6 +341,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	case <-cfg.Stuck:
 		e.stuck()
 	}
+	e.restoreSync()
 	if e.tw != nil {
 		e.tw <- nil // not close: see stratServer.close in package explore
 	}
@@ -596,7 +598,7 @@ func (e *Exec) spinning(c *Choice) bool {
 	case OpSelect:
 		return c.Case < 0 // the default again; a ready case is progress
 	case OpTryLock:
-		return e.mutex(g.op.Obj).locked
+		return e.mutexLocked(g.op.Obj)
 	case OpAtomicLoad, OpMapRead:
 		// The load sees a write made since g last loaded: progress.
 		var v uint64

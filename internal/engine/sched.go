@@ -325,17 +325,15 @@ func (e *Exec) opEnabled(g *G) bool {
 	op := &g.op
 	switch op.Kind {
 	case OpLock:
-		return !e.mutex(op.Obj).locked
-	case OpRLock:
-		rw := e.rw(op.Obj)
-		return !rw.writer && rw.waiting == nil
-	case OpWLock:
-		rw := e.rw(op.Obj)
-		return !rw.writer && rw.waiting == nil
+		return !e.mutexLocked(op.Obj)
+	case OpRLock, OpWLock:
+		e.rw(op.Obj)
+		return !rwClaimed(op.Obj)
 	case OpWLockWait:
-		return e.rw(op.Obj).readers == 0
+		e.rw(op.Obj)
+		return rwReaders(op.Obj) == 0
 	case OpWGWait:
-		return e.wg(op.Obj).count == 0
+		return e.wgCount(op.Obj) == 0
 	case OpOnce:
 		return !e.once(op.Obj).running
 	case OpCondBlocked:
