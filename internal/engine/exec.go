@@ -229,9 +229,9 @@ type Exec struct {
 	gen      uint64 // counts passes of enabled, for caches valid during one
 	returnTo *G     // the goroutine to resume when a rendezvous partner parks
 
-	objs    objTable // shadow state of every object the run touched
+	objs    objTable         // shadow state of every object the run touched
 	saved   []unsafe.Pointer // the sync objects to restore (syncstate.go)
-	timers  []*Timer // active timers
+	timers  []*Timer         // active timers
 	nTimers uint64
 	now     time.Duration // virtual time since Epoch
 	lastRun time.Duration // virtual time of the last goroutine step that starved no one
