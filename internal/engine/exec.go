@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -281,6 +282,16 @@ type Exec struct {
 	// does not control, which ran natively (see Current).
 	natives atomic.Int64
 	probed  bool // a probe performed an operation on a foreign channel
+	// nativeCancels are the contexts that goroutines heddle does not
+	// control cancelled, to be applied by the next scheduling pass
+	// (context.go); nNativeCancels counts them, and appliedCancels those
+	// applied. Only those goroutines write nNativeCancels, so that its
+	// loads by the controlled ones order nothing between them for the
+	// race detector.
+	nativeMu       sync.Mutex
+	nativeCancels  []nativeCancel
+	nNativeCancels atomic.Int32
+	appliedCancels int32
 }
 
 // Epoch is the virtual instant at which every run starts.

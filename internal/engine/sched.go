@@ -100,6 +100,9 @@ func (e *Exec) pick() *G {
 		if e.res.Bug != nil {
 			return nil
 		}
+		if e.nNativeCancels.Load() != e.appliedCancels {
+			e.applyNativeCancels()
+		}
 		e.enabled()
 		n := len(e.choices)
 		if n == 0 && e.waitForeign() {
