@@ -32,11 +32,30 @@ var active atomic.Pointer[Exec]
 func Current() *Exec {
 	e := active.Load()
 	if e == nil {
+		endAbandoned(getg())
 		return nil
 	}
-	if c := e.cur; c == nil || c.gid != getg() {
+	gid := getg()
+	if c := e.cur; c == nil || c.gid != gid {
+		if e.nDetached.Load() > 0 {
+			// A goroutine the run's monitor detached, back from code
+			// heddle does not control: it waits to be scheduled.
+			if g := e.detachedFor(gid); g != nil {
+				if ok, abandoned := e.reattach(g); ok {
+					return e
+				} else if abandoned {
+					runtime.Goexit()
+				}
+			}
+		}
+		endAbandoned(gid)
 		e.natives.Add(1)
 		return nil
+	} else if c.claim.Load() != 0 {
+		// The monitor is taking over from c (detach.go).
+		if _, abandoned := e.reattach(c); abandoned {
+			runtime.Goexit()
+		}
 	}
 	return e
 }
@@ -117,6 +136,14 @@ type G struct {
 	stepIdx    int           // index in the trace of g's current step
 	normal     bool          // fn returned normally: the goroutine can be reused
 	pooled     bool          // the goroutine went back to the pool
+	// Detached goroutines (detach.go): claim is set by the run's monitor
+	// when it takes over from g, which waits in code heddle does not
+	// control; detached, back (g came back and waits to be scheduled) and
+	// abandoned (the run ended while g was away) are guarded by
+	// Exec.detachMu.
+	claim                     atomic.Int32
+	detached, back, abandoned bool
+	nativeStack               string // where the monitor found g waiting
 }
 
 // Result is what a run produced.
@@ -292,6 +319,12 @@ type Exec struct {
 	nativeCancels  []nativeCancel
 	nNativeCancels atomic.Int32
 	appliedCancels int32
+	// moves counts the steps, for the monitor (detach.go); detachedGs are
+	// the goroutines it detached, nDetached their number.
+	moves      atomic.Uint64
+	detachMu   sync.Mutex
+	detachedGs []*G
+	nDetached  atomic.Int32
 }
 
 // Epoch is the virtual instant at which every run starts.
@@ -339,6 +372,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	if p := cfg.Progress; p != nil {
 		p.Add(1) // a run that starts is progress, even one with no step
 	}
+	startMonitor()
 	g0 := e.newG(nil, body)
 	g0.state = gRunning
 	e.cur = g0
@@ -407,6 +441,15 @@ func (e *Exec) goroutine(g *G) {
 	}
 	normal := false
 	defer func() {
+		if g.claim.Load() != 0 {
+			// Detached, and back from code heddle does not control by
+			// returning (detach.go).
+			if _, abandoned := e.reattach(g); abandoned {
+				recover() // nobody waits for it: its run ended
+				forgetAbandoned(g)
+				return
+			}
+		}
 		if !normal {
 			if r := recover(); r != nil && !e.aborting {
 				e.panicked(g, r, debug.Stack())
@@ -811,9 +854,10 @@ func (e *Exec) finish() {
 func (e *Exec) unwind() {
 	e.aborting = true
 	for _, g := range e.gs {
-		if g.state == gDone {
+		if g.state == gDone || e.abandon(g) {
 			continue
 		}
+		g.claim.Store(0)
 		g.state = gDone
 		e.cur = g // its deferred calls run as g (see Current)
 		raceRelease(unsafe.Pointer(e))
@@ -848,9 +892,10 @@ func (e *Exec) stuck() {
 	}
 	e.aborting = true
 	for _, h := range e.gs {
-		if h == g || h.state == gDone || h.state == gRunning {
+		if h == g || h.state == gDone || h.state == gRunning || e.abandon(h) {
 			continue
 		}
+		h.claim.Store(0)
 		h.state = gDone
 		e.cur = h
 		h.wake <- struct{}{}

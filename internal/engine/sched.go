@@ -138,6 +138,7 @@ func (e *Exec) pick() *G {
 		c := e.choices[idx]
 		e.noteSelect(&c)
 		e.steps++
+		e.addMove()
 		if p := e.cfg.Progress; p != nil {
 			raceDisable() // an atomic is a synchronization event
 			p.Add(1)
@@ -343,6 +344,8 @@ func (e *Exec) opEnabled(g *G) bool {
 		return g.signalled
 	case OpBlock:
 		return false
+	case OpNative:
+		return e.nativeBack(g)
 	}
 	return true
 }
@@ -458,6 +461,15 @@ const ForeignWait = 100 * time.Millisecond
 func (e *Exec) waitForeign() bool {
 	if e.foreignWaited >= ForeignWait {
 		return false
+	}
+	if e.awayDetached() {
+		// A goroutine waits in code heddle does not control, for I/O or a
+		// goroutine heddle does not control (detach.go).
+		d := time.Millisecond
+		time.Sleep(d)
+		e.foreignWaited += d
+		e.rebuildAll = true
+		return true
 	}
 	for _, g := range e.gs {
 		if g.state != gParked {
@@ -660,6 +672,7 @@ func (e *Exec) endOfRun() {
 		return
 	}
 	sort.Slice(blocked, func(i, j int) bool { return blocked[i].Index < blocked[j].Index })
+	defer e.nativeStacks(blocked)
 	if !e.mainDone {
 		e.res.Bug = &Bug{Kind: KindDeadlock, Message: "all goroutines are blocked: deadlock", Blocked: blocked, G: e.gs[0]}
 		return

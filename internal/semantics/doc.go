@@ -10,7 +10,9 @@
 //     syncs, atomics, timectx, timers (go1.23+ timer channels), imports
 //     (aliased and dot imports, shadowed names), generics, iters
 //     (range-over-func, iter.Pull), initgo (go in init), misc (runtime,
-//     maps, math/rand), testmain, subtests; examples, benchmarks and fuzz
+//     maps, math/rand), testmain, subtests, pipes (io.Pipe, net.Pipe,
+//     os.Pipe, which block in code heddle does not rewrite); examples,
+//     benchmarks and fuzz
 //     targets run natively.
 //     deps uses testdata/dep, a module with no go line (replaced by a
 //     directory), which heddle copies and rewrites.

@@ -399,6 +399,9 @@ var constructs = map[string]string{
 	"context cancelled natively":  `cancels <- cancel`,
 	"time read in a busy-wait":    `for time\.Since\(`,
 	"method value of a sync type": `:= (mu|wg|m)\.(Lock|Unlock|Done|Add|Wait)\n`,
+	"io.Pipe":                     `io\.Pipe\(\)`,
+	"net.Pipe":                    `net\.Pipe\(\)`,
+	"os.Pipe":                     `os\.Pipe\(\)`,
 }
 
 // TestCoverage: every construct of the rewriter's list is used by a test
