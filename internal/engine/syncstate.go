@@ -38,10 +38,10 @@ import (
 // The offsets of the words, found by reflection (the fields are
 // unexported); TestSyncLayout checks them against Go's own operations.
 var (
-	mutexStateOff = fieldOffset(reflect.TypeFor[sync.Mutex](), reflect.Int32, "mu", "state")
-	rwWriterOff   = fieldOffset(reflect.TypeFor[sync.RWMutex](), reflect.Int32, "w", "mu", "state")
-	rwReadersOff  = fieldOffset(reflect.TypeFor[sync.RWMutex](), reflect.Int32, "readerCount", "v")
-	wgStateOff    = fieldOffset(reflect.TypeFor[sync.WaitGroup](), reflect.Uint64, "state", "v")
+	mutexStateOff = fieldOffset(reflect.TypeOf(sync.Mutex{}), reflect.Int32, "mu", "state")
+	rwWriterOff   = fieldOffset(reflect.TypeOf(sync.RWMutex{}), reflect.Int32, "w", "mu", "state")
+	rwReadersOff  = fieldOffset(reflect.TypeOf(sync.RWMutex{}), reflect.Int32, "readerCount", "v")
+	wgStateOff    = fieldOffset(reflect.TypeOf(sync.WaitGroup{}), reflect.Uint64, "state", "v")
 )
 
 // rwmutexMaxReaders is sync's: the reader count is lowered by it while a
