@@ -242,7 +242,7 @@ func TestBlockedOutsideControlIsReported(t *testing.T) {
 	time.AfterFunc(10*time.Second, func() { close(stuck) })
 	s := strategy.NewRandom(1)
 	s.Begin(1)
-	res := engine.Run(engine.Config{Stuck: stuck}, s, func() {
+	res := engine.Run(engine.Config{Stuck: stuck, DetachWait: 200 * time.Millisecond}, s, func() {
 		var native sync.Mutex // not rewritten: blocks for real
 		native.Lock()
 		native.Lock()

@@ -74,7 +74,7 @@ func TestPipesBetweenControlledGoroutines(t *testing.T) {
 func TestPipeReadForeverIsADeadlock(t *testing.T) {
 	s := strategy.NewRandom(1)
 	s.Begin(1)
-	res := engine.Run(engine.Config{}, s, func() {
+	res := engine.Run(engine.Config{DetachWait: 200 * time.Millisecond}, s, func() {
 		r, w := io.Pipe()
 		defer w.Close()
 		done := rt.MakeChan[chan struct{}](0)
@@ -89,5 +89,31 @@ func TestPipeReadForeverIsADeadlock(t *testing.T) {
 	}
 	if len(res.Bug.Blocked) != 2 || res.Bug.Blocked[1].PendingKind() != engine.OpNative {
 		t.Fatalf("blocked: %v", res.Bug.Blocked)
+	}
+}
+
+// A wait in code heddle does not control that something outside the run
+// ends (a server the test started natively answers after a while) is no
+// deadlock: the run waits for the detached goroutine to come back.
+func TestSlowNativeWaitIsNoDeadlock(t *testing.T) {
+	s := strategy.NewRandom(1)
+	s.Begin(1)
+	var got int
+	res := engine.Run(engine.Config{}, s, func() {
+		c := make(chan int) // native: not rewritten
+		go func() {
+			time.Sleep(300 * time.Millisecond) // longer than engine.ForeignWait
+			c <- 1
+		}()
+		done := rt.MakeChan[chan struct{}](0)
+		rt.Go(func() { rt.Close(done) })
+		got = <-c
+		rt.Recv(done)
+	})
+	if res.Bug != nil {
+		t.Fatalf("%s: %s", res.Bug.Kind, res.Bug.Message)
+	}
+	if got != 1 {
+		t.Fatalf("got %d", got)
 	}
 }

@@ -31,8 +31,10 @@ import (
 // that goroutine parks, usually within the same step (the writer waits for
 // the reader to take the data), so the schedules stay reproducible. A
 // goroutine waiting for real I/O comes back when the I/O completes; while
-// nothing else can run, the run waits for it, as for a foreign channel
-// (ForeignWait), before it reports a deadlock or a leak.
+// nothing else can run, the run waits for it (Config.DetachWait, 10 s by
+// default, as long as the watchdog would have waited for the goroutine
+// when it held the processor) before it reports a deadlock or a leak: an
+// HTTP request to a server the test started natively may take that long.
 //
 // The claim protocol keeps the detached goroutine out of the engine's
 // state: the monitor sets g.claim, checks on a second look that g is still

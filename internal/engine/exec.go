@@ -241,6 +241,11 @@ type Config struct {
 	// Stuck is closed by the watchdog when the running goroutine made no
 	// progress for too long: it is blocked outside heddle's control.
 	Stuck <-chan struct{}
+	// DetachWait is how long, in real time, a run in which nothing else
+	// can run waits for goroutines detached in code heddle does not
+	// control to come back, before it reports them deadlocked or leaked
+	// (default 10s, the watchdog's default; detach.go).
+	DetachWait time.Duration
 }
 
 // Exec is one run.
@@ -264,8 +269,9 @@ type Exec struct {
 	now     time.Duration // virtual time since Epoch
 	lastRun time.Duration // virtual time of the last goroutine step that starved no one
 	idleAt  time.Duration // virtual time of the last timer fired when no goroutine could run
-	// foreignWaited is the real time spent waiting for foreign channels.
-	foreignWaited time.Duration
+	// foreignWaited is the real time spent waiting for foreign channels,
+	// detachWaited for detached goroutines (detach.go).
+	foreignWaited, detachWaited time.Duration
 
 	mainDone     bool
 	mainDoneAt   time.Duration
@@ -363,6 +369,9 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	}
 	if e.cfg.Horizon <= 0 {
 		e.cfg.Horizon = time.Minute
+	}
+	if e.cfg.DetachWait <= 0 {
+		e.cfg.DetachWait = 10 * time.Second
 	}
 	if !active.CompareAndSwap(nil, e) {
 		panic("heddle: two explorations at once in one process")

@@ -459,17 +459,23 @@ const ForeignWait = 100 * time.Millisecond
 //
 //go:norace
 func (e *Exec) waitForeign() bool {
-	if e.foreignWaited >= ForeignWait {
-		return false
-	}
-	if e.awayDetached() {
-		// A goroutine waits in code heddle does not control, for I/O or a
-		// goroutine heddle does not control (detach.go).
+	if e.detachWaited < e.cfg.DetachWait && e.awayDetached() {
+		// A goroutine waits in code heddle does not control: I/O, or a
+		// goroutine heddle does not control, may still end the wait
+		// (detach.go). Waiting is progress, for the watchdog.
 		d := time.Millisecond
 		time.Sleep(d)
-		e.foreignWaited += d
+		e.detachWaited += d
+		if p := e.cfg.Progress; p != nil {
+			raceDisable()
+			p.Add(1)
+			raceEnable()
+		}
 		e.rebuildAll = true
 		return true
+	}
+	if e.foreignWaited >= ForeignWait {
+		return false
 	}
 	for _, g := range e.gs {
 		if g.state != gParked {
