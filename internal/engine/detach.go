@@ -33,8 +33,9 @@ import (
 // goroutine waiting for real I/O comes back when the I/O completes; while
 // nothing else can run, the run waits for it (Config.DetachWait, 10 s by
 // default, as long as the watchdog would have waited for the goroutine
-// when it held the processor) before it reports a deadlock or a leak: an
-// HTTP request to a server the test started natively may take that long.
+// when it held the processor: an HTTP request to a server the test started
+// natively may take long) before it reports it blocked outside heddle's
+// control, as the watchdog did.
 //
 // The claim protocol keeps the detached goroutine out of the engine's
 // state: the monitor sets g.claim, checks on a second look that g is still
@@ -195,8 +196,8 @@ func (e *Exec) claimAndDetach(g *G, m uint64, buf *[]byte) bool {
 	e.detachMu.Lock()
 	g.claim.Store(1)
 	e.detachMu.Unlock()
-	still, block := false, ""
-	*buf, block, still = blockedOutside(*buf, e, g)
+	still := false
+	*buf, _, still = blockedOutside(*buf, e, g)
 	if !still || e.loadMoves() != m || e.cur != g {
 		e.detachMu.Lock()
 		back := g.back
@@ -210,7 +211,6 @@ func (e *Exec) claimAndDetach(g *G, m uint64, buf *[]byte) bool {
 		// g came back in between and waits to be scheduled: it is out
 		// of the engine, and detached it is.
 	}
-	g.nativeStack = block
 	e.detach(g)
 	return true
 }
@@ -385,23 +385,43 @@ func forgetAbandoned(g *G) {
 	}
 }
 
-// nativeStacks gives the run's deadlock or leak of blocked the stacks of
-// those that wait in code heddle does not control, where the monitor found
-// them (their pending operation, OpNative, has no position).
+// blockedAway ends a run in which nothing can run while a detached
+// goroutine is still away after Config.DetachWait: it is blocked outside
+// heddle's control, as the watchdog reported such a goroutine when it held
+// the processor, with every goroutine's stack. It reports whether it did.
 //
 //go:norace
-func (e *Exec) nativeStacks(blocked []*G) {
-	b := e.res.Bug
-	if b == nil || b.Stack != "" {
-		return
+func (e *Exec) blockedAway() bool {
+	if e.nDetached.Load() == 0 {
+		return false
 	}
-	var stacks []string
-	for _, g := range blocked {
-		if g.op.Kind == OpNative && g.nativeStack != "" {
-			stacks = append(stacks, g.nativeStack)
+	var g *G
+	e.detachMu.Lock()
+	for _, h := range e.detachedGs {
+		if !h.back && (g == nil || h.Index < g.Index) {
+			g = h
 		}
 	}
-	b.Stack = strings.Join(stacks, "\n\n")
+	e.detachMu.Unlock()
+	if g == nil {
+		return false
+	}
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) || len(buf) >= 64<<20 {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	e.res.Bug = &Bug{
+		Kind:    KindBlocked,
+		Message: "goroutine " + g.ID + " blocked outside heddle's control (in code that was not rewritten, or on I/O)",
+		G:       g,
+		Stack:   string(buf),
+	}
+	return true
 }
 
 // goroutineBlock finds in dump (runtime.Stack's, of all goroutines) the

@@ -143,7 +143,6 @@ type G struct {
 	// Exec.detachMu.
 	claim                     atomic.Int32
 	detached, back, abandoned bool
-	nativeStack               string // where the monitor found g waiting
 }
 
 // Result is what a run produced.

@@ -678,7 +678,9 @@ func (e *Exec) endOfRun() {
 		return
 	}
 	sort.Slice(blocked, func(i, j int) bool { return blocked[i].Index < blocked[j].Index })
-	defer e.nativeStacks(blocked)
+	if e.blockedAway() {
+		return
+	}
 	if !e.mainDone {
 		e.res.Bug = &Bug{Kind: KindDeadlock, Message: "all goroutines are blocked: deadlock", Blocked: blocked, G: e.gs[0]}
 		return
