@@ -59,7 +59,11 @@ func Close[T any](ch chan<- T) {
 // Len replaces len(ch) for a channel of any direction.
 func Len[T any](ch <-chan T) int {
 	if x := engine.Current(); x != nil {
-		x.ChanLen(chanPtr(ch))
+		p := chanPtr(ch)
+		x.ChanLen(p)
+		if x.TimerChan(p) {
+			return 0
+		}
 	}
 	return len(ch)
 }
@@ -67,17 +71,33 @@ func Len[T any](ch <-chan T) int {
 // LenS is Len for a send-only channel.
 func LenS[T any](ch chan<- T) int {
 	if x := engine.Current(); x != nil {
-		x.ChanLen(chanPtr(ch))
+		p := chanPtr(ch)
+		x.ChanLen(p)
+		if x.TimerChan(p) {
+			return 0
+		}
 	}
 	return len(ch)
 }
 
 // Cap replaces cap(ch). Capacity never changes, so it is not a scheduling
-// point.
-func Cap[T any](ch <-chan T) int { return cap(ch) }
+// point. The channel of a Timer or Ticker made by the run has a buffer of
+// one, but reports a capacity of 0 under synchronous timer channels (Go
+// 1.23 on), as Go's own timer channels do (engine.Exec.TimerChan).
+func Cap[T any](ch <-chan T) int {
+	if x := engine.Current(); x != nil && x.TimerChan(chanPtr(ch)) {
+		return 0
+	}
+	return cap(ch)
+}
 
 // CapS is Cap for a send-only channel.
-func CapS[T any](ch chan<- T) int { return cap(ch) }
+func CapS[T any](ch chan<- T) int {
+	if x := engine.Current(); x != nil && x.TimerChan(chanPtr(ch)) {
+		return 0
+	}
+	return cap(ch)
+}
 
 // Zero returns the zero value of ch's element type. The rewriter uses it to
 // declare the variables of a rewritten `for v := range ch` loop without

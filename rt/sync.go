@@ -361,7 +361,8 @@ func OnceValues[T1, T2 any](f func() (T1, T2)) func() (T1, T2) {
 func CondWait(c *sync.Cond) {
 	if x := engine.Current(); x != nil {
 		condCheck(c)
-		x.CondWait(unsafe.Pointer(c), func() { LockerUnlock(c.L) }, func() { LockerLock(c.L) }, lockerPtr(c.L))
+		l, rw := lockerPtr(c.L)
+		x.CondWait(unsafe.Pointer(c), func() { LockerUnlock(c.L) }, func() { LockerLock(c.L) }, l, rw)
 		return
 	}
 	c.Wait()
@@ -387,14 +388,16 @@ func CondBroadcast(c *sync.Cond) {
 	c.Broadcast()
 }
 
-func lockerPtr(l sync.Locker) unsafe.Pointer {
+// lockerPtr returns the address of the sync mutex that l's Unlock unlocks,
+// and whether it is an RWMutex, or nil.
+func lockerPtr(l sync.Locker) (unsafe.Pointer, bool) {
 	switch m := resolveLocker(l, "Unlock").(type) {
 	case *sync.Mutex:
-		return unsafe.Pointer(m)
+		return unsafe.Pointer(m), false
 	case *sync.RWMutex:
-		return unsafe.Pointer(m)
+		return unsafe.Pointer(m), true
 	}
-	return nil
+	return nil, false
 }
 
 // SyncMapR marks a read of a sync.Map (Load, Range) as a scheduling point and

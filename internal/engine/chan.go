@@ -21,6 +21,10 @@ type chanState struct {
 	// code that is not rewritten, such as a stdlib context's Done, or
 	// before the run) are foreign: heddle probes them.
 	owned bool
+	// timer is set for the channel of a Timer or Ticker made by the run:
+	// with synchronous timer channels (Go 1.23 on), len and cap report 0
+	// for it, as Go's do (TimerChan).
+	timer bool
 }
 
 //go:norace

@@ -14,13 +14,14 @@ func (e *Exec) cond(p unsafe.Pointer) *condState { return &e.objs.obtain(p).cond
 
 // CondWait models Cond.Wait as Go implements it: join the wait list, unlock
 // c.L, wait to be signalled, lock c.L. lockPtr is c.L's address when it is
-// a sync mutex, to catch a Wait without the lock.
+// a sync mutex (a *sync.RWMutex if lockRW), to catch a Wait without the
+// lock.
 //
 //go:norace
-func (e *Exec) CondWait(p unsafe.Pointer, unlock, lock func(), lockPtr unsafe.Pointer) {
+func (e *Exec) CondWait(p unsafe.Pointer, unlock, lock func(), lockPtr unsafe.Pointer, lockRW bool) {
 	nilCheck(p)
 	e.yield(Op{Kind: OpCondWait, Obj: p})
-	if lockPtr != nil && !e.lockHeld(lockPtr) {
+	if lockPtr != nil && !e.lockHeld(lockPtr, lockRW) {
 		e.misuse("fatal error: sync: unlock of unlocked mutex (sync.Cond.Wait without holding c.L)")
 		return
 	}
@@ -36,12 +37,12 @@ func (e *Exec) CondWait(p unsafe.Pointer, unlock, lock func(), lockPtr unsafe.Po
 }
 
 //go:norace
-func (e *Exec) lockHeld(p unsafe.Pointer) bool {
-	o := e.objs.get(p)
-	if o == nil {
-		return false
+func (e *Exec) lockHeld(p unsafe.Pointer, rw bool) bool {
+	if rw {
+		e.rw(p)
+		return rwClaimed(p) || rwReaders(p) > 0
 	}
-	return o.mu.locked || o.rw.writer || o.rw.readers > 0
+	return e.mutexLocked(p)
 }
 
 // CondSignal models Signal (all == false) and Broadcast.

@@ -125,6 +125,10 @@ func (e *Exec) WithCancel(parent context.Context, deadline time.Time, deadlineCa
 			return
 		}
 		if Current() != e {
+			// A goroutine heddle does not control (started in init, or
+			// by code that is not rewritten) cancels: the cancellation
+			// is applied at the next scheduling pass.
+			e.cancelNative(c, cause)
 			return
 		}
 		e.yield(Op{Kind: OpCancel, Obj: unsafe.Pointer(c)})
@@ -148,6 +152,48 @@ func (e *Exec) cancelAfterRun(c *ctx, cause error) {
 	afterRun.Lock()
 	defer afterRun.Unlock()
 	e.cancel(c, context.Canceled, cause)
+}
+
+// nativeCancel is a cancel requested by a goroutine heddle does not
+// control.
+type nativeCancel struct {
+	c     *ctx
+	cause error
+}
+
+// cancelNative records the cancellation of c by a goroutine heddle does not
+// control, which may not touch the run's state: the goroutine that holds
+// the processor applies it at its next scheduling pass (applyNativeCancels),
+// as an event from outside, like a timer firing. A cancel after the run
+// ended changes nothing: its goroutines are gone.
+//
+//go:norace
+func (e *Exec) cancelNative(c *ctx, cause error) {
+	if active.Load() != e {
+		return
+	}
+	e.nativeMu.Lock()
+	e.nativeCancels = append(e.nativeCancels, nativeCancel{c, cause})
+	e.nNativeCancels.Add(1)
+	e.nativeMu.Unlock()
+}
+
+// applyNativeCancels applies the cancellations requested by goroutines
+// heddle does not control (cancelNative).
+//
+//go:norace
+func (e *Exec) applyNativeCancels() {
+	raceDisable() // the lock is no synchronization of the program's
+	e.nativeMu.Lock()
+	cs := e.nativeCancels
+	e.nativeCancels = nil
+	e.appliedCancels += int32(len(cs))
+	e.nativeMu.Unlock()
+	raceEnable()
+	for _, nc := range cs {
+		e.cancel(nc.c, context.Canceled, nc.cause)
+	}
+	e.rebuildAll = true
 }
 
 //go:norace

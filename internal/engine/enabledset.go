@@ -172,6 +172,11 @@ func (e *Exec) watchOp(g *G) {
 	op := &g.op
 	switch op.Kind {
 	case OpSend, OpRecv, OpSelect, OpLock, OpRLock, OpWLock, OpWLockWait, OpWGWait, OpOnce, OpCondBlocked:
+	case OpNative:
+		// Back when the code heddle does not control returns: looked at
+		// at every pass (detach.go).
+		e.volatile = append(e.volatile, g)
+		return
 	default:
 		return // enabled whatever other goroutines do, or a sleeper
 	}

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -31,11 +32,30 @@ var active atomic.Pointer[Exec]
 func Current() *Exec {
 	e := active.Load()
 	if e == nil {
+		endAbandoned(getg())
 		return nil
 	}
-	if c := e.cur; c == nil || c.gid != getg() {
+	gid := getg()
+	if c := e.cur; c == nil || c.gid != gid {
+		if e.nDetached.Load() > 0 {
+			// A goroutine the run's monitor detached, back from code
+			// heddle does not control: it waits to be scheduled.
+			if g := e.detachedFor(gid); g != nil {
+				if ok, abandoned := e.reattach(g); ok {
+					return e
+				} else if abandoned {
+					runtime.Goexit()
+				}
+			}
+		}
+		endAbandoned(gid)
 		e.natives.Add(1)
 		return nil
+	} else if c.claim.Load() != 0 {
+		// The monitor is taking over from c (detach.go).
+		if _, abandoned := e.reattach(c); abandoned {
+			runtime.Goexit()
+		}
 	}
 	return e
 }
@@ -122,6 +142,13 @@ type G struct {
 	pooled     bool          // the goroutine went back to the pool
 	unwound    bool          // ended by unwind at the end of the run, at its pending operation
 	couldRun   bool          // g could run when a timer's early firing was weighed, and has not run since (starvation)
+	// Detached goroutines (detach.go): claim is set by the run's monitor
+	// when it takes over from g, which waits in code heddle does not
+	// control; detached, back (g came back and waits to be scheduled) and
+	// abandoned (the run ended while g was away) are guarded by
+	// Exec.detachMu.
+	claim                     atomic.Int32
+	detached, back, abandoned bool
 }
 
 // Result is what a run produced.
@@ -239,6 +266,11 @@ type Config struct {
 	// Stuck is closed by the watchdog when the running goroutine made no
 	// progress for too long: it is blocked outside heddle's control.
 	Stuck <-chan struct{}
+	// DetachWait is how long, in real time, a run in which nothing else
+	// can run waits for goroutines detached in code heddle does not
+	// control to come back, before it reports them deadlocked or leaked
+	// (default 10s, the watchdog's default; detach.go).
+	DetachWait time.Duration
 }
 
 // Exec is one run.
@@ -255,14 +287,16 @@ type Exec struct {
 	gen      uint64 // counts passes of enabled, for caches valid during one
 	returnTo *G     // the goroutine to resume when a rendezvous partner parks
 
-	objs    objTable // shadow state of every object the run touched
-	timers  []*Timer // active timers
+	objs    objTable         // shadow state of every object the run touched
+	saved   []unsafe.Pointer // the sync objects to restore (syncstate.go)
+	timers  []*Timer         // active timers
 	nTimers uint64
 	now     time.Duration // virtual time since Epoch
 	lastRun time.Duration // virtual time of the last goroutine step that starved no one
 	idleAt  time.Duration // virtual time of the last timer fired when no goroutine could run
-	// foreignWaited is the real time spent waiting for foreign channels.
-	foreignWaited time.Duration
+	// foreignWaited is the real time spent waiting for foreign channels,
+	// detachWaited for detached goroutines (detach.go).
+	foreignWaited, detachWaited time.Duration
 
 	mainDone     bool
 	mainDoneAt   time.Duration
@@ -312,6 +346,22 @@ type Exec struct {
 	// overtime is set once the run is past Config.Deadline, finishing
 	// within Config.Grace.
 	overtime bool
+	// nativeCancels are the contexts that goroutines heddle does not
+	// control cancelled, to be applied by the next scheduling pass
+	// (context.go); nNativeCancels counts them, and appliedCancels those
+	// applied. Only those goroutines write nNativeCancels, so that its
+	// loads by the controlled ones order nothing between them for the
+	// race detector.
+	nativeMu       sync.Mutex
+	nativeCancels  []nativeCancel
+	nNativeCancels atomic.Int32
+	appliedCancels int32
+	// moves counts the steps, for the monitor (detach.go); detachedGs are
+	// the goroutines it detached, nDetached their number.
+	moves      atomic.Uint64
+	detachMu   sync.Mutex
+	detachedGs []*G
+	nDetached  atomic.Int32
 }
 
 // Epoch is the virtual instant at which every run starts.
@@ -351,6 +401,9 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	if e.cfg.Horizon <= 0 {
 		e.cfg.Horizon = time.Minute
 	}
+	if e.cfg.DetachWait <= 0 {
+		e.cfg.DetachWait = 10 * time.Second
+	}
 	if !active.CompareAndSwap(nil, e) {
 		panic("heddle: two explorations at once in one process")
 	}
@@ -365,6 +418,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 		}
 		e.res.Choices, p.choices = p.choices, nil
 	}
+	startMonitor()
 	g0 := e.newG(nil, body)
 	g0.state = gRunning
 	e.cur = g0
@@ -378,6 +432,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	case <-cfg.Stuck:
 		e.stuck()
 	}
+	e.restoreSync()
 	if e.tw != nil {
 		e.tw <- nil // not close: see stratServer.close in package explore
 	}
@@ -432,6 +487,15 @@ func (e *Exec) goroutine(g *G) {
 	}
 	normal := false
 	defer func() {
+		if g.claim.Load() != 0 {
+			// Detached, and back from code heddle does not control by
+			// returning (detach.go).
+			if _, abandoned := e.reattach(g); abandoned {
+				recover() // nobody waits for it: its run ended
+				forgetAbandoned(g)
+				return
+			}
+		}
 		if !normal {
 			if r := recover(); r != nil && !e.aborting {
 				e.panicked(g, r, debug.Stack())
@@ -688,7 +752,7 @@ func (e *Exec) spinning(c *Choice) bool {
 	case OpSelect:
 		return c.Case < 0 // the default again; a ready case is progress
 	case OpTryLock:
-		return e.mutex(g.op.Obj).locked
+		return e.mutexLocked(g.op.Obj)
 	case OpAtomicLoad, OpMapRead:
 		// The load sees a write made since g last loaded: progress.
 		var v uint64
@@ -893,9 +957,10 @@ func (e *Exec) finish() {
 func (e *Exec) unwind() {
 	e.aborting = true
 	for _, g := range e.gs {
-		if g.state == gDone {
+		if g.state == gDone || e.abandon(g) {
 			continue
 		}
+		g.claim.Store(0)
 		g.state = gDone
 		g.unwound = true
 		e.cur = g // its deferred calls run as g (see Current)
@@ -1037,9 +1102,10 @@ func (e *Exec) stuck() {
 	}
 	e.aborting = true
 	for _, h := range e.gs {
-		if h == g || h.state == gDone || h.state == gRunning {
+		if h == g || h.state == gDone || h.state == gRunning || e.abandon(h) {
 			continue
 		}
+		h.claim.Store(0)
 		h.state = gDone
 		e.cur = h
 		h.wake <- struct{}{}

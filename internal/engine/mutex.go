@@ -2,14 +2,15 @@ package engine
 
 import "unsafe"
 
-// mutexState is the shadow state of a sync.Mutex.
-type mutexState struct {
-	// locked is set between a Lock (or successful TryLock) and its Unlock.
-	locked bool
-}
-
+// mutexLocked reports whether the sync.Mutex at p is locked: between a Lock
+// (or successful TryLock) and its Unlock. The state is the Mutex's own
+// (syncstate.go).
+//
 //go:norace
-func (e *Exec) mutex(p unsafe.Pointer) *mutexState { return &e.objs.obtain(p).mu }
+func (e *Exec) mutexLocked(p unsafe.Pointer) bool {
+	e.syncObj(p, syncMutex)
+	return mutexLocked(p)
+}
 
 // MutexLock models Mutex.Lock: enabled while the mutex is unlocked.
 //
@@ -17,7 +18,8 @@ func (e *Exec) mutex(p unsafe.Pointer) *mutexState { return &e.objs.obtain(p).mu
 func (e *Exec) MutexLock(p unsafe.Pointer) {
 	nilCheck(p)
 	e.yield(Op{Kind: OpLock, Obj: p})
-	e.mutex(p).locked = true
+	e.syncObj(p, syncMutex)
+	setMutexLocked(p, true)
 	raceAcquire(p)
 }
 
@@ -27,12 +29,11 @@ func (e *Exec) MutexLock(p unsafe.Pointer) {
 func (e *Exec) MutexTryLock(p unsafe.Pointer) bool {
 	nilCheck(p)
 	e.yield(Op{Kind: OpTryLock, Obj: p})
-	m := e.mutex(p)
-	if m.locked {
+	if e.mutexLocked(p) {
 		e.poll(e.cur)
 		return false
 	}
-	m.locked = true
+	setMutexLocked(p, true)
 	raceAcquire(p)
 	return true
 }
@@ -43,26 +44,31 @@ func (e *Exec) MutexTryLock(p unsafe.Pointer) bool {
 func (e *Exec) MutexUnlock(p unsafe.Pointer) {
 	nilCheck(p)
 	e.yield(Op{Kind: OpUnlock, Obj: p})
-	m := e.mutex(p)
-	if !m.locked {
+	if !e.mutexLocked(p) {
 		e.misuse("fatal error: sync: unlock of unlocked mutex")
 		return
 	}
 	raceRelease(p)
-	m.locked = false
+	setMutexLocked(p, false)
 }
 
-// rwState is the shadow state of a sync.RWMutex.
+// rwState is the shadow state of a sync.RWMutex. Whether a writer holds or
+// claimed the lock, and how many readers hold it, is kept in the RWMutex
+// itself (syncstate.go).
 type rwState struct {
-	writer  bool // a writer holds the lock
-	readers int  // readers holding the lock
 	// waiting is the writer that claimed the lock and waits for the
 	// readers to leave. While it waits, new readers block, as in Go.
 	waiting *G
 }
 
 //go:norace
-func (e *Exec) rw(p unsafe.Pointer) *rwState { return &e.objs.obtain(p).rw }
+func (e *Exec) rw(p unsafe.Pointer) *rwState { return &e.syncObj(p, syncRW).rw }
+
+// rwWriter reports whether a writer holds the RWMutex at p (it claimed it
+// and does not wait for readers).
+//
+//go:norace
+func (e *Exec) rwWriter(p unsafe.Pointer) bool { return rwClaimed(p) && e.rw(p).waiting == nil }
 
 // RWLock models RWMutex.Lock in two steps: claim the writer slot (which
 // blocks new readers), then wait for the readers to leave.
@@ -72,12 +78,12 @@ func (e *Exec) RWLock(p unsafe.Pointer) {
 	nilCheck(p)
 	e.yield(Op{Kind: OpWLock, Obj: p})
 	rw := e.rw(p)
-	if rw.readers > 0 {
+	rwClaim(p)
+	if rwReaders(p) > 0 {
 		rw.waiting = e.cur
 		e.yield(Op{Kind: OpWLockWait, Obj: p})
 		rw.waiting = nil
 	}
-	rw.writer = true
 	raceAcquire(p)
 	raceAcquire(readerAddr(p))
 }
@@ -88,13 +94,12 @@ func (e *Exec) RWLock(p unsafe.Pointer) {
 func (e *Exec) RWUnlock(p unsafe.Pointer) {
 	nilCheck(p)
 	e.yield(Op{Kind: OpWUnlock, Obj: p})
-	rw := e.rw(p)
-	if !rw.writer {
+	if !e.rwWriter(p) {
 		e.misuse("fatal error: sync: Unlock of unlocked RWMutex")
 		return
 	}
 	raceRelease(p)
-	rw.writer = false
+	rwRelease(p)
 }
 
 // RWRLock models RWMutex.RLock.
@@ -103,7 +108,8 @@ func (e *Exec) RWUnlock(p unsafe.Pointer) {
 func (e *Exec) RWRLock(p unsafe.Pointer) {
 	nilCheck(p)
 	e.yield(Op{Kind: OpRLock, Obj: p})
-	e.rw(p).readers++
+	e.rw(p)
+	rwAddReaders(p, 1)
 	raceAcquire(p)
 }
 
@@ -113,13 +119,13 @@ func (e *Exec) RWRLock(p unsafe.Pointer) {
 func (e *Exec) RWRUnlock(p unsafe.Pointer) {
 	nilCheck(p)
 	e.yield(Op{Kind: OpRUnlock, Obj: p})
-	rw := e.rw(p)
-	if rw.readers <= 0 {
+	e.rw(p)
+	if rwReaders(p) <= 0 {
 		e.misuse("fatal error: sync: RUnlock of unlocked RWMutex")
 		return
 	}
 	raceReleaseMerge(readerAddr(p))
-	rw.readers--
+	rwAddReaders(p, -1)
 }
 
 // RWTryLock models RWMutex.TryLock.
@@ -128,12 +134,12 @@ func (e *Exec) RWRUnlock(p unsafe.Pointer) {
 func (e *Exec) RWTryLock(p unsafe.Pointer) bool {
 	nilCheck(p)
 	e.yield(Op{Kind: OpRWTryLock, Obj: p})
-	rw := e.rw(p)
-	if rw.writer || rw.readers > 0 || rw.waiting != nil {
+	e.rw(p)
+	if rwClaimed(p) || rwReaders(p) > 0 {
 		e.poll(e.cur)
 		return false
 	}
-	rw.writer = true
+	rwClaim(p)
 	raceAcquire(p)
 	raceAcquire(readerAddr(p))
 	return true
@@ -145,12 +151,12 @@ func (e *Exec) RWTryLock(p unsafe.Pointer) bool {
 func (e *Exec) RWTryRLock(p unsafe.Pointer) bool {
 	nilCheck(p)
 	e.yield(Op{Kind: OpRWTryRLock, Obj: p})
-	rw := e.rw(p)
-	if rw.writer || rw.waiting != nil {
+	e.rw(p)
+	if rwClaimed(p) {
 		e.poll(e.cur)
 		return false
 	}
-	rw.readers++
+	rwAddReaders(p, 1)
 	raceAcquire(p)
 	return true
 }

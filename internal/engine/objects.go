@@ -7,13 +7,17 @@ import "unsafe"
 // live; keeping them together gives one lookup per operation and one table
 // to reset per run.
 type object struct {
-	ch     chanState
-	mu     mutexState
-	rw     rwState
-	wg     wgState
-	once   onceState
-	cond   condState
-	timer  *Timer // for a *time.Timer or *time.Ticker made by the run
+	ch    chanState
+	rw    rwState
+	wg    wgState
+	once  onceState
+	cond  condState
+	timer *Timer // for a *time.Timer or *time.Ticker made by the run
+	// saved is the kind of sync object (Mutex, RWMutex, WaitGroup) whose
+	// state words the run found as pre when it first touched it, which
+	// it restores when it ends (syncstate.go).
+	saved  syncKind
+	pre    [2]int32
 	writes uint64 // atomic and sync.Map writes, for spin detection
 	mapW   *G     // the goroutine between the start and the end of a racy write of this map (racy.go)
 	vc     VC     // recorded runs: the object's clock

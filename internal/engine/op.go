@@ -54,6 +54,7 @@ const (
 	OpArrive               // a blocking channel operation that cannot complete arrives: its goroutine waits on the channels from now on (trace only)
 	OpTestRead             // a failing testing.T call from a goroutine other than the test's: reads whether the test completed
 	OpTestDone             // the test completed (returned and ran its cleanups): later failing calls panic
+	OpNative               // a goroutine detached while it waited in code heddle does not control comes back (detach.go)
 	nOpKinds
 )
 
@@ -69,7 +70,7 @@ var opNames = [...]string{
 	OpSleep: "sleep", OpTimerFire: "timer", OpTimerStop: "timer.stop", OpCancel: "cancel", OpBlock: "block",
 	OpRacyRead: "racy.read", OpRacyWrite: "racy.write", OpRacyWriteEnd: "racy.write-end",
 	OpCtxErr: "ctx.err",
-	OpArrive: "arrive", OpTestRead: "t.fail", OpTestDone: "t.done",
+	OpArrive: "arrive", OpTestRead: "t.fail", OpTestDone: "t.done", OpNative: "native",
 }
 
 //go:norace

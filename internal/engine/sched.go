@@ -128,6 +128,9 @@ func (e *Exec) pick() *G {
 		if e.res.Bug != nil {
 			return nil
 		}
+		if e.nNativeCancels.Load() != e.appliedCancels {
+			e.applyNativeCancels()
+		}
 		e.enabled()
 		n := len(e.choices)
 		if n == 0 && e.waitForeign() {
@@ -163,6 +166,7 @@ func (e *Exec) pick() *G {
 		c := e.choices[idx]
 		e.noteSelect(&c)
 		e.steps++
+		e.addMove()
 		if p := e.cfg.Progress; p != nil {
 			raceDisable() // an atomic is a synchronization event
 			p.Add(1)
@@ -360,23 +364,23 @@ func (e *Exec) opEnabled(g *G) bool {
 	op := &g.op
 	switch op.Kind {
 	case OpLock:
-		return !e.mutex(op.Obj).locked
-	case OpRLock:
-		rw := e.rw(op.Obj)
-		return !rw.writer && rw.waiting == nil
-	case OpWLock:
-		rw := e.rw(op.Obj)
-		return !rw.writer && rw.waiting == nil
+		return !e.mutexLocked(op.Obj)
+	case OpRLock, OpWLock:
+		e.rw(op.Obj)
+		return !rwClaimed(op.Obj)
 	case OpWLockWait:
-		return e.rw(op.Obj).readers == 0
+		e.rw(op.Obj)
+		return rwReaders(op.Obj) == 0
 	case OpWGWait:
-		return e.wg(op.Obj).count == 0
+		return e.wgCount(op.Obj) == 0
 	case OpOnce:
 		return !e.once(op.Obj).running
 	case OpCondBlocked:
 		return g.signalled
 	case OpBlock:
 		return false
+	case OpNative:
+		return e.nativeBack(g)
 	}
 	return true
 }
@@ -532,6 +536,21 @@ const ForeignWait = 100 * time.Millisecond
 //
 //go:norace
 func (e *Exec) waitForeign() bool {
+	if e.detachWaited < e.cfg.DetachWait && e.awayDetached() {
+		// A goroutine waits in code heddle does not control: I/O, or a
+		// goroutine heddle does not control, may still end the wait
+		// (detach.go). Waiting is progress, for the watchdog.
+		d := time.Millisecond
+		time.Sleep(d)
+		e.detachWaited += d
+		if p := e.cfg.Progress; p != nil {
+			raceDisable()
+			p.Add(1)
+			raceEnable()
+		}
+		e.rebuildAll = true
+		return true
+	}
 	if e.foreignWaited >= ForeignWait {
 		return false
 	}
@@ -736,6 +755,9 @@ func (e *Exec) endOfRun() {
 		return
 	}
 	sort.Slice(blocked, func(i, j int) bool { return blocked[i].Index < blocked[j].Index })
+	if e.blockedAway() {
+		return
+	}
 	if !e.mainDone {
 		e.res.Bug = &Bug{Kind: KindDeadlock, Message: "all goroutines are blocked: deadlock", Blocked: blocked, G: e.gs[0]}
 		return

@@ -197,10 +197,33 @@ func (e *Exec) Sleep(d time.Duration) {
 func (e *Exec) NewTimer(d time.Duration) *time.Timer {
 	t := e.newTimer(d)
 	t.ch = make(chan time.Time, 1)
-	e.RegisterChan(chanAddr(t.ch))
+	e.registerTimerChan(t.ch)
 	tm := &time.Timer{C: t.ch}
 	e.own(unsafe.Pointer(tm), t)
 	return tm
+}
+
+// registerTimerChan records ch, made by the run, as a timer's channel.
+//
+//go:norace
+func (e *Exec) registerTimerChan(ch chan time.Time) {
+	cs := e.chanOf(chanAddr(ch))
+	cs.owned = true
+	cs.timer = true
+}
+
+// TimerChan reports whether the channel at p is the channel of a Timer or
+// Ticker made by the run, which len and cap must report as unbuffered under
+// synchronous timer channels (see SyncTimerChans). heddle's timer channels
+// have a buffer of one, as Go's own do: Go too reports len and cap 0 for
+// them ("timer channels have a buffered implementation but present to
+// users as unbuffered", runtime/chan.go), and Stop and Reset drain the
+// buffer (discard).
+//
+//go:norace
+func (e *Exec) TimerChan(p unsafe.Pointer) bool {
+	o := e.objs.get(p)
+	return o != nil && o.ch.timer && SyncTimerChans()
 }
 
 //go:norace
@@ -238,7 +261,7 @@ func (e *Exec) NewTicker(d time.Duration) *time.Ticker {
 	t := e.newTimer(d)
 	t.period = d
 	t.ch = make(chan time.Time, 1)
-	e.RegisterChan(chanAddr(t.ch))
+	e.registerTimerChan(t.ch)
 	tk := &time.Ticker{C: t.ch}
 	e.own(unsafe.Pointer(tk), t)
 	return tk

@@ -2,9 +2,9 @@ package engine
 
 import "unsafe"
 
-// wgState is the shadow state of a sync.WaitGroup.
+// wgState is the shadow state of a sync.WaitGroup. The counter is kept in
+// the WaitGroup itself (syncstate.go).
 type wgState struct {
-	count int // the counter
 	// zeroAt is the announcement sequence number (Exec.seq) when a Done
 	// last took the counter to zero: a Wait announced before it was
 	// blocked, as it is in Go, until then.
@@ -12,7 +12,15 @@ type wgState struct {
 }
 
 //go:norace
-func (e *Exec) wg(p unsafe.Pointer) *wgState { return &e.objs.obtain(p).wg }
+func (e *Exec) wg(p unsafe.Pointer) *wgState { return &e.syncObj(p, syncWG).wg }
+
+// wgCount returns the counter of the WaitGroup at p.
+//
+//go:norace
+func (e *Exec) wgCount(p unsafe.Pointer) int {
+	e.wg(p)
+	return wgCount(p)
+}
 
 // WaitGroupAdd models WaitGroup.Add and Done.
 //
@@ -31,7 +39,8 @@ func (e *Exec) WaitGroupAdd(p unsafe.Pointer, delta int) {
 	nilCheck(p)
 	e.yield(Op{Kind: OpWGAdd, Obj: p})
 	w := e.wg(p)
-	if delta > 0 && w.count == 0 {
+	count := wgCount(p)
+	if delta > 0 && count == 0 {
 		if g := e.wgWaiter(p); g != nil {
 			if g.opSeq <= w.zeroAt {
 				e.misuse("sync: WaitGroup is reused before previous Wait has returned (Add from zero while " + g.ID + " has not returned from Wait)")
@@ -44,12 +53,13 @@ func (e *Exec) WaitGroupAdd(p unsafe.Pointer, delta int) {
 	if delta < 0 {
 		raceReleaseMerge(p)
 	}
-	w.count += delta
-	if w.count < 0 {
-		w.count = 0
+	count += delta
+	if count < 0 {
+		setWGCount(p, 0)
 		panic(plainError("sync: negative WaitGroup counter"))
 	}
-	if w.count == 0 && delta < 0 {
+	setWGCount(p, count)
+	if count == 0 && delta < 0 {
 		w.zeroAt = e.seq
 	}
 }

@@ -692,6 +692,8 @@ func describe(op engine.Op) string {
 		return "Sleep"
 	case engine.OpBlock:
 		return "select {}"
+	case engine.OpNative:
+		return "a call heddle does not control (io.Pipe, net.Pipe, I/O, a lock or channel of code not rewritten)"
 	}
 	return op.Kind.String()
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -17,9 +18,7 @@ import (
 // knownWrong lists the clean tests heddle still gets wrong, by module
 // directory, package and test, with the reason. They are run, and their
 // results logged, but do not fail the suite.
-var knownWrong = map[string]string{
-	"clean example.com/semantics/timers TestTimerChanUnbuffered": "cap(t.C) is 1 whatever the go line: timer channels are not yet unbuffered (issue 11, runtime)",
-}
+var knownWrong = map[string]string{}
 
 // mayHang lists the clean packages whose test binary may hang under
 // heddle today: they are run on their own with a short timeout, so that the
@@ -308,4 +307,122 @@ func seededTests(dir string) ([]string, error) {
 		return nil
 	})
 	return out, err
+}
+
+// constructs maps each construct of the rewriter's list (internal/rewrite's
+// package documentation) and of issue 11's ways of writing them to a
+// pattern that a test of the suite must contain: TestCoverage keeps the
+// suite covering the list as it grows.
+var constructs = map[string]string{
+	"go statement":                `\bgo func\(`,
+	"go in init":                  `(?s)func init\(\) \{\s*go func`,
+	"make(chan)":                  `make\(chan `,
+	"send":                        `\w+ <- \w+`,
+	"receive":                     `<-\w+`,
+	"v, ok receive":               `, ok :?= <-`,
+	"close":                       `\bclose\(`,
+	"len of a channel":            `len\(ch\)|len\(so\)`,
+	"cap of a channel":            `cap\(ch\)`,
+	"cap of a timer channel":      `cap\(tm\.C\)`,
+	"select":                      `select \{`,
+	"range over a channel":        `range (ch|c|jobs|results)\b`,
+	"chan of chan":                `chan chan `,
+	"chan of a type parameter":    `\[C ~`,
+	"Mutex":                       `sync\.Mutex`,
+	"RWMutex":                     `sync\.RWMutex`,
+	"TryLock":                     `\.TryLock\(\)`,
+	"TryRLock":                    `\.TryRLock\(\)`,
+	"RLocker":                     `\.RLocker\(\)`,
+	"WaitGroup":                   `sync\.WaitGroup`,
+	"WaitGroup.Go":                `wg\.Go\(`,
+	"Once":                        `sync\.Once`,
+	"OnceFunc":                    `sync\.OnceFunc\(`,
+	"OnceValue":                   `sync\.OnceValue\(`,
+	"OnceValues":                  `sync\.OnceValues\(`,
+	"Cond":                        `sync\.NewCond\(`,
+	"Cond.Broadcast":              `\.Broadcast\(\)`,
+	"sync.Map":                    `sync\.Map`,
+	"sync.Locker":                 `sync\.Locker`,
+	"method expression":           `\(\*sync\.\w+\)\.\w+\(`,
+	"mutex value copy":            `cp := mu`,
+	"zero value assignment":       `mu = sync\.Mutex\{\}`,
+	"WaitGroup reset":             `wg = sync\.WaitGroup\{\}`,
+	"atomic functions":            `atomic\.AddInt64\(`,
+	"atomic And/Or":               `atomic\.OrUint32\(`,
+	"typed atomics":               `atomic\.Int32`,
+	"atomic.Value":                `atomic\.Value`,
+	"atomic.Pointer":              `atomic\.Pointer\[`,
+	"time.Sleep":                  `time\.Sleep\(`,
+	"time.Now":                    `time\.Now\(\)`,
+	"time.Since":                  `time\.Since\(`,
+	"time.Until":                  `time\.Until\(`,
+	"time.After":                  `time\.After\(`,
+	"time.Tick":                   `time\.Tick\(`,
+	"time.NewTimer":               `time\.NewTimer\(`,
+	"time.NewTicker":              `time\.NewTicker\(`,
+	"time.AfterFunc":              `time\.AfterFunc\(`,
+	"Timer/Ticker Stop":           `\.Stop\(\)`,
+	"Timer/Ticker Reset":          `\.Reset\(`,
+	"old timer semantics":         `(?m)^go 1\.2[0-2]$`,
+	"WithCancel":                  `context\.WithCancel\(`,
+	"WithCancelCause":             `context\.WithCancelCause\(`,
+	"WithTimeout":                 `context\.WithTimeout\(`,
+	"WithTimeoutCause":            `context\.WithTimeoutCause\(`,
+	"WithDeadline":                `context\.WithDeadline\(`,
+	"WithDeadlineCause":           `context\.WithDeadlineCause\(`,
+	"context.AfterFunc":           `context\.AfterFunc\(`,
+	"context.Cause":               `context\.Cause\(`,
+	"WithoutCancel":               `context\.WithoutCancel\(`,
+	"runtime.Gosched":             `runtime\.Gosched\(`,
+	"runtime.Goexit":              `runtime\.Goexit\(`,
+	"runtime.NumGoroutine":        `runtime\.NumGoroutine\(`,
+	"map iteration":               `for \w+(, \w+)? := range m\b`,
+	"math/rand":                   `"math/rand"`,
+	"math/rand/v2":                `"math/rand/v2"`,
+	"testing.TB":                  `testing\.TB`,
+	"t.Parallel":                  `\.Parallel\(\)`,
+	"t.Cleanup":                   `\.Cleanup\(`,
+	"TestMain":                    `func TestMain\(`,
+	"os.Exit":                     `os\.Exit\(`,
+	"log.Fatal":                   `log\.Fatal\(`,
+	"log.Fatalln":                 `log\.Fatalln\(`,
+	"log.Logger Fatalf":           `logger\.Fatalf\(`,
+	"flag.Parse":                  `flag\.Parse\(\)`,
+	"FlagSet.Parse":               `fs\.Parse\(`,
+	"signal.Notify":               `signal\.Notify\(`,
+	"signal.NotifyContext":        `signal\.NotifyContext\(`,
+	"range-over-func":             `range (Gen|Pairs)\(`,
+	"iter.Pull":                   `iter\.Pull\(`,
+	"aliased import":              `(?m)^\s+\w+ "sync"$`,
+	"dot import":                  `(?m)^\s+\. "`,
+	"dependency without go line":  `example\.com/dep`,
+	"context cancelled natively":  `cancels <- cancel`,
+	"time read in a busy-wait":    `for time\.Since\(`,
+	"method value of a sync type": `:= (mu|wg|m)\.(Lock|Unlock|Done|Add|Wait)\n`,
+	"io.Pipe":                     `io\.Pipe\(\)`,
+	"net.Pipe":                    `net\.Pipe\(\)`,
+	"os.Pipe":                     `os\.Pipe\(\)`,
+}
+
+// TestCoverage: every construct of the rewriter's list is used by a test
+// of the suite (see constructs).
+func TestCoverage(t *testing.T) {
+	var src strings.Builder
+	err := filepath.WalkDir("testdata", func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "go.mod")) {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		src.Write(b)
+		src.WriteString("\n")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, pat := range constructs {
+		if !regexp.MustCompile(pat).MatchString(src.String()) {
+			t.Errorf("no test of the semantics suite uses %s (pattern %s)", name, pat)
+		}
+	}
 }

@@ -16,6 +16,19 @@ func TestTimerChanBuffered(t *testing.T) {
 	}
 }
 
+func TestTimerChanLenOne(t *testing.T) {
+	tm := time.NewTimer(time.Millisecond)
+	time.Sleep(5 * time.Millisecond) // fired: its value waits in the buffer
+	if n := len(tm.C); n != 1 {
+		t.Fatalf("len(t.C) = %d after firing, want 1", n)
+	}
+	tk := time.NewTicker(time.Millisecond)
+	defer tk.Stop()
+	if c := cap(tk.C); c != 1 {
+		t.Fatalf("cap(ticker.C) = %d, want 1", c)
+	}
+}
+
 func TestResetKeepsStaleValue(t *testing.T) {
 	tm := time.NewTimer(time.Millisecond)
 	time.Sleep(5 * time.Millisecond)

@@ -3,11 +3,15 @@
 package initgo
 
 import (
+	"context"
 	"sync"
 	"testing"
 )
 
-var requests = make(chan chan int)
+var (
+	requests = make(chan chan int)
+	cancels  = make(chan context.CancelFunc)
+)
 
 func init() {
 	go func() {
@@ -17,6 +21,22 @@ func init() {
 			reply <- n
 		}
 	}()
+	go func() {
+		for cancel := range cancels {
+			cancel()
+		}
+	}()
+}
+
+// A context cancelled by a goroutine heddle does not control.
+func TestCancelledByInitGoroutine(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cancels <- cancel
+	<-ctx.Done()
+	if ctx.Err() != context.Canceled {
+		t.Fatalf("Err() = %v after the cancel", ctx.Err())
+	}
 }
 
 func TestServedByInitGoroutine(t *testing.T) {

@@ -60,3 +60,11 @@ func TestSignalNotifyStop(t *testing.T) {
 	default:
 	}
 }
+
+// A busy-wait on the clock: reading it in a loop is polling, which moves
+// the virtual clock, so the loop ends under heddle as it does natively.
+func TestBusyWaitOnClock(t *testing.T) {
+	start := time.Now()
+	for time.Since(start) < time.Millisecond {
+	}
+}

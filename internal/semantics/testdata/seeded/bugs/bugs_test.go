@@ -5,6 +5,7 @@ package bugs
 
 import (
 	"log"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -150,4 +151,50 @@ func TestLogFatal_fail(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// A goroutine that ends the process through a *log.Logger's Fatalf on a
+// rare interleaving.
+func TestLoggerFatalf_fail(t *testing.T) {
+	logger := log.New(os.Stderr, "worker: ", 0)
+	var mu sync.Mutex
+	order := []int{}
+	var wg sync.WaitGroup
+	for i := 1; i <= 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			order = append(order, i)
+			if len(order) == 1 && i == 2 {
+				logger.Fatalf("worker %d first", i)
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+}
+
+// A goroutine that calls os.Exit with a non-zero status on a rare
+// interleaving.
+func TestOsExit_fail(t *testing.T) {
+	ready := make(chan int, 2)
+	go func() { ready <- 1 }()
+	go func() { ready <- 2 }()
+	if <-ready == 2 {
+		os.Exit(3)
+	}
+	<-ready
+}
+
+// log.Fatalln, from the test goroutine, when a poll finds the goroutine it
+// started not done yet.
+func TestLogFatalln_fail(t *testing.T) {
+	done := make(chan struct{})
+	go func() { close(done) }()
+	select {
+	case <-done:
+	default:
+		log.Fatalln("not done yet")
+	}
 }

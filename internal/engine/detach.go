@@ -1,0 +1,449 @@
+package engine
+
+import (
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+// Goroutines blocked in code heddle does not control.
+//
+// A controlled goroutine that blocks for real in code that is not rewritten
+// (a Read of an io.Pipe or a net.Pipe, whose writer is another controlled
+// goroutine; a lock or a channel of the standard library) holds heddle's
+// processor: the goroutine that would release it cannot run. The run's
+// monitor (one per run) notices a run that took no step for MonitorPeriod
+// of real time, and looks at the running goroutine in the runtime's stack
+// dump: if it waits (on a channel, a lock, I/O) in code that is not
+// heddle's, the monitor detaches it, as a scheduling point of its own: the
+// goroutine's pending operation becomes OpNative, enabled once the
+// goroutine comes back, and the monitor lets the strategy pick the next
+// step in its place. When the blocking call returns, the goroutine runs on
+// natively until it calls into rewritten code (Current) or ends; there it
+// waits to be scheduled again, and its step "native" is its return.
+//
+// With the one processor explorations run on, a goroutine woken by a
+// controlled goroutine's native operation (a pipe Write) runs as soon as
+// that goroutine parks, usually within the same step (the writer waits for
+// the reader to take the data), so the schedules stay reproducible. A
+// goroutine waiting for real I/O comes back when the I/O completes; while
+// nothing else can run, the run waits for it (Config.DetachWait, 10 s by
+// default, as long as the watchdog would have waited for the goroutine
+// when it held the processor: an HTTP request to a server the test started
+// natively may take long) before it reports it blocked outside heddle's
+// control, as the watchdog did.
+//
+// The claim protocol keeps the detached goroutine out of the engine's
+// state: the monitor sets g.claim, checks on a second look that g is still
+// waiting outside heddle's code, and only then takes over; g checks its
+// claim whenever it enters the engine (Current, the end of its function)
+// and, if claimed, waits there to be scheduled (reattach).
+
+// MonitorPeriod is how long a run may take no step before its monitor
+// looks at the running goroutine.
+const MonitorPeriod = 250 * time.Microsecond
+
+// abandoned counts goroutines left blocked in code heddle does not control
+// when their run ended; abandonedGs maps their identities (getg) to their
+// G. When one comes back, in a later run or outside runs, it ends.
+var (
+	nAbandoned  atomic.Int32
+	abandonedGs sync.Map
+)
+
+// The monitor is one goroutine per process, started with the first run; it
+// waits on monitorWake while no run is in progress.
+var (
+	monitorOnce sync.Once
+	monitorWake = make(chan struct{}, 1)
+)
+
+// startMonitor is called when a run starts.
+//
+//go:norace
+func startMonitor() {
+	monitorOnce.Do(func() { go monitor() })
+	select {
+	case monitorWake <- struct{}{}:
+	default:
+	}
+}
+
+// monitor watches the runs in progress.
+//
+//go:norace
+func monitor() {
+	var (
+		seen *Exec
+		last uint64
+		wait = MonitorPeriod
+		buf  []byte
+	)
+	for {
+		e := active.Load()
+		if e == nil {
+			seen = nil
+			<-monitorWake
+			continue
+		}
+		time.Sleep(wait)
+		if active.Load() != e {
+			continue
+		}
+		m := e.loadMoves()
+		if e != seen || m != last {
+			seen, last, wait = e, m, MonitorPeriod
+			continue
+		}
+		g := e.cur
+		if g != nil && !e.ended && g.state == gRunning {
+			var ok bool
+			if buf, _, ok = blockedOutside(buf, e, g); ok && e.claimAndDetach(g, m, &buf) {
+				wait = MonitorPeriod
+				continue
+			}
+		}
+		// Computing, or in heddle's own code: look again later, less often.
+		wait = min(2*wait, 100*time.Millisecond)
+	}
+}
+
+//go:norace
+func (e *Exec) loadMoves() uint64 {
+	raceDisable() // an atomic is a synchronization event
+	m := e.moves.Load()
+	raceEnable()
+	return m
+}
+
+//go:norace
+func (e *Exec) addMove() {
+	raceDisable()
+	e.moves.Add(1)
+	raceEnable()
+}
+
+// blockedOutside reports whether g's goroutine waits (on a channel, a
+// lock, I/O) in code that is not heddle's: the first frame of its stack
+// outside package runtime is not in heddle.dev/internal/... or
+// heddle.dev/rt, whose waits are the scheduler's own.
+//
+//go:norace
+func blockedOutside(buf []byte, e *Exec, g *G) ([]byte, string, bool) {
+	if len(buf) == 0 {
+		buf = make([]byte, 1<<16)
+	}
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		if len(buf) >= 64<<20 {
+			return buf[:0], "", false
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	block, ok := goroutineBlock(string(buf), e, g)
+	buf = buf[:cap(buf)]
+	if !ok {
+		return buf, "", false
+	}
+	open, end := strings.IndexByte(block, '['), strings.IndexByte(block, ']')
+	if open < 0 || end < open {
+		return buf, "", false
+	}
+	state := block[open+1 : end]
+	if c := strings.IndexByte(state, ','); c >= 0 {
+		state = state[:c]
+	}
+	if !waitingState(state) {
+		return buf, "", false
+	}
+	for _, line := range strings.Split(block, "\n")[1:] {
+		if line == "" || line[0] == '\t' || strings.HasPrefix(line, "runtime.") || strings.HasPrefix(line, "internal/runtime/") {
+			continue
+		}
+		return buf, block, !strings.HasPrefix(line, "heddle.dev/internal/") && !strings.HasPrefix(line, "heddle.dev/rt.")
+	}
+	return buf, "", false
+}
+
+// waitingState reports whether a goroutine in the runtime's state s waits
+// for another goroutine or for I/O. A sleep ends by itself, and a system
+// call may be computing: neither is taken for a wait.
+//
+//go:norace
+func waitingState(s string) bool {
+	switch {
+	case strings.HasPrefix(s, "chan "), strings.HasPrefix(s, "select"), strings.HasPrefix(s, "sync."),
+		s == "semacquire", s == "IO wait":
+		return true
+	}
+	return false
+}
+
+// claimAndDetach detaches g, which holds the processor and waits outside
+// heddle's code, if a second look, after claiming it, still finds it so and
+// the run took no step (m is the step count of the first look).
+//
+//go:norace
+func (e *Exec) claimAndDetach(g *G, m uint64, buf *[]byte) bool {
+	e.detachMu.Lock()
+	g.claim.Store(1)
+	e.detachMu.Unlock()
+	still := false
+	*buf, _, still = blockedOutside(*buf, e, g)
+	if !still || e.loadMoves() != m || e.cur != g {
+		e.detachMu.Lock()
+		back := g.back
+		if !back {
+			g.claim.Store(0)
+		}
+		e.detachMu.Unlock()
+		if !back {
+			return false
+		}
+		// g came back in between and waits to be scheduled: it is out
+		// of the engine, and detached it is.
+	}
+	e.detach(g)
+	return true
+}
+
+// detach takes the processor back from g, which waits outside heddle's
+// code or came back from there and waits in reattach: g's pending operation
+// is OpNative, and the strategy picks the next step, on the monitor's
+// goroutine, as yield would on g's.
+//
+//go:norace
+func (e *Exec) detach(g *G) {
+	defer func() {
+		if r := recover(); r != nil {
+			e.internalError(r)
+		}
+	}()
+	e.detachMu.Lock()
+	g.detached = true
+	e.detachedGs = append(e.detachedGs, g)
+	e.nDetached.Add(1)
+	e.detachMu.Unlock()
+	g.op = Op{Kind: OpNative}
+	g.state = gParked
+	g.committed = -1
+	g.arrived = false
+	e.seq++
+	g.opSeq = e.seq
+	e.noteAnnounce(g)
+	e.addMove()
+	if r := e.returnTo; r != nil {
+		// g was completing a rendezvous for r: hand the processor back.
+		e.returnTo = nil
+		r.state = gRunning
+		e.cur = r
+		raceDisable()
+		r.wake <- struct{}{}
+		raceEnable()
+		return
+	}
+	next := e.pick()
+	if next == nil {
+		e.finish()
+		return
+	}
+	next.state = gRunning
+	e.cur = next
+	raceDisable()
+	next.wake <- struct{}{}
+	raceEnable()
+}
+
+// nativeBack reports whether g, detached, came back from the code heddle
+// does not control and waits to be scheduled.
+//
+//go:norace
+func (e *Exec) nativeBack(g *G) bool {
+	raceDisable()
+	e.detachMu.Lock()
+	back := g.back
+	e.detachMu.Unlock()
+	raceEnable()
+	return back
+}
+
+// reattach is called by g when it enters the engine (or ends) while
+// claimed by the monitor: it waits until the scheduler picks it, and
+// returns true then. It returns false at once if the claim was dropped (g
+// was not detached after all), and abandoned is set if g's run ended while
+// it was away: g must then end without touching the engine.
+//
+//go:norace
+func (e *Exec) reattach(g *G) (ok, abandoned bool) {
+	raceDisable()
+	e.detachMu.Lock()
+	if g.abandoned {
+		e.detachMu.Unlock()
+		raceEnable()
+		return false, true
+	}
+	if g.claim.Load() == 0 {
+		e.detachMu.Unlock()
+		raceEnable()
+		return false, false
+	}
+	g.back = true
+	e.detachMu.Unlock()
+	raceEnable()
+	e.park(g)
+	raceDisable()
+	e.detachMu.Lock()
+	g.claim.Store(0)
+	g.back = false
+	g.detached = false
+	for i, h := range e.detachedGs {
+		if h == g {
+			e.detachedGs = append(e.detachedGs[:i], e.detachedGs[i+1:]...)
+			break
+		}
+	}
+	e.nDetached.Add(-1)
+	e.detachMu.Unlock()
+	raceEnable()
+	return true, false
+}
+
+// abandon marks g, if it is detached and still away, as abandoned when the
+// run ends: nobody waits for it, and it ends when it comes back.
+//
+//go:norace
+func (e *Exec) abandon(g *G) bool {
+	e.detachMu.Lock()
+	defer e.detachMu.Unlock()
+	if !g.detached || g.back {
+		return false
+	}
+	g.abandoned = true
+	abandonedGs.Store(g.gid, g)
+	nAbandoned.Add(1)
+	return true
+}
+
+// awayDetached reports whether a detached goroutine has not come back.
+//
+//go:norace
+func (e *Exec) awayDetached() bool {
+	if e.nDetached.Load() == 0 {
+		return false
+	}
+	e.detachMu.Lock()
+	defer e.detachMu.Unlock()
+	for _, g := range e.detachedGs {
+		if !g.back {
+			return true
+		}
+	}
+	return false
+}
+
+// detachedFor returns the detached goroutine of the run that the caller
+// (identity gid) runs, or nil.
+//
+//go:norace
+func (e *Exec) detachedFor(gid uintptr) *G {
+	e.detachMu.Lock()
+	defer e.detachMu.Unlock()
+	for _, g := range e.detachedGs {
+		if g.gid == gid {
+			return g
+		}
+	}
+	return nil
+}
+
+// endAbandoned ends the calling goroutine if a run abandoned it.
+//
+//go:norace
+func endAbandoned(gid uintptr) {
+	if nAbandoned.Load() == 0 {
+		return
+	}
+	if _, ok := abandonedGs.Load(gid); ok {
+		runtime.Goexit()
+	}
+}
+
+// forgetAbandoned is called when g's goroutine ends.
+//
+//go:norace
+func forgetAbandoned(g *G) {
+	if _, ok := abandonedGs.LoadAndDelete(g.gid); ok {
+		nAbandoned.Add(-1)
+	}
+}
+
+// blockedAway ends a run in which nothing can run while a detached
+// goroutine is still away after Config.DetachWait: it is blocked outside
+// heddle's control, as the watchdog reported such a goroutine when it held
+// the processor, with every goroutine's stack. It reports whether it did.
+//
+//go:norace
+func (e *Exec) blockedAway() bool {
+	if e.nDetached.Load() == 0 {
+		return false
+	}
+	var g *G
+	e.detachMu.Lock()
+	for _, h := range e.detachedGs {
+		if !h.back && (g == nil || h.Index < g.Index) {
+			g = h
+		}
+	}
+	e.detachMu.Unlock()
+	if g == nil {
+		return false
+	}
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) || len(buf) >= 64<<20 {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	e.res.Bug = &Bug{
+		Kind:    KindBlocked,
+		Message: "goroutine " + g.ID + " blocked outside heddle's control (in code that was not rewritten, or on I/O)",
+		G:       g,
+		Stack:   string(buf),
+	}
+	return true
+}
+
+// goroutineBlock finds in dump (runtime.Stack's, of all goroutines) the
+// block of the goroutine running g, by the arguments of its
+// (*Exec).goroutine frame.
+//
+//go:norace
+func goroutineBlock(dump string, e *Exec, g *G) (string, bool) {
+	frame := "(*Exec).goroutine(" + hexPtr(uintptr(unsafe.Pointer(e)))
+	arg := ", " + hexPtr(uintptr(unsafe.Pointer(g)))
+	for _, block := range strings.Split(dump, "\n\n") {
+		i := strings.Index(block, frame)
+		if i < 0 {
+			continue
+		}
+		rest := strings.TrimPrefix(block[i+len(frame):], "?")
+		if strings.HasPrefix(rest, arg) {
+			return block, true
+		}
+	}
+	return "", false
+}
+
+//go:norace
+func hexPtr(p uintptr) string { return "0x" + strconv.FormatUint(uint64(p), 16) }

@@ -1,0 +1,64 @@
+package rt_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"heddle.dev/internal/engine"
+	"heddle.dev/internal/strategy"
+	"heddle.dev/rt"
+)
+
+// A context's cancel function called by a goroutine heddle does not control
+// (started before the run, as in init) cancels the context: the controlled
+// goroutine waiting on Done wakes, and Err and Cause say so.
+func TestCancelFromUncontrolledGoroutine(t *testing.T) {
+	cancels := make(chan func(), 1)
+	called := make(chan struct{})
+	go func() {
+		for cancel := range cancels {
+			cancel()
+			called <- struct{}{}
+		}
+	}()
+	defer close(cancels)
+	errBoom := errors.New("boom")
+	causes := make(chan context.CancelCauseFunc, 1)
+	go func() {
+		for cancel := range causes {
+			cancel(errBoom)
+			called <- struct{}{}
+		}
+	}()
+	defer close(causes)
+	for run := 1; run <= 5; run++ {
+		s := strategy.NewRandom(int64(run))
+		s.Begin(run)
+		var err, cause error
+		res := engine.Run(engine.Config{}, s, func() {
+			ctx, cancel := rt.WithCancel(context.Background())
+			defer cancel()
+			cctx, ccancel := rt.WithCancelCause(context.Background())
+			defer ccancel(nil)
+			done := rt.MakeChan[chan struct{}](0)
+			rt.Go(func() {
+				rt.Recv(cctx.Done())
+				rt.Close(done)
+			})
+			cancels <- cancel // native operations: the test's own code is not rewritten
+			<-called
+			causes <- ccancel
+			<-called
+			rt.Recv(ctx.Done())
+			rt.Recv(done)
+			err, cause = ctx.Err(), rt.Cause(cctx)
+		})
+		if res.Bug != nil {
+			t.Fatalf("run %d: %s: %s", run, res.Bug.Kind, res.Bug.Message)
+		}
+		if err != context.Canceled || cause != errBoom {
+			t.Fatalf("run %d: Err %v, Cause %v; want %v, %v", run, err, cause, context.Canceled, errBoom)
+		}
+	}
+}
