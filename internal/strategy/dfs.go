@@ -45,6 +45,8 @@ type DFS struct {
 	runs     int
 	terminal int // runs whose cost equals the bound (all runs when unbounded)
 	bugs     int
+
+	sub *unitInfo // the subtree explored, when restricted to one (split.go)
 }
 
 type dfsNode struct {
@@ -153,6 +155,11 @@ func (d *DFS) End(r *engine.Result) {
 	}
 	// Points deeper than this run reached are stale (the run ended earlier).
 	if d.depth < len(d.stack) {
+		if d.sub != nil && d.depth <= d.sub.floor {
+			// The run ended above the subtree it was to explore.
+			d.Diverged, d.done = true, true
+			return
+		}
 		d.stack = d.stack[:d.depth]
 	}
 	for len(d.stack) > 0 {
@@ -160,6 +167,9 @@ func (d *DFS) End(r *engine.Result) {
 		top.next++
 		if top.next < len(top.order) {
 			return
+		}
+		if d.sub != nil && len(d.stack)-1 <= d.sub.floor {
+			break // the unit's node is done: the nodes above are not its
 		}
 		d.stack = d.stack[:len(d.stack)-1]
 	}

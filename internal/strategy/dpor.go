@@ -81,6 +81,8 @@ type DPOR struct {
 	// CutRuns counts the runs longer than MaxSteps.
 	CutRuns int
 	cut     bool // the current run is longer than MaxSteps
+
+	unit *unitInfo // the subtree explored, when restricted to one (split.go)
 }
 
 type dnode struct {
@@ -94,8 +96,9 @@ type dnode struct {
 	wut      *wnode   // optimal DPOR: wakeup tree; children[0] is being explored
 	sleep    []*event // inherited sleep set in the current run
 	nChoic   int
-	pcBefore int    // preemptions before this point
-	prevG    string // the goroutine that ran the previous step, if it can continue
+	pcBefore int      // preemptions before this point
+	prevG    string   // the goroutine that ran the previous step, if it can continue
+	given    []string // split off to other units (split.go): asleep after taken
 }
 
 // doneStep reports whether the step e was explored at nd.
@@ -213,10 +216,11 @@ func (d *DPOR) Choose(p *engine.Point) int {
 			nd.pend[nd.keys[k]] = pendingEvent(p, p.Choices[j])
 		}
 		for _, k := range nd.done {
-			if k != nd.taken {
+			if k != nd.taken && nd.pend[k] != nil {
 				d.sleep = append(d.sleep, nd.pend[k])
 			}
 		}
+		d.freshCases(i, nd)
 		d.follow = nd.wut
 		d.curPC = nd.pcBefore + nd.cost(nd.taken)
 		for k, key := range nd.keys {
@@ -397,7 +401,11 @@ func (d *DPOR) End(r *engine.Result) {
 		d.CutRuns++
 		a.ev = a.ev[:limit]
 	}
+	lens := d.btLens()
 	d.races(a, r)
+	if lens != nil {
+		d.spawn(lens)
+	}
 	d.backtrack()
 }
 
@@ -455,8 +463,12 @@ func (d *DPOR) backtrack() {
 				return
 			}
 		} else {
+			for _, k := range nd.given {
+				nd.done = appendNew(nd.done, k)
+			}
+			nd.given = nil
 			for _, k := range nd.bt {
-				if contains(nd.done, k) || d.asleepIn(nd.sleep, nd.pend[k]) {
+				if contains(nd.done, k) || d.asleepIn(nd.sleep, nd.pend[k]) || !d.owns(len(d.stack)-1, k) {
 					continue
 				}
 				if d.PBound >= 0 && nd.pcBefore+nd.cost(k) > d.PBound {
@@ -471,10 +483,16 @@ func (d *DPOR) backtrack() {
 				for _, k2 := range nd.keys {
 					if otherCase(nd.pend[k], nd.pend[k2]) {
 						nd.bt = appendNew(nd.bt, k2)
+						if d.unit != nil && len(d.stack)-1 == d.unit.floor && d.unit.own != nil {
+							d.unit.own = appendNew(d.unit.own, k2)
+						}
 					}
 				}
 				return
 			}
+		}
+		if d.unit != nil && len(d.stack)-1 <= d.unit.floor {
+			break // the unit's node is done: the nodes above are not its
 		}
 		d.stack = d.stack[:len(d.stack)-1]
 	}

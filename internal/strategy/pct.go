@@ -10,7 +10,10 @@ import (
 // change points the goroutine about to run drops to priority i (< d).
 //
 // n (goroutines) and k (scheduling points per run) are learned: each run
-// uses the maxima seen in earlier runs, starting from small guesses. A
+// uses the maxima seen in earlier runs of its block of RunBlock runs,
+// starting from small guesses at each block, so that a run's schedule is
+// a function of the seed and its number alone (a unit of runs that starts
+// a block explores exactly the runs of a sequential exploration). A
 // goroutine that yields (Gosched, Sleep) drops below every other, as in
 // Maple, so that spin loops do not starve the goroutine they wait for.
 // Timers firing early get a priority like a goroutine in half of the runs
@@ -40,6 +43,9 @@ func NewPCT(seed int64, d int) *PCT {
 
 // Begin implements engine.Strategy.
 func (s *PCT) Begin(run int) bool {
+	if (run-1)%RunBlock == 0 {
+		s.n, s.k = 2, 16 // NewPCT's guesses
+	}
 	s.rng = runRNG(s.seed, run)
 	for i := range s.gset {
 		s.gset[i] = false

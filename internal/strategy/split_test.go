@@ -1,0 +1,214 @@
+package strategy_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"heddle.dev/internal/engine"
+	"heddle.dev/internal/strategy"
+	"heddle.dev/rt"
+)
+
+// parallelRun explores prog's unit root with workers workers through
+// strategy.Coordinate, each unit explored for at most slice runs at a
+// time by a strategy restored from the unit's JSON (as a worker process
+// receives it). The runs themselves are one at a time (the engine runs
+// one exploration per process); the coordination, splitting, sleep sets
+// and claims are those of a parallel exploration.
+func parallelRun(t testing.TB, root strategy.Unit, workers, slice int, prog func(*outcome)) (x *explored, finished, proven bool, units int) {
+	t.Helper()
+	x = &explored{states: map[string]bool{}, lazyStates: map[string]bool{}, outcomes: map[string]bool{}, bugs: map[string]bool{}}
+	var mu sync.Mutex // one engine run at a time
+	proven = true
+	finished = strategy.Coordinate(root, workers, func(u strategy.Unit) strategy.Outcome {
+		mu.Lock()
+		defer mu.Unlock()
+		units++
+		b, err := json.Marshal(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v strategy.Unit
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		s, err := strategy.NewForUnit(strategy.Options{}, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cc := strategy.NewClassCounter(s)
+		var o *outcome
+		body := func() {
+			o = &outcome{}
+			prog(o)
+		}
+		for run := 1; run <= slice && cc.Begin(run); run++ {
+			r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, Trace: true, StepLimit: 5000}, cc, body)
+			cc.End(r)
+			x.runs++
+			out := o.String() + bugKey(r.Bug)
+			x.states[cc.Last+"\n=> "+out] = true
+			x.outcomes[out] = true
+			if r.Bug != nil {
+				x.bugs[bugKey(r.Bug)] = true
+			}
+		}
+		us := s.(strategy.UnitState)
+		if p, ok := s.(strategy.Prover); ok && us.Rest() == nil && p.Proven() != "all schedules explored" {
+			proven = false
+		}
+		return strategy.Outcome{Rest: us.Rest(), Spawned: us.Spawned()}
+	})
+	return x, finished, proven, units
+}
+
+// TestParallelEqualsSequential: on the generated corpus (the programs of
+// TestDifferential), DFS and source DPOR split across 2, 3 and 8 workers
+// reach exactly the terminal states (happens-before class and outcome)
+// and bugs of the sequential strategy, every unit finishes, and the
+// proof is the same ("all schedules explored"). DFS's split is a
+// partition: it also makes exactly the sequential number of runs. With
+// -short, every 8th program.
+func TestParallelEqualsSequential(t *testing.T) {
+	step := 2
+	if testing.Short() {
+		step = 8
+	}
+	dup := map[string]int{}
+	seqRuns := map[string]int{}
+	for i, g := range generated {
+		if i%step != 0 {
+			continue
+		}
+		t.Run(g.name, func(t *testing.T) {
+			for _, name := range []string{"dfs", "sdpor"} {
+				var seq engine.Strategy = strategy.NewDFS(0)
+				if name == "sdpor" {
+					seq = strategy.NewSourceDPOR()
+				}
+				want := exploreUpTo(seq, 3000, g.body)
+				if want == nil {
+					continue // too large for a unit test
+				}
+				seqProven := seq.(strategy.Prover).Proven()
+				for _, w := range []int{2, 3, 8} {
+					got, finished, proven, units := parallelRun(t, strategy.RootUnit(name, 0), w, 3, g.body)
+					if !finished {
+						t.Errorf("%s, %d workers: not every unit finished", name, w)
+					}
+					sameSet(t, g.name, "terminal states", fmt.Sprintf("%s on %d workers", name, w), want.states, got.states)
+					sameSet(t, g.name, "bugs", fmt.Sprintf("%s on %d workers", name, w), want.bugs, got.bugs)
+					if proven != (seqProven == "all schedules explored") {
+						t.Errorf("%s, %d workers: proof %v, sequential %q", name, w, proven, seqProven)
+					}
+					if name == "dfs" && got.runs != want.runs {
+						t.Errorf("dfs on %d workers: %d runs, sequential %d", w, got.runs, want.runs)
+					}
+					if units == 0 {
+						t.Errorf("no unit explored")
+					}
+					dup[fmt.Sprintf("%s/%d", name, w)] += got.runs
+				}
+				seqRuns[name] += want.runs
+			}
+		})
+	}
+	for _, name := range []string{"dfs", "sdpor"} {
+		for _, w := range []int{2, 3, 8} {
+			t.Logf("%s on %d workers: %d runs, sequential %d", name, w, dup[fmt.Sprintf("%s/%d", name, w)], seqRuns[name])
+		}
+	}
+}
+
+// TestSplitReadersKeepsEveryClass is seed-002's counterexample to the
+// printed split rule (one writer, two readers): source DPOR split at the
+// root after each run, with the digest's order (a split-off choice sleeps
+// only the choices taken before it), reaches every class of the
+// sequential exploration; the printed rule (each side asleep for the
+// other) loses the class in which the write comes after both reads.
+func TestSplitReadersKeepsEveryClass(t *testing.T) {
+	prog := func(o *outcome) {
+		var x int32
+		rt.Go(func() { atomic.StoreInt32(rt.AtomicW(&x), 1) })
+		for g := 1; g <= 2; g++ {
+			g := g
+			rt.Go(func() { o.log(g, atomic.LoadInt32(rt.AtomicR(&x))) })
+		}
+	}
+	want := exploreUpTo(strategy.NewSourceDPOR(), 1000, prog)
+	if len(want.outcomes) != 4 {
+		t.Fatalf("sequential source DPOR reaches %d outcomes, want 4: %v", len(want.outcomes), want.outcomes)
+	}
+	for _, w := range []int{2, 3, 8} {
+		got, finished, _, _ := parallelRun(t, strategy.RootUnit("sdpor", 0), w, 1, prog)
+		if !finished {
+			t.Errorf("%d workers: not finished", w)
+		}
+		sameSet(t, "readers", "terminal states", fmt.Sprintf("sdpor on %d workers", w), want.states, got.states)
+	}
+}
+
+// TestSplitRunsPartitions: run ranges split into disjoint ranges aligned
+// to RunBlock that cover the range.
+func TestSplitRunsPartitions(t *testing.T) {
+	for _, runs := range []int{1, 63, 64, 65, 1000} {
+		for _, n := range []int{1, 2, 3, 8, 32} {
+			us := strategy.Split(strategy.RootUnit("random", runs), n)
+			next := 1
+			for i, u := range us {
+				if u.From != next {
+					t.Fatalf("%d runs, %d units: unit %d starts at %d, want %d", runs, n, i, u.From, next)
+				}
+				if (u.From-1)%strategy.RunBlock != 0 {
+					t.Errorf("%d runs, %d units: unit %d starts at %d, not at a block", runs, n, i, u.From)
+				}
+				next = u.To
+			}
+			if next != runs+1 || len(us) > n {
+				t.Errorf("%d runs, %d units: %d units ending at %d", runs, n, len(us), next)
+			}
+		}
+	}
+}
+
+// TestRandomizedUnitsEqualSequential: the runs of random, PCT and POS
+// explored as units of a split are the runs of the sequential
+// exploration, schedule for schedule.
+func TestRandomizedUnitsEqualSequential(t *testing.T) {
+	const runs = 200
+	for _, name := range []string{"random", "pct", "pos"} {
+		seq, err := strategy.New(name, strategy.Options{Seed: 3, PCTDepth: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, _ := runN(t, seq, runs, lastzero(4))
+		var want []string
+		for _, r := range res {
+			want = append(want, schedule(r))
+		}
+		got := make([]string, runs)
+		for _, u := range strategy.Split(strategy.RootUnit(name, runs), 3) {
+			s, err := strategy.NewForUnit(strategy.Options{Seed: 3, PCTDepth: 3}, u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for run := u.From; run < u.To; run++ {
+				if !s.Begin(run) {
+					t.Fatalf("%s: run %d not begun", name, run)
+				}
+				r := engine.Run(engine.Config{Trace: true, StepLimit: 5000}, s, lastzero(4))
+				s.End(r)
+				got[run-1] = schedule(r)
+			}
+		}
+		for i := range want {
+			if want[i] != got[i] {
+				t.Fatalf("%s run %d: sequential %q, split %q", name, i+1, want[i], got[i])
+			}
+		}
+	}
+}
