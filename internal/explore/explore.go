@@ -130,7 +130,13 @@ func (x *explorer) run() {
 		name = "replay"
 		sched = s
 	}
-	strat, err := strategy.New(name, strategy.Options{Seed: cfg.Seed, PCTDepth: cfg.PCTDepth, Choices: choices})
+	var strat engine.Strategy
+	var err error
+	if cfg.Unit != nil && cfg.Replay == "" {
+		strat, err = strategy.NewForUnit(strategy.Options{Seed: cfg.Seed, PCTDepth: cfg.PCTDepth}, *cfg.Unit)
+	} else {
+		strat, err = strategy.New(name, strategy.Options{Seed: cfg.Seed, PCTDepth: cfg.PCTDepth, Choices: choices})
+	}
 	if err != nil {
 		x.t.Fatalf("heddle: %v", err)
 	}
@@ -168,8 +174,16 @@ func (x *explorer) run() {
 	racesBefore := x.races
 	exhausted := false
 	fatal := false
-	for run := 1; ; run++ {
-		if cfg.Runs > 0 && run > cfg.Runs {
+	first, end := 1, 0 // the run numbers: first..end-1 (end 0: no end)
+	if u := cfg.Unit; u != nil && u.Frag == nil && cfg.Replay == "" {
+		first, end = u.From, u.To
+	}
+	for run := first; ; run++ {
+		if cfg.Runs > 0 && run-first >= cfg.Runs {
+			break
+		}
+		if end > 0 && run >= end {
+			exhausted = true // the unit's runs are done
 			break
 		}
 		if cfg.Time > 0 && time.Since(start) > cfg.Time {
@@ -282,6 +296,10 @@ func (x *explorer) run() {
 			exhausted = false
 			x.truncated = true
 		}
+	}
+	if cfg.Unit != nil && cfg.Replay == "" {
+		x.unitSummary(strat, exhausted, fatal, first, start)
+		return
 	}
 	proven, races := "", ""
 	if p, ok := strat.(strategy.Prover); ok && x.bugs == 0 && !x.truncated {
