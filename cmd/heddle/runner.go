@@ -34,6 +34,9 @@ type runSpec struct {
 	Verbose bool // -v: the binary's output is printed in full
 	Main    bool // heddle run: the one test is main's, and is called main in the output
 	Out     *syncWriter
+	// Cancel, if set, kills the binary when it is closed (a -parallel
+	// worker whose work another worker's bug made useless).
+	Cancel <-chan struct{}
 }
 
 // runResult is what a test binary did.
@@ -207,8 +210,20 @@ func runBinary(spec runSpec) (*runResult, error) {
 		return nil, fmt.Errorf("heddle: running %s: %v", spec.Binary, err)
 	}
 	pw.Close()
-	child.Store(cmd.Process)
-	defer child.Store(nil)
+	if spec.Cancel != nil {
+		exited := make(chan struct{})
+		defer close(exited)
+		go func() {
+			select {
+			case <-spec.Cancel:
+				cmd.Process.Kill()
+			case <-exited:
+			}
+		}()
+	} else {
+		child.Store(cmd.Process)
+		defer child.Store(nil)
+	}
 	if interrupted.Load() {
 		cmd.Process.Signal(os.Interrupt) // between two packages
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -81,6 +82,9 @@ Flags:
 	                 failing the test with what grew (default 2GB; 0: no bound)
 	-timeout d       fail a test binary that runs longer than d (default 10m;
 	                 none with a time budget); 0 disables it
+	-parallel n      explore with n worker processes (default: the number of
+	                 CPUs): several tests at once, and one test's runs or
+	                 tree split among them (random, pct, pos, dfs, sdpor)
 	-o dir           write schedule files to dir (default: heddle's cache)
 	-race            build with the race detector
 	-racy            explore with the race detector, then explore again with
@@ -119,6 +123,7 @@ type testFlags struct {
 	json       bool
 	x          bool
 	timeoutSet bool
+	parallel   int // -parallel: worker processes (parallel.go)
 }
 
 func parseTestFlags(args []string, stderr io.Writer) (*testFlags, []string, error) {
@@ -158,6 +163,7 @@ func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*tes
 	fs.BoolVar(&f.verbose, "v", false, "")
 	fs.BoolVar(&f.json, "json", false, "")
 	fs.BoolVar(&f.x, "x", false, "")
+	fs.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "")
 	var cover bool
 	var coverStr string
 	fs.BoolVar(&cover, "cover", false, "")
@@ -190,6 +196,9 @@ func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*tes
 	}
 	if f.timeout < 0 {
 		return nil, nil, errors.New("heddle: -timeout must not be negative")
+	}
+	if f.parallel < 1 {
+		return nil, nil, errors.New("heddle: -parallel must be at least 1")
 	}
 	f.timeoutSet = isSet(fs, "timeout")
 	if !f.timeoutSet && f.budget.Time > 0 {
@@ -259,7 +268,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		cfg := exploreConfig(f, outDir, prog, pkg)
-		res, err := runBinary(runSpec{
+		res, err := runTests(runSpec{
 			Package: pkg.ImportPath,
 			Dir:     pkg.Dir,
 			Binary:  bin,
@@ -268,7 +277,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 			JSON:    f.json,
 			Verbose: f.verbose,
 			Out:     out,
-		})
+		}, f)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return exitUsage

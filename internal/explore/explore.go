@@ -298,7 +298,7 @@ func (x *explorer) run() {
 		}
 	}
 	if cfg.Unit != nil && cfg.Replay == "" {
-		x.unitSummary(strat, exhausted, fatal, first, start)
+		x.unitSummary(strat, fatal, exhausted, first, start, racesBefore)
 		return
 	}
 	proven, races := "", ""

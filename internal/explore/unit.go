@@ -2,6 +2,7 @@ package explore
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"heddle.dev/internal/engine"
@@ -12,8 +13,10 @@ import (
 // unitSummary ends the exploration of one unit of a test's work
 // (Config.Unit): the summary says whether the unit was finished and what
 // is left, and claims nothing about the whole test. first is the number
-// of the unit's first run.
-func (x *explorer) unitSummary(strat engine.Strategy, exhausted, fatal bool, first int, start time.Time) {
+// of the unit's first run. UnitProven is worded as Proven would be for
+// the whole test, so that the units' proofs, all equal, are the
+// sequential exploration's.
+func (x *explorer) unitSummary(strat engine.Strategy, fatal, exhausted bool, first int, start time.Time, racesBefore int) {
 	u := *x.cfg.Unit
 	runs := 0
 	if x.runs >= first {
@@ -26,8 +29,15 @@ func (x *explorer) unitSummary(strat engine.Strategy, exhausted, fatal bool, fir
 		rest, spawned = us.Rest(), us.Spawned()
 		if rest == nil && !fatal {
 			sum.UnitFinished = true
-			if p, ok := strat.(strategy.Prover); ok && !x.truncated {
-				sum.UnitProven = p.Proven()
+			if p, ok := strat.(strategy.Prover); ok && !x.truncated && x.bugs == 0 {
+				if sum.UnitProven = p.Proven(); sum.UnitProven != "" {
+					if x.usedRand {
+						sum.UnitProven += fmt.Sprintf(" (for the numbers math/rand gives with -seed %d)", x.cfg.Seed)
+					}
+					clause, races := x.racesClause(racesBefore)
+					sum.UnitProven += ", no bug" + clause
+					sum.Races = races
+				}
 			}
 		}
 	} else if exhausted {

@@ -88,7 +88,7 @@ func TestUnits(t *testing.T) {
 	}
 	for _, name := range []string{"dfs", "sdpor"} {
 		whole := summary(t, strategy.RootUnit(name, 0), 0)
-		if !whole.UnitFinished || !strings.HasPrefix(whole.UnitProven, "all schedules explored") {
+		if !whole.UnitFinished || !strings.HasPrefix(whole.UnitProven, "all schedules explored") || !strings.Contains(whole.UnitProven, ", no bug") {
 			t.Fatalf("%s: whole tree: finished %v, proven %q", name, whole.UnitFinished, whole.UnitProven)
 		}
 		u, runs, calls := strategy.RootUnit(name, 0), 0, 0
