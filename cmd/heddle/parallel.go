@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os/exec"
 	"sort"
 	"strings"
@@ -125,7 +124,7 @@ func worker(spec runSpec, name string, u *strategy.Unit, runs int, cancel <-chan
 	if u != nil {
 		s.Config.Runs = runs
 	}
-	s.Out = &syncWriter{w: io.Discard}
+	s.Quiet = true
 	s.Cancel = cancel
 	res, err := runBinary(s)
 	if err != nil {

@@ -37,6 +37,9 @@ type runSpec struct {
 	// Cancel, if set, kills the binary when it is closed (a -parallel
 	// worker whose work another worker's bug made useless).
 	Cancel <-chan struct{}
+	// Quiet keeps the binary's output out of Out (a -parallel worker's:
+	// runTests prints what is to be printed); progress still shows.
+	Quiet bool
 }
 
 // runResult is what a test binary did.
@@ -282,6 +285,9 @@ func runBinary(spec runSpec) (*runResult, error) {
 			spec.Out.printEvent(event.Event{Action: event.Output, Package: spec.Package, Output: line + "\n"})
 			continue
 		}
+		if spec.Quiet {
+			continue
+		}
 		if !spec.Verbose && (line == "PASS" || line == "testing: warning: no tests to run") {
 			held = append(held, line)
 			continue
@@ -307,7 +313,7 @@ func runBinary(spec runSpec) (*runResult, error) {
 			return nil, fmt.Errorf("heddle: running %s: %v", spec.Binary, werr)
 		}
 		res.Failed = true
-		if !spec.Verbose && !spec.JSON {
+		if !spec.Verbose && !spec.JSON && !spec.Quiet {
 			// On failure go test shows everything.
 			for _, h := range held {
 				spec.Out.Write([]byte(h + "\n"))
