@@ -21,9 +21,10 @@ import (
 // into subtrees (dfs, sdpor) by strategy.Coordinate. Other strategies, and
 // time budgets, explore each test in one worker.
 
-// sliceRuns is how many runs a worker explores of a subtree before it
-// hands the rest back, so that the rest can be split for idle workers.
-const sliceRuns = 256
+// sliceTime is how long a worker explores a subtree before it hands the
+// rest back, so that the rest can be split for idle workers (ETA's time
+// slice); a run the slice cuts is explored again from the rest.
+const sliceTime = time.Second
 
 // useParallel reports whether runTests runs spec's binary with workers.
 func useParallel(f *testFlags) bool {
@@ -111,7 +112,7 @@ type unitRun struct {
 
 // worker explores unit u (nil: the whole test) of test name, with a
 // budget of runs runs (0: the configured budget).
-func worker(spec runSpec, name string, u *strategy.Unit, runs int, cancel <-chan struct{}) (*unitRun, error) {
+func worker(spec runSpec, name string, u *strategy.Unit, runs int, slice time.Duration, cancel <-chan struct{}) (*unitRun, error) {
 	s := spec
 	s.Args = nil
 	for _, a := range spec.Args {
@@ -122,7 +123,7 @@ func worker(spec runSpec, name string, u *strategy.Unit, runs int, cancel <-chan
 	s.Args = append(s.Args, "-test.run="+testRunPattern(name))
 	s.Config.Unit = u
 	if u != nil {
-		s.Config.Runs = runs
+		s.Config.Runs, s.Config.Time = runs, slice
 	}
 	s.Quiet = true
 	s.Cancel = cancel
@@ -165,7 +166,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 	var mu sync.Mutex
 	var runs []*unitRun
 	var firstErr error
-	explore := func(u *strategy.Unit, budget int, kill <-chan struct{}) (*unitRun, bool) {
+	explore := func(u *strategy.Unit, budget int, slice time.Duration, kill <-chan struct{}) (*unitRun, bool) {
 		sem <- struct{}{}
 		defer func() { <-sem }()
 		select {
@@ -185,7 +186,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 			case <-done:
 			}
 		}()
-		ur, err := worker(spec, name, u, budget, k)
+		ur, err := worker(spec, name, u, budget, slice, k)
 		close(done)
 		select {
 		case <-k:
@@ -216,17 +217,21 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 		root := strategy.RootUnit(f.strategy, 0)
 		reserved := 0 // runs of the budget given to workers
 		finished = strategy.Coordinate(root, f.parallel, func(u strategy.Unit) strategy.Outcome {
-			slice := sliceRuns
+			slice := 0 // runs: no bound but the time slice
 			mu.Lock()
 			if f.budget.Runs > 0 {
-				slice = min(slice, f.budget.Runs-reserved)
+				// A share of what is left, reserved so that the workers
+				// together make the budget's runs.
+				left := f.budget.Runs - reserved
+				slice = min(left, max(64, left/f.parallel))
+				if slice <= 0 {
+					mu.Unlock()
+					return strategy.Outcome{Rest: &u, Stop: true} // the budget is spent
+				}
 			}
 			reserved += slice
 			mu.Unlock()
-			if slice <= 0 {
-				return strategy.Outcome{Rest: &u, Stop: true} // the budget is spent
-			}
-			ur, ok := explore(&u, slice, cancel)
+			ur, ok := explore(&u, slice, sliceTime, cancel)
 			if !ok {
 				return strategy.Outcome{Stop: true}
 			}
@@ -257,7 +262,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 			return o
 		})
 	default:
-		explore(nil, 0, cancel)
+		explore(nil, 0, 0, cancel)
 		finished = true
 	}
 	if firstErr != nil {
@@ -271,7 +276,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 // and those ranges dropped; the ranges before it are explored to their
 // end, so that the bug reported is the first, as in a sequential
 // exploration.
-func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, <-chan struct{}) (*unitRun, bool), mu *sync.Mutex) bool {
+func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, <-chan struct{}) (*unitRun, bool), mu *sync.Mutex) bool {
 	units := strategy.Split(strategy.RootUnit(f.strategy, f.budget.Runs), 4*f.parallel)
 	limit := 0 // the lowest run with a bug
 	kills := make([]chan struct{}, len(units))
@@ -284,7 +289,7 @@ func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, <-chan struct{}
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			ur, ok := explore(&units[i], 0, kills[i])
+			ur, ok := explore(&units[i], 0, 0, kills[i])
 			if !ok || ur.bugRun == 0 || f.keepGoing {
 				return
 			}

@@ -217,6 +217,12 @@ func (x *explorer) run() {
 		}
 		x.realFailed = x.t.Failed()
 		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: trace}, strat, rs)
+		if res.OverTime && cfg.Unit != nil {
+			// A unit's run cut by its time slice is not over: its rest
+			// (the strategy's state before it) explores it again.
+			x.runs--
+			break
+		}
 		strat.End(res)
 		if res.RandDraws > 0 {
 			x.usedRand = true

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"heddle.dev/internal/event"
 	"heddle.dev/internal/explore"
@@ -38,11 +39,14 @@ func TestUnitChild(t *testing.T) {
 }
 
 // summary explores unit u in a child process and returns its summary.
-func summary(t *testing.T, u strategy.Unit, runs int) event.Event {
+func summary(t *testing.T, u strategy.Unit, runs int, slice ...time.Duration) event.Event {
 	t.Helper()
 	evs := filepath.Join(t.TempDir(), "events.jsonl")
 	cfg := explore.DefaultConfig()
 	cfg.Strategy, cfg.Runs, cfg.Unit, cfg.Events, cfg.OutDir = u.Strategy, runs, &u, evs, t.TempDir()
+	if len(slice) > 0 {
+		cfg.Time = slice[0]
+	}
 	b, err := json.Marshal(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -73,9 +77,10 @@ func summary(t *testing.T, u strategy.Unit, runs int) event.Event {
 
 // TestUnits: a test binary explores exactly the unit in its configuration
 // and says what is left: a run range runs its runs; a DFS or source-DPOR
-// subtree explored a few runs at a time, each time from the rest the
-// last call reported, takes the runs of the whole exploration in one call
-// and ends with the same proof.
+// subtree explored a few runs (or a millisecond) at a time, each time
+// from the rest the last call
+// reported, takes the runs of the whole exploration in one call and ends
+// with the same proof.
 func TestUnits(t *testing.T) {
 	s := summary(t, strategy.Unit{Strategy: "random", From: 65, To: 70}, 0)
 	if s.Runs != 5 || !s.UnitFinished || s.UnitRest != nil || s.Proven != "" {
@@ -86,7 +91,12 @@ func TestUnits(t *testing.T) {
 	if s.UnitFinished || json.Unmarshal(s.UnitRest, &rest) != nil || rest.From != 11 || rest.To != 100 {
 		t.Errorf("pct runs 1..99 with a budget of 10 runs: finished %v, rest %s", s.UnitFinished, s.UnitRest)
 	}
-	for _, name := range []string{"dfs", "sdpor"} {
+	for _, c := range []struct {
+		name  string
+		runs  int
+		slice time.Duration
+	}{{"dfs", 3, 0}, {"sdpor", 3, 0}, {"dfs", 0, time.Millisecond}, {"sdpor", 0, time.Millisecond}} {
+		name := c.name
 		whole := summary(t, strategy.RootUnit(name, 0), 0)
 		if !whole.UnitFinished || !strings.HasPrefix(whole.UnitProven, "all schedules explored") || !strings.Contains(whole.UnitProven, ", no bug") {
 			t.Fatalf("%s: whole tree: finished %v, proven %q", name, whole.UnitFinished, whole.UnitProven)
@@ -94,7 +104,7 @@ func TestUnits(t *testing.T) {
 		u, runs, calls := strategy.RootUnit(name, 0), 0, 0
 		for {
 			calls++
-			s := summary(t, u, 3)
+			s := summary(t, u, c.runs, c.slice)
 			runs += s.Runs
 			if s.UnitSpawned != nil {
 				t.Fatalf("%s: a resumed unit spawned work: %s", name, s.UnitSpawned)
@@ -110,12 +120,12 @@ func TestUnits(t *testing.T) {
 				t.Fatalf("%s: rest %s: %v", name, s.UnitRest, err)
 			}
 			u = next
-			if calls > 1000 {
+			if calls > 10000 {
 				t.Fatalf("%s: not finished after %d calls", name, calls)
 			}
 		}
-		if runs != whole.Runs || calls < 2 {
-			t.Errorf("%s: %d runs in %d calls of 3 runs, %d in one call", name, runs, calls, whole.Runs)
+		if runs != whole.Runs || c.runs > 0 && calls < 2 {
+			t.Errorf("%s: %d runs in %d calls (slices of %d runs, %v), %d in one call", name, runs, calls, c.runs, c.slice, whole.Runs)
 		}
 	}
 }
