@@ -215,13 +215,18 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 		finished = exploreRuns(f, explore, &mu)
 	case "tree":
 		root := strategy.RootUnit(f.strategy, 0)
-		reserved := 0 // runs of the budget given to workers
+		reserved, inflight := 0, 0 // runs of the budget given to workers, and workers out
+		returned := sync.NewCond(&mu)
 		finished = strategy.Coordinate(root, f.parallel, func(u strategy.Unit) strategy.Outcome {
 			slice := 0 // runs: no bound but the time slice
 			mu.Lock()
 			if f.budget.Runs > 0 {
 				// A share of what is left, reserved so that the workers
-				// together make the budget's runs.
+				// together make the budget's runs; when all of it is out,
+				// wait for what the workers out leave unused.
+				for f.budget.Runs-reserved <= 0 && inflight > 0 {
+					returned.Wait()
+				}
 				left := f.budget.Runs - reserved
 				slice = min(left, max(64, left/f.parallel))
 				if slice <= 0 {
@@ -230,7 +235,14 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 				}
 			}
 			reserved += slice
+			inflight++
 			mu.Unlock()
+			defer func() {
+				mu.Lock()
+				inflight--
+				returned.Broadcast()
+				mu.Unlock()
+			}()
 			ur, ok := explore(&u, slice, sliceTime, cancel)
 			if !ok {
 				return strategy.Outcome{Stop: true}
