@@ -63,13 +63,18 @@ func runTests(spec runSpec, f *testFlags) (*runResult, error) {
 		}
 		r := results[i]
 		res.Events = append(res.Events, r.Events...)
-		res.Output += r.Output
+		if r.Failed {
+			// As one binary prints it: the failing tests' output, then
+			// one FAIL line.
+			res.Output += strings.TrimSuffix(r.Output, "FAIL\n")
+		}
 		res.Failed = res.Failed || r.Failed
 		if r.Elapsed > res.Elapsed {
 			res.Elapsed = r.Elapsed
 		}
 	}
 	if res.Failed {
+		res.Output += "FAIL\n"
 		spec.Out.Write([]byte(res.Output))
 	}
 	return res, nil
