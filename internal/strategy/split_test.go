@@ -131,12 +131,13 @@ func TestParallelEqualsSequential(t *testing.T) {
 	}
 }
 
-// TestSplitReadersKeepsEveryClass is seed-002's counterexample to the
-// printed split rule (one writer, two readers): source DPOR split at the
-// root after each run, with the digest's order (a split-off choice sleeps
-// only the choices taken before it), reaches every class of the
-// sequential exploration; the printed rule (each side asleep for the
-// other) loses the class in which the write comes after both reads.
+// TestSplitReadersKeepsEveryClass: readers-n (one writer, n readers) is
+// seed-002's digest's counterexample to the thesis's printed split rule:
+// source DPOR split after every run or two, with the digest's order (a
+// split-off choice sleeps only the choices taken before it), reaches every
+// class of the sequential exploration. (In heddle's tree for it, the
+// printed rule, each side asleep for the other, happens to lose nothing
+// either: this test does not tell the two rules apart.)
 func TestSplitReadersKeepsEveryClass(t *testing.T) {
 	for n := 2; n <= 4; n++ {
 		prog := func(o *outcome) {
