@@ -146,7 +146,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if f.verbose || f.json {
 		targs = append(targs, "-test.v=true")
 	}
-	res, err := runBinary(runSpec{
+	res, err := runTests(runSpec{
 		Package: pkg.ImportPath,
 		Dir:     wd, // as go run: the program runs where heddle was started
 		Binary:  bin,
@@ -156,7 +156,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		Verbose: f.verbose,
 		Main:    true,
 		Out:     out,
-	})
+	}, f)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage

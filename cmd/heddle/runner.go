@@ -35,6 +35,12 @@ type runSpec struct {
 	Main    bool // heddle run: the one test is main's, and is called main in the output
 	Out     *syncWriter
 	OnEvent func(event.Event) // if set, called with each event as it comes (heddle test -shard's checkpoint)
+	// Cancel, if set, kills the binary when it is closed (a -parallel
+	// worker whose work another worker's bug made useless).
+	Cancel <-chan struct{}
+	// Quiet keeps the binary's output out of Out (a -parallel worker's:
+	// runTests prints what is to be printed); progress still shows.
+	Quiet bool
 }
 
 // runResult is what a test binary did.
@@ -208,8 +214,20 @@ func runBinary(spec runSpec) (*runResult, error) {
 		return nil, fmt.Errorf("heddle: running %s: %v", spec.Binary, err)
 	}
 	pw.Close()
-	child.Store(cmd.Process)
-	defer child.Store(nil)
+	if spec.Cancel != nil {
+		exited := make(chan struct{})
+		defer close(exited)
+		go func() {
+			select {
+			case <-spec.Cancel:
+				cmd.Process.Kill()
+			case <-exited:
+			}
+		}()
+	} else {
+		child.Store(cmd.Process)
+		defer child.Store(nil)
+	}
 	if interrupted.Load() {
 		cmd.Process.Signal(os.Interrupt) // between two packages
 	}
@@ -271,6 +289,9 @@ func runBinary(spec runSpec) (*runResult, error) {
 			spec.Out.printEvent(event.Event{Action: event.Output, Package: spec.Package, Output: line + "\n"})
 			continue
 		}
+		if spec.Quiet {
+			continue
+		}
 		if !spec.Verbose && (line == "PASS" || line == "testing: warning: no tests to run") {
 			held = append(held, line)
 			continue
@@ -296,7 +317,7 @@ func runBinary(spec runSpec) (*runResult, error) {
 			return nil, fmt.Errorf("heddle: running %s: %v", spec.Binary, werr)
 		}
 		res.Failed = true
-		if !spec.Verbose && !spec.JSON {
+		if !spec.Verbose && !spec.JSON && !spec.Quiet {
 			// On failure go test shows everything.
 			for _, h := range held {
 				spec.Out.Write([]byte(h + "\n"))

@@ -285,7 +285,7 @@ func testShard(sh *shardSpec, f *testFlags, opts build.Options, stdout, stderr i
 			fmt.Fprintf(stderr, "heddle: shard %d/%d: %s does not build: no result written\n", sh.i, sh.n, pkg.ImportPath)
 			return exitUsage
 		}
-		names, err := listTests(bin, pkg.Dir, f.run)
+		names, err := listTestsSorted(bin, pkg.Dir, f.run)
 		if err != nil {
 			fmt.Fprintln(stderr, "heddle:", err)
 			return exitUsage
@@ -464,9 +464,9 @@ func planHash(f *testFlags, n int, units []unit, fingerprints []string) string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-// listTests lists the tests of a test binary that match run (all if ""),
+// listTestsSorted lists the tests of a test binary that match run (all if ""),
 // sorted.
-func listTests(bin, dir, run string) ([]string, error) {
+func listTestsSorted(bin, dir, run string) ([]string, error) {
 	if run == "" {
 		run = "."
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -87,6 +88,9 @@ Flags:
 	                 failing the test with what grew (default 2GB; 0: no bound)
 	-timeout d       fail a test binary that runs longer than d (default 10m;
 	                 none with a time budget); 0 disables it
+	-parallel n      explore with n worker processes (default: the number of
+	                 CPUs): several tests at once, and one test's runs or
+	                 tree split among them (random, pct, pos, dfs, sdpor)
 	-o dir           write schedule files to dir (default: heddle's cache)
 	-race            build with the race detector
 	-racy            explore with the race detector, then explore again with
@@ -131,6 +135,7 @@ type testFlags struct {
 	json       bool
 	x          bool
 	timeoutSet bool
+	parallel   int // -parallel: worker processes (parallel.go)
 }
 
 func parseTestFlags(args []string, stderr io.Writer) (*testFlags, []string, error) {
@@ -172,6 +177,7 @@ func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*tes
 	fs.BoolVar(&f.verbose, "v", false, "")
 	fs.BoolVar(&f.json, "json", false, "")
 	fs.BoolVar(&f.x, "x", false, "")
+	fs.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "")
 	var cover bool
 	var coverStr string
 	fs.BoolVar(&cover, "cover", false, "")
@@ -210,6 +216,9 @@ func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*tes
 	}
 	if f.total > 0 && f.racy {
 		return nil, nil, errors.New("heddle: -budget-total cannot be combined with -racy")
+	}
+	if f.parallel < 1 {
+		return nil, nil, errors.New("heddle: -parallel must be at least 1")
 	}
 	f.timeoutSet = isSet(fs, "timeout")
 	if !f.timeoutSet && (f.budget.Time > 0 || f.total > 0) {
@@ -289,7 +298,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 		}
 		cfg := exploreConfig(f, outDir, prog, pkg)
 		cfg.PackageTime, cfg.Tests = total.share(i, bin, pkg.Dir)
-		res, err := runBinary(runSpec{
+		res, err := runTests(runSpec{
 			Package: pkg.ImportPath,
 			Dir:     pkg.Dir,
 			Binary:  bin,
@@ -298,7 +307,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 			JSON:    f.json,
 			Verbose: f.verbose,
 			Out:     out,
-		})
+		}, f)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return exitUsage

@@ -76,6 +76,18 @@ type Event struct {
 	Coverage    int      `json:",omitempty"`
 	Warnings    []string `json:",omitempty"` // where lazy DPOR may have missed schedules
 
+	// For Action == Summary of an exploration restricted to a unit of a
+	// test's work (explore.Config.Unit): UnitFinished says the unit was
+	// explored completely; UnitRest (a strategy.Unit) is what is left of
+	// it otherwise; UnitSpawned ([]strategy.Unit) is work found outside
+	// the unit. UnitProven is what the strategy proved of the unit alone
+	// ("all schedules explored" of its subtree): Proven and Exhausted are
+	// not set for a unit, which is not the whole test.
+	UnitFinished bool            `json:",omitempty"`
+	UnitRest     json.RawMessage `json:",omitempty"`
+	UnitSpawned  json.RawMessage `json:",omitempty"`
+	UnitProven   string          `json:",omitempty"`
+
 	// For Action == Output.
 	Output string `json:",omitempty"`
 }

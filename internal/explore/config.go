@@ -6,6 +6,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"heddle.dev/internal/strategy"
 )
 
 // EnvConfig names the environment variable through which `heddle test` and
@@ -40,6 +42,14 @@ type Config struct {
 
 	Disable    []string // bug kinds not to report: deadlock, leak, panic, fail, misuse, steplimit, nondeterminism
 	LeakIgnore []string // goroutines whose creating or current function matches are not leaks
+
+	// Unit, if set, restricts the exploration of each test to one unit of
+	// its work (heddle test -parallel, -shard): a range of run numbers of
+	// a randomized strategy, or a subtree of DFS or source DPOR
+	// (strategy.Unit). Runs bounds the runs of this call, Time its time;
+	// the Summary event says whether the unit was finished (UnitFinished)
+	// and what is left (UnitRest, UnitSpawned).
+	Unit *strategy.Unit `json:",omitempty"`
 
 	Replay  string // schedule file to replay (Strategy "replay")
 	Verbose bool   // print every step of a replayed run

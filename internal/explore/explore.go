@@ -132,7 +132,13 @@ func (x *explorer) run() {
 		name = "replay"
 		sched = s
 	}
-	strat, err := strategy.New(name, strategy.Options{Seed: cfg.Seed, PCTDepth: cfg.PCTDepth, Choices: choices})
+	var strat engine.Strategy
+	var err error
+	if cfg.Unit != nil && cfg.Replay == "" {
+		strat, err = strategy.NewForUnit(strategy.Options{Seed: cfg.Seed, PCTDepth: cfg.PCTDepth}, *cfg.Unit)
+	} else {
+		strat, err = strategy.New(name, strategy.Options{Seed: cfg.Seed, PCTDepth: cfg.PCTDepth, Choices: choices})
+	}
 	if err != nil {
 		x.t.Fatalf("heddle: %v", err)
 	}
@@ -170,9 +176,18 @@ func (x *explorer) run() {
 	racesBefore := x.races
 	exhausted := false
 	fatal := false
-	first := max(cfg.FirstRun, 1)
+	// The run numbers: first..end-1 (end 0: no end). A shard's range
+	// (FirstRun) ends at run Runs; otherwise Runs counts the runs made.
+	first, end := max(cfg.FirstRun, 1), 0
+	if u := cfg.Unit; u != nil && u.Frag == nil && cfg.Replay == "" {
+		first, end = u.From, u.To
+	}
 	for run := first; ; run++ {
-		if cfg.Runs > 0 && run > cfg.Runs {
+		if cfg.Runs > 0 && ((cfg.FirstRun > 0 && run > cfg.Runs) || (cfg.FirstRun <= 0 && run-first >= cfg.Runs)) {
+			break
+		}
+		if end > 0 && run >= end {
+			exhausted = true // the unit's runs are done
 			break
 		}
 		if cfg.Time > 0 && time.Since(start) > cfg.Time {
@@ -208,6 +223,12 @@ func (x *explorer) run() {
 		began := time.Now()
 		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: trace}, strat, rs)
 		x.lastRun = time.Since(began)
+		if res.OverTime && cfg.Unit != nil {
+			// A unit's run cut by its time slice is not over: its rest
+			// (the strategy's state before it) explores it again.
+			x.runs--
+			break
+		}
 		strat.End(res)
 		if res.RandDraws > 0 {
 			x.usedRand = true
@@ -299,6 +320,10 @@ func (x *explorer) run() {
 			exhausted = false
 			x.truncated = true
 		}
+	}
+	if cfg.Unit != nil && cfg.Replay == "" {
+		x.unitSummary(strat, fatal, exhausted, first, start, racesBefore)
+		return
 	}
 	proven, races := "", ""
 	if p, ok := strat.(strategy.Prover); ok && x.bugs == 0 && !x.truncated {

@@ -55,6 +55,9 @@ type dfsNode struct {
 	next  int   // position in order of the choice taken now
 	n     int   // number of choices, to detect divergence
 	base  int   // cost of the run before this point
+	// keys are the choices' keys, kept for a unit (split.go): the order
+	// of equal choices may differ in another process.
+	keys []string
 }
 
 // NewDFS returns a depth-first search.
@@ -95,6 +98,13 @@ func (d *DFS) Choose(p *engine.Point) int {
 			return engine.Diverged
 		}
 		d.cur = nd.base + nd.costs[nd.next]
+		if nd.keys != nil {
+			j := keyIndex(p, nd.keys[nd.order[nd.next]])
+			if j == engine.Diverged {
+				d.Diverged = true
+			}
+			return j
+		}
 		return nd.order[nd.next]
 	}
 	ok := d.spin.allowed(p)
@@ -120,6 +130,9 @@ func (d *DFS) Choose(p *engine.Point) int {
 		return order[0]
 	}
 	nd := dfsNode{n: len(p.Choices), base: d.cur}
+	if d.sub != nil {
+		nd.keys = choiceKeys(p)
+	}
 	for k, j := range order {
 		c := 0
 		if costs != nil {

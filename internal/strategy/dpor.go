@@ -212,6 +212,10 @@ func (d *DPOR) Choose(p *engine.Point) int {
 		}
 		nd.sleep = append([]*event(nil), d.sleep...)
 		nd.pend = map[string]*event{}
+		if d.unit != nil && !d.remap(nd, p) {
+			d.diverged = true
+			return engine.Diverged
+		}
 		for k, j := range nd.idx {
 			nd.pend[nd.keys[k]] = pendingEvent(p, p.Choices[j])
 		}

@@ -121,7 +121,7 @@ func (u Unit) String() string {
 		if i > u.Frag.Floor {
 			break
 		}
-		if n.Keys != nil {
+		if n.Order == nil {
 			p = append(p, n.Taken)
 		} else if len(n.Order) > 0 {
 			p = append(p, fmt.Sprint(n.Order[n.Next]))
@@ -198,7 +198,7 @@ func splitFrag(u Unit) (a, b Unit, ok bool) {
 	f := u.Frag
 	for i := f.Floor; i < len(f.Nodes); i++ {
 		nd := f.Nodes[i]
-		if nd.Keys == nil {
+		if nd.Order != nil {
 			// DFS: the choices after Next are left.
 			rem := len(nd.Order) - nd.Next - 1
 			if rem < 1 {
@@ -341,7 +341,7 @@ type unitInfo struct {
 func (d *DFS) restore(f *Fragment) {
 	d.sub = &unitInfo{floor: f.Floor}
 	for _, n := range f.Nodes {
-		d.stack = append(d.stack, dfsNode{order: append([]int(nil), n.Order...), costs: append([]int(nil), n.Costs...), next: n.Next, n: n.N, base: n.Base})
+		d.stack = append(d.stack, dfsNode{order: append([]int(nil), n.Order...), costs: append([]int(nil), n.Costs...), next: n.Next, n: n.N, base: n.Base, keys: append([]string(nil), n.Keys...)})
 	}
 	if len(f.Nodes) > 0 && f.Nodes[len(f.Nodes)-1].Next >= len(f.Nodes[len(f.Nodes)-1].Order) {
 		d.done = true
@@ -358,7 +358,7 @@ func (d *DFS) Rest() *Unit {
 		f.Floor = d.sub.floor
 	}
 	for _, n := range d.stack {
-		f.Nodes = append(f.Nodes, FragNode{Order: append([]int(nil), n.order...), Costs: append([]int(nil), n.costs...), Next: n.next, N: n.n, Base: n.base})
+		f.Nodes = append(f.Nodes, FragNode{Order: append([]int(nil), n.order...), Costs: append([]int(nil), n.costs...), Next: n.next, N: n.n, Base: n.base, Keys: append([]string(nil), n.keys...)})
 	}
 	return &Unit{Strategy: "dfs", Frag: f}
 }
@@ -512,7 +512,7 @@ func (fr *Frontier) claim(p, k string) {
 // Record notes the choices a source-DPOR unit owns or has taken.
 func (fr *Frontier) Record(u Unit) {
 	f := u.Frag
-	if f == nil || len(f.Nodes) == 0 || f.Nodes[0].Keys == nil {
+	if f == nil || len(f.Nodes) == 0 || f.Nodes[0].Order != nil {
 		return
 	}
 	for i, n := range f.Nodes {
@@ -617,4 +617,36 @@ func Coordinate(root Unit, workers int, explore func(Unit) Outcome) (finished bo
 			}
 		}
 	}
+}
+
+// choiceKeys are the keys of p's choices.
+func choiceKeys(p *engine.Point) []string {
+	k := make([]string, len(p.Choices))
+	for i, c := range p.Choices {
+		k[i] = c.Key()
+	}
+	return k
+}
+
+// keyIndex is the index of the choice with key k at p, or engine.Diverged.
+func keyIndex(p *engine.Point, k string) int {
+	for i, c := range p.Choices {
+		if c.Key() == k {
+			return i
+		}
+	}
+	return engine.Diverged
+}
+
+// remap sets the choice indices of a node of a unit from its keys: the
+// order of the choices at a point may differ in another process.
+func (d *DPOR) remap(nd *dnode, p *engine.Point) bool {
+	for k, key := range nd.keys {
+		j := keyIndex(p, key)
+		if j == engine.Diverged {
+			return false
+		}
+		nd.idx[k] = j
+	}
+	return true
 }

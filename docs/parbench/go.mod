@@ -1,0 +1,3 @@
+module example.com/parbench
+
+go 1.22

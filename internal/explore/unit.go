@@ -1,0 +1,68 @@
+package explore
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"heddle.dev/internal/engine"
+	"heddle.dev/internal/event"
+	"heddle.dev/internal/strategy"
+)
+
+// unitSummary ends the exploration of one unit of a test's work
+// (Config.Unit): the summary says whether the unit was finished and what
+// is left, and claims nothing about the whole test. first is the number
+// of the unit's first run. UnitProven is worded as Proven would be for
+// the whole test, so that the units' proofs, all equal, are the
+// sequential exploration's.
+func (x *explorer) unitSummary(strat engine.Strategy, fatal, exhausted bool, first int, start time.Time, racesBefore int) {
+	u := *x.cfg.Unit
+	runs := 0
+	if x.runs >= first {
+		runs = x.runs - first + 1
+	}
+	sum := event.Event{Action: event.Summary, Runs: runs, Bugs: x.bugs, Elapsed: time.Since(start).Seconds(), Strategy: u.Strategy, Budget: x.cfg.Budget, Interrupted: x.interrupted}
+	var rest *strategy.Unit
+	var spawned []strategy.Unit
+	if us, ok := strat.(strategy.UnitState); ok {
+		rest, spawned = us.Rest(), us.Spawned()
+		if rest == nil && !fatal {
+			sum.UnitFinished = true
+			if p, ok := strat.(strategy.Prover); ok && !x.truncated && x.bugs == 0 {
+				if sum.UnitProven = p.Proven(); sum.UnitProven != "" {
+					if x.usedRand {
+						sum.UnitProven += fmt.Sprintf(" (for the numbers math/rand gives with -seed %d)", x.cfg.Seed)
+					}
+					clause, races := x.racesClause(racesBefore)
+					sum.UnitProven += ", no bug" + clause
+					sum.Races = races
+				}
+			}
+		}
+	} else if exhausted {
+		sum.UnitFinished = true
+	} else if x.runs+1 < u.To || u.To == 0 {
+		r := strategy.Unit{Strategy: u.Strategy, From: x.runs + 1, To: u.To}
+		if x.runs < first {
+			r.From = first
+		}
+		rest = &r
+	}
+	if rest != nil {
+		if b, err := json.Marshal(rest); err == nil {
+			sum.UnitRest = b
+		}
+	}
+	if len(spawned) > 0 {
+		if b, err := json.Marshal(spawned); err == nil {
+			sum.UnitSpawned = b
+		}
+	}
+	x.emit(sum)
+	action := event.Pass
+	if x.bugs > 0 {
+		action = event.Fail
+	}
+	x.emit(event.Event{Action: action, Elapsed: time.Since(start).Seconds()})
+}

@@ -1,0 +1,131 @@
+package explore_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"heddle.dev/internal/event"
+	"heddle.dev/internal/explore"
+	"heddle.dev/internal/strategy"
+	"heddle.dev/rt"
+)
+
+// TestUnitChild is the test a unit worker explores (run by TestUnits in a
+// child process, with the unit in its HEDDLE_CONFIG).
+func TestUnitChild(t *testing.T) {
+	if os.Getenv("HEDDLE_UNIT_CHILD") == "" {
+		t.Skip("run by TestUnits")
+	}
+	rt.Explore(t, func(t *testing.T) {
+		var x int32
+		done := rt.MakeChan[chan bool](0)
+		for i := 0; i < 2; i++ {
+			rt.Go(func() {
+				atomic.AddInt32(rt.AtomicW(&x), 1)
+				rt.Send(done, true)
+			})
+		}
+		for i := 0; i < 2; i++ {
+			rt.Recv(done)
+		}
+	})
+}
+
+// summary explores unit u in a child process and returns its summary.
+func summary(t *testing.T, u strategy.Unit, runs int, slice ...time.Duration) event.Event {
+	t.Helper()
+	evs := filepath.Join(t.TempDir(), "events.jsonl")
+	cfg := explore.DefaultConfig()
+	cfg.Strategy, cfg.Runs, cfg.Unit, cfg.Events, cfg.OutDir = u.Strategy, runs, &u, evs, t.TempDir()
+	if len(slice) > 0 {
+		cfg.Time = slice[0]
+	}
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestUnitChild$")
+	cmd.Env = append(os.Environ(), "HEDDLE_UNIT_CHILD=1", explore.EnvConfig+"="+string(b))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("unit %s: %v\n%s", u, err, out)
+	}
+	f, err := os.Open(evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var e event.Event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Action == event.Summary {
+			return e
+		}
+	}
+	t.Fatalf("unit %s: no summary", u)
+	return event.Event{}
+}
+
+// TestUnits: a test binary explores exactly the unit in its configuration
+// and says what is left: a run range runs its runs; a DFS or source-DPOR
+// subtree explored a few runs (or a millisecond) at a time, each time
+// from the rest the last call
+// reported, takes the runs of the whole exploration in one call and ends
+// with the same proof.
+func TestUnits(t *testing.T) {
+	s := summary(t, strategy.Unit{Strategy: "random", From: 65, To: 70}, 0)
+	if s.Runs != 5 || !s.UnitFinished || s.UnitRest != nil || s.Proven != "" {
+		t.Errorf("random runs 65..69: %d runs, finished %v, rest %s, proven %q", s.Runs, s.UnitFinished, s.UnitRest, s.Proven)
+	}
+	s = summary(t, strategy.Unit{Strategy: "pct", From: 1, To: 100}, 10)
+	var rest strategy.Unit
+	if s.UnitFinished || json.Unmarshal(s.UnitRest, &rest) != nil || rest.From != 11 || rest.To != 100 {
+		t.Errorf("pct runs 1..99 with a budget of 10 runs: finished %v, rest %s", s.UnitFinished, s.UnitRest)
+	}
+	for _, c := range []struct {
+		name  string
+		runs  int
+		slice time.Duration
+	}{{"dfs", 3, 0}, {"sdpor", 3, 0}, {"dfs", 0, time.Millisecond}, {"sdpor", 0, time.Millisecond}} {
+		name := c.name
+		whole := summary(t, strategy.RootUnit(name, 0), 0)
+		if !whole.UnitFinished || !strings.HasPrefix(whole.UnitProven, "all schedules explored") || !strings.Contains(whole.UnitProven, ", no bug") {
+			t.Fatalf("%s: whole tree: finished %v, proven %q", name, whole.UnitFinished, whole.UnitProven)
+		}
+		u, runs, calls := strategy.RootUnit(name, 0), 0, 0
+		for {
+			calls++
+			s := summary(t, u, c.runs, c.slice)
+			runs += s.Runs
+			if s.UnitSpawned != nil {
+				t.Fatalf("%s: a resumed unit spawned work: %s", name, s.UnitSpawned)
+			}
+			if s.UnitFinished {
+				if s.UnitProven != whole.UnitProven {
+					t.Errorf("%s: proven %q, in one call %q", name, s.UnitProven, whole.UnitProven)
+				}
+				break
+			}
+			var next strategy.Unit // a new one: omitted fields must be zero
+			if err := json.Unmarshal(s.UnitRest, &next); err != nil {
+				t.Fatalf("%s: rest %s: %v", name, s.UnitRest, err)
+			}
+			u = next
+			if calls > 10000 {
+				t.Fatalf("%s: not finished after %d calls", name, calls)
+			}
+		}
+		if runs != whole.Runs || c.runs > 0 && calls < 2 {
+			t.Errorf("%s: %d runs in %d calls (slices of %d runs, %v), %d in one call", name, runs, calls, c.runs, c.slice, whole.Runs)
+		}
+	}
+}
