@@ -201,7 +201,7 @@ func (x *explorer) run() {
 			exhausted = name != "replay"
 			break
 		}
-		x.runs = run - first + 1
+		x.runs = run // the run number: a unit counts from its first (unit.go)
 		if run%32 == 0 {
 			if now := time.Now(); now.Sub(lastProgress) >= time.Second {
 				lastProgress = now
@@ -338,10 +338,11 @@ func (x *explorer) run() {
 			x.t.Logf("heddle: %s", proven)
 		}
 	}
+	made := max(x.runs-first+1, 0) // runs made, a shard's range counted from its first
 	if x.interrupted {
-		x.t.Logf("heddle: interrupted after %d runs (%v)", x.runs, elapsed.Round(time.Millisecond))
+		x.t.Logf("heddle: interrupted after %d runs (%v)", made, elapsed.Round(time.Millisecond))
 	}
-	sum := event.Event{Action: event.Summary, Runs: x.runs, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven, Races: races, Interrupted: x.interrupted}
+	sum := event.Event{Action: event.Summary, Runs: made, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven, Races: races, Interrupted: x.interrupted}
 	if cr, ok := strat.(strategy.ClassReporter); ok {
 		sum.Classes, sum.LazyClasses = cr.Classes()
 		x.t.Logf("heddle: %d happens-before classes, %d lazy happens-before classes", sum.Classes, sum.LazyClasses)
