@@ -195,7 +195,12 @@ type Result struct {
 
 // Config is the per-run configuration.
 type Config struct {
-	StepLimit int
+	// KeepSpinners keeps spinning goroutines among the choices (the
+	// replays that decide a timing verdict): dropped beside a timer that
+	// may fire early, they make the firing the only choice, which no
+	// strategy could then avoid.
+	KeepSpinners bool
+	StepLimit    int
 	// MaxHeap, if not 0, ends a run whose process heap grows past this
 	// many bytes (Result.OverMemory), checked every few thousand steps.
 	MaxHeap uint64
@@ -678,7 +683,7 @@ func (e *Exec) dropSpinners() {
 		}
 	}
 	n := len(e.choices)
-	if n < 2 || e.overdue {
+	if n < 2 || e.overdue || e.cfg.KeepSpinners {
 		return
 	}
 	drop := 0

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -62,7 +63,8 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		bug2 = bug
 	}
 	note := ""
-	firings := watch.firings
+	firings := append(watch.firings, forcedFirings(res2.Trace, watch.firings)...)
+	sort.Slice(firings, func(i, j int) bool { return firings[i].step < firings[j].step })
 	if res2.OverMemory != "" || res2.OverTime {
 		why := res2.OverMemory
 		if res2.OverTime {
@@ -88,7 +90,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	timing := false
 	tkey := ""     // a timing verdict's dedup key
 	placed := bug2 // the bug as a replay sees it, before a timing verdict renames it
-	switch x.earlyNeeded(bug2, keys, seed, firings) {
+	switch x.earlyNeeded(bug2, keys, res2.Steps, seed, firings) {
 	case earlyBug:
 		header := "this bug needs a timer of the code under test to fire early, as it can on a slow or loaded machine"
 		if bug2.Kind == engine.KindLeak && !anyCodeTimer(firings) {

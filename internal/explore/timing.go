@@ -55,6 +55,31 @@ func (w *earlyWatch) Choose(p *engine.Point) int {
 	return i
 }
 
+// forcedFirings are the early firings of a recorded run that no strategy
+// chose: a timer or sleeper left as the only choice (the goroutines that
+// could run were spinning and set aside), which earlyWatch does not see.
+func forcedFirings(trace []engine.Step, seen []earlyFiring) []earlyFiring {
+	chosen := map[int]bool{}
+	for _, f := range seen {
+		chosen[f.step] = true
+	}
+	var out []earlyFiring
+	for _, st := range trace {
+		if st.Early <= 0 || chosen[st.N] {
+			continue
+		}
+		f := earlyFiring{step: st.N, early: st.Early, pc: st.PC}
+		if st.G != nil && st.Kind == engine.OpSleep {
+			f.name, f.sleep = "the sleep of "+st.G.ID, true
+		} else {
+			f.name = "timer " + st.Timer
+		}
+		f.test = testPC(st.PC)
+		out = append(out, f)
+	}
+	return out
+}
+
 // timerOf returns the timer an early choice fires: the timer, or the
 // sleeping goroutine's.
 func timerOf(c engine.Choice) *engine.Timer {
@@ -75,10 +100,16 @@ func timerOf(c engine.Choice) *engine.Timer {
 // doubles), is the code's: its firing early is something production can
 // see, and a bug it causes stays a bug.
 func testTimer(t *engine.Timer) bool {
-	if t == nil || t.PC == 0 {
+	return t != nil && testPC(t.PC)
+}
+
+// testPC reports whether pc, where a timer was armed, is in the test's own
+// code (see testTimer).
+func testPC(pc uintptr) bool {
+	if pc == 0 {
 		return false
 	}
-	p := engine.PositionOf(t.PC)
+	p := engine.PositionOf(pc)
 	if !strings.HasSuffix(p.File, "_test.go") {
 		return false
 	}
@@ -180,7 +211,7 @@ func assumption(t *engine.Timer) bool { return testTimer(t) || (t != nil && t.Sl
 //     timing assumptions to break (see assumption; for a panic or misuse,
 //     only the test's own timers), and a bug when it still happens with
 //     those kept from firing early: the code's timeout path is broken.
-func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, seed uint64, firings []earlyFiring) earlyNeed {
+func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, seed uint64, firings []earlyFiring) earlyNeed {
 	if len(firings) == 0 {
 		return earlyNotNeeded
 	}
@@ -194,12 +225,18 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, seed uint64, firi
 	where := x.where(bug)
 	// A replay kept from firing early may run on long past where the bug
 	// was (a timeout that does not fire lets a loop go on): it is bounded
-	// at ten times the steps of the run that found the bug, and a replay
+	// at twice the steps of the run that found the bug, and a replay
 	// cut short decides nothing, so the bug stays a bug.
-	limit := max(10*len(keys), 10000)
+	limit := max(2*steps, 10000)
+	// Spinning goroutines set aside beside a timer make its early firing
+	// the only choice (forcedFirings), and in a strategy's view forced:
+	// the replays keep them, so that the firing can be avoided. Not for a
+	// leak, which stays a bug whatever the replays say: with a thousand
+	// goroutines, keeping them costs.
+	keep := bug.Kind != engine.KindLeak
 	same := func(avoid func(*engine.Timer) bool) bool {
 		rs := &runT{TB: x.t}
-		res := x.exec(engine.Config{Seed: seed, Record: true, StepLimit: limit}, &avoidEarly{keys: keys, avoid: avoid}, rs)
+		res := x.exec(engine.Config{Seed: seed, Record: true, StepLimit: limit, KeepSpinners: keep}, &avoidEarly{keys: keys, avoid: avoid}, rs)
 		if res.OverMemory != "" || res.OverTime || (res.Bug != nil && res.Bug.Kind == engine.KindStepLimit && bug.Kind != engine.KindStepLimit) {
 			return true // unknown: the bug stays a bug
 		}
