@@ -75,26 +75,11 @@ func mainErr(command, budget, flags string, timeout, nativeTO, replayTO time.Dur
 	if err != nil {
 		return err
 	}
-	work, err := os.MkdirTemp("", "realworld-")
+	work, heddleBin, commit, cleanup, err := prepare(ctx, modDir, "realworld-", heddleBin, rev, keep)
 	if err != nil {
 		return err
 	}
-	if keep {
-		fmt.Fprintln(os.Stderr, "realworld: modules in", work)
-	} else {
-		defer os.RemoveAll(work)
-	}
-	commit := "the binary " + heddleBin
-	if heddleBin == "" {
-		heddleBin = filepath.Join(work, "heddle")
-		if err := goker.BuildHeddle(ctx, modDir, rev, heddleBin); err != nil {
-			return err
-		}
-		commit = goker.Commit(modDir, rev) + ", built by the harness with git archive"
-		if rev == "" {
-			commit = goker.Commit(modDir, "HEAD") + " plus the working tree's changes, built by the harness"
-		}
-	}
+	defer cleanup()
 	cfg := realworld.Config{
 		Heddle:        heddleBin,
 		Work:          work,
@@ -176,26 +161,11 @@ func speedMain(command, budget, modules string, nativeTime, minNative, timeout t
 	if err != nil {
 		return err
 	}
-	work, err := os.MkdirTemp("", "realworld-speed-")
+	work, heddleBin, commit, cleanup, err := prepare(ctx, modDir, "realworld-speed-", heddleBin, rev, keep)
 	if err != nil {
 		return err
 	}
-	if keep {
-		fmt.Fprintln(os.Stderr, "realworld: modules in", work)
-	} else {
-		defer os.RemoveAll(work)
-	}
-	commit := "the binary " + heddleBin
-	if heddleBin == "" {
-		heddleBin = filepath.Join(work, "heddle")
-		if err := goker.BuildHeddle(ctx, modDir, rev, heddleBin); err != nil {
-			return err
-		}
-		commit = goker.Commit(modDir, rev) + ", built by the harness with git archive"
-		if rev == "" {
-			commit = goker.Commit(modDir, "HEAD") + " plus the working tree's changes, built by the harness"
-		}
-	}
+	defer cleanup()
 	cfg := realworld.SpeedConfig{Heddle: heddleBin, Work: work, Budget: budget, NativeTime: nativeTime, Timeout: timeout, Log: os.Stderr}
 	start, load := time.Now(), loadAverage()
 	var rows []*realworld.SpeedRow
@@ -256,4 +226,32 @@ func loadAverage() string {
 		return f[0]
 	}
 	return "?"
+}
+
+// prepare makes the work directory (kept with -keep) and, unless a heddle
+// binary is given, builds heddle from rev of this repository into it; it
+// says which heddle is measured.
+func prepare(ctx context.Context, modDir, prefix, heddleBin, rev string, keep bool) (work, bin, commit string, cleanup func(), err error) {
+	work, err = os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", "", "", nil, err
+	}
+	cleanup = func() { os.RemoveAll(work) }
+	if keep {
+		fmt.Fprintln(os.Stderr, "realworld: modules in", work)
+		cleanup = func() {}
+	}
+	commit = "the binary " + heddleBin
+	if heddleBin == "" {
+		heddleBin = filepath.Join(work, "heddle")
+		if err := goker.BuildHeddle(ctx, modDir, rev, heddleBin); err != nil {
+			cleanup()
+			return "", "", "", nil, err
+		}
+		commit = goker.Commit(modDir, rev) + ", built by the harness with git archive"
+		if rev == "" {
+			commit = goker.Commit(modDir, "HEAD") + " plus the working tree's changes, built by the harness"
+		}
+	}
+	return work, heddleBin, commit, cleanup, nil
 }
