@@ -406,15 +406,7 @@ func (e *Exec) blockedAway() bool {
 	if g == nil {
 		return false
 	}
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) || len(buf) >= 64<<20 {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
+	buf := allStacks()
 	e.res.Bug = &Bug{
 		Kind:    KindBlocked,
 		Message: "goroutine " + g.ID + " blocked outside heddle's control (in code that was not rewritten, or on I/O)",

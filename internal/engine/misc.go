@@ -27,15 +27,7 @@ func (e *Exec) Computing() bool {
 	if g == nil || g.state == gDone {
 		return false
 	}
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) || len(buf) >= 64<<20 {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
+	buf := allStacks()
 	state, ok := goroutineState(string(buf), e, g)
 	if !ok {
 		return false
@@ -76,4 +68,18 @@ func goroutineState(dump string, e *Exec, g *G) (string, bool) {
 		return state, true
 	}
 	return "", false
+}
+
+// allStacks is the runtime's dump of every goroutine's stack, up to 64 MiB.
+//
+//go:norace
+func allStacks() []byte {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) || len(buf) >= 64<<20 {
+			return buf[:n]
+		}
+		buf = make([]byte, 2*len(buf))
+	}
 }
