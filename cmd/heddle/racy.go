@@ -15,6 +15,7 @@ import (
 	"heddle.dev/internal/build"
 	"heddle.dev/internal/engine"
 	"heddle.dev/internal/event"
+	"heddle.dev/internal/explore"
 	"heddle.dev/internal/rewrite"
 )
 
@@ -380,25 +381,11 @@ func testRacy(f *testFlags, opts build.Options, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "heddle: -racy: %s is gone from the second build\n", pkg.ImportPath)
 			return exitUsage
 		}
-		start := time.Now()
-		bin, fatal := buildPackage(prog2, pkg2, f, out, stderr)
+		c, fatal := explorePackage(prog2, pkg2, f, outDir, out, stderr, func(cfg *explore.Config, _ string) { cfg.Racy = placed }, runBinary)
 		if fatal {
 			return exitUsage
 		}
-		if bin == "" {
-			worse(exitUsage)
-			continue
-		}
-		cfg := exploreConfig(f, outDir, prog2, pkg2)
-		cfg.Racy = placed
-		res, err := runBinary(runSpec{Package: pkg2.ImportPath, Dir: pkg2.Dir, Binary: bin, Args: testArgs(f), Config: cfg, JSON: f.json, Verbose: f.verbose, Out: out})
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return exitUsage
-		}
-		if printResult(out, f, pkg2.ImportPath, res, time.Since(start), false) {
-			worse(exitFail)
-		}
+		worse(c)
 	}
 	return code
 }

@@ -287,34 +287,13 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 			}
 			continue
 		}
-		start := time.Now()
-		bin, fatal := buildPackage(prog, pkg, f, out, stderr)
+		c, fatal := explorePackage(prog, pkg, f, outDir, out, stderr, func(cfg *explore.Config, bin string) {
+			cfg.PackageTime, cfg.Tests = total.share(i, bin, pkg.Dir)
+		}, func(spec runSpec) (*runResult, error) { return runTests(spec, f) })
 		if fatal {
 			return exitUsage
 		}
-		if bin == "" {
-			worse(exitUsage)
-			continue
-		}
-		cfg := exploreConfig(f, outDir, prog, pkg)
-		cfg.PackageTime, cfg.Tests = total.share(i, bin, pkg.Dir)
-		res, err := runTests(runSpec{
-			Package: pkg.ImportPath,
-			Dir:     pkg.Dir,
-			Binary:  bin,
-			Args:    testArgs(f),
-			Config:  cfg,
-			JSON:    f.json,
-			Verbose: f.verbose,
-			Out:     out,
-		}, f)
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return exitUsage
-		}
-		if printResult(out, f, pkg.ImportPath, res, time.Since(start), false) {
-			worse(exitFail)
-		}
+		worse(c)
 		if interrupted.Load() {
 			fmt.Fprintln(stderr, "heddle: interrupted: the packages after this one were not tested")
 			if code == exitOK {
@@ -324,6 +303,36 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
+}
+
+// explorePackage builds pkg's test binary, explores its tests with run and
+// prints the result as go test does. It returns exitOK, exitFail (a test
+// failed) or exitUsage (the package did not build), and fatal when heddle
+// cannot go on. configure adjusts the exploration's configuration, given
+// the binary.
+func explorePackage(prog *build.Program, pkg *build.Package, f *testFlags, outDir string, out *syncWriter, stderr io.Writer,
+	configure func(cfg *explore.Config, bin string), run func(runSpec) (*runResult, error)) (code int, fatal bool) {
+	start := time.Now()
+	bin, fatal := buildPackage(prog, pkg, f, out, stderr)
+	if fatal {
+		return exitUsage, true
+	}
+	if bin == "" {
+		return exitUsage, false
+	}
+	cfg := exploreConfig(f, outDir, prog, pkg)
+	if configure != nil {
+		configure(&cfg, bin)
+	}
+	res, err := run(runSpec{Package: pkg.ImportPath, Dir: pkg.Dir, Binary: bin, Args: testArgs(f), Config: cfg, JSON: f.json, Verbose: f.verbose, Out: out})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage, true
+	}
+	if printResult(out, f, pkg.ImportPath, res, time.Since(start), false) {
+		return exitFail, false
+	}
+	return exitOK, false
 }
 
 // testArgs are the -test.* flags of a test binary.
