@@ -578,7 +578,7 @@ func writeOverlay(path string, replace map[string]string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		return err
 	}
-	return os.WriteFile(path, b, 0o666)
+	return writeFileAtomic(path, b)
 }
 
 // Build builds the test binary of pkg, which must have tests, and returns
@@ -638,4 +638,32 @@ func (p *Program) AllFiles() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// writeFileAtomic writes data to path through a temporary file renamed into
+// place: heddle processes that share the build cache (the shards of one
+// exploration, started at once by Slurm) never read a file half written.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o666); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
 }

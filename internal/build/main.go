@@ -108,7 +108,7 @@ func (p *Program) addMainTest(overlay, files map[string]string, work string) err
 	if err := os.MkdirAll(filepath.Dir(src), 0o777); err != nil {
 		return err
 	}
-	if err := os.WriteFile(src, []byte(content), 0o666); err != nil {
+	if err := writeFileAtomic(src, []byte(content)); err != nil {
 		return err
 	}
 	overlay[name] = src

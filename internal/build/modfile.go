@@ -160,7 +160,7 @@ func writeToolModfile(m *Module, modPath, runtimeDir string, replace map[string]
 	if err := os.MkdirAll(filepath.Dir(modPath), 0o777); err != nil {
 		return err
 	}
-	if err := os.WriteFile(modPath, out, 0o666); err != nil {
+	if err := writeFileAtomic(modPath, out); err != nil {
 		return err
 	}
 	if !copySum {
@@ -171,5 +171,5 @@ func writeToolModfile(m *Module, modPath, runtimeDir string, replace map[string]
 	if err != nil && !os.IsNotExist(err) {
 		return err
 	}
-	return os.WriteFile(sumPath, workSum(sum, m), 0o666)
+	return writeFileAtomic(sumPath, workSum(sum, m))
 }
