@@ -645,13 +645,34 @@ func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (strin
 		Settings:    x.cfg.Settings(),
 		Extra:       x.scheduleExtra(),
 	}
-	f, err := os.Create(path)
+	// Written through a rename: processes sharing the directory (the
+	// shards of one exploration) may write the same schedule at once, and
+	// a reader must never see it half written.
+	f, err := os.CreateTemp(dir, filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return "", err
 	}
 	if err := s.Write(f); err != nil {
 		f.Close()
+		os.Remove(f.Name())
 		return "", err
 	}
-	return path, f.Close()
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	if err := os.Chmod(f.Name(), 0o666); err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	if _, err := os.Stat(path); err == nil {
+		// Another run or process wrote it first (it may have reported
+		// it): a duplicate dropped here must leave it in place.
+		x.seen["existed "+path] = true
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return path, nil
 }

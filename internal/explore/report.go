@@ -26,7 +26,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	drop := func() bool {
 		// One schedule per distinct bug: this one is not reported (unless
 		// an earlier report has the same file).
-		if path != "" && werr == nil && !x.seen["file "+path] {
+		if path != "" && werr == nil && !x.seen["file "+path] && !x.seen["existed "+path] {
 			os.Remove(path)
 		}
 		return false
