@@ -2,6 +2,7 @@ package engine
 
 import (
 	"runtime"
+	"strings"
 	"time"
 	"unsafe"
 )
@@ -169,7 +170,50 @@ func PositionOf(pc uintptr) Position {
 	}
 	frames := runtime.CallersFrames([]uintptr{pc})
 	f, _ := frames.Next()
-	return Position{Func: f.Function, File: f.File, Line: f.Line}
+	return Position{Func: SourceFunc(f.Function, f.File), File: f.File, Line: f.Line}
+}
+
+// SourceFunc returns the name the source gives the function fn, defined in
+// file. The rewriter moves the body of a test function TestX into a
+// function literal passed to rt.Explore, so the compiler names the body
+// pkg.TestX.func1 and the body's N-th function literal pkg.TestX.func1.N;
+// in the source they are pkg.TestX and pkg.TestX.funcN, and a report
+// names them so.
+//
+//go:norace
+func SourceFunc(fn, file string) string {
+	if !strings.HasSuffix(file, "_test.go") {
+		return fn
+	}
+	slash := strings.LastIndexByte(fn, '/') + 1
+	dot := strings.IndexByte(fn[slash:], '.')
+	if dot < 0 {
+		return fn
+	}
+	name := fn[slash+dot+1:] // TestX.func1...
+	test, rest, ok := strings.Cut(name, ".func1")
+	if !ok || !isTestName(test) || strings.Contains(test, ".") {
+		return fn
+	}
+	prefix := fn[:slash+dot+1] + test
+	switch {
+	case rest == "":
+		return prefix
+	case rest[0] == '.' && len(rest) > 1 && rest[1] >= '0' && rest[1] <= '9':
+		return prefix + ".func" + rest[1:] // .func1.2.3 -> .func2.3
+	case rest[0] == '.':
+		return prefix + rest // .func1.gowrap1 -> .gowrap1
+	}
+	return fn // TestX.func12: a literal of TestX itself, not its body
+}
+
+// isTestName reports whether name is one go test runs as a test: Test
+// followed by nothing or by a character that is not a lower-case letter.
+//
+//go:norace
+func isTestName(name string) bool {
+	rest, ok := strings.CutPrefix(name, "Test")
+	return ok && name != "TestMain" && (rest == "" || rest[0] < 'a' || rest[0] > 'z')
 }
 
 // VC is a vector clock: for each goroutine (by creation index) whose steps
