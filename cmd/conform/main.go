@@ -25,6 +25,7 @@ import (
 func main() {
 	var (
 		gen      = flag.Int("gen", 60, "generated programs (seeds 1 to n) besides the hand-written ones")
+		genRacy  = flag.Int("gen-racy", 20, "generated racy programs, half of whose operations race (seeds 1 to n)")
 		runs     = flag.Int("runs", 5000, "native runs per program and setting")
 		perTime  = flag.Duration("time", 3*time.Second, "at most this much time per program and setting")
 		procs    = flag.String("procs", "1,2,4", "GOMAXPROCS values of the native runs")
@@ -44,20 +45,20 @@ func main() {
 	)
 	flag.Parse()
 	command := strings.TrimSpace("go run ./cmd/conform " + strings.Join(os.Args[1:], " "))
-	if err := mainErr(command, *gen, *runs, *perTime, *procs, *variants, *grace, *stable, *hang, *strategy, *racy, *budget, *timeout, *jobs, *run, *out, *heddle, *keep); err != nil {
+	if err := mainErr(command, *gen, *genRacy, *runs, *perTime, *procs, *variants, *grace, *stable, *hang, *strategy, *racy, *budget, *timeout, *jobs, *run, *out, *heddle, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "conform:", err)
 		os.Exit(1)
 	}
 }
 
-func mainErr(command string, gen, runs int, perTime time.Duration, procs, variants string, grace, stable, hang time.Duration, strategy string, racy bool, budget int, timeout time.Duration, jobs int, run, out, heddle string, keep bool) error {
+func mainErr(command string, gen, genRacy, runs int, perTime time.Duration, procs, variants string, grace, stable, hang time.Duration, strategy string, racy bool, budget int, timeout time.Duration, jobs int, run, out, heddle string, keep bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	modDir, err := goker.ModuleDir("conform")
 	if err != nil {
 		return err
 	}
-	corpus, err := conform.Full(gen)
+	corpus, err := conform.Full(gen, genRacy)
 	if err != nil {
 		return err
 	}

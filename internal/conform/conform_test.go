@@ -2,6 +2,7 @@ package conform
 
 import (
 	"bytes"
+	"fmt"
 	"go/parser"
 	"go/token"
 	"strings"
@@ -156,6 +157,33 @@ func TestGenerate(t *testing.T) {
 	}
 }
 
+func TestGenerateRacy(t *testing.T) {
+	for seed := int64(1); seed <= 200; seed++ {
+		f, err := GenerateRacy(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := GenerateRacy(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(f.Src, g.Src) {
+			t.Fatalf("seed %d: two different programs", seed)
+		}
+		p := f.Programs[0]
+		if len(f.Programs) != 1 || !p.HasTag("generated") || !p.HasTag("racy") || p.Name != fmt.Sprintf("TestRacy%04d", seed) {
+			t.Fatalf("seed %d: programs %+v", seed, f.Programs)
+		}
+		// Every racy access has a conflicting one in another goroutine.
+		if n := bytes.Count(f.Src, []byte("go func() {")); n < 2 {
+			t.Fatalf("seed %d: %d goroutines", seed, n)
+		}
+		if !bytes.Contains(f.Src, []byte("z := 0")) && !bytes.Contains(f.Src, []byte("d, f := 0, 0")) {
+			t.Fatalf("seed %d: no shared variable:\n%s", seed, f.Src)
+		}
+	}
+}
+
 func TestHandCorpus(t *testing.T) {
 	c, err := Hand()
 	if err != nil {
@@ -171,7 +199,7 @@ func TestHandCorpus(t *testing.T) {
 	if len(seen) < 25 {
 		t.Errorf("%d hand-written programs", len(seen))
 	}
-	full, err := Full(10)
+	full, err := Full(10, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

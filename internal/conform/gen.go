@@ -30,6 +30,7 @@ type generator struct {
 	c1    int        // sends on c1 (its capacity)
 	wg2   int        // Done calls on wg2
 	racy  bool
+	heavy bool            // a racy program where half the operations race
 	reads map[string]bool // final values reported
 }
 
@@ -52,6 +53,9 @@ func (g *generator) add(i int, cost int, lines ...string) int {
 // goroutine i and returns its cost.
 func (g *generator) op(i int) int {
 	gv := i + 1 // a goroutine's own small constant
+	if g.heavy && g.r.Intn(2) == 0 {
+		return g.racyOp(i, gv)
+	}
 	switch k := g.r.Intn(17); k {
 	case 0, 1:
 		g.uses["mu"], g.reads["x"] = true, true
@@ -132,30 +136,90 @@ func (g *generator) op(i int) int {
 	if !g.racy {
 		return 0
 	}
-	// Unsynchronized accesses (a data race).
-	g.uses["z"], g.reads["z"] = true, true
-	switch g.r.Intn(3) {
-	case 0:
-		return g.add(i, 1, "if z == 0 {", fmt.Sprintf("z = %d", gv), "}")
-	case 1:
-		return g.add(i, 1, "l = append(l, z)")
+	return g.racyOp(i, gv)
+}
+
+// racyOp adds unsynchronized accesses (a data race) to goroutine i.
+func (g *generator) racyOp(i, gv int) int {
+	if !g.heavy {
+		g.uses["z"], g.reads["z"] = true, true
+		switch g.r.Intn(3) {
+		case 0:
+			return g.add(i, 1, "if z == 0 {", fmt.Sprintf("z = %d", gv), "}")
+		case 1:
+			return g.add(i, 1, "l = append(l, z)")
+		}
+		return g.add(i, 1, "z++")
 	}
-	return g.add(i, 1, "z++")
+	// Heavy: each access comes with a conflicting one in another
+	// goroutine, so that every racy operation races.
+	g.uses["z"], g.reads["z"] = true, true
+	shape := func(gv int, k int) []string {
+		switch k {
+		case 0:
+			return []string{"if z == 0 {", fmt.Sprintf("z = %d", gv), "}"}
+		case 1:
+			return []string{"l = append(l, z)"}
+		case 2:
+			return []string{"z++"}
+		case 3:
+			return []string{fmt.Sprintf("z = %d", 10*gv)}
+		}
+		// A read-modify-write whose read is locked and write is not.
+		g.uses["mu"] = true
+		return []string{"{", "mu.Lock()", "v := z", "mu.Unlock()", "z = v + 1", "}"}
+	}
+	if g.r.Intn(5) == 0 {
+		// Message passing without synchronization: data, then a flag
+		// here; the flag, then data in another goroutine.
+		g.uses["pub"], g.reads["d"] = true, true
+		pc := g.add(g.other(i), 1, "if f == 1 {", "l = append(l, d)", "} else {", "l = append(l, -6)", "}")
+		return pc + g.add(i, 1, fmt.Sprintf("d = %d", g.next()), "f = 1")
+	}
+	j := g.other(i)
+	a, b := g.r.Intn(5), g.r.Intn(5)
+	if a == 1 && b == 1 {
+		b = 2 // two reads do not race
+	}
+	pc := g.add(j, 1, shape(j+1, b)...)
+	return pc + g.add(i, 1, shape(gv, a)...)
 }
 
 // Generate writes the program of seed: a file gen<seed>_test.go declaring
 // TestGen<seed>.
 func Generate(seed int64) (*File, error) {
-	g := &generator{r: rand.New(rand.NewSource(seed)), uses: map[string]bool{}, reads: map[string]bool{}}
+	return generate(seed, false)
+}
+
+// GenerateRacy writes the racy program of seed, where about half the
+// operations are unsynchronized accesses to shared variables (racy
+// check-then-act, read-modify-write, plain writes, message passing by a
+// flag): a file racy<seed>_test.go declaring TestRacy<seed>. In the
+// programs of Generate only one in four is racy, and few of those race.
+func GenerateRacy(seed int64) (*File, error) {
+	return generate(seed, true)
+}
+
+func generate(seed int64, heavy bool) (*File, error) {
+	rs := rand.NewSource(seed)
+	if heavy {
+		rs = rand.NewSource(seed + 1<<32) // its own stream
+	}
+	g := &generator{r: rand.New(rs), uses: map[string]bool{}, reads: map[string]bool{}}
 	nG := 2
 	if g.r.Intn(4) == 0 {
 		nG = 3
 	}
 	g.gs = make([][]string, nG+1)
-	g.racy = seed%4 == 0
+	g.racy = heavy || seed%4 == 0
+	g.heavy = heavy
 	budget := 3 + g.r.Intn(3)
 	if nG == 3 {
 		budget--
+	}
+	if heavy {
+		i := 1 + g.r.Intn(nG)
+		budget -= g.racyOp(i, i+1) // at least one race
 	}
 	for budget > 0 {
 		i := 1 + g.r.Intn(nG)
@@ -164,7 +228,10 @@ func Generate(seed int64) (*File, error) {
 		}
 		budget -= g.op(i)
 	}
-	name := fmt.Sprintf("TestGen%04d", seed)
+	name, file := fmt.Sprintf("TestGen%04d", seed), fmt.Sprintf("gen%04d_test.go", seed)
+	if heavy {
+		name, file = fmt.Sprintf("TestRacy%04d", seed), fmt.Sprintf("racy%04d_test.go", seed)
+	}
 	var b strings.Builder
 	b.WriteString("package " + PackageName + "\n\nimport (\n")
 	imports := []string{"sync", "testing"}
@@ -199,13 +266,14 @@ func Generate(seed int64) (*File, error) {
 		"wg2":   fmt.Sprintf("var wg2 sync.WaitGroup\nwg2.Add(%d)", g.wg2),
 		"once":  "var once sync.Once\nfirst := 0",
 		"z":     "z := 0",
+		"pub":   "d, f := 0, 0",
 		"ctx":   "ctx, cancel := context.WithCancel(context.Background())\n_ = ctx",
 		"x_def": "x := 0",
 	}
 	if g.reads["x"] {
 		b.WriteString(decl["x_def"] + "\n")
 	}
-	for _, k := range []string{"mu", "rw", "m", "a", "c0", "c1", "c2", "cond", "wg2", "once", "z", "ctx"} {
+	for _, k := range []string{"mu", "rw", "m", "a", "c0", "c1", "c2", "cond", "wg2", "once", "z", "pub", "ctx"} {
 		if g.uses[k] {
 			b.WriteString(decl[k] + "\n")
 		}
@@ -220,7 +288,7 @@ func Generate(seed int64) (*File, error) {
 	}
 	b.WriteString("wg.Wait()\n")
 	msg, args := "logs=%v", "logs"
-	for _, k := range []string{"x", "y", "m", "a", "first", "z"} {
+	for _, k := range []string{"x", "y", "m", "a", "first", "z", "d"} {
 		if !g.reads[k] {
 			continue
 		}
@@ -236,5 +304,5 @@ func Generate(seed int64) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("generated program %d: %v\n%s", seed, err, b.String())
 	}
-	return ParseFile(fmt.Sprintf("gen%04d_test.go", seed), src)
+	return ParseFile(file, src)
 }

@@ -106,15 +106,23 @@ func Hand() (*Corpus, error) {
 	return c, nil
 }
 
-// Full returns the hand-written corpus and generated programs for seeds
-// 1 to gen.
-func Full(gen int) (*Corpus, error) {
+// Full returns the hand-written corpus, the generated programs for seeds
+// 1 to gen and the generated racy programs (GenerateRacy) for seeds 1 to
+// racy.
+func Full(gen, racy int) (*Corpus, error) {
 	c, err := Hand()
 	if err != nil {
 		return nil, err
 	}
 	for seed := int64(1); seed <= int64(gen); seed++ {
 		f, err := Generate(seed)
+		if err != nil {
+			return nil, err
+		}
+		c.Files = append(c.Files, f)
+	}
+	for seed := int64(1); seed <= int64(racy); seed++ {
+		f, err := GenerateRacy(seed)
 		if err != nil {
 			return nil, err
 		}

@@ -87,7 +87,7 @@ func TestSubset(t *testing.T) {
 	if err := goker.BuildHeddle(ctx, modDir, "", heddle); err != nil {
 		t.Fatal(err)
 	}
-	full, err := Full(10)
+	full, err := Full(10, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
