@@ -65,6 +65,9 @@ type Program struct {
 	// RacyMissed are the statements of Options.Racy that got no
 	// scheduling point.
 	RacyMissed []rewrite.RacyStmt
+	// RacyAdded are the statements given scheduling points because they
+	// access a variable a statement of Options.Racy accesses.
+	RacyAdded []rewrite.RacyStmt
 
 	opts     Options
 	env      []string
@@ -267,6 +270,7 @@ func Load(opts Options) (*Program, error) {
 		}
 	}
 	p.RacyMissed = res.RacyMissed
+	p.RacyAdded = res.RacyAdded
 	if err := writeToolModfile(mod, p.modfile, runtimeDir, res.Replace, false); err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ import (
 func (x *explorer) racesClause(racesBefore int) (clause, races string) {
 	switch {
 	case x.cfg.Racy > 0:
-		return fmt.Sprintf(", with the %d racy %s found by -race as scheduling points", x.cfg.Racy, plural(x.cfg.Racy, "statement", "statements")), event.RacesExplored
+		return fmt.Sprintf(", with the %d %s that -race saw racing, or that access the same variables, as scheduling points", x.cfg.Racy, plural(x.cfg.Racy, "statement", "statements")), event.RacesExplored
 	case engine.RaceEnabled && engine.RaceErrors() == racesBefore:
 		return ", and -race saw no data race", event.RacesChecked
 	case engine.RaceEnabled:

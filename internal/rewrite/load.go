@@ -53,6 +53,10 @@ type Result struct {
 	// scheduling point: outside the rewritten files, or at a line with
 	// no statement in a function.
 	RacyMissed []RacyStmt
+	// RacyAdded are the statements given scheduling points besides
+	// Options.Racy's: they access a shared variable a statement of
+	// Options.Racy accesses (see racyExpand).
+	RacyAdded []RacyStmt
 }
 
 // rewriteCount counts the files actually rewritten (not found in the
@@ -229,8 +233,25 @@ func Rewrite(opts Options) (*Result, error) {
 		}
 	}
 
+	racy := opts.Racy
+	if len(racy) > 0 {
+		files := make([]racyFile, len(jobs))
+		for i, j := range jobs {
+			files[i] = racyFile{path: j.path, file: j.file, info: j.pkg.TypesInfo}
+		}
+		racy = racyExpand(cfg2.Fset, files, racy)
+		given := map[string]bool{}
+		for _, s := range opts.Racy {
+			given[fmt.Sprintf("%s:%d", s.File, s.Line)] = true
+		}
+		for _, s := range racy {
+			if !given[fmt.Sprintf("%s:%d", s.File, s.Line)] {
+				res.RacyAdded = append(res.RacyAdded, s)
+			}
+		}
+	}
 	racyBy := map[string][]RacyStmt{}
-	for _, s := range opts.Racy {
+	for _, s := range racy {
 		racyBy[s.File] = append(racyBy[s.File], s)
 	}
 	rewritten := map[string]bool{}

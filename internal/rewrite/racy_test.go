@@ -96,6 +96,8 @@ func TestRacyPoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := string(out)
+	// The groups that share a variable merged (racyExpand): a, d and f
+	// (l.inits, l.s), b and c (flag).
 	for _, want := range []string{
 		// Before the check and the act.
 		`heddlert.RacyRead("a"); if l.v == nil`,
@@ -106,24 +108,24 @@ func TestRacyPoints(t *testing.T) {
 		// In an else-if's condition.
 		`else if heddlert.RacyRead("a") && (l.inits > 0)`,
 		// Inside the function literal, not before the go statement.
-		`func() { heddlert.RacyWrite("d"); l.s = append(l.s, 1) }`,
+		`func() { heddlert.RacyWrite("a"); l.s = append(l.s, 1) }`,
 		// Before a switch, and in a case's body.
-		`heddlert.RacyRead("d"); switch len(l.s)`,
+		`heddlert.RacyRead("a"); switch len(l.s)`,
 		// Map statements: a write between two points, a lookup
 		// checked before; not the lookup right of &&, not the
 		// write whose right side calls a function.
-		`heddlert.RacyWrite("c"); heddlert.MapWriteBegin(l.m); l.m["x"] = 1; heddlert.MapWriteEnd(l.m)`,
-		`heddlert.RacyRead("c"); heddlert.MapRead(l.m); v, ok := l.m["y"]`,
-		`heddlert.RacyRead("c"); _ = flag && l.m["z"] > 0`,
-		`heddlert.RacyWrite("c"); l.m["w"] = compute()`,
+		`heddlert.RacyWrite("b"); heddlert.MapWriteBegin(l.m); l.m["x"] = 1; heddlert.MapWriteEnd(l.m)`,
+		`heddlert.RacyRead("b"); heddlert.MapRead(l.m); v, ok := l.m["y"]`,
+		`heddlert.RacyRead("b"); _ = flag && l.m["z"] > 0`,
+		`heddlert.RacyWrite("b"); l.m["w"] = compute()`,
 		`heddlert.RacyWrite("e"); heddlert.MapWriteBegin(m); delete(m, v); heddlert.MapWriteEnd(m)`,
 		`heddlert.RacyRead("e"); heddlert.MapRead(m); return m[1]`,
 		// A read-modify-write of a variable or a field path: the read
 		// before it, the write a point of its own after the read.
-		`heddlert.RacyRead("f"); l.inits = heddlert.RacyStore(l.inits+1, "f")`,
-		`heddlert.RacyRead("f"); flag2 = heddlert.RacyStore(flag2+(n<<1), "f")`,
+		`heddlert.RacyRead("a"); l.inits = heddlert.RacyStore(l.inits+1, "a")`,
+		`heddlert.RacyRead("a"); flag2 = heddlert.RacyStore(flag2+(n<<1), "a")`,
 		// Not of a slice element: one point, the statement atomic.
-		`heddlert.RacyWrite("f"); l.s[0]++`,
+		`heddlert.RacyWrite("a"); l.s[0]++`,
 	} {
 		if !strings.Contains(squeeze(got), squeeze(want)) {
 			t.Errorf("rewritten file lacks %q:\n%s", want, got)
@@ -153,4 +155,106 @@ func squeeze(s string) string {
 	s = strings.ReplaceAll(s, "{; ", "{ ")
 	s = strings.ReplaceAll(s, "; }", " }")
 	return s
+}
+
+// expandSrc marks the racy lines a -race round reported with "racy:r:g"
+// or "racy:w:g", and the lines the expansion must add with "add:r:g" or
+// "add:w:g"; "none" lines must get no point.
+const expandSrc = `package racy
+
+import "sync"
+
+type counter struct{ n, other int }
+
+var global int
+
+func Race() int {
+	z := 0
+	var wg sync.WaitGroup
+	c := &counter{}
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		l := 0 // none
+		if z == 0 { // racy:r:g1
+			z = 2 // racy:w:g1
+		}
+		l++ // none
+		c.n++ // racy:w:g2
+		global = l // racy:w:g3
+	}()
+	go func() {
+		defer wg.Done()
+		z = 3 // racy:w:g1
+		c.other++ // none
+	}()
+	z = 10 // add:w:g1
+	z++ // add:w:g1
+	_ = c.n // add:r:g2
+	wg.Wait() // none
+	return z + global // add:r:g1
+}
+
+func other(c *counter) int {
+	return c.n // add:r:g2
+}
+`
+
+// TestRacyExpand: the statements that access a shared variable a racy
+// statement accesses get scheduling points in its group (conformance's
+// TestRacy0017: the -race rounds named z = 10 and never z++); locals of
+// one goroutine, other fields and the pointer a field is reached through
+// do not.
+func TestRacyExpand(t *testing.T) {
+	dir := tempModule(t, map[string]string{"racy/racy.go": expandSrc})
+	path := filepath.Join(dir, "racy", "racy.go")
+	mark := regexp.MustCompile(`// (racy|add|none)(?::([rw]):(\w+))?`)
+	var stmts []RacyStmt
+	added := map[int]RacyStmt{}
+	none := map[int]bool{}
+	for i, l := range strings.Split(expandSrc, "\n") {
+		m := mark.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		s := RacyStmt{File: path, Line: i + 1, Write: m[2] == "w", Group: m[3]}
+		switch m[1] {
+		case "racy":
+			stmts = append(stmts, s)
+		case "add":
+			added[s.Line] = s
+		default:
+			none[s.Line] = true
+		}
+	}
+	res, err := Rewrite(Options{Dir: dir, Patterns: []string{"./racy"}, Env: goEnv(), CacheDir: t.TempDir(), Racy: stmts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int]RacyStmt{}
+	for _, s := range res.RacyAdded {
+		got[s.Line] = s
+	}
+	for line, want := range added {
+		if g, ok := got[line]; !ok || g.Write != want.Write || g.Group != want.Group {
+			t.Errorf("line %d: added %+v, want %+v", line, g, want)
+		}
+	}
+	for line, g := range got {
+		if _, ok := added[line]; !ok {
+			t.Errorf("line %d: added %+v, want no point (none: %v)", line, g, none[line])
+		}
+	}
+	out, err := os.ReadFile(res.Overlay[path])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`heddlert.RacyWrite("g1"); z = 10`,
+		`heddlert.RacyRead("g1"); z = heddlert.RacyStore(z+1, "g1")`,
+	} {
+		if !strings.Contains(squeeze(string(out)), squeeze(want)) {
+			t.Errorf("rewritten file lacks %q:\n%s", want, out)
+		}
+	}
 }

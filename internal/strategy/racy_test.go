@@ -197,3 +197,40 @@ func TestConcurrentMapAccess(t *testing.T) {
 		}
 	}
 }
+
+// racy17 is conformance's TestRacy0017, marked as heddle test -racy's
+// rewriter marks it: two goroutines each set z if it is still zero, while
+// the test goroutine writes 10 to it and then increments it (a read and a
+// write). Native Go ends with z = 4 (a goroutine reads 0, the test writes
+// 10, the goroutine writes 3, the test's increment reads 3).
+func racy17(o *outcome) {
+	var z int32
+	var wg sync.WaitGroup
+	for _, v := range []int32{2, 3} {
+		rt.WaitGroupAdd(&wg, 1)
+		rt.Go(func() {
+			defer rt.WaitGroupDone(&wg)
+			rt.RacyRead("z")
+			if z == 0 {
+				rt.RacyWrite("z")
+				z = v
+			}
+		})
+	}
+	rt.RacyWrite("z")
+	z = 10
+	rt.RacyRead("z")
+	t := z
+	rt.RacyWrite("z")
+	z = t + 1
+	rt.WaitGroupWait(&wg)
+	o.log(0, z)
+}
+
+// TestRacyDifferential: on racy programs the DPOR strategies reach every
+// outcome DFS reaches.
+func TestRacyDifferential(t *testing.T) {
+	for _, p := range []corpusProgram{{"racy17", 0, racy17}} {
+		differential(t, p)
+	}
+}
