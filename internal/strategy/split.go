@@ -3,6 +3,7 @@ package strategy
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"heddle.dev/internal/engine"
 )
@@ -561,6 +562,27 @@ type Outcome struct {
 	Stop    bool   // stop the whole exploration (a bug, without -keep-going)
 }
 
+// CoordStats counts what a Coordinate did, for measuring a split: none of
+// it depends on the load of the machine but Idle.
+type CoordStats struct {
+	Units   int // units explored (one worker process each)
+	Yields  int // units asked to hand their rest back early
+	Spawned int // units found outside a unit (source DPOR)
+	Dropped int // of those, choices another unit had claimed already
+	// Idle is the time workers waited for work while others explored
+	// (summed over workers): the imbalance of the split.
+	Idle time.Duration
+}
+
+func (s CoordStats) String() string {
+	return fmt.Sprintf("%d units, %d yields, %d spawned (%d dropped as claimed), idle %.2fs", s.Units, s.Yields, s.Spawned, s.Dropped, s.Idle.Seconds())
+}
+
+// YieldAfter is how long a unit explores before Coordinate may ask it to
+// hand its rest back for an idle worker: enough for its first run, which
+// makes the tree a rest can be split from.
+var YieldAfter = 20 * time.Millisecond
+
 // Coordinate explores root with workers workers, each calling explore on
 // one unit at a time, until every unit is finished or a worker says stop:
 // ETA's master (seed-000 §5.2.2), with at most 2×workers units waiting,
@@ -568,38 +590,105 @@ type Outcome struct {
 // choice is not claimed yet (Frontier). It reports whether every unit was
 // finished (false after a stop). explore runs concurrently from workers
 // goroutines; it must return the unit's rest when it explored only part
-// of it (a time or run slice), so that the rest can be split again.
-func Coordinate(root Unit, workers int, explore func(Unit) Outcome) (finished bool) {
+// of it (a time or run slice, or a yield), so that the rest can be split
+// again.
+//
+// Instead of waiting for a time slice to end, a worker with nothing to do
+// makes Coordinate close the yield channel of the unit explored longest
+// (after YieldAfter): explore should then stop after its current run and
+// return the rest, which is split for the idle worker. So the first unit,
+// the root, is split as soon as its first run has made a tree, and at the
+// end no worker waits for another's slice.
+func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct{}) Outcome) (finished bool, st CoordStats) {
 	if workers < 1 {
 		workers = 1
 	}
 	fr := NewFrontier()
 	queue := []Unit{root}
 	fr.Record(root)
-	type done struct{ o Outcome }
-	results := make(chan done)
-	busy, stopped := 0, false
+	type out struct {
+		id int
+		o  Outcome
+	}
+	type running struct {
+		start time.Time
+		yield chan struct{}
+		asked bool
+	}
+	results := make(chan out)
+	live := map[int]*running{}
+	id, stopped := 0, false
+	idleSince, idle := time.Now(), 0
+	// backoff is how long a unit explores before it is asked to yield:
+	// it doubles while the rests yielded cannot be split (a subtree
+	// with one branch left), so that a worker does not restart every
+	// YieldAfter for nothing.
+	backoff, yielded := YieldAfter, false
+	var retry <-chan time.Time
 	for {
-		if !stopped && busy < workers && len(queue) < 2*workers {
+		if !stopped {
+			st.Idle += time.Duration(idle) * time.Since(idleSince)
+		}
+		idleSince = time.Now()
+		if !stopped && len(live) < workers && len(queue) < 2*workers && len(queue) > 0 {
 			// Split the waiting units until there are enough for the
 			// idle workers and some to spare.
+			n := len(queue)
 			var more []Unit
 			for _, u := range queue {
 				more = append(more, Split(u, 1+(2*workers-1)/len(queue))...)
 			}
 			queue = more
+			if yielded && len(queue) == n {
+				backoff = min(2*backoff, 2*time.Second)
+			} else if yielded {
+				backoff = YieldAfter
+			}
 		}
-		for !stopped && busy < workers && len(queue) > 0 {
+		yielded = false
+		for !stopped && len(live) < workers && len(queue) > 0 {
 			u := queue[0]
 			queue = queue[1:]
-			busy++
-			go func(u Unit) { results <- done{explore(u)} }(u)
+			id++
+			r := &running{start: time.Now(), yield: make(chan struct{})}
+			live[id] = r
+			st.Units++
+			go func(id int, u Unit, y <-chan struct{}) { results <- out{id, explore(u, y)} }(id, u, r.yield)
 		}
-		if busy == 0 {
-			return !stopped && len(queue) == 0
+		if len(live) == 0 {
+			return !stopped && len(queue) == 0, st
 		}
-		r := <-results
-		busy--
+		retry = nil
+		if !stopped && len(live) < workers && len(queue) == 0 {
+			// A worker is idle: ask the unit explored longest for its
+			// rest, unless one was asked already and has not answered.
+			var oldest *running
+			asked := false
+			for _, r := range live {
+				asked = asked || r.asked
+				if !r.asked && (oldest == nil || r.start.Before(oldest.start)) {
+					oldest = r
+				}
+			}
+			if oldest != nil && !asked {
+				if wait := backoff - time.Since(oldest.start); wait > 0 {
+					retry = time.After(wait)
+				} else {
+					oldest.asked = true
+					st.Yields++
+					close(oldest.yield)
+				}
+			}
+		}
+		idle = workers - len(live)
+		var r out
+		select {
+		case r = <-results:
+		case <-retry:
+			continue
+		}
+		yielded = live[r.id].asked && r.o.Rest != nil
+		delete(live, r.id)
 		if r.o.Stop {
 			stopped = true
 		}
@@ -611,9 +700,12 @@ func Coordinate(root Unit, workers int, explore func(Unit) Outcome) (finished bo
 			queue = append(queue, *r.o.Rest)
 		}
 		for _, s := range r.o.Spawned {
+			st.Spawned++
 			if c, ok := fr.Claim(s); ok {
 				fr.Record(c)
 				queue = append(queue, c)
+			} else {
+				st.Dropped++
 			}
 		}
 	}

@@ -24,7 +24,7 @@ func parallelRun(t testing.TB, root strategy.Unit, workers, slice int, prog func
 	x = &explored{states: map[string]bool{}, lazyStates: map[string]bool{}, outcomes: map[string]bool{}, bugs: map[string]bool{}}
 	var mu sync.Mutex // one engine run at a time
 	proofs := map[string]bool{}
-	finished = strategy.Coordinate(root, workers, func(u strategy.Unit) strategy.Outcome {
+	finished, _ = strategy.Coordinate(root, workers, func(u strategy.Unit, yield <-chan struct{}) strategy.Outcome {
 		mu.Lock()
 		defer mu.Unlock()
 		units++
@@ -46,7 +46,13 @@ func parallelRun(t testing.TB, root strategy.Unit, workers, slice int, prog func
 			o = &outcome{}
 			prog(o)
 		}
-		for run := 1; run <= slice && cc.Begin(run); run++ {
+		for run := 1; run <= slice; run++ {
+			if run > 1 && closed(yield) {
+				break // an idle worker wants the rest
+			}
+			if !cc.Begin(run) {
+				break
+			}
 			r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, Trace: true, StepLimit: 5000}, cc, body)
 			cc.End(r)
 			x.runs++
@@ -222,5 +228,14 @@ func TestRandomizedUnitsEqualSequential(t *testing.T) {
 				t.Fatalf("%s run %d: sequential %q, split %q", name, i+1, want[i], got[i])
 			}
 		}
+	}
+}
+
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
 	}
 }
