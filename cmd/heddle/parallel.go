@@ -21,7 +21,8 @@ import (
 // N worker processes at once, each the test binary exploring one unit of
 // one test's work (explore.Config.Unit): several tests at once, and one
 // test's runs split by run numbers (random, pct, pos) or its tree split
-// into subtrees (dfs, sdpor) by strategy.Coordinate. Other strategies, and
+// into subtrees (dfs, sdpor, and each pass of ipb and idb) by
+// strategy.Coordinate. Other strategies, and
 // time budgets, explore each test in one worker.
 
 // sliceTime is how long a worker explores a subtree before it hands the

@@ -32,6 +32,11 @@ type Unit struct {
 	To   int `json:"to,omitempty"`
 	// Frag is, for a systematic strategy, the subtree the unit explores.
 	Frag *Fragment `json:"frag,omitempty"`
+	// Pass is, for iterative preemption or delay bounding (ipb, idb),
+	// the bound of the pass the subtree is of: the units of pass c+1 are
+	// explored once every unit of pass c is finished (Coordinate), as
+	// the sequential passes follow each other.
+	Pass int `json:"pass,omitempty"`
 }
 
 // Fragment is a subtree of a DFS or source-DPOR exploration: the stack of
@@ -47,6 +52,9 @@ type Fragment struct {
 	// Fresh: the choice taken at Floor was split off and has not run yet
 	// (the other cases of its select are to be added when it does).
 	Fresh bool `json:"fresh,omitempty"`
+	// Skipped: a bounded DFS left out a choice of this subtree (over its
+	// bound, or past its depth bound) in a slice explored before.
+	Skipped bool `json:"skipped,omitempty"`
 }
 
 // FragNode is one scheduling point of a Fragment.
@@ -74,12 +82,21 @@ type FragNode struct {
 }
 
 // SplitKind says how the exploration of strategy name splits: "runs"
-// (random, pct, pos), "tree" (dfs, sdpor) or "" (not split).
+// (random, pct, pos), "tree" (dfs, sdpor, ipb, idb) or "" (not split).
+//
+// Optimal DPOR (odpor) is not split: a wakeup tree at a node is complete
+// only once every subtree before it (in its order) is explored, and a race
+// found in one subtree inserts a sequence into the wakeup tree of a node
+// above it, under the child another unit explores, if that child is an
+// initial of the sequence (seed-002 §5.1); deciding that needs the
+// sequences' steps compared with the names of objects across processes
+// (seed-002 §6's insertion into the coordinator's execution tree), which
+// units do not share (each process names objects by its own runs).
 func SplitKind(name string) string {
 	switch name {
 	case "random", "pct", "pos":
 		return "runs"
-	case "dfs", "sdpor":
+	case "dfs", "sdpor", "ipb", "idb":
 		return "tree"
 	}
 	return ""
@@ -214,7 +231,7 @@ func splitFrag(u Unit) (a, b Unit, ok bool) {
 			fb.Nodes[i].Costs = append([]int(nil), nd.Costs[cut:]...)
 			fb.Nodes[i].Next = 0
 			fb.Floor = i
-			return Unit{Strategy: u.Strategy, Frag: fa}, Unit{Strategy: u.Strategy, Frag: fb}, true
+			return Unit{Strategy: u.Strategy, Frag: fa, Pass: u.Pass}, Unit{Strategy: u.Strategy, Frag: fb, Pass: u.Pass}, true
 		}
 		// Source DPOR: the owned backtrack choices not explored yet.
 		var rem []string
@@ -264,7 +281,7 @@ func splitFrag(u Unit) (a, b Unit, ok bool) {
 
 // clone copies the fragment with its first n nodes (deep).
 func (f *Fragment) clone(n int) *Fragment {
-	c := &Fragment{Floor: f.Floor, Own: append([]string(nil), f.Own...), Fresh: f.Fresh}
+	c := &Fragment{Floor: f.Floor, Own: append([]string(nil), f.Own...), Fresh: f.Fresh, Skipped: f.Skipped}
 	if f.Own == nil {
 		c.Own = nil
 	}
@@ -319,7 +336,15 @@ func NewForUnit(o Options, u Unit) (engine.Strategy, error) {
 	switch u.Strategy {
 	case "dfs":
 		d := NewDFS(o.MaxDepth)
-		d.restore(u.Frag)
+		d.restore(u)
+		return d, nil
+	case "ipb", "idb":
+		// A subtree of the pass with bound u.Pass: the bounded DFS of
+		// that pass (Iterative's), which spawns the next pass's root
+		// when it left out a choice over its bound.
+		d := NewBoundedDFS(u.Strategy == "idb", u.Pass)
+		d.restore(u)
+		d.sub.maxBound = maxBound(o)
 		return d, nil
 	case "sdpor":
 		d := NewSourceDPOR()
@@ -335,12 +360,20 @@ type unitInfo struct {
 	own     []string // DPOR: the choices owned at floor (nil: all)
 	fresh   bool
 	spawned []Unit
+	// DFS: the unit's strategy and pass (ipb, idb), the last bound to
+	// explore (negative: none) and whether the next pass was spawned.
+	strategy string
+	pass     int
+	maxBound int
+	next     bool
 }
 
 // DFS.
 
-func (d *DFS) restore(f *Fragment) {
-	d.sub = &unitInfo{floor: f.Floor}
+func (d *DFS) restore(u Unit) {
+	f := u.Frag
+	d.sub = &unitInfo{floor: f.Floor, strategy: u.Strategy, pass: u.Pass}
+	d.skipped = f.Skipped
 	for _, n := range f.Nodes {
 		d.stack = append(d.stack, dfsNode{order: append([]int(nil), n.Order...), costs: append([]int(nil), n.Costs...), next: n.Next, n: n.N, base: n.Base, keys: append([]string(nil), n.Keys...)})
 	}
@@ -354,18 +387,34 @@ func (d *DFS) Rest() *Unit {
 	if d.done || d.Diverged {
 		return nil
 	}
-	f := &Fragment{}
+	f := &Fragment{Skipped: d.skipped}
+	u := &Unit{Strategy: "dfs", Frag: f}
 	if d.sub != nil {
 		f.Floor = d.sub.floor
+		u.Strategy, u.Pass = d.sub.strategy, d.sub.pass
 	}
 	for _, n := range d.stack {
 		f.Nodes = append(f.Nodes, FragNode{Order: append([]int(nil), n.order...), Costs: append([]int(nil), n.costs...), Next: n.next, N: n.n, Base: n.base, Keys: append([]string(nil), n.keys...)})
 	}
-	return &Unit{Strategy: "dfs", Frag: f}
+	return u
 }
 
-// Spawned implements UnitState: a DFS subtree needs nothing outside it.
-func (d *DFS) Spawned() []Unit { return nil }
+// Spawned implements UnitState: a DFS subtree needs nothing outside it;
+// a finished subtree of a pass of ipb or idb that left out a choice over
+// the pass's bound needs the next pass (Iterative.Begin), which
+// Coordinate starts once every subtree of this pass is finished.
+func (d *DFS) Spawned() []Unit {
+	if d.sub == nil || d.cost == nil || !d.done || d.Diverged || !d.skipped || d.sub.next || !d.morePasses() {
+		return nil
+	}
+	d.sub.next = true
+	return []Unit{{Strategy: d.sub.strategy, Pass: d.sub.pass + 1, Frag: &Fragment{}}}
+}
+
+// morePasses reports whether a unit of ipb or idb has passes after its own.
+func (d *DFS) morePasses() bool {
+	return d.sub.maxBound < 0 || d.sub.pass < d.sub.maxBound
+}
 
 // Source DPOR.
 
@@ -617,6 +666,7 @@ func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct
 	}
 	results := make(chan out)
 	live := map[int]*running{}
+	pass, next := root.Pass, (*Unit)(nil) // ipb, idb: the pass explored, the next one
 	id, stopped := 0, false
 	idleSince, idle := time.Now(), 0
 	// backoff is how long a unit explores before it is asked to yield:
@@ -654,6 +704,11 @@ func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct
 			live[id] = r
 			st.Units++
 			go func(id int, u Unit, y <-chan struct{}) { results <- out{id, explore(u, y)} }(id, u, r.yield)
+		}
+		if len(live) == 0 && len(queue) == 0 && next != nil && !stopped {
+			// Every unit of the pass is finished: the next pass.
+			queue, pass, next = []Unit{*next}, next.Pass, nil
+			continue
 		}
 		if len(live) == 0 {
 			return !stopped && len(queue) == 0, st
@@ -700,6 +755,12 @@ func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct
 			queue = append(queue, *r.o.Rest)
 		}
 		for _, s := range r.o.Spawned {
+			if s.Pass > pass {
+				if next == nil {
+					next = &s
+				}
+				continue
+			}
 			st.Spawned++
 			if c, ok := fr.Claim(s); ok {
 				fr.Record(c)

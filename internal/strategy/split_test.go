@@ -79,18 +79,24 @@ func parallelRun(t testing.TB, root strategy.Unit, workers, slice int, prog func
 }
 
 // TestParallelEqualsSequential: on the generated corpus (the programs of
-// TestDifferential), DFS and source DPOR split across 2, 3 and 8 workers
-// reach exactly the terminal states (happens-before class and outcome)
-// and bugs of the sequential strategy, every unit finishes, and every
-// unit proves what the sequential exploration proves ("all schedules
-// explored"). DFS's split is a
-// partition: it also makes exactly the sequential number of runs. With
-// -short, every 8th program.
+// TestDifferential), DFS, source DPOR and iterative preemption and delay
+// bounding split across 2, 3 and 8 workers reach exactly the terminal
+// states (happens-before class and outcome) and bugs of the sequential
+// strategy, every unit finishes, and every unit proves what the
+// sequential exploration proves ("all schedules explored"). The split of
+// DFS and of each pass of IPB and IDB is a partition: they also make
+// exactly the sequential number of runs (IPB and IDB: the passes, each
+// after the one before, run the same schedules). Units explore 3 runs at
+// a time, or fewer when Coordinate asks them to yield (YieldAfter 0: as
+// soon as a worker is idle). With -short, every 8th program.
 func TestParallelEqualsSequential(t *testing.T) {
 	step := 2
 	if testing.Short() {
 		step = 8
 	}
+	defer func(y time.Duration) { strategy.YieldAfter = y }(strategy.YieldAfter)
+	strategy.YieldAfter = 0
+	names := []string{"dfs", "sdpor", "ipb", "idb"}
 	dup := map[string]int{}
 	seqRuns := map[string]int{}
 	for i, g := range generated {
@@ -98,10 +104,15 @@ func TestParallelEqualsSequential(t *testing.T) {
 			continue
 		}
 		t.Run(g.name, func(t *testing.T) {
-			for _, name := range []string{"dfs", "sdpor"} {
+			for _, name := range names {
 				var seq engine.Strategy = strategy.NewDFS(0)
-				if name == "sdpor" {
+				switch name {
+				case "sdpor":
 					seq = strategy.NewSourceDPOR()
+				case "ipb":
+					seq = strategy.NewIPB(-1)
+				case "idb":
+					seq = strategy.NewIDB(-1)
 				}
 				want := exploreUpTo(seq, 3000, g.body)
 				if want == nil {
@@ -118,8 +129,8 @@ func TestParallelEqualsSequential(t *testing.T) {
 					if proven != seqProven || proven == "" {
 						t.Errorf("%s, %d workers: proof %q, sequential %q", name, w, proven, seqProven)
 					}
-					if name == "dfs" && got.runs != want.runs {
-						t.Errorf("dfs on %d workers: %d runs, sequential %d", w, got.runs, want.runs)
+					if name != "sdpor" && got.runs != want.runs {
+						t.Errorf("%s on %d workers: %d runs, sequential %d", name, w, got.runs, want.runs)
 					}
 					if units == 0 {
 						t.Errorf("no unit explored")
@@ -130,7 +141,7 @@ func TestParallelEqualsSequential(t *testing.T) {
 			}
 		})
 	}
-	for _, name := range []string{"dfs", "sdpor"} {
+	for _, name := range names {
 		for _, w := range []int{2, 3, 8} {
 			t.Logf("%s on %d workers: %d runs, sequential %d", name, w, dup[fmt.Sprintf("%s/%d", name, w)], seqRuns[name])
 		}
