@@ -254,3 +254,33 @@ func closed(c <-chan struct{}) bool {
 		return false
 	}
 }
+
+// TestCoordinateYields: a worker with nothing to do makes Coordinate ask
+// the unit being explored to yield its rest, which is split for it: the
+// root, here a unit that explores until it is asked, is split after its
+// first "run" instead of at the end of a slice.
+func TestCoordinateYields(t *testing.T) {
+	var mu sync.Mutex
+	var seen []strategy.Unit
+	finished, st := strategy.Coordinate(strategy.RootUnit("dfs", 0), 2, func(u strategy.Unit, yield <-chan struct{}) strategy.Outcome {
+		mu.Lock()
+		seen = append(seen, u)
+		mu.Unlock()
+		if len(u.Frag.Nodes) > 0 {
+			return strategy.Outcome{} // a subtree: finished at once
+		}
+		select {
+		case <-yield:
+		case <-time.After(10 * time.Second):
+			t.Error("the root was not asked to yield")
+			return strategy.Outcome{Stop: true}
+		}
+		// The rest after the first run: a node with four choices, the
+		// first taken.
+		rest := &strategy.Unit{Strategy: "dfs", Frag: &strategy.Fragment{Nodes: []strategy.FragNode{{Order: []int{0, 1, 2, 3}, Costs: []int{0, 0, 0, 0}, N: 4}}}}
+		return strategy.Outcome{Rest: rest}
+	})
+	if !finished || st.Yields < 1 || st.Units != len(seen) || len(seen) < 3 {
+		t.Errorf("finished %v, %v, units explored %d", finished, st, len(seen))
+	}
+}
