@@ -235,6 +235,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 		defer os.RemoveAll(yieldDir)
 		nyield := 0
 		var st strategy.CoordStats
+		cpu0, wall0 := cpuTime(), time.Now()
 		finished, st = strategy.Coordinate(root, f.parallel, func(u strategy.Unit, yieldc <-chan struct{}) strategy.Outcome {
 			slice := 0 // runs: no bound but the time slice
 			mu.Lock()
@@ -303,7 +304,10 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 			return o
 		})
 		if os.Getenv("HEDDLE_PARSTATS") != "" {
-			fmt.Fprintf(os.Stderr, "heddle: parallel %s: %v\n", name, st)
+			// Processor time: heddle's and every child's it waited for
+			// meanwhile (the workers', when one test is explored).
+			cpu := cpuTime() - cpu0
+			fmt.Fprintf(os.Stderr, "heddle: parallel %s: %v, %.2fs processor time in %.2fs (%.2fs per unit)\n", name, st, cpu.Seconds(), time.Since(wall0).Seconds(), cpu.Seconds()/float64(max(st.Units, 1)))
 		}
 	default:
 		explore(nil, 0, 0, "", cancel)
