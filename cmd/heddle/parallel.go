@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -18,13 +21,15 @@ import (
 // N worker processes at once, each the test binary exploring one unit of
 // one test's work (explore.Config.Unit): several tests at once, and one
 // test's runs split by run numbers (random, pct, pos) or its tree split
-// into subtrees (dfs, sdpor) by strategy.Coordinate. Other strategies, and
+// into subtrees (dfs, sdpor, and each pass of ipb and idb) by
+// strategy.Coordinate. Other strategies, and
 // time budgets, explore each test in one worker.
 
 // sliceTime is how long a worker explores a subtree before it hands the
-// rest back, so that the rest can be split for idle workers (ETA's time
-// slice); a run the slice cuts is explored again from the rest.
-const sliceTime = time.Second
+// rest back (ETA's time slice, 10s); a run the slice cuts is explored
+// again from the rest. Idle workers do not wait for it: strategy.Coordinate
+// asks a unit to yield its rest as soon as a worker has nothing to do.
+const sliceTime = 10 * time.Second
 
 // useParallel reports whether runTests runs spec's binary with workers.
 func useParallel(f *testFlags) bool {
@@ -117,7 +122,7 @@ type unitRun struct {
 
 // worker explores unit u (nil: the whole test) of test name, with a
 // budget of runs runs (0: the configured budget).
-func worker(spec runSpec, name string, u *strategy.Unit, runs int, slice time.Duration, cancel <-chan struct{}) (*unitRun, error) {
+func worker(spec runSpec, name string, u *strategy.Unit, runs int, slice time.Duration, yield string, cancel <-chan struct{}) (*unitRun, error) {
 	s := spec
 	s.Args = nil
 	for _, a := range spec.Args {
@@ -127,6 +132,7 @@ func worker(spec runSpec, name string, u *strategy.Unit, runs int, slice time.Du
 	}
 	s.Args = append(s.Args, "-test.run="+testRunPattern(name))
 	s.Config.Unit = u
+	s.Config.Yield = yield
 	if u != nil {
 		s.Config.Runs, s.Config.Time = runs, slice
 	}
@@ -171,7 +177,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 	var mu sync.Mutex
 	var runs []*unitRun
 	var firstErr error
-	explore := func(u *strategy.Unit, budget int, slice time.Duration, kill <-chan struct{}) (*unitRun, bool) {
+	explore := func(u *strategy.Unit, budget int, slice time.Duration, yield string, kill <-chan struct{}) (*unitRun, bool) {
 		sem <- struct{}{}
 		defer func() { <-sem }()
 		select {
@@ -191,7 +197,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 			case <-done:
 			}
 		}()
-		ur, err := worker(spec, name, u, budget, slice, k)
+		ur, err := worker(spec, name, u, budget, slice, yield, k)
 		close(done)
 		select {
 		case <-k:
@@ -222,7 +228,15 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 		root := strategy.RootUnit(f.strategy, 0)
 		reserved, inflight := 0, 0 // runs of the budget given to workers, and workers out
 		returned := sync.NewCond(&mu)
-		finished = strategy.Coordinate(root, f.parallel, func(u strategy.Unit) strategy.Outcome {
+		yieldDir, err := os.MkdirTemp("", "heddle-yield-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(yieldDir)
+		nyield := 0
+		var st strategy.CoordStats
+		cpu0, wall0 := cpuTime(), time.Now()
+		finished, st = strategy.Coordinate(root, f.parallel, func(u strategy.Unit, yieldc <-chan struct{}) strategy.Outcome {
 			slice := 0 // runs: no bound but the time slice
 			mu.Lock()
 			if f.budget.Runs > 0 {
@@ -241,14 +255,25 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 			}
 			reserved += slice
 			inflight++
+			nyield++
+			yield := filepath.Join(yieldDir, strconv.Itoa(nyield))
 			mu.Unlock()
+			done := make(chan struct{})
+			defer close(done)
+			go func() {
+				select {
+				case <-yieldc:
+					os.WriteFile(yield, nil, 0o644)
+				case <-done:
+				}
+			}()
 			defer func() {
 				mu.Lock()
 				inflight--
 				returned.Broadcast()
 				mu.Unlock()
 			}()
-			ur, ok := explore(&u, slice, sliceTime, cancel)
+			ur, ok := explore(&u, slice, sliceTime, yield, cancel)
 			if !ok {
 				return strategy.Outcome{Stop: true}
 			}
@@ -278,8 +303,14 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 			}
 			return o
 		})
+		if os.Getenv("HEDDLE_PARSTATS") != "" {
+			// Processor time: heddle's and every child's it waited for
+			// meanwhile (the workers', when one test is explored).
+			cpu := cpuTime() - cpu0
+			fmt.Fprintf(os.Stderr, "heddle: parallel %s: %v, %.2fs processor time in %.2fs (%.2fs per unit)\n", name, st, cpu.Seconds(), time.Since(wall0).Seconds(), cpu.Seconds()/float64(max(st.Units, 1)))
+		}
 	default:
-		explore(nil, 0, 0, cancel)
+		explore(nil, 0, 0, "", cancel)
 		finished = true
 	}
 	if firstErr != nil {
@@ -293,7 +324,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 // and those ranges dropped; the ranges before it are explored to their
 // end, so that the bug reported is the first, as in a sequential
 // exploration.
-func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, <-chan struct{}) (*unitRun, bool), mu *sync.Mutex) bool {
+func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, string, <-chan struct{}) (*unitRun, bool), mu *sync.Mutex) bool {
 	units := strategy.Split(strategy.RootUnit(f.strategy, f.budget.Runs), 4*f.parallel)
 	limit := 0 // the lowest run with a bug
 	kills := make([]chan struct{}, len(units))
@@ -306,7 +337,7 @@ func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, 
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			ur, ok := explore(&units[i], 0, 0, kills[i])
+			ur, ok := explore(&units[i], 0, 0, "", kills[i])
 			if !ok || ur.bugRun == 0 || f.keepGoing {
 				return
 			}

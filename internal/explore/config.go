@@ -50,6 +50,10 @@ type Config struct {
 	// the Summary event says whether the unit was finished (UnitFinished)
 	// and what is left (UnitRest, UnitSpawned).
 	Unit *strategy.Unit `json:",omitempty"`
+	// Yield, with Unit, is a file whose creation asks the exploration to
+	// stop after its current run and report the rest of its unit: heddle
+	// test -parallel has an idle worker (strategy.Coordinate).
+	Yield string `json:",omitempty"`
 
 	Replay  string // schedule file to replay (Strategy "replay")
 	Verbose bool   // print every step of a replayed run

@@ -182,6 +182,7 @@ func (x *explorer) run() {
 	if u := cfg.Unit; u != nil && u.Frag == nil && cfg.Replay == "" {
 		first, end = u.From, u.To
 	}
+	yield := yieldCheck{file: cfg.Yield}
 	for run := first; ; run++ {
 		if cfg.Runs > 0 && ((cfg.FirstRun > 0 && run > cfg.Runs) || (cfg.FirstRun <= 0 && run-first >= cfg.Runs)) {
 			break
@@ -192,6 +193,9 @@ func (x *explorer) run() {
 		}
 		if cfg.Time > 0 && time.Since(start) > cfg.Time {
 			break
+		}
+		if cfg.Unit != nil && run > first && yield.asked() {
+			break // the rest goes to an idle worker (unit.go)
 		}
 		if interrupted.Load() {
 			x.interrupted = true

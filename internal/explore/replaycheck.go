@@ -19,7 +19,7 @@ import (
 // added to Config is a setting unless it is listed here.
 var notSettings = []string{
 	"Strategy", "Runs", "Time", "Budget", "Seed", "KeepGoing", "OutDir",
-	"Replay", "Verbose", "Events", "Unit",
+	"Replay", "Verbose", "Events", "Unit", "Yield",
 	"Main", "Args", "Output", "WorkDir", "Stdin",
 	"Package", "Dir", "Version", "Fingerprint", "Files", "BuildFlags",
 }

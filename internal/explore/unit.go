@@ -3,6 +3,7 @@ package explore
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"time"
 
 	"heddle.dev/internal/engine"
@@ -65,4 +66,24 @@ func (x *explorer) unitSummary(strat engine.Strategy, fatal, exhausted bool, fir
 		action = event.Fail
 	}
 	x.emit(event.Event{Action: action, Elapsed: time.Since(start).Seconds()})
+}
+
+// yieldCheck looks for Config.Yield's file between runs, at most every
+// few milliseconds (a run of a small test takes less than a stat).
+type yieldCheck struct {
+	file string
+	last time.Time
+}
+
+func (y *yieldCheck) asked() bool {
+	if y.file == "" {
+		return false
+	}
+	now := time.Now()
+	if now.Sub(y.last) < 2*time.Millisecond {
+		return false
+	}
+	y.last = now
+	_, err := os.Stat(y.file)
+	return err == nil
 }

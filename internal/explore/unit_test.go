@@ -41,12 +41,21 @@ func TestUnitChild(t *testing.T) {
 // summary explores unit u in a child process and returns its summary.
 func summary(t *testing.T, u strategy.Unit, runs int, slice ...time.Duration) event.Event {
 	t.Helper()
+	return summaryWith(t, u, func(cfg *explore.Config) {
+		cfg.Runs = runs
+		if len(slice) > 0 {
+			cfg.Time = slice[0]
+		}
+	})
+}
+
+// summaryWith is summary with the configuration set by set.
+func summaryWith(t *testing.T, u strategy.Unit, set func(*explore.Config)) event.Event {
+	t.Helper()
 	evs := filepath.Join(t.TempDir(), "events.jsonl")
 	cfg := explore.DefaultConfig()
-	cfg.Strategy, cfg.Runs, cfg.Unit, cfg.Events, cfg.OutDir = u.Strategy, runs, &u, evs, t.TempDir()
-	if len(slice) > 0 {
-		cfg.Time = slice[0]
-	}
+	cfg.Strategy, cfg.Unit, cfg.Events, cfg.OutDir = u.Strategy, &u, evs, t.TempDir()
+	set(&cfg)
 	b, err := json.Marshal(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -126,6 +135,46 @@ func TestUnits(t *testing.T) {
 		}
 		if runs != whole.Runs || c.runs > 0 && calls < 2 {
 			t.Errorf("%s: %d runs in %d calls (slices of %d runs, %v), %d in one call", name, runs, calls, c.runs, c.slice, whole.Runs)
+		}
+	}
+}
+
+// TestUnitYield: a unit whose Yield file exists stops after one run and
+// reports its rest (an idle worker of heddle test -parallel wants work);
+// explored so one run at a time, the tree takes the runs of one call and
+// ends with the same proof.
+func TestUnitYield(t *testing.T) {
+	yield := filepath.Join(t.TempDir(), "yield")
+	if err := os.WriteFile(yield, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"dfs", "sdpor"} {
+		whole := summary(t, strategy.RootUnit(name, 0), 0)
+		u, runs, calls := strategy.RootUnit(name, 0), 0, 0
+		for {
+			calls++
+			s := summaryWith(t, u, func(cfg *explore.Config) { cfg.Yield = yield })
+			runs += s.Runs
+			if s.Runs != 1 {
+				t.Fatalf("%s: call %d made %d runs, want 1 (asked to yield)", name, calls, s.Runs)
+			}
+			if s.UnitFinished {
+				if s.UnitProven != whole.UnitProven {
+					t.Errorf("%s: proven %q, in one call %q", name, s.UnitProven, whole.UnitProven)
+				}
+				break
+			}
+			var next strategy.Unit
+			if err := json.Unmarshal(s.UnitRest, &next); err != nil {
+				t.Fatalf("%s: rest %s: %v", name, s.UnitRest, err)
+			}
+			u = next
+			if calls > 1000 {
+				t.Fatalf("%s: not finished after %d calls", name, calls)
+			}
+		}
+		if runs != whole.Runs || calls != whole.Runs {
+			t.Errorf("%s: %d runs in %d calls, %d in one call", name, runs, calls, whole.Runs)
 		}
 	}
 }

@@ -202,6 +202,11 @@ func (d *DFS) Proven() string {
 	if !d.done || d.Diverged {
 		return ""
 	}
+	if d.skipped && d.sub != nil && d.cost != nil && d.morePasses() {
+		// A subtree of a pass of ipb or idb: the passes after it
+		// (Spawned) explore what it left out.
+		return "all schedules explored"
+	}
 	if d.skipped {
 		if d.cost == nil {
 			return fmt.Sprintf("all schedules up to %d scheduling points explored", d.MaxDepth)

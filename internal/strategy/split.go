@@ -3,6 +3,7 @@ package strategy
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"heddle.dev/internal/engine"
 )
@@ -31,6 +32,11 @@ type Unit struct {
 	To   int `json:"to,omitempty"`
 	// Frag is, for a systematic strategy, the subtree the unit explores.
 	Frag *Fragment `json:"frag,omitempty"`
+	// Pass is, for iterative preemption or delay bounding (ipb, idb),
+	// the bound of the pass the subtree is of: the units of pass c+1 are
+	// explored once every unit of pass c is finished (Coordinate), as
+	// the sequential passes follow each other.
+	Pass int `json:"pass,omitempty"`
 }
 
 // Fragment is a subtree of a DFS or source-DPOR exploration: the stack of
@@ -46,6 +52,9 @@ type Fragment struct {
 	// Fresh: the choice taken at Floor was split off and has not run yet
 	// (the other cases of its select are to be added when it does).
 	Fresh bool `json:"fresh,omitempty"`
+	// Skipped: a bounded DFS left out a choice of this subtree (over its
+	// bound, or past its depth bound) in a slice explored before.
+	Skipped bool `json:"skipped,omitempty"`
 }
 
 // FragNode is one scheduling point of a Fragment.
@@ -73,12 +82,21 @@ type FragNode struct {
 }
 
 // SplitKind says how the exploration of strategy name splits: "runs"
-// (random, pct, pos), "tree" (dfs, sdpor) or "" (not split).
+// (random, pct, pos), "tree" (dfs, sdpor, ipb, idb) or "" (not split).
+//
+// Optimal DPOR (odpor) is not split: a wakeup tree at a node is complete
+// only once every subtree before it (in its order) is explored, and a race
+// found in one subtree inserts a sequence into the wakeup tree of a node
+// above it, under the child another unit explores, if that child is an
+// initial of the sequence (seed-002 §5.1); deciding that needs the
+// sequences' steps compared with the names of objects across processes
+// (seed-002 §6's insertion into the coordinator's execution tree), which
+// units do not share (each process names objects by its own runs).
 func SplitKind(name string) string {
 	switch name {
 	case "random", "pct", "pos":
 		return "runs"
-	case "dfs", "sdpor":
+	case "dfs", "sdpor", "ipb", "idb":
 		return "tree"
 	}
 	return ""
@@ -213,7 +231,7 @@ func splitFrag(u Unit) (a, b Unit, ok bool) {
 			fb.Nodes[i].Costs = append([]int(nil), nd.Costs[cut:]...)
 			fb.Nodes[i].Next = 0
 			fb.Floor = i
-			return Unit{Strategy: u.Strategy, Frag: fa}, Unit{Strategy: u.Strategy, Frag: fb}, true
+			return Unit{Strategy: u.Strategy, Frag: fa, Pass: u.Pass}, Unit{Strategy: u.Strategy, Frag: fb, Pass: u.Pass}, true
 		}
 		// Source DPOR: the owned backtrack choices not explored yet.
 		var rem []string
@@ -263,7 +281,7 @@ func splitFrag(u Unit) (a, b Unit, ok bool) {
 
 // clone copies the fragment with its first n nodes (deep).
 func (f *Fragment) clone(n int) *Fragment {
-	c := &Fragment{Floor: f.Floor, Own: append([]string(nil), f.Own...), Fresh: f.Fresh}
+	c := &Fragment{Floor: f.Floor, Own: append([]string(nil), f.Own...), Fresh: f.Fresh, Skipped: f.Skipped}
 	if f.Own == nil {
 		c.Own = nil
 	}
@@ -318,7 +336,15 @@ func NewForUnit(o Options, u Unit) (engine.Strategy, error) {
 	switch u.Strategy {
 	case "dfs":
 		d := NewDFS(o.MaxDepth)
-		d.restore(u.Frag)
+		d.restore(u)
+		return d, nil
+	case "ipb", "idb":
+		// A subtree of the pass with bound u.Pass: the bounded DFS of
+		// that pass (Iterative's), which spawns the next pass's root
+		// when it left out a choice over its bound.
+		d := NewBoundedDFS(u.Strategy == "idb", u.Pass)
+		d.restore(u)
+		d.sub.maxBound = maxBound(o)
 		return d, nil
 	case "sdpor":
 		d := NewSourceDPOR()
@@ -334,12 +360,20 @@ type unitInfo struct {
 	own     []string // DPOR: the choices owned at floor (nil: all)
 	fresh   bool
 	spawned []Unit
+	// DFS: the unit's strategy and pass (ipb, idb), the last bound to
+	// explore (negative: none) and whether the next pass was spawned.
+	strategy string
+	pass     int
+	maxBound int
+	next     bool
 }
 
 // DFS.
 
-func (d *DFS) restore(f *Fragment) {
-	d.sub = &unitInfo{floor: f.Floor}
+func (d *DFS) restore(u Unit) {
+	f := u.Frag
+	d.sub = &unitInfo{floor: f.Floor, strategy: u.Strategy, pass: u.Pass}
+	d.skipped = f.Skipped
 	for _, n := range f.Nodes {
 		d.stack = append(d.stack, dfsNode{order: append([]int(nil), n.Order...), costs: append([]int(nil), n.Costs...), next: n.Next, n: n.N, base: n.Base, keys: append([]string(nil), n.Keys...)})
 	}
@@ -353,18 +387,34 @@ func (d *DFS) Rest() *Unit {
 	if d.done || d.Diverged {
 		return nil
 	}
-	f := &Fragment{}
+	f := &Fragment{Skipped: d.skipped}
+	u := &Unit{Strategy: "dfs", Frag: f}
 	if d.sub != nil {
 		f.Floor = d.sub.floor
+		u.Strategy, u.Pass = d.sub.strategy, d.sub.pass
 	}
 	for _, n := range d.stack {
 		f.Nodes = append(f.Nodes, FragNode{Order: append([]int(nil), n.order...), Costs: append([]int(nil), n.costs...), Next: n.next, N: n.n, Base: n.base, Keys: append([]string(nil), n.keys...)})
 	}
-	return &Unit{Strategy: "dfs", Frag: f}
+	return u
 }
 
-// Spawned implements UnitState: a DFS subtree needs nothing outside it.
-func (d *DFS) Spawned() []Unit { return nil }
+// Spawned implements UnitState: a DFS subtree needs nothing outside it;
+// a finished subtree of a pass of ipb or idb that left out a choice over
+// the pass's bound needs the next pass (Iterative.Begin), which
+// Coordinate starts once every subtree of this pass is finished.
+func (d *DFS) Spawned() []Unit {
+	if d.sub == nil || d.cost == nil || !d.done || d.Diverged || !d.skipped || d.sub.next || !d.morePasses() {
+		return nil
+	}
+	d.sub.next = true
+	return []Unit{{Strategy: d.sub.strategy, Pass: d.sub.pass + 1, Frag: &Fragment{}}}
+}
+
+// morePasses reports whether a unit of ipb or idb has passes after its own.
+func (d *DFS) morePasses() bool {
+	return d.sub.maxBound < 0 || d.sub.pass < d.sub.maxBound
+}
 
 // Source DPOR.
 
@@ -561,6 +611,27 @@ type Outcome struct {
 	Stop    bool   // stop the whole exploration (a bug, without -keep-going)
 }
 
+// CoordStats counts what a Coordinate did, for measuring a split: none of
+// it depends on the load of the machine but Idle.
+type CoordStats struct {
+	Units   int // units explored (one worker process each)
+	Yields  int // units asked to hand their rest back early
+	Spawned int // units found outside a unit (source DPOR)
+	Dropped int // of those, choices another unit had claimed already
+	// Idle is the time workers waited for work while others explored
+	// (summed over workers): the imbalance of the split.
+	Idle time.Duration
+}
+
+func (s CoordStats) String() string {
+	return fmt.Sprintf("%d units, %d yields, %d spawned (%d dropped as claimed), idle %.2fs", s.Units, s.Yields, s.Spawned, s.Dropped, s.Idle.Seconds())
+}
+
+// YieldAfter is how long a unit explores before Coordinate may ask it to
+// hand its rest back for an idle worker: enough for its first run, which
+// makes the tree a rest can be split from.
+var YieldAfter = 20 * time.Millisecond
+
 // Coordinate explores root with workers workers, each calling explore on
 // one unit at a time, until every unit is finished or a worker says stop:
 // ETA's master (seed-000 §5.2.2), with at most 2×workers units waiting,
@@ -568,38 +639,111 @@ type Outcome struct {
 // choice is not claimed yet (Frontier). It reports whether every unit was
 // finished (false after a stop). explore runs concurrently from workers
 // goroutines; it must return the unit's rest when it explored only part
-// of it (a time or run slice), so that the rest can be split again.
-func Coordinate(root Unit, workers int, explore func(Unit) Outcome) (finished bool) {
+// of it (a time or run slice, or a yield), so that the rest can be split
+// again.
+//
+// Instead of waiting for a time slice to end, a worker with nothing to do
+// makes Coordinate close the yield channel of the unit explored longest
+// (after YieldAfter): explore should then stop after its current run and
+// return the rest, which is split for the idle worker. So the first unit,
+// the root, is split as soon as its first run has made a tree, and at the
+// end no worker waits for another's slice.
+func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct{}) Outcome) (finished bool, st CoordStats) {
 	if workers < 1 {
 		workers = 1
 	}
 	fr := NewFrontier()
 	queue := []Unit{root}
 	fr.Record(root)
-	type done struct{ o Outcome }
-	results := make(chan done)
-	busy, stopped := 0, false
+	type out struct {
+		id int
+		o  Outcome
+	}
+	type running struct {
+		start time.Time
+		yield chan struct{}
+		asked bool
+	}
+	results := make(chan out)
+	live := map[int]*running{}
+	pass, next := root.Pass, (*Unit)(nil) // ipb, idb: the pass explored, the next one
+	id, stopped := 0, false
+	idleSince, idle := time.Now(), 0
+	// backoff is how long a unit explores before it is asked to yield:
+	// it doubles while the rests yielded cannot be split (a subtree
+	// with one branch left), so that a worker does not restart every
+	// YieldAfter for nothing.
+	backoff, yielded := YieldAfter, false
+	var retry <-chan time.Time
 	for {
-		if !stopped && busy < workers && len(queue) < 2*workers {
+		if !stopped {
+			st.Idle += time.Duration(idle) * time.Since(idleSince)
+		}
+		idleSince = time.Now()
+		if !stopped && len(live) < workers && len(queue) < 2*workers && len(queue) > 0 {
 			// Split the waiting units until there are enough for the
 			// idle workers and some to spare.
+			n := len(queue)
 			var more []Unit
 			for _, u := range queue {
 				more = append(more, Split(u, 1+(2*workers-1)/len(queue))...)
 			}
 			queue = more
+			if yielded && len(queue) == n {
+				backoff = min(2*backoff, 2*time.Second)
+			} else if yielded {
+				backoff = YieldAfter
+			}
 		}
-		for !stopped && busy < workers && len(queue) > 0 {
+		yielded = false
+		for !stopped && len(live) < workers && len(queue) > 0 {
 			u := queue[0]
 			queue = queue[1:]
-			busy++
-			go func(u Unit) { results <- done{explore(u)} }(u)
+			id++
+			r := &running{start: time.Now(), yield: make(chan struct{})}
+			live[id] = r
+			st.Units++
+			go func(id int, u Unit, y <-chan struct{}) { results <- out{id, explore(u, y)} }(id, u, r.yield)
 		}
-		if busy == 0 {
-			return !stopped && len(queue) == 0
+		if len(live) == 0 && len(queue) == 0 && next != nil && !stopped {
+			// Every unit of the pass is finished: the next pass.
+			queue, pass, next = []Unit{*next}, next.Pass, nil
+			continue
 		}
-		r := <-results
-		busy--
+		if len(live) == 0 {
+			return !stopped && len(queue) == 0, st
+		}
+		retry = nil
+		if !stopped && len(live) < workers && len(queue) == 0 {
+			// A worker is idle: ask the unit explored longest for its
+			// rest, unless one was asked already and has not answered.
+			var oldest *running
+			asked := false
+			for _, r := range live {
+				asked = asked || r.asked
+				if !r.asked && (oldest == nil || r.start.Before(oldest.start)) {
+					oldest = r
+				}
+			}
+			if oldest != nil && !asked {
+				if wait := backoff - time.Since(oldest.start); wait > 0 {
+					retry = time.After(wait)
+				} else {
+					oldest.asked = true
+					st.Yields++
+					close(oldest.yield)
+				}
+			}
+		}
+		idle = workers - len(live)
+		var r out
+		select {
+		case r = <-results:
+		case <-retry:
+			continue
+		}
+		yielded = live[r.id].asked && r.o.Rest != nil
+		delete(live, r.id)
 		if r.o.Stop {
 			stopped = true
 		}
@@ -611,9 +755,18 @@ func Coordinate(root Unit, workers int, explore func(Unit) Outcome) (finished bo
 			queue = append(queue, *r.o.Rest)
 		}
 		for _, s := range r.o.Spawned {
+			if s.Pass > pass {
+				if next == nil {
+					next = &s
+				}
+				continue
+			}
+			st.Spawned++
 			if c, ok := fr.Claim(s); ok {
 				fr.Record(c)
 				queue = append(queue, c)
+			} else {
+				st.Dropped++
 			}
 		}
 	}

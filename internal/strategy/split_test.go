@@ -24,7 +24,7 @@ func parallelRun(t testing.TB, root strategy.Unit, workers, slice int, prog func
 	x = &explored{states: map[string]bool{}, lazyStates: map[string]bool{}, outcomes: map[string]bool{}, bugs: map[string]bool{}}
 	var mu sync.Mutex // one engine run at a time
 	proofs := map[string]bool{}
-	finished = strategy.Coordinate(root, workers, func(u strategy.Unit) strategy.Outcome {
+	finished, _ = strategy.Coordinate(root, workers, func(u strategy.Unit, yield <-chan struct{}) strategy.Outcome {
 		mu.Lock()
 		defer mu.Unlock()
 		units++
@@ -46,7 +46,13 @@ func parallelRun(t testing.TB, root strategy.Unit, workers, slice int, prog func
 			o = &outcome{}
 			prog(o)
 		}
-		for run := 1; run <= slice && cc.Begin(run); run++ {
+		for run := 1; run <= slice; run++ {
+			if run > 1 && closed(yield) {
+				break // an idle worker wants the rest
+			}
+			if !cc.Begin(run) {
+				break
+			}
 			r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, Trace: true, StepLimit: 5000}, cc, body)
 			cc.End(r)
 			x.runs++
@@ -73,18 +79,25 @@ func parallelRun(t testing.TB, root strategy.Unit, workers, slice int, prog func
 }
 
 // TestParallelEqualsSequential: on the generated corpus (the programs of
-// TestDifferential), DFS and source DPOR split across 2, 3 and 8 workers
-// reach exactly the terminal states (happens-before class and outcome)
-// and bugs of the sequential strategy, every unit finishes, and every
-// unit proves what the sequential exploration proves ("all schedules
-// explored"). DFS's split is a
-// partition: it also makes exactly the sequential number of runs. With
-// -short, every 8th program.
+// TestDifferential), DFS, source DPOR and iterative preemption and delay
+// bounding split across 2, 3 and 8 workers reach exactly the terminal
+// states (happens-before class and outcome) and bugs of the sequential
+// strategy, every unit finishes, and every unit proves what the
+// sequential exploration proves ("all schedules explored"). The split of
+// DFS and of each pass of IPB and IDB is a partition: they also make
+// exactly the sequential number of runs (IPB and IDB: the passes, each
+// after the one before, run the same schedules). Units explore 3 runs at
+// a time, or fewer when Coordinate asks them to yield (YieldAfter 0: as
+// soon as a worker is idle). Every other program (IPB and IDB: every 4th);
+// with -short, every 8th (16th).
 func TestParallelEqualsSequential(t *testing.T) {
 	step := 2
 	if testing.Short() {
 		step = 8
 	}
+	defer func(y time.Duration) { strategy.YieldAfter = y }(strategy.YieldAfter)
+	strategy.YieldAfter = 0
+	names := []string{"dfs", "sdpor", "ipb", "idb"}
 	dup := map[string]int{}
 	seqRuns := map[string]int{}
 	for i, g := range generated {
@@ -92,10 +105,18 @@ func TestParallelEqualsSequential(t *testing.T) {
 			continue
 		}
 		t.Run(g.name, func(t *testing.T) {
-			for _, name := range []string{"dfs", "sdpor"} {
+			for _, name := range names {
+				if (name == "ipb" || name == "idb") && i%(2*step) != 0 {
+					continue // every other program: their passes re-run schedules
+				}
 				var seq engine.Strategy = strategy.NewDFS(0)
-				if name == "sdpor" {
+				switch name {
+				case "sdpor":
 					seq = strategy.NewSourceDPOR()
+				case "ipb":
+					seq = strategy.NewIPB(-1)
+				case "idb":
+					seq = strategy.NewIDB(-1)
 				}
 				want := exploreUpTo(seq, 3000, g.body)
 				if want == nil {
@@ -112,8 +133,8 @@ func TestParallelEqualsSequential(t *testing.T) {
 					if proven != seqProven || proven == "" {
 						t.Errorf("%s, %d workers: proof %q, sequential %q", name, w, proven, seqProven)
 					}
-					if name == "dfs" && got.runs != want.runs {
-						t.Errorf("dfs on %d workers: %d runs, sequential %d", w, got.runs, want.runs)
+					if name != "sdpor" && got.runs != want.runs {
+						t.Errorf("%s on %d workers: %d runs, sequential %d", name, w, got.runs, want.runs)
 					}
 					if units == 0 {
 						t.Errorf("no unit explored")
@@ -124,7 +145,7 @@ func TestParallelEqualsSequential(t *testing.T) {
 			}
 		})
 	}
-	for _, name := range []string{"dfs", "sdpor"} {
+	for _, name := range names {
 		for _, w := range []int{2, 3, 8} {
 			t.Logf("%s on %d workers: %d runs, sequential %d", name, w, dup[fmt.Sprintf("%s/%d", name, w)], seqRuns[name])
 		}
@@ -222,5 +243,44 @@ func TestRandomizedUnitsEqualSequential(t *testing.T) {
 				t.Fatalf("%s run %d: sequential %q, split %q", name, i+1, want[i], got[i])
 			}
 		}
+	}
+}
+
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// TestCoordinateYields: a worker with nothing to do makes Coordinate ask
+// the unit being explored to yield its rest, which is split for it: the
+// root, here a unit that explores until it is asked, is split after its
+// first "run" instead of at the end of a slice.
+func TestCoordinateYields(t *testing.T) {
+	var mu sync.Mutex
+	var seen []strategy.Unit
+	finished, st := strategy.Coordinate(strategy.RootUnit("dfs", 0), 2, func(u strategy.Unit, yield <-chan struct{}) strategy.Outcome {
+		mu.Lock()
+		seen = append(seen, u)
+		mu.Unlock()
+		if len(u.Frag.Nodes) > 0 {
+			return strategy.Outcome{} // a subtree: finished at once
+		}
+		select {
+		case <-yield:
+		case <-time.After(10 * time.Second):
+			t.Error("the root was not asked to yield")
+			return strategy.Outcome{Stop: true}
+		}
+		// The rest after the first run: a node with four choices, the
+		// first taken.
+		rest := &strategy.Unit{Strategy: "dfs", Frag: &strategy.Fragment{Nodes: []strategy.FragNode{{Order: []int{0, 1, 2, 3}, Costs: []int{0, 0, 0, 0}, N: 4}}}}
+		return strategy.Outcome{Rest: rest}
+	})
+	if !finished || st.Yields < 1 || st.Units != len(seen) || len(seen) < 3 {
+		t.Errorf("finished %v, %v, units explored %d", finished, st, len(seen))
 	}
 }
