@@ -341,6 +341,9 @@ type Exec struct {
 
 	randSrc RandSource
 
+	// starve is the starvation set of the current pass of enabled.
+	starve starveSet
+
 	// T is the run's testing state, owned by package explore.
 	T any
 
