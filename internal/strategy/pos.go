@@ -224,7 +224,11 @@ func (s *POS) Choose(p *engine.Point) int {
 		}
 	}
 	// The event taken is done: its goroutine's next event is new.
-	s.forget(p.Choices[best])
+	if c := p.Choices[best]; c.G != nil {
+		s.prio[c.G.Index][at[best]].ok = false
+	} else {
+		s.forget(c)
+	}
 	return best
 }
 
