@@ -350,6 +350,8 @@ type Exec struct {
 	// spinDrop polls, or a select's streak reaches selectStreak: before,
 	// no choice is spinning or unfair, and dropSpinners looks at none.
 	maySpin bool
+	// lastMutex is the last mutex mutexLocked synced (syncObj) in this run.
+	lastMutex unsafe.Pointer
 
 	// T is the run's testing state, owned by package explore.
 	T any
