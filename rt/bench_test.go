@@ -1,8 +1,10 @@
 package rt_test
 
 import (
+	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"heddle.dev/internal/engine"
 	"heddle.dev/internal/strategy"
@@ -316,5 +318,53 @@ func BenchmarkRealShapes(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// sleepersBeside is n goroutines asleep until one instant while two
+// goroutines make steps (atomic writes, 2000 in all) before it: every
+// step weighs the early waking of the n sleepers (the shape of conc's
+// pool tests, whose tasks sleep 1ms, up to a hundred at once).
+func sleepersBeside(n int) func() {
+	return func() {
+		var x int64
+		var wg sync.WaitGroup
+		rt.WaitGroupAdd(&wg, n+2)
+		for i := 0; i < n; i++ {
+			rt.Go(func() {
+				rt.Sleep(time.Second)
+				rt.WaitGroupDone(&wg)
+			})
+		}
+		for i := 0; i < 2; i++ {
+			rt.Go(func() {
+				for k := 0; k < 1000; k++ {
+					rt.AtomicW(&x)
+				}
+				rt.WaitGroupDone(&wg)
+			})
+		}
+		rt.WaitGroupWait(&wg)
+	}
+}
+
+// BenchmarkStepWithSleepers is one run of sleepersBeside(n) per
+// iteration, under random, with early firings bounded as by default
+// (100ms): the cost of a step must not grow with the number of sleepers
+// due together. It reports the time per step.
+func BenchmarkStepWithSleepers(b *testing.B) {
+	for _, n := range []int{10, 100, 1000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			s := strategy.NewRandom(1)
+			pool := new(engine.Pool)
+			defer pool.Close()
+			prog := sleepersBeside(n)
+			steps := 0
+			for i := 0; i < b.N; i++ {
+				s.Begin(i + 1)
+				steps += engine.Run(engine.Config{Pool: pool, MaxStarve: 100 * time.Millisecond}, s, prog).Steps
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/step")
+		})
 	}
 }

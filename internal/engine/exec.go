@@ -244,7 +244,10 @@ type Config struct {
 	// DormantFrom is the number of goroutines from which a run keeps its
 	// enabled set from step to step and recomputes only the choices of
 	// the goroutines a step may have changed (enabledset.go); below it the
-	// bookkeeping costs more than it saves. Default 32; -1 recomputes
+	// bookkeeping costs more than it saves. Default 8 (32 before: a run
+	// of conc's iter tests, ten goroutines of which eight wait on
+	// channels, spent a sixth of its time probing them again at every
+	// step; runs of two or three goroutines are not affected); -1 recomputes
 	// every goroutine at every step (for the test that shows it changes no
 	// choice).
 	DormantFrom int
@@ -341,6 +344,15 @@ type Exec struct {
 
 	randSrc RandSource
 
+	// starve is the starvation set of the current pass of enabled.
+	starve starveSet
+	// maySpin is set once a goroutine announces an operation after
+	// spinDrop polls, or a select's streak reaches selectStreak: before,
+	// no choice is spinning or unfair, and dropSpinners looks at none.
+	maySpin bool
+	// lastMutex is the last mutex mutexLocked synced (syncObj) in this run.
+	lastMutex unsafe.Pointer
+
 	// T is the run's testing state, owned by package explore.
 	T any
 
@@ -392,7 +404,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 		e.cfg.PostMain = min(10000, e.cfg.StepLimit/4)
 	}
 	if e.cfg.DormantFrom == 0 {
-		e.cfg.DormantFrom = 32
+		e.cfg.DormantFrom = 8
 	}
 	if e.cfg.PostTime <= 0 {
 		e.cfg.PostTime = 5 * time.Millisecond
@@ -683,7 +695,7 @@ func (e *Exec) dropSpinners() {
 		}
 	}
 	n := len(e.choices)
-	if n < 2 || e.overdue || e.cfg.KeepSpinners {
+	if n < 2 || e.overdue || e.cfg.KeepSpinners || !e.maySpin {
 		return
 	}
 	drop := 0
@@ -739,6 +751,9 @@ func (e *Exec) noteSelect(c *Choice) {
 		g.selStreak++
 	} else {
 		g.selChan, g.selStreak = ch, 1
+	}
+	if g.selStreak >= selectStreak {
+		e.maySpin = true
 	}
 }
 
@@ -797,6 +812,8 @@ func (e *Exec) yield(op Op) {
 	}
 	if !spinCandidate(op.Kind) {
 		g.spins = 0
+	} else if g.spins >= spinDrop {
+		e.maySpin = true
 	}
 	g.op = op
 	g.state = gParked

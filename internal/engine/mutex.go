@@ -8,7 +8,12 @@ import "unsafe"
 //
 //go:norace
 func (e *Exec) mutexLocked(p unsafe.Pointer) bool {
-	e.syncObj(p, syncMutex)
+	if p != e.lastMutex {
+		// A thousand goroutines waiting on one mutex ask at every
+		// rebuild of the enabled set: one lookup, not a thousand.
+		e.syncObj(p, syncMutex)
+		e.lastMutex = p
+	}
 	return mutexLocked(p)
 }
 

@@ -385,8 +385,6 @@ type runEvents struct {
 	pos     int               // trace entries consumed
 	created map[*engine.G]int // creating event index, -1: before every event
 	seenGs  int
-	lastOf  map[*engine.G]int // index of each goroutine's last event
-	exited  map[*engine.G]bool
 	// free holds events that their user is done with (recycle), for
 	// consume to reuse.
 	free []*event
@@ -409,8 +407,7 @@ func (r *runEvents) newEvent() *event {
 
 // recycle drops the events before the last one, which the caller will
 // not look at again, and keeps them for reuse. (The last one stays: the
-// partner of a rendezvous may still be added to it.) lastOf no longer
-// indexes ev afterwards.
+// partner of a rendezvous may still be added to it.)
 func (r *runEvents) recycle() {
 	n := len(r.ev)
 	if n <= 1 {
@@ -425,16 +422,13 @@ func (r *runEvents) recycle() {
 }
 
 func newRunEvents() *runEvents {
-	return &runEvents{created: map[*engine.G]int{}, lastOf: map[*engine.G]int{}, exited: map[*engine.G]bool{}}
+	return &runEvents{created: map[*engine.G]int{}}
 }
 
 // consume adds the trace entries not seen yet.
 func (r *runEvents) consume(tr []engine.Step) {
 	for ; r.pos < len(tr); r.pos++ {
 		st := tr[r.pos]
-		if st.Kind == engine.OpExit {
-			r.exited[st.G] = true
-		}
 		if st.Kind == engine.OpExit || st.N == 0 {
 			continue
 		}
@@ -447,14 +441,12 @@ func (r *runEvents) consume(tr []engine.Step) {
 		if n := len(r.ev); n > 0 && r.pos > 0 && sameN(tr, r.pos) {
 			// The partner of an unbuffered rendezvous: same step.
 			r.ev[n-1].addSide(st.G, st.Kind, st.Obj, st.Case, st.Cases, st.Dflt, st.Arrived)
-			r.lastOf[st.G] = n - 1
 			continue
 		}
 		e := r.newEvent()
 		e.key, e.pc, e.n = choiceKey(st.G, st.Kind, st.Case), st.PC, st.N
 		e.addSide(st.G, st.Kind, st.Obj, st.Case, st.Cases, st.Dflt, st.Arrived)
 		r.ev = append(r.ev, e)
-		r.lastOf[st.G] = len(r.ev) - 1
 	}
 }
 

@@ -31,6 +31,10 @@ type POS struct {
 	// needed (pend[i] nil otherwise), in events reused from pool.
 	pend []*event
 	pool []*event
+	// at[i] is the index in prio of the slot of goroutine choice i of
+	// the current Choose (each looked up once per call, not once per
+	// step looked at and again for the priorities).
+	at []int
 }
 
 // posSlot is the priority of one event, and the operation it was drawn
@@ -78,6 +82,13 @@ func keyCase(c engine.Choice) int {
 
 // slot returns the priority slot of goroutine choice c, creating it.
 func (s *POS) slot(c engine.Choice) *posSlot {
+	return &s.prio[c.G.Index][s.slotAt(c)]
+}
+
+// slotAt returns the index in s.prio[c.G.Index] of the priority slot of
+// goroutine choice c, creating it. (An index, not a pointer: creating
+// another slot of the goroutine may move them.)
+func (s *POS) slotAt(c engine.Choice) int {
 	i := c.G.Index
 	for len(s.prio) <= i {
 		s.prio = append(s.prio, nil)
@@ -86,11 +97,11 @@ func (s *POS) slot(c engine.Choice) *posSlot {
 	sl := s.prio[i]
 	for j := range sl {
 		if sl[j].kc == kc {
-			return &sl[j]
+			return j
 		}
 	}
 	s.prio[i] = append(sl, posSlot{kc: kc})
-	return &s.prio[i][len(sl)]
+	return len(sl)
 }
 
 // forget drops the priority of choice c.
@@ -105,6 +116,15 @@ func (s *POS) forget(c engine.Choice) {
 // Choose implements engine.Strategy.
 func (s *POS) Choose(p *engine.Point) int {
 	s.re.consume(p.Exec.Trace())
+	at := s.at[:0]
+	for _, c := range p.Choices {
+		j := -1
+		if c.G != nil {
+			j = s.slotAt(c)
+		}
+		at = append(at, j)
+	}
+	s.at = at
 	// Reset the priorities of the pending events that race with the
 	// steps taken since the last choice. Building a choice's pending event
 	// costs allocations, and there may be thousands of choices: a cheap
@@ -124,7 +144,8 @@ func (s *POS) Choose(p *engine.Point) int {
 				s.forget(c)
 				continue
 			}
-			if sl := s.slot(c); !sl.ok {
+			sl := &s.prio[c.G.Index][at[i]]
+			if !sl.ok {
 				continue // nothing to reset
 			}
 			h, _ := p.Exec.ChoicePartner(c)
@@ -143,7 +164,7 @@ func (s *POS) Choose(p *engine.Point) int {
 					if a == posWorld || !touches(e, opObj(op), a == posWrite) {
 						continue
 					}
-					s.forget(c)
+					sl.ok = false
 					continue
 				}
 				if pend == nil {
@@ -166,7 +187,7 @@ func (s *POS) Choose(p *engine.Point) int {
 					continue
 				}
 			}
-			s.forget(c)
+			sl.ok = false
 		}
 	}
 	// The events before the last one are not looked at again (the last
@@ -190,7 +211,7 @@ func (s *POS) Choose(p *engine.Point) int {
 				pr = sl.pr
 			}
 		} else {
-			sl := s.slot(c)
+			sl := &s.prio[c.G.Index][at[i]]
 			op := c.G.PendingKind()
 			if !sl.ok || sl.op != op {
 				// A new event: a goroutine's next operation.
@@ -203,7 +224,11 @@ func (s *POS) Choose(p *engine.Point) int {
 		}
 	}
 	// The event taken is done: its goroutine's next event is new.
-	s.forget(p.Choices[best])
+	if c := p.Choices[best]; c.G != nil {
+		s.prio[c.G.Index][at[best]].ok = false
+	} else {
+		s.forget(c)
+	}
 	return best
 }
 
