@@ -75,13 +75,25 @@ func startMonitor() {
 
 // monitor watches the runs in progress.
 //
+// A look costs a dump of every goroutine's stack, which stops the world
+// for as long as it takes: with tens of thousands of goroutines (GoKer's
+// kernels as shipped) a dump takes a tenth of a second or more, and the
+// steps of such a run, slower than MonitorPeriod whenever the machine is
+// loaded, had the monitor dump the stacks again and again (Cockroach3710:
+// 36 dumps, 10 s of a 40 s run). The monitor waits at least ten times as
+// long as its last dump took (lookFloor) before it looks at a run that
+// took no step: its looks cost at most a tenth of the time of steps that
+// slow, and a goroutine blocked outside heddle's code waits a little
+// longer to be detached in a run with many goroutines only.
+//
 //go:norace
 func monitor() {
 	var (
-		seen *Exec
-		last uint64
-		wait = MonitorPeriod
-		buf  []byte
+		seen  *Exec
+		last  uint64
+		floor = MonitorPeriod
+		wait  = floor
+		buf   []byte
 	)
 	for {
 		e := active.Load()
@@ -96,21 +108,33 @@ func monitor() {
 		}
 		m := e.loadMoves()
 		if e != seen || m != last {
-			seen, last, wait = e, m, MonitorPeriod
+			seen, last, wait = e, m, floor
 			continue
 		}
 		g := e.cur
 		if g != nil && !e.ended && g.state == gRunning {
 			var ok bool
-			if buf, _, ok = blockedOutside(buf, e, g); ok && e.claimAndDetach(g, m, &buf) {
-				wait = MonitorPeriod
+			start := time.Now()
+			buf, _, ok = blockedOutside(buf, e, g)
+			floor = lookFloor(time.Since(start))
+			if ok && e.claimAndDetach(g, m, &buf) {
+				wait = floor
 				continue
 			}
 		}
 		// Computing, or in heddle's own code: look again later, less often.
-		wait = min(2*wait, 100*time.Millisecond)
+		wait = max(min(2*wait, 100*time.Millisecond), floor)
 	}
 }
+
+// lookFloor is how long the monitor lets a run take no step before it
+// looks at it, after a look that took dump.
+func lookFloor(dump time.Duration) time.Duration {
+	return max(MonitorPeriod, 10*dump)
+}
+
+// monitorLooks counts the stack dumps of the monitor's looks (a test reads it).
+var monitorLooks atomic.Int64
 
 //go:norace
 func (e *Exec) loadMoves() uint64 {
@@ -137,6 +161,7 @@ func blockedOutside(buf []byte, e *Exec, g *G) ([]byte, string, bool) {
 	if len(buf) == 0 {
 		buf = make([]byte, 1<<16)
 	}
+	monitorLooks.Add(1)
 	for {
 		n := runtime.Stack(buf, true)
 		if n < len(buf) {

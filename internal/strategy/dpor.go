@@ -1635,9 +1635,15 @@ func psame(a, b *pevent) bool {
 
 // checkInitial is Concuerror's step of wakeup-tree insertion: if x is an
 // initial of w, w without x; if x is independent of all of w, w; else not ok.
+// w is not changed: without x, it is w's own rest when x comes first (an
+// insertion along a branch that starts as w does, level after level,
+// copies nothing), else a copy.
 func (d *DPOR) checkInitial(x *pevent, w []*pevent) ([]*pevent, bool) {
 	for k, y := range w {
 		if psame(x, y) {
+			if k == 0 {
+				return w[1:], true
+			}
 			// x's step is in w: it must not depend on anything before it
 			// in w (transitively: anything before it it depends on).
 			for _, z := range w[:k] {

@@ -1,0 +1,55 @@
+package engine
+
+import (
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// TestMonitorLooksSeldomWithManyGoroutines: the detach monitor's look at a
+// run that took no step for a while dumps every goroutine's stack, which
+// with thousands of goroutines takes milliseconds or more. It looked again
+// at each step slower than MonitorPeriod (a goroutine computing between
+// two scheduling points, a loaded machine), and GoKer's Cockroach3710 as
+// shipped spent a quarter of its time in those dumps. The monitor now
+// waits at least ten times as long as its last dump took.
+func TestMonitorLooksSeldomWithManyGoroutines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("thousands of goroutines and stack dumps")
+	}
+	const blocked, slow = 5000, 100
+	before := monitorLooks.Load()
+	res := Run(Config{}, firstChoice{}, func() {
+		e := Current()
+		var mu sync.Mutex
+		e.MutexLock(unsafe.Pointer(&mu))
+		for range blocked {
+			e.Go(func() { e.MutexLock(unsafe.Pointer(&mu)) })
+		}
+		for range slow {
+			// Computing between two scheduling points, for longer
+			// than MonitorPeriod.
+			time.Sleep(8 * MonitorPeriod)
+			e.Gosched()
+		}
+		e.MutexUnlock(unsafe.Pointer(&mu))
+	})
+	if res.Internal != "" {
+		t.Fatalf("internal error: %s", res.Internal)
+	}
+	if looks := monitorLooks.Load() - before; looks > slow/10 {
+		t.Errorf("the monitor dumped the stacks of %d goroutines %d times in %d slow steps, want a few", blocked, looks, slow)
+	}
+}
+
+// TestLookFloor: the monitor looks at a run after MonitorPeriod without a
+// step, and after ten times its last dump if that is longer.
+func TestLookFloor(t *testing.T) {
+	if got := lookFloor(10 * time.Microsecond); got != MonitorPeriod {
+		t.Errorf("lookFloor(10µs) = %v, want MonitorPeriod %v", got, MonitorPeriod)
+	}
+	if got := lookFloor(30 * time.Millisecond); got != 300*time.Millisecond {
+		t.Errorf("lookFloor(30ms) = %v, want 300ms", got)
+	}
+}
