@@ -243,8 +243,7 @@ func (x *explorer) run() {
 		}
 		if res.OverTime {
 			if res.Unfinished {
-				unfinished = fmt.Sprintf("run %d of %s", run, x.name())
-				x.t.Logf("heddle: %s was ended at the time budget before it finished: the goroutines it left were stopped in the middle, and the package state it changed stays as no whole run leaves it, for the tests after it in this process", unfinished)
+				x.t.Logf("heddle: run %d of %s was ended at the time budget before it finished: the goroutines it left were stopped in the middle (heddle test explores each test in a process of its own: the tests after it do not see the package state it left)", run, x.name())
 			}
 			break // the time budget is spent, this run with it
 		}
@@ -360,11 +359,6 @@ func (x *explorer) run() {
 	x.emit(sum)
 	x.emit(event.Event{Action: action, Elapsed: elapsed.Seconds()})
 }
-
-// unfinished names the last run of this process that was ended at the
-// time budget before it finished (see engine.Result.Unfinished), for the
-// reports of the tests after it.
-var unfinished string
 
 // exec runs one execution with the watchdog armed.
 func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.Result {

@@ -126,9 +126,6 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	if note != "" {
 		fmt.Fprintln(&b, note)
 	}
-	if unfinished != "" {
-		fmt.Fprintf(&b, "note: %s was ended at the time budget before it finished, earlier in this process: if this test depends on package state that run changed, this bug may not happen in a new process (heddle replay)\n", unfinished)
-	}
 	replay := ""
 	if werr != nil {
 		fmt.Fprintf(&b, "schedule: not written: %v\n", werr)
