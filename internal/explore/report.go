@@ -46,10 +46,9 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 
 	// Reproduce with recording, for positions and the trace, noting the
 	// timers that fire early.
-	rs2 := &runT{TB: x.t}
 	seed := x.randSeed(x.strat, run)
-	watch := &earlyWatch{Strategy: strategy.NewReplay(keys)}
-	res2 := x.exec(engine.Config{Seed: seed, Record: true}, watch, rs2)
+	res2, rs2, firings := x.recordedReplay(keys, seed)
+	x.before = append(x.before, fmt.Sprintf("%d:replay", run))
 	bug2 := classify(res2, rs2)
 	if bug2 != nil && bug.Kind == engine.KindNondeterminism && bug2.Kind == bug.Kind {
 		// Keep the finding's own words: which check saw the divergence.
@@ -63,8 +62,6 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		bug2 = bug
 	}
 	note := ""
-	firings := append(watch.firings, forcedFirings(res2.Trace, watch.firings)...)
-	sort.Slice(firings, func(i, j int) bool { return firings[i].step < firings[j].step })
 	if res2.OverMemory != "" || res2.OverTime {
 		why := res2.OverMemory
 		if res2.OverTime {
@@ -90,6 +87,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	timing := false
 	tkey := ""     // a timing verdict's dedup key
 	placed := bug2 // the bug as a replay sees it, before a timing verdict renames it
+	x.before[len(x.before)-1] = fmt.Sprintf("%d:replay+early", run)
 	switch x.earlyNeeded(bug2, keys, res2.Steps, seed, firings) {
 	case earlyBug:
 		header := "this bug needs a timer of the code under test to fire early, as it can on a slow or loaded machine"
@@ -146,6 +144,17 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	x.emit(event.Event{Action: event.Bug, Kind: bug2.Kind, Key: key, Message: bug2.Message, Run: run, Steps: res2.Steps, Schedule: path, Report: text, Replay: replay})
 	x.t.Error("\n" + text)
 	return true
+}
+
+// recordedReplay replays the choices keys of a run with recording, for a
+// report's positions and trace, and returns the early firings it made.
+func (x *explorer) recordedReplay(keys []string, seed uint64) (*engine.Result, *runT, []earlyFiring) {
+	rs := &runT{TB: x.t}
+	watch := &earlyWatch{Strategy: strategy.NewReplay(keys)}
+	res := x.exec(engine.Config{Seed: seed, Record: true}, watch, rs)
+	firings := append(watch.firings, forcedFirings(res.Trace, watch.firings)...)
+	sort.Slice(firings, func(i, j int) bool { return firings[i].step < firings[j].step })
+	return res, rs, firings
 }
 
 // timingMessage is the message of a timing verdict: what the test assumes,
