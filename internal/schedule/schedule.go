@@ -69,9 +69,9 @@ type Schedule struct {
 	// first run it made, and the replays it made after some runs (the
 	// determinism check, the replays of a report), so that a replay in a
 	// new process goes through the same executions first.
-	Before string
-	Extra       map[string]string // header keys this version does not know
-	Choices     []string
+	Before  string
+	Extra   map[string]string // header keys this version does not know
+	Choices []string
 }
 
 // Write writes s in the file format.
