@@ -1,8 +1,12 @@
 package explore
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
+	"regexp"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -74,6 +78,33 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		note = "note: replaying the schedule did not reproduce this bug: the test is nondeterministic by itself"
 		res2, rs2, bug2 = res, rs, bug
 		firings = nil
+		if werr == nil {
+			// The replay made here ran after the run, from the state the
+			// run left: check the schedule where heddle replay runs it,
+			// in a new process that goes through the executions before
+			// the run first.
+			fresh := x.freshReplay(path)
+			switch {
+			case fresh.err != nil:
+				note += fmt.Sprintf(" (its replay in a new process could not be checked: %v)", fresh.err)
+			case fresh.reproduced:
+				note = "note: the replay that builds this report, made in this process after the run, did not reproduce it: the run depended on what the executions of this test before it left in package variables. heddle replay, in a new process that goes through those executions first, reproduces it; its report:\n" + indent(fresh.report)
+			default:
+				// Not reproducible at all: no bug can be reported with
+				// a schedule that does not replay it.
+				x.seen[bug.Kind+" "+x.where(bug)] = true
+				drop()
+				nd := &engine.Bug{Kind: engine.KindNondeterminism, G: bug.G, Message: fmt.Sprintf(
+					"the test is nondeterministic by itself: the %s of run %d (%s) did not happen again when its schedule was replayed, in this process and in a new one (%s)",
+					bug.Kind, run, oneLine(bug.Message), oneLine(fresh.why))}
+				if x.cfg.StrictNondeterminism {
+					bug, bug2, note = nd, nd, ""
+					break
+				}
+				x.nondeterministic(run, res, nd)
+				return false
+			}
+		}
 	}
 	if bug2.Kind == engine.KindLeak && x.ignoredLeak(bug2) {
 		return drop()
@@ -144,6 +175,92 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	x.emit(event.Event{Action: event.Bug, Kind: bug2.Kind, Key: key, Message: bug2.Message, Run: run, Steps: res2.Steps, Schedule: path, Report: text, Replay: replay})
 	x.t.Error("\n" + text)
 	return true
+}
+
+// freshResult is what the replay of a schedule in a new process did.
+type freshResult struct {
+	reproduced bool
+	report     string // the replay's report of the bug
+	why        string // how it diverged, when it did not reproduce
+	err        error  // the replay could not be run
+}
+
+// freshReplay replays the schedule at path as heddle replay does: in a new
+// process of this test binary, which goes through the executions the
+// schedule records before its run (warmUp), then replays it.
+func (x *explorer) freshReplay(path string) freshResult {
+	exe, err := os.Executable()
+	if err != nil {
+		return freshResult{err: err}
+	}
+	ev, err := os.CreateTemp("", "heddle-fresh-*.jsonl")
+	if err != nil {
+		return freshResult{err: err}
+	}
+	ev.Close()
+	defer os.Remove(ev.Name())
+	cfg := x.cfg
+	cfg.Strategy, cfg.Replay, cfg.Runs, cfg.Time, cfg.Budget = "replay", path, 1, 0, "1"
+	cfg.Events, cfg.Verbose, cfg.Output, cfg.KeepGoing = ev.Name(), false, false, false
+	cfg.Unit, cfg.FirstRun, cfg.PackageTime, cfg.Tests = nil, 0, 0, 0
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		return freshResult{err: err}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, "-test.run="+runPattern(x.t.Name()), "-test.v=true")
+	cmd.Env = append(os.Environ(), EnvConfig+"="+string(b))
+	out, runErr := cmd.CombinedOutput()
+	data, err := os.ReadFile(ev.Name())
+	if err != nil {
+		return freshResult{err: err}
+	}
+	var r freshResult
+	verdict := false
+	for _, l := range strings.Split(string(data), "\n") {
+		var e event.Event
+		if json.Unmarshal([]byte(l), &e) != nil {
+			continue
+		}
+		switch e.Action {
+		case event.Bug:
+			r.report = e.Report
+		case event.Replayed:
+			verdict = true
+			r.reproduced = e.Message == ""
+			r.why = e.Message
+		}
+	}
+	if !verdict {
+		return freshResult{err: fmt.Errorf("it ended without a verdict (%v): %s", runErr, oneLine(lastLines(string(out), 3)))}
+	}
+	return r
+}
+
+// runPattern is the -test.run pattern that selects exactly the test name.
+func runPattern(name string) string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return strings.Join(parts, "/")
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func indent(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = "  | " + l
+	}
+	return strings.Join(lines, "\n")
 }
 
 // recordedReplay replays the choices keys of a run with recording, for a
