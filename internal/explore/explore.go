@@ -91,6 +91,11 @@ type explorer struct {
 	// through the same executions before the run it replays.
 	first  int
 	before []string
+
+	// A replay in a new process that builds a report (Config.ReportRun):
+	// the early firings of its run, and the seed of its random numbers.
+	watch     *earlyWatch
+	freshSeed uint64
 }
 
 func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
@@ -230,7 +235,17 @@ func (x *explorer) run() {
 		}
 		x.realFailed = x.t.Failed()
 		began := time.Now()
-		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: trace}, strat, rs)
+		if name == "replay" && cfg.Avoid != "" {
+			x.avoided(sched, randSeed, rs)
+			break
+		}
+		runStrat := strat
+		if name == "replay" && cfg.ReportRun {
+			x.watch = &earlyWatch{Strategy: strat}
+			x.freshSeed = randSeed
+			runStrat = x.watch
+		}
+		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: trace}, runStrat, rs)
 		x.lastRun = time.Since(began)
 		if res.OverTime && cfg.Unit != nil {
 			// A unit's run cut by its time slice is not over: its rest
@@ -255,6 +270,14 @@ func (x *explorer) run() {
 				x.t.Logf("heddle: run %d of %s was ended at the time budget before it finished: the goroutines it left were stopped in the middle (heddle test explores each test in a process of its own: the tests after it do not see the package state it left)", run, x.name())
 			}
 			break // the time budget is spent, this run with it
+		}
+		if name == "replay" && cfg.ReportRun {
+			if bug := x.replayBug(res, rs); bug != nil && bug.Kind == sched.Kind {
+				x.report(sched.Run, res, rs, bug)
+			} else {
+				x.replayVerdict(sched, res, bug)
+			}
+			break
 		}
 		if name == "replay" {
 			x.replayed(res, rs)
@@ -556,6 +579,22 @@ func (x *explorer) warmUp(s *schedule.Schedule) uint64 {
 		x.races = n
 	}
 	return seed
+}
+
+// avoided replays the schedule keeping the timers Config.Avoid names from
+// firing early (earlyNeeded's replay, in a new process: freshAvoided), and
+// emits how the run ended: a replay event with the bug's kind ("unknown"
+// when the run was cut short) and where it happened (Key).
+func (x *explorer) avoided(s *schedule.Schedule, seed uint64, rs *runT) {
+	res := x.exec(engine.Config{Seed: seed, Record: true, StepLimit: x.cfg.AvoidLimit, KeepSpinners: x.cfg.AvoidKeep}, &avoidEarly{keys: s.Choices, avoid: avoidModes[x.cfg.Avoid]}, rs)
+	e := event.Event{Action: event.Replayed, Steps: res.Steps}
+	switch b := classify(res, rs); {
+	case res.OverMemory != "" || res.OverTime || (res.Bug != nil && res.Bug.Kind == engine.KindStepLimit && s.Kind != engine.KindStepLimit):
+		e.Kind = "unknown"
+	case b != nil:
+		e.Kind, e.Key = b.Kind, x.where(b)
+	}
+	x.emit(e)
 }
 
 // beforeText is what a schedule recorded at run records of the executions

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 
@@ -26,11 +25,21 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		return false // known without replaying it
 	}
 	keys := choiceKeys(res.Choices)
-	path, werr := x.writeSchedule(run, bug, keys)
+	// fresh: this process replays a schedule to report it (freshReport):
+	// the run is that replay, made first after the warm-up, and the
+	// schedule is written already.
+	fresh := x.cfg.ReportRun
+	var path string
+	var werr error
+	if fresh {
+		path = x.cfg.Replay
+	} else {
+		path, werr = x.writeSchedule(run, bug, keys)
+	}
 	drop := func() bool {
 		// One schedule per distinct bug: this one is not reported (unless
 		// an earlier report has the same file).
-		if path != "" && werr == nil && !x.seen["file "+path] && !x.seen["existed "+path] {
+		if !fresh && path != "" && werr == nil && !x.seen["file "+path] && !x.seen["existed "+path] {
 			os.Remove(path)
 		}
 		return false
@@ -51,8 +60,16 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	// Reproduce with recording, for positions and the trace, noting the
 	// timers that fire early.
 	seed := x.randSeed(x.strat, run)
-	res2, rs2, firings := x.recordedReplay(keys, seed)
-	x.before = append(x.before, fmt.Sprintf("%d:replay", run))
+	var res2 *engine.Result
+	var rs2 *runT
+	var firings []earlyFiring
+	if fresh {
+		seed = x.freshSeed
+		res2, rs2, firings = res, rs, x.watch.all(res.Trace)
+	} else {
+		res2, rs2, firings = x.recordedReplay(keys, seed)
+		x.before = append(x.before, fmt.Sprintf("%d:replay", run))
+	}
 	bug2 := classify(res2, rs2)
 	if bug2 != nil && bug.Kind == engine.KindNondeterminism && bug2.Kind == bug.Kind {
 		// Keep the finding's own words: which check saw the divergence.
@@ -74,33 +91,33 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		note = "note: the recorded replay of this bug was ended (" + why + "); heddle replay -v shows its steps"
 		res2, rs2, bug2 = res, rs, bug
 		firings = nil
-	} else if bug2 == nil || bug2.Kind != bug.Kind {
+	} else if bug2 == nil || bug2.Kind != bug.Kind || !fresh && !sameRun(res, res2) {
 		note = "note: replaying the schedule did not reproduce this bug: the test is nondeterministic by itself"
 		res2, rs2, bug2 = res, rs, bug
 		firings = nil
-		if werr == nil {
+		if werr == nil && !fresh && bug.Kind != engine.KindNondeterminism {
 			// The replay made here ran after the run, from the state the
-			// run left: check the schedule where heddle replay runs it,
+			// run left: replay the schedule where heddle replay runs it,
 			// in a new process that goes through the executions before
-			// the run first.
-			fresh := x.freshReplay(path)
+			// the run first, and build the report there.
+			fr := x.freshReport(path, "")
 			switch {
-			case fresh.err != nil:
-				note += fmt.Sprintf(" (its replay in a new process could not be checked: %v)", fresh.err)
-			case fresh.reproduced:
-				note = "note: the replay that builds this report, made in this process after the run, did not reproduce it: the run depended on what the executions of this test before it left in package variables. heddle replay, in a new process that goes through those executions first, reproduces it; its report:\n" + indent(fresh.report)
+			case fr.err != nil:
+				note += fmt.Sprintf(" (its replay in a new process could not be checked: %v)", fr.err)
+			case fr.report != nil:
+				return x.freshReported(run, path, fr.report)
 			default:
 				// Not reproducible at all: no bug can be reported with
 				// a schedule that does not replay it.
-				x.seen[bug.Kind+" "+x.where(bug)] = true
-				drop()
 				nd := &engine.Bug{Kind: engine.KindNondeterminism, G: bug.G, Message: fmt.Sprintf(
 					"the test is nondeterministic by itself: the %s of run %d (%s) did not happen again when its schedule was replayed, in this process and in a new one (%s)",
-					bug.Kind, run, oneLine(bug.Message), oneLine(fresh.why))}
+					bug.Kind, run, oneLine(bug.Message), oneLine(fr.why))}
 				if x.cfg.StrictNondeterminism {
 					bug, bug2, note = nd, nd, ""
 					break
 				}
+				drop()
+				x.seen[bug.Kind+" "+x.where(bug)] = true
 				x.nondeterministic(run, res, nd)
 				return false
 			}
@@ -118,7 +135,9 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	timing := false
 	tkey := ""     // a timing verdict's dedup key
 	placed := bug2 // the bug as a replay sees it, before a timing verdict renames it
-	x.before[len(x.before)-1] = fmt.Sprintf("%d:replay+early", run)
+	if !fresh {
+		x.before[len(x.before)-1] = fmt.Sprintf("%d:replay+early", run)
+	}
 	switch x.earlyNeeded(bug2, keys, res2.Steps, seed, firings) {
 	case earlyBug:
 		header := "this bug needs a timer of the code under test to fire early, as it can on a slow or loaded machine"
@@ -177,18 +196,39 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	return true
 }
 
-// freshResult is what the replay of a schedule in a new process did.
-type freshResult struct {
-	reproduced bool
-	report     string // the replay's report of the bug
-	why        string // how it diverged, when it did not reproduce
-	err        error  // the replay could not be run
+// sameRun reports whether a replay of run made the same run: the same
+// choices and steps. A replay that ends with the same bug after other steps
+// started from other state (what the run left in package variables), and
+// would record a place heddle replay does not reach.
+func sameRun(run, replay *engine.Result) bool {
+	if run.Steps != replay.Steps || len(run.Choices) != len(replay.Choices) {
+		return false
+	}
+	for i := range run.Choices {
+		if run.Choices[i].Key() != replay.Choices[i].Key() {
+			return false
+		}
+	}
+	return true
 }
 
-// freshReplay replays the schedule at path as heddle replay does: in a new
+// freshResult is what the replay of a schedule in a new process did.
+type freshResult struct {
+	report *event.Event // its bug or timing event, when it reproduced the bug
+	why    string       // how it diverged, when it did not
+	kind   string       // avoid mode: the kind of bug the replay ended with ("unknown": cut short)
+	where  string       // avoid mode: where
+	err    error        // the replay could not be run
+}
+
+// freshReport replays the schedule at path as heddle replay does: in a new
 // process of this test binary, which goes through the executions the
-// schedule records before its run (warmUp), then replays it.
-func (x *explorer) freshReplay(path string) freshResult {
+// schedule records before its run (warmUp) and then replays it, from the
+// state the exploration's run started from. Without avoid, that process
+// builds the report (Config.ReportRun), and its bug or timing event is
+// returned; with avoid, it replays the schedule keeping the timers avoid
+// names from firing early (earlyNeeded), and returns how it ended.
+func (x *explorer) freshReport(path, avoid string, limits ...int) freshResult {
 	exe, err := os.Executable()
 	if err != nil {
 		return freshResult{err: err}
@@ -203,6 +243,10 @@ func (x *explorer) freshReplay(path string) freshResult {
 	cfg.Strategy, cfg.Replay, cfg.Runs, cfg.Time, cfg.Budget = "replay", path, 1, 0, "1"
 	cfg.Events, cfg.Verbose, cfg.Output, cfg.KeepGoing = ev.Name(), false, false, false
 	cfg.Unit, cfg.FirstRun, cfg.PackageTime, cfg.Tests = nil, 0, 0, 0
+	cfg.ReportRun, cfg.Avoid = avoid == "", avoid
+	if len(limits) == 2 {
+		cfg.AvoidLimit, cfg.AvoidKeep = limits[0], limits[1] != 0
+	}
 	b, err := json.Marshal(cfg)
 	if err != nil {
 		return freshResult{err: err}
@@ -224,18 +268,59 @@ func (x *explorer) freshReplay(path string) freshResult {
 			continue
 		}
 		switch e.Action {
-		case event.Bug:
-			r.report = e.Report
+		case event.Bug, event.Timing:
+			verdict = true
+			r.report = &e
 		case event.Replayed:
 			verdict = true
-			r.reproduced = e.Message == ""
-			r.why = e.Message
+			r.why, r.kind, r.where = e.Message, e.Kind, e.Key
 		}
 	}
 	if !verdict {
 		return freshResult{err: fmt.Errorf("it ended without a verdict (%v): %s", runErr, oneLine(lastLines(string(out), 3)))}
 	}
 	return r
+}
+
+// freshReported reports on the test the bug or timing verdict that a
+// replay in a new process (freshReport) reported.
+func (x *explorer) freshReported(run int, path string, e *event.Event) bool {
+	x.t.Helper()
+	if x.seen[e.Key] {
+		if !x.seen["file "+path] && !x.seen["existed "+path] {
+			os.Remove(path)
+		}
+		return false
+	}
+	x.seen[e.Key] = true
+	x.seen["file "+path] = true
+	note := "note: the replay that builds a report, made in the exploring process after the run, did not reproduce this bug: the run depended on what the executions of this test before it left in package variables. This report was built in a new process that went through those executions first, as heddle replay does.\n"
+	text := strings.Replace(e.Report, "\nschedule: ", "\n"+note+"schedule: ", 1)
+	out := event.Event{Action: e.Action, Kind: e.Kind, Key: e.Key, Message: e.Message, Run: run, Steps: e.Steps, Schedule: path, Report: text, Replay: e.Replay}
+	x.emit(out)
+	if e.Action == event.Timing {
+		x.t.Log("\n" + text)
+		return false
+	}
+	x.bugs++
+	x.t.Error("\n" + text)
+	return true
+}
+
+// freshAvoided is earlyNeeded's replay keeping the timers avoid names from
+// firing early, made in a new process (freshReport) when this process
+// replays a schedule to report it: a replay made here after another starts
+// from the state that one left. unknown: it could not decide.
+func (x *explorer) freshAvoided(avoid string, limit int, keep bool) (kind, where string, unknown bool) {
+	k := 0
+	if keep {
+		k = 1
+	}
+	r := x.freshReport(x.cfg.Replay, avoid, limit, k)
+	if r.err != nil || r.kind == "unknown" {
+		return "", "", true
+	}
+	return r.kind, r.where, false
 }
 
 // runPattern is the -test.run pattern that selects exactly the test name.
@@ -269,9 +354,7 @@ func (x *explorer) recordedReplay(keys []string, seed uint64) (*engine.Result, *
 	rs := &runT{TB: x.t}
 	watch := &earlyWatch{Strategy: strategy.NewReplay(keys)}
 	res := x.exec(engine.Config{Seed: seed, Record: true}, watch, rs)
-	firings := append(watch.firings, forcedFirings(res.Trace, watch.firings)...)
-	sort.Slice(firings, func(i, j int) bool { return firings[i].step < firings[j].step })
-	return res, rs, firings
+	return res, rs, watch.all(res.Trace)
 }
 
 // timingMessage is the message of a timing verdict: what the test assumes,
