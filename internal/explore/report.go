@@ -340,13 +340,6 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-func indent(s string) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = "  | " + l
-	}
-	return strings.Join(lines, "\n")
-}
 
 // recordedReplay replays the choices keys of a run with recording, for a
 // report's positions and trace, and returns the early firings it made.
