@@ -340,7 +340,6 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-
 // recordedReplay replays the choices keys of a run with recording, for a
 // report's positions and trace, and returns the early firings it made.
 func (x *explorer) recordedReplay(keys []string, seed uint64) (*engine.Result, *runT, []earlyFiring) {
