@@ -464,7 +464,19 @@ func runEach(spec runSpec) (*runResult, error) {
 	start := time.Now()
 	for i, name := range names {
 		if interrupted.Load() {
-			break // runBinary forwarded the signal; start no other test
+			// runBinary forwarded the signal; start no other test. The
+			// tests left skip, as in one process they did.
+			if strings.HasPrefix(name, "Test") {
+				skip := fmt.Sprintf("--- SKIP: %s (0.00s)\n    heddle: interrupted\n", name)
+				out.WriteString(skip)
+				switch {
+				case spec.JSON:
+					spec.Out.printEvent(event.Event{Action: event.Output, Package: spec.Package, Output: skip})
+				case spec.Verbose:
+					spec.Out.Write([]byte(skip))
+				}
+			}
+			continue
 		}
 		s := spec
 		s.Part = true

@@ -105,7 +105,12 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 			case fr.err != nil:
 				note += fmt.Sprintf(" (its replay in a new process could not be checked: %v)", fr.err)
 			case fr.report != nil:
-				return x.freshReported(run, path, fr.report)
+				// Later runs that fail the same way are known without
+				// replaying them (the fresh report costs a process and a
+				// warm-up).
+				reported := x.freshReported(run, path, fr.report)
+				x.seen[bug.Kind+" "+x.where(bug)] = true
+				return reported
 			default:
 				// Not reproducible at all: no bug can be reported with
 				// a schedule that does not replay it.
