@@ -320,3 +320,31 @@ func TestChoiceHasKey(t *testing.T) {
 		t.Fatalf("%d points", c.points)
 	}
 }
+
+// TestRecordedClocksBounded: past Config.ClockBound, the steps of a
+// recorded run get no vector clock, and the run goes on to its end (pond's
+// TestPoolWithContextCanceled: 10,000 goroutines ordered through one
+// channel made the clocks of its replay grow past the memory bound).
+func TestRecordedClocksBounded(t *testing.T) {
+	run := func(bound uint64) *engine.Result {
+		s := strategy.NewRandom(3)
+		s.Begin(1)
+		return engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, Record: true, ClockBound: bound}, s, copiesWithTimers(150))
+	}
+	full := run(0)
+	if full.ClocksTo != 0 {
+		t.Fatalf("ClocksTo %d with the default bound", full.ClocksTo)
+	}
+	r := run(16 << 10)
+	if r.ClocksTo == 0 || r.ClocksTo >= len(r.Trace) {
+		t.Fatalf("ClocksTo %d of %d steps: want some steps with clocks, some without", r.ClocksTo, len(r.Trace))
+	}
+	if r.Steps != full.Steps || len(r.Trace) != len(full.Trace) {
+		t.Fatalf("bounded: %d steps, %d in the trace; unbounded: %d, %d", r.Steps, len(r.Trace), full.Steps, len(full.Trace))
+	}
+	for i, s := range r.Trace {
+		if i >= r.ClocksTo && len(s.VC) != 0 {
+			t.Fatalf("step %d, after ClocksTo %d, has a clock", s.N, r.ClocksTo)
+		}
+	}
+}

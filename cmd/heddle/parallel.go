@@ -40,7 +40,7 @@ func useParallel(f *testFlags) bool {
 // -parallel in worker processes.
 func runTests(spec runSpec, f *testFlags) (*runResult, error) {
 	if !useParallel(f) {
-		return runBinary(spec)
+		return runEach(spec)
 	}
 	tests, err := listTests(spec)
 	if err != nil {

@@ -259,7 +259,7 @@ func testRacy(f *testFlags, opts build.Options, stdout, stderr io.Writer) int {
 		p.bin = bin
 		cfg := exploreConfig(f, outDir, prog, pkg)
 		cfg.Disable = append(cfg.Disable, engine.KindRace)
-		res, err := runBinary(runSpec{Package: pkg.ImportPath, Dir: pkg.Dir, Binary: bin, Args: testArgs(f), Config: cfg, JSON: f.json, Verbose: f.verbose, Out: quiet})
+		res, err := runEach(runSpec{Package: pkg.ImportPath, Dir: pkg.Dir, Binary: bin, Args: testArgs(f), Config: cfg, JSON: f.json, Verbose: f.verbose, Out: quiet})
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return exitUsage
@@ -318,7 +318,7 @@ func testRacy(f *testFlags, opts build.Options, stdout, stderr io.Writer) int {
 			}
 			cfg := exploreConfig(f, rdir, rprog, rpkg)
 			cfg.Disable = append(cfg.Disable, engine.KindRace)
-			res, err := runBinary(runSpec{Package: rpkg.ImportPath, Dir: rpkg.Dir, Binary: bin, Args: testArgs(f), Config: cfg, Out: &syncWriter{w: io.Discard, progress: out.progress}})
+			res, err := runEach(runSpec{Package: rpkg.ImportPath, Dir: rpkg.Dir, Binary: bin, Args: testArgs(f), Config: cfg, Out: &syncWriter{w: io.Discard, progress: out.progress}})
 			if err != nil {
 				fmt.Fprintln(stderr, err)
 				return exitUsage
@@ -419,7 +419,7 @@ func testRacy(f *testFlags, opts build.Options, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "heddle: -racy: %s is gone from the second build\n", pkg.ImportPath)
 			return exitUsage
 		}
-		c, fatal := explorePackage(prog2, pkg2, f, outDir, out, stderr, func(cfg *explore.Config, _ string) { cfg.Racy = placed }, runBinary)
+		c, fatal := explorePackage(prog2, pkg2, f, outDir, out, stderr, func(cfg *explore.Config, _ string) { cfg.Racy = placed }, runEach)
 		if fatal {
 			return exitUsage
 		}

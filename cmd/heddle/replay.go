@@ -265,7 +265,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "heddle: %s: package %s has no test %s any more: nothing was replayed\n", pos[0], s.Package, s.Test)
 		return exitUsage
 	case verdict == nil:
-		fmt.Fprintf(stderr, "heddle: the replay of %s ended without a verdict: the test binary stopped before the end of the run\n", pos[0])
+		fmt.Fprintf(stderr, "heddle: the replay of %s ended without a verdict: the test binary stopped before the end of the run (its output above says why)\n", pos[0])
 		return exitUsage
 	case verdict.Message != "":
 		fmt.Fprintf(stderr, "heddle: the replay of %s diverged: %s.\n"+

@@ -41,6 +41,10 @@ type runSpec struct {
 	// Quiet keeps the binary's output out of Out (a -parallel worker's:
 	// runTests prints what is to be printed); progress still shows.
 	Quiet bool
+	// Part marks one of several processes that run a package's tests
+	// (runEach): the closing PASS or FAIL line of its output is left to
+	// the caller, which prints one for the package.
+	Part bool
 }
 
 // runResult is what a test binary did.
@@ -285,6 +289,9 @@ func runBinary(spec runSpec) (*runResult, error) {
 			line = strings.ReplaceAll(line, build.MainTest, "main")
 		}
 		out.WriteString(line + "\n")
+		if spec.Part && (line == "PASS" || line == "FAIL") {
+			continue // runEach prints one for the package
+		}
 		if spec.JSON {
 			spec.Out.printEvent(event.Event{Action: event.Output, Package: spec.Package, Output: line + "\n"})
 			continue
@@ -432,4 +439,127 @@ func same(a, b string) bool {
 	sa, err1 := os.Stat(a)
 	sb, err2 := os.Stat(b)
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// runEach runs the tests of a test binary one process each, one after the
+// other, and merges what they did as one binary's run: each test's
+// exploration starts from the state of a new process, as its replay does,
+// whatever the tests before it left in package variables (a default pool
+// made in init, a buffered channel a Stop filled) or could not finish (a
+// run ended at the time budget in the middle). Fuzz targets and examples,
+// which go test runs after the tests, run after them, one process each as
+// well. A binary with one test (or none) runs as it is.
+func runEach(spec runSpec) (*runResult, error) {
+	names, err := listRunnable(spec)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) <= 1 {
+		return runBinary(spec)
+	}
+	_, sub := runPattern(spec.Args)
+	res := &runResult{}
+	var out strings.Builder
+	share := spec.Config.PackageTime > 0
+	start := time.Now()
+	for i, name := range names {
+		if interrupted.Load() {
+			// runBinary forwarded the signal; start no other test. The
+			// tests left skip, as in one process they did.
+			if strings.HasPrefix(name, "Test") {
+				skip := fmt.Sprintf("--- SKIP: %s (0.00s)\n    heddle: interrupted\n", name)
+				out.WriteString(skip)
+				switch {
+				case spec.JSON:
+					spec.Out.printEvent(event.Event{Action: event.Output, Package: spec.Package, Output: skip})
+				case spec.Verbose:
+					spec.Out.Write([]byte(skip))
+				}
+			}
+			continue
+		}
+		s := spec
+		s.Part = true
+		s.Args = nil
+		for _, a := range spec.Args {
+			if !strings.HasPrefix(a, "-test.run=") {
+				s.Args = append(s.Args, a)
+			}
+		}
+		p := testRunPattern(name)
+		if sub != "" {
+			p += "/" + sub
+		}
+		s.Args = append(s.Args, "-test.run="+p)
+		if share {
+			// -budget-total: what is left of the package's time, over the
+			// tests left (explore.shareTime spreads it within a process).
+			s.Config.PackageTime = max(spec.Config.PackageTime-time.Since(start), explore.MinShare)
+			s.Config.Tests = len(names) - i
+		}
+		r, err := runBinary(s)
+		if err != nil {
+			return nil, err
+		}
+		res.Events = append(res.Events, r.Events...)
+		res.Failed = res.Failed || r.Failed
+		res.Elapsed += r.Elapsed
+		out.WriteString(strings.TrimSuffix(strings.TrimSuffix(r.Output, "PASS\n"), "FAIL\n"))
+	}
+	closing := "PASS"
+	if res.Failed {
+		closing = "FAIL"
+	}
+	out.WriteString(closing + "\n")
+	res.Output = out.String()
+	switch {
+	case spec.JSON:
+		spec.Out.printEvent(event.Event{Action: event.Output, Package: spec.Package, Output: closing + "\n"})
+	case spec.Quiet:
+	case res.Failed || spec.Verbose:
+		spec.Out.Write([]byte(closing + "\n"))
+	}
+	return res, nil
+}
+
+// runPattern splits the -test.run pattern of args into its top-level part
+// and the rest (the subtests' patterns), as go test reads it.
+func runPattern(args []string) (top, sub string) {
+	top = "."
+	for _, a := range args {
+		if p, ok := strings.CutPrefix(a, "-test.run="); ok {
+			top = p
+		}
+	}
+	if i := strings.Index(top, "/"); i >= 0 {
+		top, sub = top[:i], top[i+1:]
+	}
+	return top, sub
+}
+
+// listRunnable lists what spec's binary runs with its -test.run: its tests,
+// fuzz targets (their seed corpus) and examples with output, in go test's
+// order (-test.list lists benchmarks too, which do not run without
+// -test.bench).
+func listRunnable(spec runSpec) ([]string, error) {
+	top, _ := runPattern(spec.Args)
+	cmd := exec.Command(spec.Binary, "-test.list="+top)
+	cmd.Dir = spec.Dir
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("heddle: listing the tests of %s: %v", spec.Package, err)
+	}
+	var tests, fuzz, examples []string
+	for _, l := range strings.Split(out.String(), "\n") {
+		switch {
+		case strings.HasPrefix(l, "Test"):
+			tests = append(tests, l)
+		case strings.HasPrefix(l, "Fuzz"):
+			fuzz = append(fuzz, l)
+		case strings.HasPrefix(l, "Example"):
+			examples = append(examples, l)
+		}
+	}
+	return append(append(tests, fuzz...), examples...), nil
 }

@@ -67,6 +67,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"schedfile": cmdSchedfile,
+			"cmpsched":  cmdCmpsched,
 			"treehash":  cmdTreehash,
 			"jsonlines": cmdJSONLines,
 			"status":    cmdStatus,
@@ -92,6 +93,27 @@ func cmdSchedfile(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("want one schedule file under %s, found %d: %v", args[0], len(found), found)
 	}
 	ts.Setenv(args[1], found[0])
+}
+
+// cmpsched A B compares two schedule files but for their "before:" lines:
+// what the exploring process ran before the bug's run differs between one
+// process and a worker that started at a later run.
+func cmdCmpsched(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: cmpsched A B")
+	}
+	read := func(name string) string {
+		var keep []string
+		for _, l := range strings.Split(ts.ReadFile(name), "\n") {
+			if !strings.HasPrefix(l, "before: ") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	if a, b := read(args[0]), read(args[1]); a != b {
+		ts.Fatalf("%s and %s differ:\n%s\n---\n%s", args[0], args[1], a, b)
+	}
 }
 
 // treehash DIR FILE writes a hash of every file under DIR (names, modes and

@@ -187,6 +187,11 @@ type Result struct {
 	// Enabled set was kept: a long run with many goroutines keeps those
 	// of its last steps only (enabledlog.go).
 	EnabledFrom int
+	// ClocksTo is, in a recorded run, the first step of Trace without a
+	// vector clock, or 0 when every step has one: a long run with many
+	// goroutines stops computing them once they take Config.ClockBound bytes
+	// (trace.go).
+	ClocksTo int
 	// Unfinished is set when the run was still going at Config.Deadline
 	// plus Config.Grace and was ended in the middle: what it changed in
 	// the program's state is as no whole run leaves it.
@@ -258,6 +263,10 @@ type Config struct {
 	// enabled sets of its steps before it keeps those of its last steps
 	// only (Result.EnabledFrom); 0 means 256 MiB.
 	EnabledBound uint64
+	// ClockBound is how many bytes a recorded run allocates for the
+	// vector clocks of its steps before the steps after get none
+	// (Result.ClocksTo); 0 means 256 MiB.
+	ClockBound uint64
 	// Trace makes the run keep its trace of steps (Result.Trace), which
 	// Record implies. Strategies such as DPOR need it; random and PCT do
 	// not, and runs are faster without it.
@@ -339,6 +348,7 @@ type Exec struct {
 	enChunks []*enChunkT
 	enVer    uint64
 	enBytes  uint64 // allocated for the enabled sets, about
+	vcBytes  uint64 // allocated for the vector clocks of recorded steps, about
 	point    Point
 	res      Result
 

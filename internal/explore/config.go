@@ -58,6 +58,17 @@ type Config struct {
 	Replay  string // schedule file to replay (Strategy "replay")
 	Verbose bool   // print every step of a replayed run
 
+	// ReportRun makes the replay of a schedule build the report of its
+	// bug, as the exploration that found it does (a replay in a new
+	// process, explorer.freshReport). Avoid makes it replay the schedule
+	// keeping the timers it names from firing early ("all", "test",
+	// "assumption": see earlyNeeded), within AvoidLimit steps, keeping
+	// spinning goroutines if AvoidKeep, and say how the run ended.
+	ReportRun  bool   `json:",omitempty"`
+	Avoid      string `json:",omitempty"`
+	AvoidLimit int    `json:",omitempty"`
+	AvoidKeep  bool   `json:",omitempty"`
+
 	Events string // file to append JSON events to ("" for none)
 
 	// Racy is the number of racy statements (found by a -race phase) that

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -83,6 +84,18 @@ type explorer struct {
 	output      *testOutput
 	deadline    time.Time     // of a time budget: runs still going then are ended
 	lastRun     time.Duration // how long the last run took
+
+	// first is the first run this process made of the test, and before
+	// the replays it made besides its runs, as "run:what" (see warmUp):
+	// a schedule records both, so that its replay in a new process goes
+	// through the same executions before the run it replays.
+	first  int
+	before []string
+
+	// A replay in a new process that builds a report (Config.ReportRun):
+	// the early firings of its run, and the seed of its random numbers.
+	watch     *earlyWatch
+	freshSeed uint64
 }
 
 func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
@@ -183,6 +196,7 @@ func (x *explorer) run() {
 		first, end = u.From, u.To
 	}
 	yield := yieldCheck{file: cfg.Yield}
+	x.first = first
 	for run := first; ; run++ {
 		if cfg.Runs > 0 && ((cfg.FirstRun > 0 && run > cfg.Runs) || (cfg.FirstRun <= 0 && run-first >= cfg.Runs)) {
 			break
@@ -225,7 +239,17 @@ func (x *explorer) run() {
 		}
 		x.realFailed = x.t.Failed()
 		began := time.Now()
-		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: trace}, strat, rs)
+		if name == "replay" && cfg.Avoid != "" {
+			x.avoided(sched, randSeed, rs)
+			break
+		}
+		runStrat := strat
+		if name == "replay" && cfg.ReportRun {
+			x.watch = &earlyWatch{Strategy: strat}
+			x.freshSeed = randSeed
+			runStrat = x.watch
+		}
+		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: trace}, runStrat, rs)
 		x.lastRun = time.Since(began)
 		if res.OverTime && cfg.Unit != nil {
 			// A unit's run cut by its time slice is not over: its rest
@@ -247,10 +271,17 @@ func (x *explorer) run() {
 		}
 		if res.OverTime {
 			if res.Unfinished {
-				unfinished = fmt.Sprintf("run %d of %s", run, x.name())
-				x.t.Logf("heddle: %s was ended at the time budget before it finished: the goroutines it left were stopped in the middle, and the package state it changed stays as no whole run leaves it, for the tests after it in this process", unfinished)
+				x.t.Logf("heddle: run %d of %s was ended at the time budget before it finished: the goroutines it left were stopped in the middle (heddle test explores each test in a process of its own: the tests after it do not see the package state it left)", run, x.name())
 			}
 			break // the time budget is spent, this run with it
+		}
+		if name == "replay" && cfg.ReportRun {
+			if bug := x.replayBug(res, rs); bug != nil && bug.Kind == sched.Kind {
+				x.report(sched.Run, res, rs, bug)
+			} else {
+				x.replayVerdict(sched, res, bug)
+			}
+			break
 		}
 		if name == "replay" {
 			x.replayed(res, rs)
@@ -273,6 +304,7 @@ func (x *explorer) run() {
 			// Run 2, not run 1: package state that a first run sets up
 			// once (a sync.Once, a cache) stays, as it does natively.
 			bug = x.checkDeterminism(res, randSeed)
+			x.before = append(x.before, fmt.Sprintf("%d:check", run))
 		}
 		if bug == nil {
 			if rs.skipped {
@@ -364,11 +396,6 @@ func (x *explorer) run() {
 	x.emit(sum)
 	x.emit(event.Event{Action: action, Elapsed: elapsed.Seconds()})
 }
-
-// unfinished names the last run of this process that was ended at the
-// time budget before it finished (see engine.Result.Unfinished), for the
-// reports of the tests after it.
-var unfinished string
 
 // exec runs one execution with the watchdog armed.
 func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.Result {
@@ -488,14 +515,21 @@ func (x *explorer) randSeed(s engine.Strategy, run int) uint64 {
 	return seedFor(x.cfg.Seed, run)
 }
 
-// warmUp prepares the replay of a schedule recorded at run k > 1: it runs
-// the recorded strategy, with the recorded seed, through runs 1 to k-1, so
-// that state the program keeps across runs (a sync.Once, a cache in a
-// package variable) is what it was when the bug was found. It returns the
-// seed of run k's random numbers.
+// warmUp prepares the replay of a schedule recorded at run k: it runs the
+// recorded strategy, with the recorded seed, through the runs the
+// exploration's process made before run k (from its first, Schedule.Before),
+// and the replays it made between them (the determinism check after run 2,
+// the replays of a report), so that state the program keeps across runs
+// (a sync.Once, a cache or a buffered channel in a package variable) is
+// what it was when the bug was found. It returns the seed of run k's
+// random numbers.
 func (x *explorer) warmUp(s *schedule.Schedule) uint64 {
 	seed := seedFor(s.Seed, s.Run)
-	if s.Run <= 1 || s.Strategy == "" || s.Strategy == "replay" {
+	if s.Strategy == "" || s.Strategy == "replay" {
+		return seed
+	}
+	first, extra := parseBefore(s.Before)
+	if s.Run <= first && len(extra) == 0 {
 		return seed
 	}
 	warm, err := strategy.New(s.Strategy, strategy.Options{Seed: s.Seed, PCTDepth: x.cfg.PCTDepth})
@@ -520,14 +554,87 @@ func (x *explorer) warmUp(s *schedule.Schedule) uint64 {
 		if !warm.Begin(run) {
 			break
 		}
-		res := x.exec(engine.Config{Seed: x.randSeed(warm, run), Trace: trace}, warm, &runT{TB: x.t})
+		if run < first {
+			// Runs another process made (a -parallel or -shard unit
+			// starts at its first): the strategy goes through them
+			// without running the program.
+			warm.End(&engine.Result{})
+			continue
+		}
+		rs := &runT{TB: x.t}
+		seed := x.randSeed(warm, run)
+		res := x.exec(engine.Config{Seed: seed, Trace: trace || extra[run] != ""}, warm, rs)
 		warm.End(res)
+		switch extra[run] {
+		case "check":
+			x.exec(engine.Config{Seed: seed, Trace: true}, strategy.NewReplay(choiceKeys(res.Choices)), &runT{TB: x.t})
+		case "replay", "replay+early":
+			keys := choiceKeys(res.Choices)
+			res2, rs2, firings := x.recordedReplay(keys, seed)
+			if extra[run] == "replay+early" {
+				if b := classify(res2, rs2); b != nil && res2.OverMemory == "" && !res2.OverTime {
+					x.earlyNeeded(b, keys, res2.Steps, seed, firings)
+				}
+			}
+		}
 	}
 	seed = x.randSeed(warm, s.Run)
 	if n := engine.RaceErrors(); n > x.races {
 		x.races = n
 	}
 	return seed
+}
+
+// avoided replays the schedule keeping the timers Config.Avoid names from
+// firing early (earlyNeeded's replay, in a new process: freshAvoided), and
+// emits how the run ended: a replay event with the bug's kind ("unknown"
+// when the run was cut short) and where it happened (Key).
+func (x *explorer) avoided(s *schedule.Schedule, seed uint64, rs *runT) {
+	res := x.exec(engine.Config{Seed: seed, Record: true, StepLimit: x.cfg.AvoidLimit, KeepSpinners: x.cfg.AvoidKeep}, &avoidEarly{keys: s.Choices, avoid: avoidModes[x.cfg.Avoid]}, rs)
+	e := event.Event{Action: event.Replayed, Steps: res.Steps}
+	switch b := classify(res, rs); {
+	case res.OverMemory != "" || res.OverTime || (res.Bug != nil && res.Bug.Kind == engine.KindStepLimit && s.Kind != engine.KindStepLimit):
+		e.Kind = "unknown"
+	case b != nil:
+		e.Kind, e.Key = b.Kind, x.where(b)
+	}
+	x.emit(e)
+}
+
+// beforeText is what a schedule recorded at run records of the executions
+// before it (Schedule.Before): the first run of the process and the
+// replays made after a run, "first=N R:what ...".
+func (x *explorer) beforeText(run int) string {
+	var parts []string
+	if x.first > 1 {
+		parts = append(parts, fmt.Sprintf("first=%d", x.first))
+	}
+	for _, b := range x.before {
+		var r int
+		if _, err := fmt.Sscanf(b, "%d:", &r); err == nil && r < run {
+			parts = append(parts, b)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// parseBefore reads Schedule.Before: the first run, and what was replayed
+// after a run.
+func parseBefore(s string) (first int, extra map[int]string) {
+	first, extra = 1, map[int]string{}
+	for _, f := range strings.Fields(s) {
+		if v, ok := strings.CutPrefix(f, "first="); ok {
+			if n, err := strconv.Atoi(v); err == nil && n > 1 {
+				first = n
+			}
+			continue
+		}
+		r, what, ok := strings.Cut(f, ":")
+		if n, err := strconv.Atoi(r); ok && err == nil {
+			extra[n] = what
+		}
+	}
+	return first, extra
 }
 
 // nondeterministic says that the test cannot be explored: it is
@@ -645,6 +752,7 @@ func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (strin
 		Strategy:    x.cfg.Strategy,
 		Seed:        x.cfg.Seed,
 		Run:         run,
+		Before:      x.beforeText(run),
 		Choices:     keys,
 		Settings:    x.cfg.Settings(),
 		Extra:       x.scheduleExtra(),

@@ -1,10 +1,13 @@
 package explore
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"sort"
+	"regexp"
 	"strings"
 	"time"
 
@@ -22,11 +25,21 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		return false // known without replaying it
 	}
 	keys := choiceKeys(res.Choices)
-	path, werr := x.writeSchedule(run, bug, keys)
+	// fresh: this process replays a schedule to report it (freshReport):
+	// the run is that replay, made first after the warm-up, and the
+	// schedule is written already.
+	fresh := x.cfg.ReportRun
+	var path string
+	var werr error
+	if fresh {
+		path = x.cfg.Replay
+	} else {
+		path, werr = x.writeSchedule(run, bug, keys)
+	}
 	drop := func() bool {
 		// One schedule per distinct bug: this one is not reported (unless
 		// an earlier report has the same file).
-		if path != "" && werr == nil && !x.seen["file "+path] && !x.seen["existed "+path] {
+		if !fresh && path != "" && werr == nil && !x.seen["file "+path] && !x.seen["existed "+path] {
 			os.Remove(path)
 		}
 		return false
@@ -46,10 +59,17 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 
 	// Reproduce with recording, for positions and the trace, noting the
 	// timers that fire early.
-	rs2 := &runT{TB: x.t}
 	seed := x.randSeed(x.strat, run)
-	watch := &earlyWatch{Strategy: strategy.NewReplay(keys)}
-	res2 := x.exec(engine.Config{Seed: seed, Record: true}, watch, rs2)
+	var res2 *engine.Result
+	var rs2 *runT
+	var firings []earlyFiring
+	if fresh {
+		seed = x.freshSeed
+		res2, rs2, firings = res, rs, x.watch.all(res.Trace)
+	} else {
+		res2, rs2, firings = x.recordedReplay(keys, seed)
+		x.before = append(x.before, fmt.Sprintf("%d:replay", run))
+	}
 	bug2 := classify(res2, rs2)
 	if bug2 != nil && bug.Kind == engine.KindNondeterminism && bug2.Kind == bug.Kind {
 		// Keep the finding's own words: which check saw the divergence.
@@ -63,8 +83,6 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		bug2 = bug
 	}
 	note := ""
-	firings := append(watch.firings, forcedFirings(res2.Trace, watch.firings)...)
-	sort.Slice(firings, func(i, j int) bool { return firings[i].step < firings[j].step })
 	if res2.OverMemory != "" || res2.OverTime {
 		why := res2.OverMemory
 		if res2.OverTime {
@@ -73,10 +91,42 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		note = "note: the recorded replay of this bug was ended (" + why + "); heddle replay -v shows its steps"
 		res2, rs2, bug2 = res, rs, bug
 		firings = nil
-	} else if bug2 == nil || bug2.Kind != bug.Kind {
+	} else if bug2 == nil || bug2.Kind != bug.Kind || !fresh && !sameRun(res, res2) {
 		note = "note: replaying the schedule did not reproduce this bug: the test is nondeterministic by itself"
 		res2, rs2, bug2 = res, rs, bug
 		firings = nil
+		if werr == nil && !fresh && bug.Kind != engine.KindNondeterminism {
+			// The replay made here ran after the run, from the state the
+			// run left: replay the schedule where heddle replay runs it,
+			// in a new process that goes through the executions before
+			// the run first, and build the report there.
+			fr := x.freshReport(path, "")
+			switch {
+			case fr.err != nil:
+				note += fmt.Sprintf(" (its replay in a new process could not be checked: %v)", fr.err)
+			case fr.report != nil:
+				// Later runs that fail the same way are known without
+				// replaying them (the fresh report costs a process and a
+				// warm-up).
+				reported := x.freshReported(run, path, fr.report)
+				x.seen[bug.Kind+" "+x.where(bug)] = true
+				return reported
+			default:
+				// Not reproducible at all: no bug can be reported with
+				// a schedule that does not replay it.
+				nd := &engine.Bug{Kind: engine.KindNondeterminism, G: bug.G, Message: fmt.Sprintf(
+					"the test is nondeterministic by itself: the %s of run %d (%s) did not happen again when its schedule was replayed, in this process and in a new one (%s)",
+					bug.Kind, run, oneLine(bug.Message), oneLine(fr.why))}
+				if x.cfg.StrictNondeterminism {
+					bug, bug2, note = nd, nd, ""
+					break
+				}
+				drop()
+				x.seen[bug.Kind+" "+x.where(bug)] = true
+				x.nondeterministic(run, res, nd)
+				return false
+			}
+		}
 	}
 	if bug2.Kind == engine.KindLeak && x.ignoredLeak(bug2) {
 		return drop()
@@ -90,6 +140,9 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	timing := false
 	tkey := ""     // a timing verdict's dedup key
 	placed := bug2 // the bug as a replay sees it, before a timing verdict renames it
+	if !fresh {
+		x.before[len(x.before)-1] = fmt.Sprintf("%d:replay+early", run)
+	}
 	switch x.earlyNeeded(bug2, keys, res2.Steps, seed, firings) {
 	case earlyBug:
 		header := "this bug needs a timer of the code under test to fire early, as it can on a slow or loaded machine"
@@ -126,9 +179,6 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	if note != "" {
 		fmt.Fprintln(&b, note)
 	}
-	if unfinished != "" {
-		fmt.Fprintf(&b, "note: %s was ended at the time budget before it finished, earlier in this process: if this test depends on package state that run changed, this bug may not happen in a new process (heddle replay)\n", unfinished)
-	}
 	replay := ""
 	if werr != nil {
 		fmt.Fprintf(&b, "schedule: not written: %v\n", werr)
@@ -149,6 +199,159 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	x.emit(event.Event{Action: event.Bug, Kind: bug2.Kind, Key: key, Message: bug2.Message, Run: run, Steps: res2.Steps, Schedule: path, Report: text, Replay: replay})
 	x.t.Error("\n" + text)
 	return true
+}
+
+// sameRun reports whether a replay of run made the same run: the same
+// choices and steps. A replay that ends with the same bug after other steps
+// started from other state (what the run left in package variables), and
+// would record a place heddle replay does not reach.
+func sameRun(run, replay *engine.Result) bool {
+	if run.Steps != replay.Steps || len(run.Choices) != len(replay.Choices) {
+		return false
+	}
+	for i := range run.Choices {
+		if run.Choices[i].Key() != replay.Choices[i].Key() {
+			return false
+		}
+	}
+	return true
+}
+
+// freshResult is what the replay of a schedule in a new process did.
+type freshResult struct {
+	report *event.Event // its bug or timing event, when it reproduced the bug
+	why    string       // how it diverged, when it did not
+	kind   string       // avoid mode: the kind of bug the replay ended with ("unknown": cut short)
+	where  string       // avoid mode: where
+	err    error        // the replay could not be run
+}
+
+// freshReport replays the schedule at path as heddle replay does: in a new
+// process of this test binary, which goes through the executions the
+// schedule records before its run (warmUp) and then replays it, from the
+// state the exploration's run started from. Without avoid, that process
+// builds the report (Config.ReportRun), and its bug or timing event is
+// returned; with avoid, it replays the schedule keeping the timers avoid
+// names from firing early (earlyNeeded), and returns how it ended.
+func (x *explorer) freshReport(path, avoid string, limits ...int) freshResult {
+	exe, err := os.Executable()
+	if err != nil {
+		return freshResult{err: err}
+	}
+	ev, err := os.CreateTemp("", "heddle-fresh-*.jsonl")
+	if err != nil {
+		return freshResult{err: err}
+	}
+	ev.Close()
+	defer os.Remove(ev.Name())
+	cfg := x.cfg
+	cfg.Strategy, cfg.Replay, cfg.Runs, cfg.Time, cfg.Budget = "replay", path, 1, 0, "1"
+	cfg.Events, cfg.Verbose, cfg.Output, cfg.KeepGoing = ev.Name(), false, false, false
+	cfg.Unit, cfg.FirstRun, cfg.PackageTime, cfg.Tests = nil, 0, 0, 0
+	cfg.ReportRun, cfg.Avoid = avoid == "", avoid
+	if len(limits) == 2 {
+		cfg.AvoidLimit, cfg.AvoidKeep = limits[0], limits[1] != 0
+	}
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		return freshResult{err: err}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, "-test.run="+runPattern(x.t.Name()), "-test.v=true")
+	cmd.Env = append(os.Environ(), EnvConfig+"="+string(b))
+	out, runErr := cmd.CombinedOutput()
+	data, err := os.ReadFile(ev.Name())
+	if err != nil {
+		return freshResult{err: err}
+	}
+	var r freshResult
+	verdict := false
+	for _, l := range strings.Split(string(data), "\n") {
+		var e event.Event
+		if json.Unmarshal([]byte(l), &e) != nil {
+			continue
+		}
+		switch e.Action {
+		case event.Bug, event.Timing:
+			verdict = true
+			r.report = &e
+		case event.Replayed:
+			verdict = true
+			r.why, r.kind, r.where = e.Message, e.Kind, e.Key
+		}
+	}
+	if !verdict {
+		return freshResult{err: fmt.Errorf("it ended without a verdict (%v): %s", runErr, oneLine(lastLines(string(out), 3)))}
+	}
+	return r
+}
+
+// freshReported reports on the test the bug or timing verdict that a
+// replay in a new process (freshReport) reported.
+func (x *explorer) freshReported(run int, path string, e *event.Event) bool {
+	x.t.Helper()
+	if x.seen[e.Key] {
+		if !x.seen["file "+path] && !x.seen["existed "+path] {
+			os.Remove(path)
+		}
+		return false
+	}
+	x.seen[e.Key] = true
+	x.seen["file "+path] = true
+	note := "note: the replay that builds a report, made in the exploring process after the run, did not reproduce this bug: the run depended on what the executions of this test before it left in package variables. This report was built in a new process that went through those executions first, as heddle replay does.\n"
+	text := strings.Replace(e.Report, "\nschedule: ", "\n"+note+"schedule: ", 1)
+	out := event.Event{Action: e.Action, Kind: e.Kind, Key: e.Key, Message: e.Message, Run: run, Steps: e.Steps, Schedule: path, Report: text, Replay: e.Replay}
+	x.emit(out)
+	if e.Action == event.Timing {
+		x.t.Log("\n" + text)
+		return false
+	}
+	x.bugs++
+	x.t.Error("\n" + text)
+	return true
+}
+
+// freshAvoided is earlyNeeded's replay keeping the timers avoid names from
+// firing early, made in a new process (freshReport) when this process
+// replays a schedule to report it: a replay made here after another starts
+// from the state that one left. unknown: it could not decide.
+func (x *explorer) freshAvoided(avoid string, limit int, keep bool) (kind, where string, unknown bool) {
+	k := 0
+	if keep {
+		k = 1
+	}
+	r := x.freshReport(x.cfg.Replay, avoid, limit, k)
+	if r.err != nil || r.kind == "unknown" {
+		return "", "", true
+	}
+	return r.kind, r.where, false
+}
+
+// runPattern is the -test.run pattern that selects exactly the test name.
+func runPattern(name string) string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return strings.Join(parts, "/")
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// recordedReplay replays the choices keys of a run with recording, for a
+// report's positions and trace, and returns the early firings it made.
+func (x *explorer) recordedReplay(keys []string, seed uint64) (*engine.Result, *runT, []earlyFiring) {
+	rs := &runT{TB: x.t}
+	watch := &earlyWatch{Strategy: strategy.NewReplay(keys)}
+	res := x.exec(engine.Config{Seed: seed, Record: true}, watch, rs)
+	return res, rs, watch.all(res.Trace)
 }
 
 // timingMessage is the message of a timing verdict: what the test assumes,

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 	"unicode"
@@ -234,7 +235,12 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, seed u
 	// leak, which stays a bug whatever the replays say: with a thousand
 	// goroutines, keeping them costs.
 	keep := bug.Kind != engine.KindLeak
-	same := func(avoid func(*engine.Timer) bool) bool {
+	same := func(mode string) bool {
+		avoid := avoidModes[mode]
+		if x.cfg.ReportRun {
+			kind, w, unknown := x.freshAvoided(mode, limit, keep)
+			return unknown || kind == bug.Kind && w == where
+		}
 		rs := &runT{TB: x.t}
 		res := x.exec(engine.Config{Seed: seed, Record: true, StepLimit: limit, KeepSpinners: keep}, &avoidEarly{keys: keys, avoid: avoid}, rs)
 		if res.OverMemory != "" || res.OverTime || (res.Bug != nil && res.Bug.Kind == engine.KindStepLimit && bug.Kind != engine.KindStepLimit) {
@@ -243,7 +249,7 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, seed u
 		b := classify(res, rs)
 		return b != nil && b.Kind == bug.Kind && x.where(b) == where
 	}
-	if same(func(*engine.Timer) bool { return true }) {
+	if same("all") {
 		return earlyNotNeeded
 	}
 	switch bug.Kind {
@@ -253,10 +259,10 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, seed u
 		return earlyBug
 	}
 	breaks := func(f earlyFiring) bool { return f.test }
-	avoid := testTimer
+	avoid := "test"
 	if bug.Kind == engine.KindDeadlock {
 		breaks = func(f earlyFiring) bool { return f.test || f.sleep }
-		avoid = assumption
+		avoid = "assumption"
 	}
 	n := 0
 	for _, f := range firings {
@@ -271,6 +277,22 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, seed u
 		return earlyBug
 	}
 	return earlyTiming
+}
+
+// avoidModes are the timers earlyNeeded's replays keep from firing early,
+// by name (Config.Avoid).
+var avoidModes = map[string]func(*engine.Timer) bool{
+	"all":        func(*engine.Timer) bool { return true },
+	"test":       testTimer,
+	"assumption": assumption,
+}
+
+// all is every early firing of the run the watch saw, with trace: those
+// chosen and those forced (forcedFirings), in step order.
+func (w *earlyWatch) all(trace []engine.Step) []earlyFiring {
+	firings := append(w.firings[:len(w.firings):len(w.firings)], forcedFirings(trace, w.firings)...)
+	sort.Slice(firings, func(i, j int) bool { return firings[i].step < firings[j].step })
+	return firings
 }
 
 // timingFirings are the early firings a timing verdict shows: for a failed

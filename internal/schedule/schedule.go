@@ -64,8 +64,14 @@ type Schedule struct {
 	Strategy    string
 	Seed        int64
 	Run         int
-	Extra       map[string]string // header keys this version does not know
-	Choices     []string
+	// Before lists what the exploration's process ran of this test before
+	// run Run, besides runs 1 to Run-1 (see explore's warm-up): the
+	// first run it made, and the replays it made after some runs (the
+	// determinism check, the replays of a report), so that a replay in a
+	// new process goes through the same executions first.
+	Before  string
+	Extra   map[string]string // header keys this version does not know
+	Choices []string
 }
 
 // Write writes s in the file format.
@@ -103,6 +109,7 @@ func (s *Schedule) Write(w io.Writer) error {
 	kv("strategy", s.Strategy)
 	kv("seed", strconv.FormatInt(s.Seed, 10))
 	kv("run", strconv.Itoa(s.Run))
+	kv("before", s.Before)
 	extra := make([]string, 0, len(s.Extra))
 	for k := range s.Extra {
 		extra = append(extra, k)
@@ -213,6 +220,8 @@ func Parse(r io.Reader) (*Schedule, error) {
 			s.Seed, err = strconv.ParseInt(v, 10, 64)
 		case "run":
 			s.Run, err = strconv.Atoi(v)
+		case "before":
+			s.Before = v
 		default:
 			if s.Extra == nil {
 				s.Extra = map[string]string{}
