@@ -193,15 +193,20 @@ func cmdWaitfile(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Fatalf("%s did not appear within two minutes", args[0])
 }
 
-// procgone PIDFILE checks that the process whose id PIDFILE holds ends
-// within a minute (a zombie counts as ended). Linux only.
+// procgone PIDFILE checks that the processes whose ids PIDFILE holds (one
+// per line) end within a minute (a zombie counts as ended). Linux only.
 func cmdProcgone(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: procgone PIDFILE")
 	}
 	b, err := os.ReadFile(ts.MkAbs(args[0]))
 	ts.Check(err)
-	pid := strings.TrimSpace(string(b))
+	for _, pid := range strings.Fields(string(b)) {
+		procGone(ts, pid)
+	}
+}
+
+func procGone(ts *testscript.TestScript, pid string) {
 	for i := 0; i < 600; i++ {
 		stat, err := os.ReadFile("/proc/" + pid + "/stat")
 		if err != nil {

@@ -271,38 +271,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	code := exitOK
-	worse := func(c int) {
-		if c > code {
-			code = c
-		}
-	}
-	total := newTotalBudget(f, prog.Packages)
-	for i, pkg := range prog.Packages {
-		if !pkg.HasTests {
-			if f.json {
-				out.printEvent(event.Event{Action: event.Skip, Package: pkg.ImportPath, Output: "no test files"})
-			} else {
-				fmt.Fprintf(out, "?   \t%s\t[no test files]\n", pkg.ImportPath)
-			}
-			continue
-		}
-		c, fatal := explorePackage(prog, pkg, f, outDir, out, stderr, func(cfg *explore.Config, bin string) {
-			cfg.PackageTime, cfg.Tests = total.share(i, bin, pkg.Dir)
-		}, func(spec runSpec) (*runResult, error) { return runTests(spec, f) })
-		if fatal {
-			return exitUsage
-		}
-		worse(c)
-		if interrupted.Load() {
-			fmt.Fprintln(stderr, "heddle: interrupted: the packages after this one were not tested")
-			if code == exitOK {
-				code = exitUsage
-			}
-			return code
-		}
-	}
-	return code
+	return testPackages(prog, f, outDir, out, stderr)
 }
 
 // explorePackage builds pkg's test binary, explores its tests with run and
@@ -325,6 +294,9 @@ func explorePackage(prog *build.Program, pkg *build.Package, f *testFlags, outDi
 		configure(&cfg, bin)
 	}
 	res, err := run(runSpec{Package: pkg.ImportPath, Dir: pkg.Dir, Binary: bin, Args: testArgs(f), Config: cfg, JSON: f.json, Verbose: f.verbose, Out: out})
+	if errors.Is(err, errNotTested) {
+		return exitOK, false
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage, true
