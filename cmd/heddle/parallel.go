@@ -496,6 +496,13 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 	if !began.IsZero() {
 		t.elapsed = time.Since(began)
 	}
+	if kind != "" {
+		for k := range t.events {
+			if t.events[k].Action == event.Summary {
+				t.events[k].Elapsed = t.elapsed.Seconds()
+			}
+		}
+	}
 	t.removeSchedules(all)
 	return t, nil
 }
@@ -564,7 +571,7 @@ type testResult struct {
 	// notStarted: an interrupt came before the test's turn.
 	notStarted bool
 	elapsed    time.Duration
-	kept    map[string]bool // the schedule files of the bugs reported
+	kept       map[string]bool // the schedule files of the bugs reported
 }
 
 // mergeUnits makes one test's result of its workers': the runs of all;
@@ -605,6 +612,7 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 	// them in run order; for subtrees, the first unit's.
 	var reported []event.Event
 	seen := map[string]bool{}
+	keptReports := map[string]bool{}
 	total, bugs := 0, 0
 	interruptedTest := false
 	proofs := map[string]string{} // proof -> races
@@ -652,6 +660,7 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 		if e.Schedule != "" {
 			t.kept[e.Schedule] = true
 		}
+		keptReports[e.Report] = true
 		switch e.Action {
 		case event.Bug:
 			bugs++
@@ -662,7 +671,7 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 	var dropped []string // reports of bugs found again by another worker, or past the stop
 	for _, r := range runs {
 		for _, e := range r.res.Events {
-			if (e.Action == event.Bug || e.Action == event.Timing) && e.Report != "" && !(e.Schedule != "" && t.kept[e.Schedule]) {
+			if (e.Action == event.Bug || e.Action == event.Timing) && e.Report != "" && !keptReports[e.Report] {
 				dropped = append(dropped, e.Report)
 			}
 		}
@@ -813,7 +822,7 @@ func dropReports(out string, drop []string) string {
 			}
 			ind := indent(l)
 			from := i
-			if i > 0 && indent(lines[i-1]) < ind && strings.HasSuffix(strings.TrimRight(lines[i-1], "\n"), ":") {
+			if i > 0 && indent(lines[i-1]) < ind && strings.HasSuffix(strings.TrimRight(lines[i-1], " \n"), ":") {
 				from = i - 1 // "    file_test.go:12:" above the report
 			}
 			to := i + 1
