@@ -703,7 +703,7 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 		r := runs[0]
 		for _, e := range r.res.Events {
 			switch e.Action {
-			case event.Start, event.Summary, event.Progress:
+			case event.Start, event.Summary:
 				t.events = append(t.events, e)
 			case event.Pass, event.Fail:
 				if r.res.Failed || e.Action == event.Fail {
@@ -860,6 +860,7 @@ func (t *testResult) print(spec runSpec, f *testFlags, name string) string {
 	body := strings.Join(t.bodies, "")
 	if spec.JSON {
 		emit := func(e event.Event) {
+			e.Time = time.Time{} // stamped as printed: the events of a test were made by several processes
 			e.Package = spec.Package
 			if e.Test == "" {
 				e.Test = name

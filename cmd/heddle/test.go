@@ -89,8 +89,9 @@ Flags:
 	-timeout d       fail a test binary that runs longer than d (default 10m;
 	                 none with a time budget); 0 disables it
 	-parallel n      explore with n worker processes (default: the number of
-	                 CPUs): several tests at once, and one test's runs or
-	                 tree split among them (random, pct, pos, dfs, sdpor)
+	                 CPUs): several packages and tests at once, and one
+	                 test's runs or tree split among them (random, pct, pos,
+	                 dfs, sdpor); 1: one process, one test at a time
 	-o dir           write schedule files to dir (default: heddle's cache)
 	-race            build with the race detector
 	-racy            explore with the race detector, then explore again with
