@@ -565,7 +565,6 @@ func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, 
 type testResult struct {
 	events  []event.Event // start, bugs and the like, summary, pass or fail
 	bodies  []string      // the test's own output (-v), each worker's, with the test's RUN and verdict lines left out
-	failOut string        // the output of a failed test without -v, its verdict line left out
 	failed  bool
 	skipped bool
 	// notStarted: an interrupt came before the test's turn.
