@@ -404,6 +404,12 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 			return nil, false // killed: its work is not needed
 		default:
 		}
+		if ur != nil && ur.summary.Action == "" && interrupted.Load() {
+			// The interrupt reached it before it could stop by itself
+			// (it had just started): it explored nothing.
+			ur.killed = true
+			return nil, false
+		}
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
@@ -492,7 +498,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 	if spec.Main {
 		shown = "main" // as heddle run prints main's test
 	}
-	t := mergeUnits(spec, f, shown, kind, runs, finished && !interrupted.Load())
+	t := mergeUnits(spec, f, shown, kind, runs, finished)
 	if !began.IsZero() {
 		t.elapsed = time.Since(began)
 	}
@@ -507,13 +513,40 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 	return t, nil
 }
 
-// exploreRuns explores the run ranges of a randomized strategy. On a bug
-// (without -keep-going) the workers on ranges after it are killed at once
-// and those ranges dropped; the ranges before it are explored to their
-// end, so that the bug reported is the first, as in a sequential
-// exploration.
+// probeTime is how long the first worker of a randomized strategy's test
+// explores its runs alone, from run 1: a test that is done by then (most
+// tests of a suite) costs one process, as in one test binary; the runs
+// of a longer one are then split among the workers.
+const probeTime = 100 * time.Millisecond
+
+// exploreRuns explores the runs of a randomized strategy: runs from 1 for
+// probeTime in one worker, then what is left in ranges, two per worker.
+// On a bug (without -keep-going) the workers on ranges after it are
+// killed at once and those ranges dropped; the ranges before it are
+// explored to their end, so that the bug reported is the first, as in a
+// sequential exploration.
 func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, <-chan struct{}, *slotWaiter) (*unitRun, bool), ask func(*strategy.Unit) *slotWaiter, ready func(), mu *sync.Mutex) bool {
-	units := strategy.Split(strategy.RootUnit(f.strategy, f.budget.Runs), runsPerWorker*f.parallel)
+	probe := strategy.RootUnit(f.strategy, f.budget.Runs)
+	slot := ask(&probe)
+	ready()
+	ur, ok := explore(&probe, 0, probeTime, nil, slot)
+	if !ok || ur.stopRun > 0 || ur.summary.Interrupted {
+		return false
+	}
+	if len(ur.summary.UnitRest) == 0 {
+		return ur.summary.UnitFinished
+	}
+	var rest strategy.Unit
+	if json.Unmarshal(ur.summary.UnitRest, &rest) != nil || rest.From < 1 {
+		return false
+	}
+	if a := runAlign(f.strategy); a > 1 {
+		// PCT learns its bounds within blocks of runs: a range starts at
+		// a block, and the probe's runs of the block it cut are made again
+		// (counted once: mergeUnits).
+		rest.From = (rest.From-1)/a*a + 1
+	}
+	units := strategy.Split(rest, runsPerWorker*f.parallel)
 	limit := 0 // the lowest run at which one process stops
 	kills := make([]chan struct{}, len(units))
 	for i := range kills {
@@ -548,7 +581,6 @@ func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, 
 			}
 		}(i)
 	}
-	ready()
 	wg.Wait()
 	if limit > 0 {
 		return false
@@ -559,6 +591,28 @@ func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, 
 		}
 	}
 	return true
+}
+
+// runsMade is the number of distinct runs of run ranges: a range of PCT
+// may make again runs of the probe's last block.
+func runsMade(runs []*unitRun) int {
+	var iv [][2]int
+	for _, r := range runs {
+		if r.summary.Runs > 0 {
+			from := max(unitFrom(r), 1)
+			iv = append(iv, [2]int{from, from + r.summary.Runs - 1})
+		}
+	}
+	sort.Slice(iv, func(i, j int) bool { return iv[i][0] < iv[j][0] })
+	n, end := 0, 0
+	for _, x := range iv {
+		if x[1] <= end {
+			continue
+		}
+		n += x[1] - max(x[0], end+1) + 1
+		end = x[1]
+	}
+	return n
 }
 
 // testResult is one test's result, merged from its workers'.
@@ -714,11 +768,17 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 		t.events = append(t.events, verdictEvent(spec.Package, name, t))
 		return t
 	}
+	if kind == "runs" {
+		total = runsMade(runs)
+	}
+	if !finished && stop == 0 && interrupted.Load() {
+		interruptedTest = true // its workers were done, the rest never started
+	}
 	sum := event.Event{Action: event.Summary, Package: spec.Package, Test: name, Runs: total, Bugs: bugs, Strategy: f.strategy, Budget: f.budget.Text, Interrupted: interruptedTest}
 	if kind == "runs" && stop > 0 {
 		sum.Runs = stop // as one process stops there
 	}
-	if bugs == 0 && kind == "tree" && finished && !t.failed && stop == 0 {
+	if bugs == 0 && kind == "tree" && finished && !interruptedTest && !t.failed && stop == 0 {
 		sum.Exhausted = true
 		if len(proofs) == 1 {
 			for p, races := range proofs {
