@@ -517,7 +517,13 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 // explores its runs alone, from run 1: a test that is done by then (most
 // tests of a suite) costs one process, as in one test binary; the runs
 // of a longer one are then split among the workers.
-const probeTime = 100 * time.Millisecond
+// HEDDLE_PROBE_TIME (a duration) changes it, for tests.
+var probeTime = func() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("HEDDLE_PROBE_TIME")); err == nil && d > 0 {
+		return d
+	}
+	return 100 * time.Millisecond
+}()
 
 // exploreRuns explores the runs of a randomized strategy: runs from 1 for
 // probeTime in one worker, then what is left in ranges, two per worker.
