@@ -292,7 +292,15 @@ func worker(spec runSpec, f *testFlags, name string, u *strategy.Unit, runs int,
 			s.Args = append(s.Args, a)
 		}
 	}
-	s.Args = append(s.Args, "-test.run="+testRunPattern(name))
+	pattern := testRunPattern(name)
+	for _, a := range spec.Args {
+		if p, ok := strings.CutPrefix(a, "-test.run="); ok {
+			if i := strings.Index(p, "/"); i >= 0 {
+				pattern += p[i:] // the subtests -run selects
+			}
+		}
+	}
+	s.Args = append(s.Args, "-test.run="+pattern)
 	s.Config.Unit = u
 	if u != nil {
 		s.Config.Runs, s.Config.Time = runs, slice
