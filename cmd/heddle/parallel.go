@@ -170,7 +170,7 @@ func runTests(spec runSpec, f *testFlags) (*runResult, error) {
 		done[i] = make(chan result, 1)
 		ready := make(chan struct{})
 		go func() {
-			t, err := runTest(spec, f, name, sem, [2]int{bin, i}, ready)
+			t, err := runTest(spec, f, name, sem, [2]int{bin, i}, ready, len(tests) >= f.parallel)
 			done[i] <- result{t, err}
 		}()
 		select {
@@ -345,7 +345,11 @@ func worker(spec runSpec, f *testFlags, name string, u *strategy.Unit, runs int,
 // runTest explores one test with workers taken from sem, at priority
 // prio (its binary's and its own number). It closes ready when it has
 // asked for its first workers.
-func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]int, ready chan struct{}) (*testResult, error) {
+//
+// With probe, a randomized strategy's runs start in one worker
+// (exploreRuns): the binary has enough tests to keep the other workers
+// busy meanwhile.
+func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]int, ready chan struct{}, probe bool) (*testResult, error) {
 	var readyOnce sync.Once
 	isReady := func() { readyOnce.Do(func() { close(ready) }) }
 	defer isReady()
@@ -435,7 +439,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 	finished := false
 	switch kind {
 	case "runs":
-		finished = exploreRuns(f, explore, ask, isReady, &mu)
+		finished = exploreRuns(f, explore, ask, isReady, &mu, probe)
 	case "tree":
 		root := strategy.RootUnit(f.strategy, 0)
 		reserved, inflight := 0, 0 // runs of the budget given to workers, and workers out
@@ -533,26 +537,30 @@ var probeTime = func() time.Duration {
 	return 100 * time.Millisecond
 }()
 
-// exploreRuns explores the runs of a randomized strategy: runs from 1 for
-// probeTime in one worker, then what is left in ranges, two per worker.
+// exploreRuns explores the runs of a randomized strategy: with probe, runs
+// from 1 for probeTime in one worker, then what is left in ranges, two per
+// worker; without, all of them in ranges at once.
 // On a bug (without -keep-going) the workers on ranges after it are
 // killed at once and those ranges dropped; the ranges before it are
 // explored to their end, so that the bug reported is the first, as in a
 // sequential exploration.
-func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, <-chan struct{}, *slotWaiter) (*unitRun, bool), ask func(*strategy.Unit) *slotWaiter, ready func(), mu *sync.Mutex) bool {
-	probe := strategy.RootUnit(f.strategy, f.budget.Runs)
-	slot := ask(&probe)
-	ready()
-	ur, ok := explore(&probe, 0, probeTime, nil, slot)
-	if !ok || ur.stopRun > 0 || ur.summary.Interrupted {
-		return false
-	}
-	if len(ur.summary.UnitRest) == 0 {
-		return ur.summary.UnitFinished
-	}
-	var rest strategy.Unit
-	if json.Unmarshal(ur.summary.UnitRest, &rest) != nil || rest.From < 1 {
-		return false
+func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, <-chan struct{}, *slotWaiter) (*unitRun, bool), ask func(*strategy.Unit) *slotWaiter, ready func(), mu *sync.Mutex, probe bool) bool {
+	rest := strategy.RootUnit(f.strategy, f.budget.Runs)
+	if probe {
+		first := rest
+		slot := ask(&first)
+		ready()
+		ur, ok := explore(&first, 0, probeTime, nil, slot)
+		if !ok || ur.stopRun > 0 || ur.summary.Interrupted {
+			return false
+		}
+		if len(ur.summary.UnitRest) == 0 {
+			return ur.summary.UnitFinished
+		}
+		rest = strategy.Unit{}
+		if json.Unmarshal(ur.summary.UnitRest, &rest) != nil || rest.From < 1 {
+			return false
+		}
 	}
 	if a := runAlign(f.strategy); a > 1 {
 		// PCT learns its bounds within blocks of runs: a range starts at
@@ -595,6 +603,7 @@ func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, 
 			}
 		}(i)
 	}
+	ready()
 	wg.Wait()
 	if limit > 0 {
 		return false
