@@ -3,27 +3,35 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"heddle.dev/internal/build"
 	"heddle.dev/internal/event"
+	"heddle.dev/internal/explore"
 	"heddle.dev/internal/strategy"
 )
 
-// -parallel N (issue 12): the tests of a test binary are explored by up to
-// N worker processes at once, each the test binary exploring one unit of
-// one test's work (explore.Config.Unit): several tests at once, and one
-// test's runs split by run numbers (random, pct, pos) or its tree split
-// into subtrees (dfs, sdpor, and each pass of ipb and idb) by
-// strategy.Coordinate. Other strategies, and
-// time budgets, explore each test in one worker.
+// -parallel N (issue 12): the tests of the packages of a heddle command are
+// explored by up to N worker processes at once, each the package's test
+// binary exploring one unit of one test's work (explore.Config.Unit):
+// several packages and tests at once, and one test's runs split by run
+// numbers (random, pct, pos) or its tree split into subtrees (dfs, sdpor,
+// and each pass of ipb and idb) by strategy.Coordinate. Other strategies,
+// and time budgets, explore each test in one worker. What the workers of a
+// test did is merged into one test's events and output, printed in the
+// order one test binary prints them: test by test, package by package.
 
 // sliceTime is how long a worker explores a subtree before it hands the
 // rest back (ETA's time slice, 10s); a run the slice cuts is explored
@@ -31,17 +39,121 @@ import (
 // asks a unit to yield its rest as soon as a worker has nothing to do.
 const sliceTime = 10 * time.Second
 
-// useParallel reports whether runTests runs spec's binary with workers.
+// runsPerWorker is how many ranges of runs a randomized strategy's budget
+// is split into per worker: a few, so that workers that finish early take
+// a range of a slower one's share, and few, since each is a process.
+const runsPerWorker = 2
+
+// useParallel reports whether runTests runs a binary's tests with workers.
 func useParallel(f *testFlags) bool {
-	return f.parallel > 1 && !f.json && !f.verbose
+	return f.parallel > 1
+}
+
+var (
+	slotsOnce sync.Once
+	slots     *slotQueue
+	binaries  atomic.Int64 // test binaries given to runTests so far: the first number of a slot's priority
+)
+
+// workerSlots are the worker processes of the whole command: the tests of
+// every package explored at once share them.
+func workerSlots(n int) *slotQueue {
+	slotsOnce.Do(func() { slots = &slotQueue{free: n} })
+	return slots
+}
+
+// slotQueue hands out worker slots by priority: the lowest key first
+// (package, test, unit), so that the packages and tests explored at once
+// finish, and print, in the order one process explores them.
+type slotQueue struct {
+	mu      sync.Mutex
+	free    int
+	waiting []*slotWaiter // by key
+}
+
+type slotWaiter struct {
+	key [3]int
+	ch  chan struct{}
+}
+
+// enqueue asks for a slot: its channel is closed when it is given.
+func (q *slotQueue) enqueue(key [3]int) *slotWaiter {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	w := &slotWaiter{key: key, ch: make(chan struct{})}
+	if q.free > 0 && len(q.waiting) == 0 {
+		q.free--
+		close(w.ch)
+		return w
+	}
+	i := sort.Search(len(q.waiting), func(i int) bool { return lessKey(key, q.waiting[i].key) })
+	q.waiting = append(q.waiting, nil)
+	copy(q.waiting[i+1:], q.waiting[i:])
+	q.waiting[i] = w
+	return w
+}
+
+func (q *slotQueue) release() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.waiting) > 0 {
+		w := q.waiting[0]
+		q.waiting = q.waiting[1:]
+		close(w.ch)
+		return
+	}
+	q.free++
+}
+
+func lessKey(a, b [3]int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
+
+// children are the test binaries running: a signal heddle gets is
+// forwarded to each (watchSignals).
+var children struct {
+	sync.Mutex
+	m map[*os.Process]bool
+}
+
+// trackChild adds p to the children until the function it returns is
+// called.
+func trackChild(p *os.Process) (untrack func()) {
+	children.Lock()
+	defer children.Unlock()
+	if children.m == nil {
+		children.m = map[*os.Process]bool{}
+	}
+	children.m[p] = true
+	return func() {
+		children.Lock()
+		defer children.Unlock()
+		delete(children.m, p)
+	}
+}
+
+// signalChildren sends sig to every test binary running.
+func signalChildren(sig os.Signal) {
+	children.Lock()
+	defer children.Unlock()
+	for p := range children.m {
+		p.Signal(sig)
+	}
 }
 
 // runTests runs the tests of one test binary: in one process, or with
-// -parallel in worker processes.
+// -parallel in worker processes, printing each test's output when it is
+// done and every test before it was printed.
 func runTests(spec runSpec, f *testFlags) (*runResult, error) {
 	if !useParallel(f) {
 		return runEach(spec)
 	}
+	bin := int(binaries.Add(1))
 	tests, err := listTests(spec)
 	if err != nil {
 		return nil, err
@@ -49,41 +161,92 @@ func runTests(spec runSpec, f *testFlags) (*runResult, error) {
 	if len(tests) == 0 {
 		return runBinary(spec) // says "no tests to run" as usual
 	}
-	sem := make(chan struct{}, f.parallel)
-	results := make([]*runResult, len(tests))
-	errs := make([]error, len(tests))
-	var wg sync.WaitGroup
+	sem := workerSlots(f.parallel)
+	type result struct {
+		t   *testResult
+		err error
+	}
+	done := make([]chan result, len(tests))
 	for i, name := range tests {
-		wg.Add(1)
-		go func(i int, name string) {
-			defer wg.Done()
-			results[i], errs[i] = runTest(spec, f, name, sem)
-		}(i, name)
+		// Each test asks for its first workers before the next one does:
+		// the slots go to the tests in order.
+		done[i] = make(chan result, 1)
+		ready := make(chan struct{})
+		go func() {
+			t, err := runTest(spec, f, name, sem, [2]int{bin, i}, ready, len(tests) >= f.parallel)
+			done[i] <- result{t, err}
+		}()
+		select {
+		case <-ready:
+		case r := <-done[i]:
+			done[i] <- r
+		}
 	}
-	wg.Wait()
+	start := time.Now()
 	res := &runResult{}
-	for i := range tests {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		r := results[i]
-		res.Events = append(res.Events, r.Events...)
-		if r.Failed {
-			// As one binary prints it: the failing tests' output, then
-			// one FAIL line.
-			res.Output += strings.TrimSuffix(r.Output, "FAIL\n")
-		}
-		res.Failed = res.Failed || r.Failed
-		if r.Elapsed > res.Elapsed {
-			res.Elapsed = r.Elapsed
-		}
+	var firstErr error
+	type heldTest struct {
+		t    *testResult
+		name string
 	}
+	var held []heldTest
+	for i, name := range tests {
+		r := <-done[i]
+		if r.err != nil && firstErr == nil {
+			firstErr = r.err
+		}
+		if firstErr != nil {
+			continue
+		}
+		shown := name
+		if spec.Main {
+			shown = "main"
+		}
+		if interrupted.Load() && r.t.notStarted {
+			// Printed only if a test after it was explored: in one
+			// process, the tests after an interrupt skip.
+			held = append(held, heldTest{r.t, shown})
+			continue
+		}
+		for _, h := range held {
+			res.Output += h.t.print(spec, f, h.name)
+			res.Events = append(res.Events, h.t.events...)
+		}
+		held = nil
+		out := r.t.print(spec, f, shown)
+		res.Events = append(res.Events, r.t.events...)
+		res.Output += out
+		res.Failed = res.Failed || r.t.failed
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if len(held) == len(tests) {
+		return nil, errNotTested // an interrupt came before any of its tests' turn
+	}
+	for _, h := range held {
+		res.Output += h.t.print(spec, f, h.name)
+		res.Events = append(res.Events, h.t.events...)
+	}
+	res.Elapsed = time.Since(start)
+	end := "PASS\n"
 	if res.Failed {
-		res.Output += "FAIL\n"
-		spec.Out.Write([]byte(res.Output))
+		end = "FAIL\n"
 	}
+	switch {
+	case spec.JSON:
+		spec.Out.printEvent(event.Event{Action: event.Output, Package: spec.Package, Output: end})
+	case spec.Verbose || res.Failed:
+		spec.Out.Write([]byte(end))
+	}
+	res.Output += end
 	return res, nil
 }
+
+// errNotTested is runTests's error when an interrupt came before any of
+// the binary's tests was explored: the package is not tested, as the
+// packages after an interrupt in one process.
+var errNotTested = errors.New("heddle: interrupted: not tested")
 
 // listTests lists the tests of spec's binary that its -test.run selects.
 func listTests(spec runSpec) ([]string, error) {
@@ -117,12 +280,14 @@ type unitRun struct {
 	unit    *strategy.Unit
 	res     *runResult
 	summary event.Event
-	bugRun  int // the run of its first bug, 0 if none
+	bugRun  int  // the run of its first bug, 0 if none
+	stopRun int  // the run at which one process would stop: a bug (without -keep-going), or the test found nondeterministic
+	killed  bool // its work was not needed: a bug elsewhere made it useless
 }
 
 // worker explores unit u (nil: the whole test) of test name, with a
 // budget of runs runs (0: the configured budget).
-func worker(spec runSpec, name string, u *strategy.Unit, runs int, slice time.Duration, yield string, cancel <-chan struct{}) (*unitRun, error) {
+func worker(spec runSpec, f *testFlags, name string, u *strategy.Unit, runs int, slice time.Duration, yield string, cancel <-chan struct{}) (*unitRun, error) {
 	s := spec
 	s.Args = nil
 	for _, a := range spec.Args {
@@ -130,14 +295,32 @@ func worker(spec runSpec, name string, u *strategy.Unit, runs int, slice time.Du
 			s.Args = append(s.Args, a)
 		}
 	}
-	s.Args = append(s.Args, "-test.run="+testRunPattern(name))
+	pattern := testRunPattern(name)
+	for _, a := range spec.Args {
+		if p, ok := strings.CutPrefix(a, "-test.run="); ok {
+			if i := strings.Index(p, "/"); i >= 0 {
+				pattern += p[i:] // the subtests -run selects
+			}
+		}
+	}
+	s.Args = append(s.Args, "-test.run="+pattern)
 	s.Config.Unit = u
 	s.Config.Yield = yield
 	if u != nil {
 		s.Config.Runs, s.Config.Time = runs, slice
 	}
 	s.Quiet = true
+	s.JSON = false // runTests prints the merged events
 	s.Cancel = cancel
+	// A worker killed (its work made useless by a bug elsewhere) cannot
+	// remove what the test put in t.TempDir: each worker gets a temporary
+	// directory of its own, removed when it ends.
+	tmp, err := os.MkdirTemp("", "heddle-worker-")
+	if err != nil {
+		return nil, fmt.Errorf("heddle: %v", err)
+	}
+	defer os.RemoveAll(tmp)
+	s.Env = append(append([]string(nil), spec.Env...), "TMPDIR="+tmp)
 	res, err := runBinary(s)
 	if err != nil {
 		return nil, err
@@ -151,35 +334,55 @@ func worker(spec runSpec, name string, u *strategy.Unit, runs int, slice time.Du
 			if ur.bugRun == 0 || e.Run < ur.bugRun {
 				ur.bugRun = e.Run
 			}
+			if (!f.keepGoing || e.Kind == "blocked") && (ur.stopRun == 0 || e.Run < ur.stopRun) {
+				ur.stopRun = e.Run
+			}
+		case event.Nondeterministic:
+			if ur.stopRun == 0 || e.Run < ur.stopRun {
+				ur.stopRun = e.Run
+			}
 		}
 	}
 	return ur, nil
 }
 
-// runTest explores one test with workers taken from sem.
-func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runResult, error) {
+// runTest explores one test with workers taken from sem, at priority
+// prio (its binary's and its own number). It closes ready when it has
+// asked for its first workers.
+//
+// With probe, a randomized strategy's runs start in one worker
+// (exploreRuns): the binary has enough tests to keep the other workers
+// busy meanwhile.
+func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]int, ready chan struct{}, probe bool) (*testResult, error) {
+	var readyOnce sync.Once
+	isReady := func() { readyOnce.Do(func() { close(ready) }) }
+	defer isReady()
+	var began time.Time // when its first worker started
+	var units atomic.Int64
 	cancel := make(chan struct{})
 	var once sync.Once
 	stop := func() { once.Do(func() { close(cancel) }) }
 	defer stop()
-	go func() {
-		for {
-			select {
-			case <-cancel:
-				return
-			case <-time.After(100 * time.Millisecond):
-				if interrupted.Load() {
-					stop()
-				}
-			}
-		}
-	}()
 	var mu sync.Mutex
-	var runs []*unitRun
+	var runs, all []*unitRun // the units whose work counts; all units that ran
 	var firstErr error
-	explore := func(u *strategy.Unit, budget int, slice time.Duration, yield string, kill <-chan struct{}) (*unitRun, bool) {
-		sem <- struct{}{}
-		defer func() { <-sem }()
+	ask := func(u *strategy.Unit) *slotWaiter {
+		seq := int(units.Add(1))
+		if u != nil && u.From > 0 {
+			seq = u.From // ranges of runs in run order
+		}
+		return sem.enqueue([3]int{prio[0], prio[1], seq})
+	}
+	explore := func(u *strategy.Unit, budget int, slice time.Duration, yield string, kill <-chan struct{}, slot *slotWaiter) (*unitRun, bool) {
+		if slot == nil {
+			slot = ask(u)
+			isReady()
+		}
+		<-slot.ch
+		defer sem.release()
+		if interrupted.Load() {
+			return nil, false // an interrupt: no new worker
+		}
 		select {
 		case <-cancel:
 			return nil, false
@@ -187,6 +390,11 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 			return nil, false
 		default:
 		}
+		mu.Lock()
+		if began.IsZero() {
+			began = time.Now()
+		}
+		mu.Unlock()
 		k, done := make(chan struct{}), make(chan struct{})
 		go func() {
 			select {
@@ -197,15 +405,27 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 			case <-done:
 			}
 		}()
-		ur, err := worker(spec, name, u, budget, slice, yield, k)
+		ur, err := worker(spec, f, name, u, budget, slice, yield, k)
 		close(done)
+		mu.Lock()
+		defer mu.Unlock()
+		if ur != nil {
+			all = append(all, ur)
+		}
 		select {
 		case <-k:
+			if ur != nil {
+				ur.killed = true
+			}
 			return nil, false // killed: its work is not needed
 		default:
 		}
-		mu.Lock()
-		defer mu.Unlock()
+		if ur != nil && ur.summary.Action == "" && interrupted.Load() {
+			// The interrupt reached it before it could stop by itself
+			// (it had just started): it explored nothing.
+			ur.killed = true
+			return nil, false
+		}
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
@@ -223,7 +443,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 	finished := false
 	switch kind {
 	case "runs":
-		finished = exploreRuns(f, explore, &mu)
+		finished = exploreRuns(f, explore, ask, isReady, &mu, probe)
 	case "tree":
 		root := strategy.RootUnit(f.strategy, 0)
 		reserved, inflight := 0, 0 // runs of the budget given to workers, and workers out
@@ -273,14 +493,13 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 				returned.Broadcast()
 				mu.Unlock()
 			}()
-			ur, ok := explore(&u, slice, sliceTime, yield, cancel)
+			ur, ok := explore(&u, slice, sliceTime, yield, cancel, nil)
 			if !ok {
 				return strategy.Outcome{Stop: true}
 			}
 			var o strategy.Outcome
 			mu.Lock()
 			reserved -= slice - ur.summary.Runs
-			over := false
 			mu.Unlock()
 			if len(ur.summary.UnitRest) > 0 {
 				var r strategy.Unit // a new one: omitted fields stay zero
@@ -297,7 +516,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 			if ur.res.Failed && ur.bugRun == 0 && countBugs(ur.res.Events) == 0 {
 				o.Stop = true // the worker failed without a bug: stop
 			}
-			if (ur.bugRun > 0 && !f.keepGoing) || over {
+			if ur.stopRun > 0 || ur.summary.Interrupted {
 				o.Stop = true
 				stop() // the other workers stop at once
 			}
@@ -310,41 +529,100 @@ func runTest(spec runSpec, f *testFlags, name string, sem chan struct{}) (*runRe
 			fmt.Fprintf(os.Stderr, "heddle: parallel %s: %v, %.2fs processor time in %.2fs (%.2fs per unit)\n", name, st, cpu.Seconds(), time.Since(wall0).Seconds(), cpu.Seconds()/float64(max(st.Units, 1)))
 		}
 	default:
-		explore(nil, 0, 0, "", cancel)
+		explore(nil, 0, 0, "", cancel, nil)
 		finished = true
 	}
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	return mergeUnits(spec, f, name, kind, runs, finished), nil
+	shown := name
+	if spec.Main {
+		shown = "main" // as heddle run prints main's test
+	}
+	t := mergeUnits(spec, f, shown, kind, runs, finished)
+	if !began.IsZero() {
+		t.elapsed = time.Since(began)
+	}
+	if kind != "" {
+		for k := range t.events {
+			if t.events[k].Action == event.Summary {
+				t.events[k].Elapsed = t.elapsed.Seconds()
+			}
+		}
+	}
+	t.removeSchedules(all)
+	return t, nil
 }
 
-// exploreRuns explores the run ranges of a randomized strategy. On a bug
-// (without -keep-going) the workers on ranges after it are killed at once
-// and those ranges dropped; the ranges before it are explored to their
-// end, so that the bug reported is the first, as in a sequential
-// exploration.
-func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, string, <-chan struct{}) (*unitRun, bool), mu *sync.Mutex) bool {
-	units := strategy.Split(strategy.RootUnit(f.strategy, f.budget.Runs), 4*f.parallel)
-	limit := 0 // the lowest run with a bug
+// probeTime is how long the first worker of a randomized strategy's test
+// explores its runs alone, from run 1: a test that is done by then (most
+// tests of a suite) costs one process, as in one test binary; the runs
+// of a longer one are then split among the workers.
+// HEDDLE_PROBE_TIME (a duration) changes it, for tests.
+var probeTime = func() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("HEDDLE_PROBE_TIME")); err == nil && d > 0 {
+		return d
+	}
+	return 100 * time.Millisecond
+}()
+
+// exploreRuns explores the runs of a randomized strategy: with probe, runs
+// from 1 for probeTime in one worker, then what is left in ranges, two per
+// worker; without, all of them in ranges at once.
+// On a bug (without -keep-going) the workers on ranges after it are
+// killed at once and those ranges dropped; the ranges before it are
+// explored to their end, so that the bug reported is the first, as in a
+// sequential exploration.
+func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, string, <-chan struct{}, *slotWaiter) (*unitRun, bool), ask func(*strategy.Unit) *slotWaiter, ready func(), mu *sync.Mutex, probe bool) bool {
+	rest := strategy.RootUnit(f.strategy, f.budget.Runs)
+	if probe {
+		first := rest
+		slot := ask(&first)
+		ready()
+		ur, ok := explore(&first, 0, probeTime, "", nil, slot)
+		if !ok || ur.stopRun > 0 || ur.summary.Interrupted {
+			return false
+		}
+		if len(ur.summary.UnitRest) == 0 {
+			return ur.summary.UnitFinished
+		}
+		rest = strategy.Unit{}
+		if json.Unmarshal(ur.summary.UnitRest, &rest) != nil || rest.From < 1 {
+			return false
+		}
+	}
+	if a := runAlign(f.strategy); a > 1 {
+		// PCT learns its bounds within blocks of runs: a range starts at
+		// a block, and the probe's runs of the block it cut are made again
+		// (counted once: mergeUnits).
+		rest.From = (rest.From-1)/a*a + 1
+	}
+	units := strategy.Split(rest, runsPerWorker*f.parallel)
+	limit := 0 // the lowest run at which one process stops
 	kills := make([]chan struct{}, len(units))
 	for i := range kills {
 		kills[i] = make(chan struct{})
 	}
 	killed := make([]bool, len(units))
+	explored := make([]bool, len(units))
 	var wg sync.WaitGroup
 	for i := range units {
 		wg.Add(1)
+		slot := ask(&units[i])
 		go func(i int) {
 			defer wg.Done()
-			ur, ok := explore(&units[i], 0, 0, "", kills[i])
-			if !ok || ur.bugRun == 0 || f.keepGoing {
+			ur, ok := explore(&units[i], 0, 0, "", kills[i], slot)
+			if !ok {
 				return
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			if limit == 0 || ur.bugRun < limit {
-				limit = ur.bugRun
+			explored[i] = !ur.summary.Interrupted
+			if ur.stopRun == 0 {
+				return
+			}
+			if limit == 0 || ur.stopRun < limit {
+				limit = ur.stopRun
 			}
 			for j, u := range units {
 				if u.From > limit && !killed[j] {
@@ -354,83 +632,385 @@ func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, 
 			}
 		}(i)
 	}
+	ready()
 	wg.Wait()
-	return limit == 0
+	if limit > 0 {
+		return false
+	}
+	for _, e := range explored {
+		if !e {
+			return false
+		}
+	}
+	return true
 }
 
-// mergeUnits makes one test's result of its workers': the runs of all,
-// the first bug (the lowest run for run ranges), the proof when every
-// unit of a subtree split was finished and proved the same.
-func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, finished bool) *runResult {
-	res := &runResult{}
-	if kind == "" {
-		if len(runs) == 1 {
-			return runs[0].res
-		}
-		return res
-	}
-	sort.Slice(runs, func(i, j int) bool { return unitFrom(runs[i]) < unitFrom(runs[j]) })
-	var bug *unitRun
-	total, bugs := 0, 0
-	proofs := map[string]bool{}
+// runsMade is the number of distinct runs of run ranges: a range of PCT
+// may make again runs of the probe's last block.
+func runsMade(runs []*unitRun) int {
+	var iv [][2]int
 	for _, r := range runs {
-		total += r.summary.Runs
-		bugs += r.summary.Bugs
-		if r.bugRun > 0 && (bug == nil || kind == "runs" && r.bugRun < bug.bugRun) {
-			bug = r
-		}
-		if r.summary.UnitFinished {
-			proofs[r.summary.UnitProven] = true
+		if r.summary.Runs > 0 {
+			from := max(unitFrom(r), 1)
+			iv = append(iv, [2]int{from, from + r.summary.Runs - 1})
 		}
 	}
+	sort.Slice(iv, func(i, j int) bool { return iv[i][0] < iv[j][0] })
+	n, end := 0, 0
+	for _, x := range iv {
+		if x[1] <= end {
+			continue
+		}
+		n += x[1] - max(x[0], end+1) + 1
+		end = x[1]
+	}
+	return n
+}
+
+// testResult is one test's result, merged from its workers'.
+type testResult struct {
+	events  []event.Event // start, bugs and the like, summary, pass or fail
+	bodies  []string      // the test's own output (-v), each worker's, with the test's RUN and verdict lines left out
+	failed  bool
+	skipped bool
+	// notStarted: an interrupt came before the test's turn.
+	notStarted bool
+	elapsed    time.Duration
+	kept       map[string]bool // the schedule files of the bugs reported
+}
+
+// mergeUnits makes one test's result of its workers': the runs of all;
+// the first bug (the lowest run for run ranges), or with -keep-going each
+// distinct bug at its first run, as one process reports them; the proof
+// when every unit of a subtree split was finished and proved the same.
+func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, finished bool) *testResult {
+	t := &testResult{kept: map[string]bool{}}
+	if len(runs) == 0 {
+		// Nothing explored: an interrupt came before the test's turn, as
+		// in one process, where the tests after an interrupt skip.
+		t.skipped, t.notStarted = true, true
+		t.bodies = []string{"    heddle: interrupted\n"}
+		t.events = []event.Event{{Action: event.Skip, Package: spec.Package, Test: name, Output: "heddle: interrupted"}}
+		return t
+	}
+	sort.SliceStable(runs, func(i, j int) bool { return unitFrom(runs[i]) < unitFrom(runs[j]) })
+	// Where one process would have stopped: its first bug (without
+	// -keep-going) or the test found nondeterministic.
+	stop := 0
 	for _, r := range runs {
-		if r.res.Failed && r.bugRun == 0 && bug == nil {
-			res.Failed = true // the worker failed without a bug
-			res.Output += r.res.Output
-		}
-	}
-	sum := event.Event{Action: event.Summary, Package: spec.Package, Test: name, Runs: total, Strategy: f.strategy, Budget: f.budget.Text}
-	res.Events = append(res.Events, event.Event{Action: event.Start, Package: spec.Package, Test: name, Strategy: f.strategy, Budget: f.budget.Text})
-	if bug != nil {
-		for _, e := range bug.res.Events {
-			if e.Action == event.Bug || e.Action == event.Timing {
-				res.Events = append(res.Events, e)
+		if r.stopRun > 0 && (stop == 0 || kind == "runs" && r.stopRun < stop) {
+			stop = r.stopRun
+			if kind != "runs" {
+				break
 			}
 		}
-		res.Output += bug.res.Output
-		res.Failed = true
-		sum.Bugs = countBugs(bug.res.Events)
-		if kind == "runs" {
-			sum.Runs = bug.bugRun // as a sequential exploration stops there
+	}
+	var stopUnit *unitRun
+	for _, r := range runs {
+		if stop > 0 && r.stopRun == stop {
+			stopUnit = r
+			break
 		}
-		if f.keepGoing {
-			sum.Bugs = bugs
-			for _, r := range runs {
-				if r != bug {
-					for _, e := range r.res.Events {
-						if e.Action == event.Bug {
-							res.Events = append(res.Events, e)
-						}
-					}
-					res.Output += r.res.Output
+	}
+	// The events one process reports, each distinct bug (and timing
+	// verdict) once: for run ranges the lowest run's, as one process meets
+	// them in run order; for subtrees, the first unit's.
+	var reported []event.Event
+	seen := map[string]bool{}
+	keptReports := map[string]bool{}
+	total, bugs := 0, 0
+	interruptedTest := false
+	proofs := map[string]string{} // proof -> races
+	for _, r := range runs {
+		total += r.summary.Runs
+		interruptedTest = interruptedTest || r.summary.Interrupted
+		if r.summary.UnitFinished {
+			proofs[r.summary.UnitProven] = r.summary.Races
+		}
+	}
+	var cands []event.Event
+	for _, r := range runs {
+		for _, e := range r.res.Events {
+			switch e.Action {
+			case event.Bug, event.Timing, event.Nondeterministic, event.Skip:
+			default:
+				continue
+			}
+			if kind == "runs" && stop > 0 && e.Run > stop && e.Action != event.Skip {
+				continue // one process had stopped before
+			}
+			if kind != "runs" && stopUnit != nil && r != stopUnit && e.Action == event.Bug && !f.keepGoing {
+				continue // the first bug only
+			}
+			cands = append(cands, e)
+		}
+	}
+	if kind == "runs" {
+		sort.SliceStable(cands, func(i, j int) bool { return cands[i].Run < cands[j].Run })
+	}
+	for _, e := range cands {
+		id := e.Action + " " + e.Key
+		if e.Action == event.Nondeterministic || e.Action == event.Skip {
+			id = e.Action
+		}
+		if e.Action == event.Bug && !f.keepGoing {
+			id = e.Action
+		}
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		e.Test = name
+		reported = append(reported, e)
+		if e.Schedule != "" {
+			t.kept[e.Schedule] = true
+		}
+		keptReports[e.Report] = true
+		switch e.Action {
+		case event.Bug:
+			bugs++
+		case event.Skip:
+			t.skipped = true
+		}
+	}
+	var dropped []string // reports of bugs found again by another worker, or past the stop
+	for _, r := range runs {
+		for _, e := range r.res.Events {
+			if (e.Action == event.Bug || e.Action == event.Timing) && e.Report != "" && !keptReports[e.Report] {
+				dropped = append(dropped, e.Report)
+			}
+		}
+	}
+	for _, r := range runs {
+		failedAlone := r.res.Failed && r.bugRun == 0 && countAction(r.res.Events, event.Nondeterministic) == 0
+		if failedAlone {
+			t.failed = true // the worker failed without a bug
+		}
+		if kind == "runs" && stop > 0 && unitFrom(r) > stop {
+			continue // its runs are past the stop: not one process's
+		}
+		body := dropReports(testBody(r.res.Output, name), dropped)
+		if kind != "" {
+			body = interruptedLines.ReplaceAllString(body, "")
+		}
+		if strings.TrimSpace(body) != "" {
+			t.bodies = append(t.bodies, body)
+		}
+	}
+	t.failed = t.failed || bugs > 0
+	for _, e := range reported {
+		if e.Action == event.Nondeterministic && f.strictND {
+			t.failed = true
+		}
+	}
+	if kind == "" {
+		// One worker explored the test: its events as they are.
+		r := runs[0]
+		for _, e := range r.res.Events {
+			switch e.Action {
+			case event.Start, event.Summary:
+				t.events = append(t.events, e)
+			case event.Pass, event.Fail:
+				if r.res.Failed || e.Action == event.Fail {
+					t.failed = true
 				}
 			}
 		}
-	} else if kind == "tree" && finished {
+		t.events = insertReported(t.events, reported)
+		t.events = append(t.events, verdictEvent(spec.Package, name, t))
+		return t
+	}
+	if kind == "runs" {
+		total = runsMade(runs)
+	}
+	if !finished && stop == 0 && interrupted.Load() {
+		interruptedTest = true // its workers were done, the rest never started
+	}
+	sum := event.Event{Action: event.Summary, Package: spec.Package, Test: name, Runs: total, Bugs: bugs, Strategy: f.strategy, Budget: f.budget.Text, Interrupted: interruptedTest}
+	if kind == "runs" && stop > 0 {
+		sum.Runs = stop // as one process stops there
+	}
+	if bugs == 0 && kind == "tree" && finished && !interruptedTest && !t.failed && stop == 0 {
 		sum.Exhausted = true
 		if len(proofs) == 1 {
-			for p := range proofs {
-				sum.Proven = p
+			for p, races := range proofs {
+				sum.Proven, sum.Races = p, races
 			}
 		}
 	}
-	res.Events = append(res.Events, sum)
+	if interruptedTest {
+		el := time.Duration(0)
+		for _, r := range runs {
+			el = max(el, time.Duration(r.summary.Elapsed*float64(time.Second)))
+		}
+		t.bodies = append(t.bodies, fmt.Sprintf("    heddle: interrupted after %d runs (%v)\n", sum.Runs, el.Round(time.Millisecond)))
+	}
+	t.events = []event.Event{{Action: event.Start, Package: spec.Package, Test: name, Strategy: f.strategy, Budget: f.budget.Text}}
+	t.events = append(t.events, reported...)
+	t.events = append(t.events, sum, verdictEvent(spec.Package, name, t))
+	return t
+}
+
+// insertReported puts the reported events before the summary.
+func insertReported(evs, reported []event.Event) []event.Event {
+	var out []event.Event
+	put := false
+	for _, e := range evs {
+		if e.Action == event.Summary && !put {
+			out = append(out, reported...)
+			put = true
+		}
+		out = append(out, e)
+	}
+	if !put {
+		out = append(out, reported...)
+	}
+	return out
+}
+
+func verdictEvent(pkg, name string, t *testResult) event.Event {
 	a := event.Pass
-	if res.Failed {
+	if t.failed {
 		a = event.Fail
 	}
-	res.Events = append(res.Events, event.Event{Action: a, Package: spec.Package, Test: name})
-	return res
+	return event.Event{Action: a, Package: pkg, Test: name}
+}
+
+// removeSchedules removes the schedule files the workers wrote for bugs
+// that are not reported: found again by another worker, past the bug one
+// process would have stopped at, or by a worker killed as useless. One
+// schedule file per distinct bug, as one process writes.
+func (t *testResult) removeSchedules(all []*unitRun) {
+	for _, r := range all {
+		for _, e := range r.res.Events {
+			if (e.Action == event.Bug || e.Action == event.Timing) && e.Schedule != "" && !t.kept[e.Schedule] {
+				os.Remove(e.Schedule)
+			}
+		}
+	}
+}
+
+// interruptedLines are the lines a worker prints when an interrupt stops
+// it: runTest prints one for the test.
+var interruptedLines = regexp.MustCompile(`(?m)^.*heddle: interrupted after [0-9]+ runs.*\n`)
+
+// testBody is a worker's output with the lines that one test binary prints
+// once per test (its RUN and verdict lines) and once per binary (PASS,
+// FAIL) left out.
+func testBody(out, name string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(out, "\n") {
+		s := strings.TrimSuffix(l, "\n")
+		switch {
+		case l == "":
+		case s == "=== RUN   "+name, s == "=== PAUSE "+name, s == "=== CONT  "+name, s == "=== NAME  "+name:
+		case strings.HasPrefix(s, "--- PASS: "+name+" ("), strings.HasPrefix(s, "--- FAIL: "+name+" ("), strings.HasPrefix(s, "--- SKIP: "+name+" ("):
+		case s == "PASS", s == "FAIL", s == "testing: warning: no tests to run":
+		default:
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
+
+// dropReports leaves out of out the reports in drop, each as t.Error
+// printed it: the line before the report's first line (the position) and
+// the report's lines, indented deeper.
+func dropReports(out string, drop []string) string {
+	if len(drop) == 0 {
+		return out
+	}
+	lines := strings.SplitAfter(out, "\n")
+	skip := make([]bool, len(lines))
+	for _, rep := range drop {
+		first := firstLine(rep)
+		if first == "" {
+			continue
+		}
+		for i, l := range lines {
+			if skip[i] || !strings.Contains(l, first) {
+				continue
+			}
+			ind := indent(l)
+			from := i
+			if i > 0 && indent(lines[i-1]) < ind && strings.HasSuffix(strings.TrimRight(lines[i-1], " \n"), ":") {
+				from = i - 1 // "    file_test.go:12:" above the report
+			}
+			to := i + 1
+			for to < len(lines) && (strings.TrimSpace(lines[to]) == "" || indent(lines[to]) >= ind) {
+				to++
+			}
+			for k := from; k < to; k++ {
+				skip[k] = true
+			}
+			break
+		}
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		if !skip[i] {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
+
+func indent(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
+
+// print prints the test's result as one test binary would (its output, or
+// with -json its events and output events), and returns the text printed.
+func (t *testResult) print(spec runSpec, f *testFlags, name string) string {
+	verdict := "PASS"
+	switch {
+	case t.failed:
+		verdict = "FAIL"
+	case t.skipped:
+		verdict = "SKIP"
+	}
+	line := fmt.Sprintf("--- %s: %s (%.2fs)\n", verdict, name, t.elapsed.Seconds())
+	body := strings.Join(t.bodies, "")
+	if spec.JSON {
+		emit := func(e event.Event) {
+			e.Time = time.Time{} // stamped as printed: the events of a test were made by several processes
+			e.Package = spec.Package
+			if e.Test == "" {
+				e.Test = name
+			}
+			spec.Out.printEvent(e)
+		}
+		output := func(s string) { emit(event.Event{Action: event.Output, Output: s}) }
+		var rest []event.Event
+		output("=== RUN   " + name + "\n")
+		for _, e := range t.events {
+			if e.Action == event.Start {
+				emit(e)
+			} else {
+				rest = append(rest, e)
+			}
+		}
+		for _, l := range strings.SplitAfter(body, "\n") {
+			if l != "" {
+				output(l)
+			}
+		}
+		for _, e := range rest {
+			if e.Action == event.Pass || e.Action == event.Fail {
+				output(line)
+				e.Elapsed = t.elapsed.Seconds()
+			}
+			emit(e)
+		}
+		return ""
+	}
+	var s string
+	switch {
+	case f.verbose:
+		s = "=== RUN   " + name + "\n" + body + line
+	case t.failed:
+		s = line + body
+	}
+	spec.Out.Write([]byte(s))
+	return s
 }
 
 func unitFrom(r *unitRun) int {
@@ -438,4 +1018,135 @@ func unitFrom(r *unitRun) int {
 		return 0
 	}
 	return r.unit.From
+}
+
+// lanes print the output of packages explored at once in package order,
+// as go test does: a package's output goes straight to out while it is the
+// first package not finished, and is held until then otherwise. Only that
+// package draws the progress line, or off a terminal says that it is still
+// running.
+type lanes struct {
+	mu       sync.Mutex
+	out      io.Writer
+	progress io.Writer
+	head     int
+	held     []bytes.Buffer
+	done     []bool
+	ws       []*syncWriter
+}
+
+func newLanes(out *syncWriter, n int) *lanes {
+	l := &lanes{out: out, progress: out.progress, held: make([]bytes.Buffer, n), done: make([]bool, n), ws: make([]*syncWriter, n)}
+	for i := range l.ws {
+		l.ws[i] = &syncWriter{w: lane{l, i}, progress: io.Discard}
+	}
+	if n > 0 {
+		l.ws[0].progress = l.progress
+	}
+	return l
+}
+
+type lane struct {
+	l *lanes
+	i int
+}
+
+func (w lane) Write(p []byte) (int, error) {
+	w.l.mu.Lock()
+	defer w.l.mu.Unlock()
+	if w.i == w.l.head {
+		return w.l.out.Write(p)
+	}
+	return w.l.held[w.i].Write(p)
+}
+
+// finish marks package i done, and prints what the packages after it
+// held, up to the first one not done.
+func (l *lanes) finish(i int) {
+	l.mu.Lock()
+	l.done[i] = true
+	var next *syncWriter
+	for l.head < len(l.done) && l.done[l.head] {
+		l.head++
+		if l.head < len(l.done) {
+			l.out.Write(l.held[l.head].Bytes())
+			l.held[l.head].Reset()
+			next = l.ws[l.head]
+		}
+	}
+	l.mu.Unlock()
+	if next != nil {
+		next.mu.Lock()
+		next.progress = l.progress
+		next.mu.Unlock()
+	}
+}
+
+// testPackages builds and explores the packages of heddle test and prints
+// their results in order, as go test does. With -parallel, packages are
+// explored at once, sharing the workers (go test -p): the build of a
+// package (one at a time, in order) overlaps the exploration of those
+// before it. -budget-total, which spreads a time over the packages in
+// turn, explores them one after another.
+func testPackages(prog *build.Program, f *testFlags, outDir string, out *syncWriter, stderr io.Writer) int {
+	pkgs := prog.Packages
+	total := newTotalBudget(f, pkgs)
+	ln := newLanes(out, len(pkgs))
+	codes := make([]int, len(pkgs))
+	var fatal atomic.Bool
+	together := useParallel(f) && f.total <= 0
+	prev := make(chan struct{}) // closed when the package before may let this one start
+	close(prev)
+	var wg sync.WaitGroup
+	for i, pkg := range pkgs {
+		next := make(chan struct{})
+		wg.Add(1)
+		go func(prev <-chan struct{}, next chan struct{}) {
+			defer wg.Done()
+			var once sync.Once
+			release := func() { once.Do(func() { close(next) }) }
+			defer release()
+			defer ln.finish(i)
+			w := ln.ws[i]
+			<-prev
+			if fatal.Load() || interrupted.Load() {
+				return // not tested
+			}
+			if !pkg.HasTests {
+				if f.json {
+					w.printEvent(event.Event{Action: event.Skip, Package: pkg.ImportPath, Output: "no test files"})
+				} else {
+					fmt.Fprintf(w, "?   \t%s\t[no test files]\n", pkg.ImportPath)
+				}
+				return
+			}
+			run := func(spec runSpec) (*runResult, error) { return runTests(spec, f) }
+			c, bad := explorePackage(prog, pkg, f, outDir, w, stderr, func(cfg *explore.Config, bin string) {
+				cfg.PackageTime, cfg.Tests = total.share(i, bin, pkg.Dir)
+				if together {
+					release() // built: the next package builds
+				}
+			}, run)
+			codes[i] = c
+			if bad {
+				fatal.Store(true)
+			}
+		}(prev, next)
+		prev = next
+	}
+	wg.Wait()
+	if fatal.Load() {
+		return exitUsage
+	}
+	code := exitOK
+	for _, c := range codes {
+		code = max(code, c)
+	}
+	if interrupted.Load() {
+		fmt.Fprintln(stderr, "heddle: interrupted: the packages after this one were not tested")
+		if code == exitOK {
+			code = exitUsage
+		}
+	}
+	return code
 }

@@ -45,6 +45,8 @@ type runSpec struct {
 	// (runEach): the closing PASS or FAIL line of its output is left to
 	// the caller, which prints one for the package.
 	Part bool
+	// Env is added to the binary's environment.
+	Env []string
 }
 
 // runResult is what a test binary did.
@@ -201,7 +203,7 @@ func runBinary(spec runSpec) (*runResult, error) {
 	}
 	cmd := exec.Command(spec.Binary, spec.Args...)
 	cmd.Dir = spec.Dir
-	cmd.Env = append(os.Environ(), explore.EnvConfig+"="+string(cfg))
+	cmd.Env = append(append(os.Environ(), spec.Env...), explore.EnvConfig+"="+string(cfg))
 	cmd.Stdout, cmd.Stderr = pw, pw
 	childAttr(cmd)
 	if lockThreadForChild {
@@ -228,10 +230,8 @@ func runBinary(spec runSpec) (*runResult, error) {
 			case <-exited:
 			}
 		}()
-	} else {
-		child.Store(cmd.Process)
-		defer child.Store(nil)
 	}
+	defer trackChild(cmd.Process)()
 	if interrupted.Load() {
 		cmd.Process.Signal(os.Interrupt) // between two packages
 	}
@@ -335,8 +335,6 @@ func runBinary(spec runSpec) (*runResult, error) {
 }
 
 var (
-	// child is the test binary running, if any.
-	child atomic.Pointer[os.Process]
 	// interrupted is set by the first SIGINT or SIGTERM: it is forwarded
 	// to the test binary, which stops exploring and reports what it
 	// explored; heddle starts no other test binary. A second one ends
@@ -351,16 +349,11 @@ func watchSignals() {
 		signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 		go func() {
 			for sig := range ch {
-				p := child.Load()
 				if interrupted.Swap(true) {
-					if p != nil {
-						p.Kill()
-					}
+					signalChildren(os.Kill)
 					os.Exit(exitUsage)
 				}
-				if p != nil {
-					p.Signal(sig)
-				}
+				signalChildren(sig)
 			}
 		}()
 	})

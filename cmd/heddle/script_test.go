@@ -66,13 +66,14 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"schedfile": cmdSchedfile,
-			"cmpsched":  cmdCmpsched,
-			"treehash":  cmdTreehash,
-			"jsonlines": cmdJSONLines,
-			"status":    cmdStatus,
-			"waitfile":  cmdWaitfile,
-			"procgone":  cmdProcgone,
+			"schedfile":  cmdSchedfile,
+			"cmpsched":   cmdCmpsched,
+			"treehash":   cmdTreehash,
+			"jsonlines":  cmdJSONLines,
+			"jsonevents": cmdJSONEvents,
+			"status":     cmdStatus,
+			"waitfile":   cmdWaitfile,
+			"procgone":   cmdProcgone,
 		},
 	})
 }
@@ -215,15 +216,20 @@ func cmdWaitfile(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Fatalf("%s did not appear within two minutes", args[0])
 }
 
-// procgone PIDFILE checks that the process whose id PIDFILE holds ends
-// within a minute (a zombie counts as ended). Linux only.
+// procgone PIDFILE checks that the processes whose ids PIDFILE holds (one
+// per line) end within a minute (a zombie counts as ended). Linux only.
 func cmdProcgone(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: procgone PIDFILE")
 	}
 	b, err := os.ReadFile(ts.MkAbs(args[0]))
 	ts.Check(err)
-	pid := strings.TrimSpace(string(b))
+	for _, pid := range strings.Fields(string(b)) {
+		procGone(ts, pid)
+	}
+}
+
+func procGone(ts *testscript.TestScript, pid string) {
 	for i := 0; i < 600; i++ {
 		stat, err := os.ReadFile("/proc/" + pid + "/stat")
 		if err != nil {
@@ -236,4 +242,40 @@ func cmdProcgone(ts *testscript.TestScript, neg bool, args []string) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	ts.Fatalf("process %s still running a minute after heddle ended", pid)
+}
+
+// jsonevents FILE OUT writes to OUT, one per line, the events of FILE (the
+// output of heddle test -json) but output and progress, with the fields
+// that do not depend on timing or on the schedule directory; it fails if
+// the events of one test (with their output) are not together, in one
+// block.
+func cmdJSONEvents(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: jsonevents FILE OUT")
+	}
+	b, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	var lines []string
+	done := map[string]bool{}
+	cur := ""
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var e struct {
+			Action, Package, Test, Kind, Key, Schedule, Proven string
+			Run, Runs, Bugs                                    int
+			Exhausted, Interrupted                             bool
+		}
+		ts.Check(json.Unmarshal([]byte(l), &e))
+		if e.Test != "" && e.Test != cur {
+			if done[e.Test] {
+				ts.Fatalf("the events of %s are not together: %s", e.Test, l)
+			}
+			done[cur] = true
+			cur = e.Test
+		}
+		if e.Action == "output" || e.Action == "progress" {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("%s %s %s %s kind=%s key=%q run=%d runs=%d bugs=%d exhausted=%v interrupted=%v proven=%q", e.Action, e.Package, e.Test, filepath.Base(e.Schedule), e.Kind, e.Key, e.Run, e.Runs, e.Bugs, e.Exhausted, e.Interrupted, e.Proven))
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(strings.Join(lines, "\n")+"\n"), 0o666))
 }

@@ -89,8 +89,9 @@ Flags:
 	-timeout d       fail a test binary that runs longer than d (default 10m;
 	                 none with a time budget); 0 disables it
 	-parallel n      explore with n worker processes (default: the number of
-	                 CPUs): several tests at once, and one test's runs or
-	                 tree split among them (random, pct, pos, dfs, sdpor)
+	                 CPUs): several packages and tests at once, and one
+	                 test's runs or tree split among them (random, pct, pos,
+	                 dfs, sdpor); 1: one process, one test at a time
 	-o dir           write schedule files to dir (default: heddle's cache)
 	-race            build with the race detector
 	-racy            explore with the race detector, then explore again with
@@ -271,38 +272,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	code := exitOK
-	worse := func(c int) {
-		if c > code {
-			code = c
-		}
-	}
-	total := newTotalBudget(f, prog.Packages)
-	for i, pkg := range prog.Packages {
-		if !pkg.HasTests {
-			if f.json {
-				out.printEvent(event.Event{Action: event.Skip, Package: pkg.ImportPath, Output: "no test files"})
-			} else {
-				fmt.Fprintf(out, "?   \t%s\t[no test files]\n", pkg.ImportPath)
-			}
-			continue
-		}
-		c, fatal := explorePackage(prog, pkg, f, outDir, out, stderr, func(cfg *explore.Config, bin string) {
-			cfg.PackageTime, cfg.Tests = total.share(i, bin, pkg.Dir)
-		}, func(spec runSpec) (*runResult, error) { return runTests(spec, f) })
-		if fatal {
-			return exitUsage
-		}
-		worse(c)
-		if interrupted.Load() {
-			fmt.Fprintln(stderr, "heddle: interrupted: the packages after this one were not tested")
-			if code == exitOK {
-				code = exitUsage
-			}
-			return code
-		}
-	}
-	return code
+	return testPackages(prog, f, outDir, out, stderr)
 }
 
 // explorePackage builds pkg's test binary, explores its tests with run and
@@ -325,6 +295,9 @@ func explorePackage(prog *build.Program, pkg *build.Package, f *testFlags, outDi
 		configure(&cfg, bin)
 	}
 	res, err := run(runSpec{Package: pkg.ImportPath, Dir: pkg.Dir, Binary: bin, Args: testArgs(f), Config: cfg, JSON: f.json, Verbose: f.verbose, Out: out})
+	if errors.Is(err, errNotTested) {
+		return exitOK, false
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage, true

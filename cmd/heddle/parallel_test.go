@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+)
+
+// The slots go to the lowest key first, whatever the order of asking.
+func TestSlotQueuePriority(t *testing.T) {
+	q := &slotQueue{free: 1}
+	first := q.enqueue([3]int{9, 9, 9})
+	<-first.ch // free: given at once
+	keys := [][3]int{{2, 0, 5}, {1, 3, 1}, {2, 0, 1}, {1, 0, 7}}
+	var ws []*slotWaiter
+	for _, k := range keys {
+		ws = append(ws, q.enqueue(k))
+	}
+	var got []int
+	for range keys {
+		q.release()
+		for i, w := range ws {
+			select {
+			case <-w.ch:
+				if !contains(got, i) {
+					got = append(got, i)
+				}
+			default:
+			}
+		}
+	}
+	want := []int{3, 1, 2, 0} // {1,0,7} {1,3,1} {2,0,1} {2,0,5}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("slots given to %v, want %v", got, want)
+	}
+}
+
+func contains(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Packages print in order: the first not done straight out, the others
+// held until the ones before them are done.
+func TestLanesOrder(t *testing.T) {
+	var out bytes.Buffer
+	l := newLanes(&syncWriter{w: &out}, 3)
+	fmt.Fprintln(l.ws[2], "two")
+	fmt.Fprintln(l.ws[0], "zero")
+	fmt.Fprintln(l.ws[1], "one")
+	l.finish(2)
+	if got := out.String(); got != "zero\n" {
+		t.Fatalf("before package 0 is done: %q", got)
+	}
+	fmt.Fprintln(l.ws[0], "zero again")
+	l.finish(0)
+	fmt.Fprintln(l.ws[1], "one again")
+	l.finish(1)
+	if got, want := out.String(), "zero\nzero again\none\none again\ntwo\n"; got != want {
+		t.Fatalf("output %q, want %q", got, want)
+	}
+}
+
+// dropReports leaves out a report as t.Error printed it, position line
+// included, and keeps the others.
+func TestDropReports(t *testing.T) {
+	out := "    m_test.go:9: \n        heddle: DEADLOCK in TestX (run 3, 5 steps)\n          all blocked\n\n        schedule: a\n" +
+		"    m_test.go:9: \n        heddle: DEADLOCK in TestX (run 7, 5 steps)\n          all blocked\n        schedule: b\n" +
+		"    other log line\n"
+	got := dropReports(out, []string{"heddle: DEADLOCK in TestX (run 7, 5 steps)\n  all blocked\n"})
+	want := "    m_test.go:9: \n        heddle: DEADLOCK in TestX (run 3, 5 steps)\n          all blocked\n\n        schedule: a\n    other log line\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if b := testBody("=== RUN   TestX\n    log\n--- FAIL: TestX (0.01s)\nFAIL\n", "TestX"); b != "    log\n" {
+		t.Errorf("testBody: %q", b)
+	}
+}
