@@ -196,6 +196,10 @@ type Result struct {
 	// plus Config.Grace and was ended in the middle: what it changed in
 	// the program's state is as no whole run leaves it.
 	Unfinished bool
+	// Interrupted is set when the run was ended in the middle because
+	// Config.Stop became true; OverTime is set with it, so that whoever
+	// looks for a verdict sees a run that has none.
+	Interrupted bool
 }
 
 // Config is the per-run configuration.
@@ -212,6 +216,10 @@ type Config struct {
 	// Deadline, if not zero, ends a run still going at that (wall clock)
 	// time, with Result.OverTime: a time budget is kept even by a long run.
 	Deadline time.Time
+	// Stop, if not nil, ends a run in the middle once it is true
+	// (Result.Interrupted), checked as often as Deadline: an interrupt
+	// (Ctrl-C) does not wait for a run of minutes to end.
+	Stop *atomic.Bool
 	// Grace is how much longer than Deadline a run may take to end by
 	// itself: past Deadline it is scheduled fairly, leaves no time to the
 	// goroutines left after the test returned, and is ended only at

@@ -173,6 +173,12 @@ func (e *Exec) pick() *G {
 			p.Add(1)
 			raceEnable()
 		}
+		if e.steps%deadlineCheckEvery == 0 && e.cfg.Stop != nil && e.cfg.Stop.Load() {
+			e.res.Truncated = true
+			e.res.OverTime = true
+			e.res.Interrupted = true
+			return nil
+		}
 		if e.steps%deadlineCheckEvery == 0 && !e.cfg.Deadline.IsZero() {
 			if now := time.Now(); now.After(e.cfg.Deadline) {
 				e.res.Truncated = true

@@ -251,6 +251,12 @@ func (x *explorer) run() {
 		}
 		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: trace}, runStrat, rs)
 		x.lastRun = time.Since(began)
+		if res.Interrupted {
+			// Ended in the middle by an interrupt: not a run.
+			x.interrupted = true
+			x.runs--
+			break
+		}
 		if res.OverTime && cfg.Unit != nil {
 			// A unit's run cut by its time slice is not over: its rest
 			// (the strategy's state before it) explores it again.
@@ -412,6 +418,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	}
 	ec.MaxHeap = x.cfg.MaxMemory
 	ec.Deadline = x.deadline
+	ec.Stop = &interrupted
 	// A run going at the end of a time budget gets a tenth of the budget
 	// more to end by itself, so that it leaves the program's state as a
 	// whole run does for the tests after it (see engine.Config.Grace).
