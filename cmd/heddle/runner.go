@@ -203,7 +203,12 @@ func runBinary(spec runSpec) (*runResult, error) {
 	}
 	cmd := exec.Command(spec.Binary, spec.Args...)
 	cmd.Dir = spec.Dir
-	cmd.Env = append(append(os.Environ(), spec.Env...), explore.EnvConfig+"="+string(cfg))
+	entry, removeCfg, err := explore.ConfigEnv(cfg, "")
+	if err != nil {
+		return nil, fmt.Errorf("heddle: the configuration of %s: %v", spec.Package, err)
+	}
+	defer removeCfg()
+	cmd.Env = append(append(os.Environ(), spec.Env...), entry)
 	cmd.Stdout, cmd.Stderr = pw, pw
 	childAttr(cmd)
 	if lockThreadForChild {

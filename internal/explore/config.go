@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -127,6 +128,35 @@ func DefaultConfig() Config {
 	}
 }
 
+// maxEnvConfig is the longest configuration ConfigEnv puts in the
+// environment itself: Linux refuses to start a process with a variable
+// longer than 128 KiB ("argument list too long"), and a unit of a split
+// search tree of a long run (GoKer's Grpc3017: 50,000 steps) is longer.
+const maxEnvConfig = 64 << 10
+
+// ConfigEnv returns the EnvConfig entry ("HEDDLE_CONFIG=...") that gives a
+// test binary the configuration b (JSON): b itself, or, when it is long,
+// "@" and the name of a file in dir that holds it, which remove removes.
+func ConfigEnv(b []byte, dir string) (entry string, remove func(), err error) {
+	if len(b) <= maxEnvConfig {
+		return EnvConfig + "=" + string(b), func() {}, nil
+	}
+	f, err := os.CreateTemp(dir, "heddle-config-*.json")
+	if err != nil {
+		return "", nil, err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", nil, err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return "", nil, err
+	}
+	return EnvConfig + "=@" + f.Name(), func() { os.Remove(f.Name()) }, nil
+}
+
 var (
 	loadOnce  sync.Once
 	loaded    Config
@@ -142,14 +172,21 @@ func LoadConfig() (Config, error) {
 	loadOnce.Do(func() {
 		loaded = DefaultConfig()
 		if s, ok := os.LookupEnv(EnvConfig); ok {
-			if err := json.Unmarshal([]byte(s), &loaded); err != nil {
+			b := []byte(s)
+			if name, ok := strings.CutPrefix(s, "@"); ok {
+				var err error
+				if b, err = os.ReadFile(name); err != nil {
+					loadedErr = fmt.Errorf("heddle: bad %s: %v", EnvConfig, err)
+				}
+			}
+			if err := json.Unmarshal(b, &loaded); loadedErr == nil && err != nil {
 				loadedErr = fmt.Errorf("heddle: bad %s: %v", EnvConfig, err)
 			}
 		}
 		child := loaded
 		child.Strategy, child.Runs, child.Time, child.Budget = "random", 1, 0, "1"
 		child.Events, child.Replay, child.Verbose = "", "", false
-		child.FirstRun = 0
+		child.FirstRun, child.Unit, child.Yield = 0, nil, ""
 		if b, err := json.Marshal(child); err == nil {
 			os.Setenv(EnvConfig, string(b))
 		}
