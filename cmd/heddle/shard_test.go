@@ -278,7 +278,7 @@ type outcome struct {
 // sequential is the outcome of one heddle test -json process.
 func (e *shardEnv) sequential(flags ...string) outcome {
 	e.t.Helper()
-	code, out := e.run(append(append([]string{"test", "-json", "-o", filepath.Join(e.dir, "seq")}, flags...), "./...")...)
+	code, out := e.run(append(append([]string{"test", "-json", "-parallel", "1", "-o", filepath.Join(e.dir, "seq")}, flags...), "./...")...)
 	if code > 1 {
 		e.t.Fatalf("heddle test: status %d\n%s", code, out)
 	}

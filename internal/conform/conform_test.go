@@ -199,7 +199,7 @@ func TestHandCorpus(t *testing.T) {
 	if len(seen) < 25 {
 		t.Errorf("%d hand-written programs", len(seen))
 	}
-	full, err := Full(10, 0)
+	full, err := Full(10, 17)
 	if err != nil {
 		t.Fatal(err)
 	}
