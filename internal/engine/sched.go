@@ -173,20 +173,22 @@ func (e *Exec) pick() *G {
 			p.Add(1)
 			raceEnable()
 		}
-		if e.steps%deadlineCheckEvery == 0 && e.cfg.Stop != nil && e.cfg.Stop.Load() {
-			e.res.Truncated = true
-			e.res.OverTime = true
-			e.res.Interrupted = true
-			return nil
-		}
-		if e.steps%deadlineCheckEvery == 0 && !e.cfg.Deadline.IsZero() {
-			if now := time.Now(); now.After(e.cfg.Deadline) {
+		if e.steps%deadlineCheckEvery == 0 {
+			if e.cfg.Stop != nil && e.cfg.Stop.Load() {
 				e.res.Truncated = true
 				e.res.OverTime = true
-				e.overtime = true
-				if !now.Before(e.cfg.Deadline.Add(e.cfg.Grace)) {
-					e.res.Unfinished = true
-					return nil
+				e.res.Interrupted = true
+				return nil
+			}
+			if !e.cfg.Deadline.IsZero() {
+				if now := time.Now(); now.After(e.cfg.Deadline) {
+					e.res.Truncated = true
+					e.res.OverTime = true
+					e.overtime = true
+					if !now.Before(e.cfg.Deadline.Add(e.cfg.Grace)) {
+						e.res.Unfinished = true
+						return nil
+					}
 				}
 			}
 		}
