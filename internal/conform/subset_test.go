@@ -64,10 +64,15 @@ type knownGap struct {
 }
 
 // knownGaps are the programs of the CI subset that show a known, open
-// gap (none today). TestSubset fails if heddle reaches one of these
+// gap. TestSubset fails if heddle reaches one of these
 // outcomes: the gap is then fixed, and the program belongs in
 // subsetPrograms.
-var knownGaps = []knownGap{}
+var knownGaps = []knownGap{
+	// Natively both reads can see 0 (a processor's store buffer lets a
+	// read pass the goroutine's earlier write); -racy interleaves the
+	// racing statements in program order only. The proof says so.
+	{"TestStoreBuffer", "fail: shared_test.go:152: both read 0", "weak memory: -racy does not reorder racing accesses (docs/design.md, Racy accesses)"},
+}
 
 // TestSubset runs heddle, built from this tree, and the native runs on a
 // small part of the corpus, as cmd/conform does (heddle test -racy
