@@ -41,6 +41,13 @@ type Config struct {
 	// it cannot explore it, and the test passes.
 	StrictNondeterminism bool
 
+	// Run and Skip are heddle test's -run and -skip patterns: the
+	// subtests they do not select are skipped in every run, as go test
+	// skips them (NameMatcher). Recorded in schedules, so that a replay
+	// runs the subtests the exploration ran.
+	Run  string `json:",omitempty"`
+	Skip string `json:",omitempty"`
+
 	Disable    []string // bug kinds not to report: deadlock, leak, panic, fail, misuse, steplimit, nondeterminism
 	LeakIgnore []string // goroutines whose creating or current function matches are not leaks
 

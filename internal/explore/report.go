@@ -541,6 +541,7 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 		}
 	}
 	fmt.Fprintf(b, "  %s\n", msg)
+	x.unselectedNote(b, rs)
 	stack := bug.Stack
 	blockedIn := ""
 	if bug.Kind == engine.KindBlocked {
@@ -945,4 +946,30 @@ func anyCodeTimer(firings []earlyFiring) bool {
 		}
 	}
 	return false
+}
+
+// maxUnselectedShown is how many subtests not run a report names.
+const maxUnselectedShown = 5
+
+// unselectedNote says which subtests the run did not run because -run or
+// -skip did not select them: the schedule records the patterns, and its
+// replay skips them too.
+func (x *explorer) unselectedNote(b *strings.Builder, rs *runT) {
+	if len(rs.unselected) == 0 {
+		return
+	}
+	names := rs.unselected
+	more := ""
+	if len(names) > maxUnselectedShown {
+		more = fmt.Sprintf(" and %d more", len(names)-maxUnselectedShown)
+		names = names[:maxUnselectedShown]
+	}
+	var sel []string
+	if x.cfg.Run != "" {
+		sel = append(sel, fmt.Sprintf("-run %q", x.cfg.Run))
+	}
+	if x.cfg.Skip != "" {
+		sel = append(sel, fmt.Sprintf("-skip %q", x.cfg.Skip))
+	}
+	fmt.Fprintf(b, "  subtests not run (%s, as its replay does): %s%s\n", strings.Join(sel, ", "), strings.Join(names, ", "), more)
 }
