@@ -76,6 +76,11 @@ type Config struct {
 	Avoid      string `json:",omitempty"`
 	AvoidLimit int    `json:",omitempty"`
 	AvoidKeep  bool   `json:",omitempty"`
+	// Deadline, if set, is when such a replay must be over: the report
+	// it builds is within the exploration's time budget. Past it, its
+	// executions are ended and it says it was cut (a replay event of kind
+	// "unknown", see freshCut), and makes no report.
+	Deadline time.Time `json:",omitempty"`
 
 	Events string // file to append JSON events to ("" for none)
 
