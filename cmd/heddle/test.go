@@ -149,7 +149,7 @@ func parseTestFlags(args []string, stderr io.Writer) (*testFlags, []string, erro
 }
 
 // parseExploreFlags parses the flags of heddle test, or of heddle run
-// (cmd "run"), which has all of them but -run.
+// (cmd "run"), which has all of them but -run and -skip.
 func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*testFlags, []string, error) {
 	def := explore.DefaultConfig()
 	f := &testFlags{budget: budget{Runs: 1000, Text: "1000"}}
