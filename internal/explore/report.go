@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
 
 	"heddle.dev/internal/engine"
@@ -268,9 +269,14 @@ func (x *explorer) freshReport(path, avoid string, limits ...int) freshResult {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, "-test.run="+runPattern(x.t.Name()), "-test.v=true")
 	cmd.Env = append(os.Environ(), EnvConfig+"="+string(b))
-	// A process it started in turn (its own fresh replays) may hold the
-	// output open after it was killed: do not wait for it.
+	// Past its time, it is asked to stop (SIGTERM: it ends its run and
+	// cleans up), and killed if it did not soon after; a process it
+	// started in turn may hold the output open: do not wait for it.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	cmd.WaitDelay = time.Second
+	if !x.deadline.IsZero() {
+		cmd.WaitDelay = max(freshSlack(x.cfg.Time), 100*time.Millisecond)
+	}
 	out, runErr := cmd.CombinedOutput()
 	data, err := os.ReadFile(ev.Name())
 	if err != nil {
