@@ -250,7 +250,8 @@ var errNotTested = errors.New("heddle: interrupted: not tested")
 // listTests lists the tests of spec's binary that its -run and -skip
 // select (subtests run within their test's worker).
 func listTests(spec runSpec) ([]string, error) {
-	names, err := listSelected(spec.Binary, spec.Dir, spec.Config.Run, spec.Config.Skip)
+	run, skip := argPatterns(spec.Args)
+	names, err := listSelected(spec.Binary, spec.Dir, run, skip)
 	if err != nil {
 		return nil, fmt.Errorf("heddle: listing the tests of %s: %v", spec.Package, err)
 	}

@@ -519,11 +519,12 @@ func runEach(spec runSpec) (*runResult, error) {
 }
 
 // listRunnable lists what spec's binary runs with its -run and -skip
-// (Config.Run, Config.Skip): its tests, fuzz targets (their seed corpus)
+// (its -test.run and -test.skip): its tests, fuzz targets (their seed corpus)
 // and examples with output, in go test's order (-test.list lists
 // benchmarks too, which do not run without -test.bench).
 func listRunnable(spec runSpec) ([]string, error) {
-	names, err := listSelected(spec.Binary, spec.Dir, spec.Config.Run, spec.Config.Skip)
+	run, skip := argPatterns(spec.Args)
+	names, err := listSelected(spec.Binary, spec.Dir, run, skip)
 	if err != nil {
 		return nil, fmt.Errorf("heddle: listing the tests of %s: %v", spec.Package, err)
 	}
@@ -566,4 +567,17 @@ func listSelected(bin, dir, run, skip string) ([]string, error) {
 		}
 	}
 	return names, nil
+}
+
+// argPatterns returns the -test.run and -test.skip patterns of args.
+func argPatterns(args []string) (run, skip string) {
+	for _, a := range args {
+		if p, ok := strings.CutPrefix(a, "-test.run="); ok {
+			run = p
+		}
+		if p, ok := strings.CutPrefix(a, "-test.skip="); ok {
+			skip = p
+		}
+	}
+	return run, skip
 }

@@ -355,7 +355,7 @@ func exploreConfig(f *testFlags, outDir string, prog *build.Program, pkg *build.
 		cfg.PackageTime, cfg.Tests = f.total, 1
 	}
 	cfg.Seed = f.seed
-	cfg.Run, cfg.Skip = f.run, f.skip
+	cfg.Run, cfg.Skip = explore.SubtestPatterns(f.run, f.skip)
 	cfg.KeepGoing = f.keepGoing
 	cfg.OutDir = outDir
 	cfg.StepLimit = f.stepLimit

@@ -240,3 +240,20 @@ func subtestMatcher() *NameMatcher {
 	})
 	return selected
 }
+
+// SubtestPatterns returns the -run and -skip patterns as far as they
+// select subtests (Config.Run, Config.Skip): a pattern none of whose
+// alternatives has more than one element selects every subtest of the
+// tests it selects, and is "" here, so that a schedule records no pattern
+// that changes nothing in its run.
+func SubtestPatterns(run, skip string) (string, string) {
+	deep := func(p string) string {
+		for _, alt := range splitPattern(p) {
+			if len(alt) > 1 {
+				return p
+			}
+		}
+		return ""
+	}
+	return deep(run), deep(skip)
+}

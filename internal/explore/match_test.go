@@ -56,3 +56,18 @@ func TestSubNames(t *testing.T) {
 		}
 	}
 }
+
+// TestSubtestPatterns checks that only patterns that select subtests are
+// kept for the runs (and recorded in schedules).
+func TestSubtestPatterns(t *testing.T) {
+	for _, c := range []struct{ run, skip, wantRun, wantSkip string }{
+		{"TestA|TestB", "TestC", "", ""},
+		{"TestA/x", "", "TestA/x", ""},
+		{"TestA|TestB/x", "TestA/y", "TestA|TestB/x", "TestA/y"},
+		{"Test[/]A", "(a/b)", "", ""},
+	} {
+		if r, s := SubtestPatterns(c.run, c.skip); r != c.wantRun || s != c.wantSkip {
+			t.Errorf("SubtestPatterns(%q, %q) = %q, %q, want %q, %q", c.run, c.skip, r, s, c.wantRun, c.wantSkip)
+		}
+	}
+}
