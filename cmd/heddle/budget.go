@@ -3,13 +3,13 @@ package main
 import (
 	"bufio"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
 	"heddle.dev/internal/build"
+	"heddle.dev/internal/explore"
 )
 
 // totalBudget spreads -budget-total over the packages of a heddle test
@@ -19,21 +19,19 @@ import (
 // test binary spreads that over its tests as they run (explore.Config's
 // PackageTime), so that time a test did not use goes to the next ones.
 type totalBudget struct {
-	total time.Duration
-	start time.Time
-	run   *regexp.Regexp // -run's first element, nil for every test
-	est   []int          // estimated tests of each package
+	total     time.Duration
+	start     time.Time
+	match     *explore.NameMatcher // -run and -skip
+	run, skip string
+	est       []int // estimated tests of each package
 }
 
 func newTotalBudget(f *testFlags, pkgs []*build.Package) *totalBudget {
 	if f.total <= 0 {
 		return nil
 	}
-	b := &totalBudget{total: f.total, start: time.Now()}
-	if f.run != "" {
-		first, _, _ := strings.Cut(f.run, "/")
-		b.run, _ = regexp.Compile(first) // -run was checked by the go command's flag rules; a bad one matches all
-	}
+	b := &totalBudget{total: f.total, start: time.Now(), run: f.run, skip: f.skip}
+	b.match, _ = explore.NewNameMatcher(f.run, f.skip) // checked by parseExploreFlags
 	for _, p := range pkgs {
 		n := 0
 		if p.HasTests {
@@ -59,7 +57,7 @@ func (b *totalBudget) countTests(dir string) int {
 		}
 		sc := bufio.NewScanner(f)
 		for sc.Scan() {
-			if m := testFunc.FindStringSubmatch(sc.Text()); m != nil && m[1] != "TestMain" && (b.run == nil || b.run.MatchString(m[1])) {
+			if m := testFunc.FindStringSubmatch(sc.Text()); m != nil && m[1] != "TestMain" && b.match.Selects(m[1]) {
 				n++
 			}
 		}
@@ -90,21 +88,15 @@ func (b *totalBudget) share(i int, bin, dir string) (time.Duration, int) {
 	return max(rest*time.Duration(n)/time.Duration(left), 0) + 1, n
 }
 
-// listTests counts the tests of a test binary that -run selects (-1 when
-// it cannot).
+// listTests counts the tests of a test binary that -run and -skip select
+// (-1 when it cannot).
 func (b *totalBudget) listTests(bin, dir string) int {
-	pat := "."
-	if b.run != nil {
-		pat = b.run.String()
-	}
-	cmd := exec.Command(bin, "-test.list", pat)
-	cmd.Dir = dir
-	out, err := cmd.Output()
+	names, err := listSelected(bin, dir, b.run, b.skip)
 	if err != nil {
 		return -1
 	}
 	n := 0
-	for _, l := range strings.Split(string(out), "\n") {
+	for _, l := range names {
 		if strings.HasPrefix(l, "Test") {
 			n++
 		}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -248,26 +247,16 @@ func runTests(spec runSpec, f *testFlags) (*runResult, error) {
 // packages after an interrupt in one process.
 var errNotTested = errors.New("heddle: interrupted: not tested")
 
-// listTests lists the tests of spec's binary that its -test.run selects.
+// listTests lists the tests of spec's binary that its -run and -skip
+// select (subtests run within their test's worker).
 func listTests(spec runSpec) ([]string, error) {
-	pattern := "."
-	for _, a := range spec.Args {
-		if p, ok := strings.CutPrefix(a, "-test.run="); ok {
-			pattern = p
-		}
-	}
-	if i := strings.Index(pattern, "/"); i >= 0 {
-		pattern = pattern[:i] // subtests run within their test's worker
-	}
-	cmd := exec.Command(spec.Binary, "-test.list="+pattern)
-	cmd.Dir = spec.Dir
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	if err := cmd.Run(); err != nil {
+	run, skip := argPatterns(spec.Args)
+	names, err := listSelected(spec.Binary, spec.Dir, run, skip)
+	if err != nil {
 		return nil, fmt.Errorf("heddle: listing the tests of %s: %v", spec.Package, err)
 	}
 	var tests []string
-	for _, l := range strings.Split(out.String(), "\n") {
+	for _, l := range names {
 		if strings.HasPrefix(l, "Test") {
 			tests = append(tests, l)
 		}
@@ -295,15 +284,8 @@ func worker(spec runSpec, f *testFlags, name string, u *strategy.Unit, runs int,
 			s.Args = append(s.Args, a)
 		}
 	}
-	pattern := testRunPattern(name)
-	for _, a := range spec.Args {
-		if p, ok := strings.CutPrefix(a, "-test.run="); ok {
-			if i := strings.Index(p, "/"); i >= 0 {
-				pattern += p[i:] // the subtests -run selects
-			}
-		}
-	}
-	s.Args = append(s.Args, "-test.run="+pattern)
+	// The subtests -run selects are the binary's to select (Config.Run).
+	s.Args = append(s.Args, "-test.run="+testRunPattern(name))
 	s.Config.Unit = u
 	s.Config.Yield = yield
 	if u != nil {

@@ -48,7 +48,7 @@ For each bug it prints a report and a command that replays the bug from its
 schedule file. The exit status is 0 when every run passed, 1 when a bug
 was found, and 2 for usage and build errors.
 
-Flags: those of heddle test (see heddle help test), except -run, and
+Flags: those of heddle test (see heddle help test), except -run and -skip, and
 
 	-stdin file      the standard input of every run of main, read from its
 	                 start in each run (- for heddle's own standard input,

@@ -455,7 +455,6 @@ func runEach(spec runSpec) (*runResult, error) {
 	if len(names) <= 1 {
 		return runBinary(spec)
 	}
-	_, sub := runPattern(spec.Args)
 	res := &runResult{}
 	var out strings.Builder
 	share := spec.Config.PackageTime > 0
@@ -484,11 +483,10 @@ func runEach(spec runSpec) (*runResult, error) {
 				s.Args = append(s.Args, a)
 			}
 		}
-		p := testRunPattern(name)
-		if sub != "" {
-			p += "/" + sub
-		}
-		s.Args = append(s.Args, "-test.run="+p)
+		// The subtests -run selects are the binary's to select
+		// (Config.Run): -test.run's other alternatives must not select
+		// other tests.
+		s.Args = append(s.Args, "-test.run="+testRunPattern(name))
 		if share {
 			// -budget-total: what is left of the package's time, over the
 			// tests left (explore.shareTime spreads it within a process).
@@ -520,36 +518,18 @@ func runEach(spec runSpec) (*runResult, error) {
 	return res, nil
 }
 
-// runPattern splits the -test.run pattern of args into its top-level part
-// and the rest (the subtests' patterns), as go test reads it.
-func runPattern(args []string) (top, sub string) {
-	top = "."
-	for _, a := range args {
-		if p, ok := strings.CutPrefix(a, "-test.run="); ok {
-			top = p
-		}
-	}
-	if i := strings.Index(top, "/"); i >= 0 {
-		top, sub = top[:i], top[i+1:]
-	}
-	return top, sub
-}
-
-// listRunnable lists what spec's binary runs with its -test.run: its tests,
-// fuzz targets (their seed corpus) and examples with output, in go test's
-// order (-test.list lists benchmarks too, which do not run without
-// -test.bench).
+// listRunnable lists what spec's binary runs with its -run and -skip
+// (its -test.run and -test.skip): its tests, fuzz targets (their seed corpus)
+// and examples with output, in go test's order (-test.list lists
+// benchmarks too, which do not run without -test.bench).
 func listRunnable(spec runSpec) ([]string, error) {
-	top, _ := runPattern(spec.Args)
-	cmd := exec.Command(spec.Binary, "-test.list="+top)
-	cmd.Dir = spec.Dir
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	if err := cmd.Run(); err != nil {
+	run, skip := argPatterns(spec.Args)
+	names, err := listSelected(spec.Binary, spec.Dir, run, skip)
+	if err != nil {
 		return nil, fmt.Errorf("heddle: listing the tests of %s: %v", spec.Package, err)
 	}
 	var tests, fuzz, examples []string
-	for _, l := range strings.Split(out.String(), "\n") {
+	for _, l := range names {
 		switch {
 		case strings.HasPrefix(l, "Test"):
 			tests = append(tests, l)
@@ -560,4 +540,44 @@ func listRunnable(spec runSpec) ([]string, error) {
 		}
 	}
 	return append(append(tests, fuzz...), examples...), nil
+}
+
+// listSelected lists the names (tests, benchmarks, fuzz targets, examples)
+// of test binary bin, run in dir, that the -run pattern run and the -skip
+// pattern skip select at the top level, as go test selects them: each
+// alternative of run by its first element, skip only by an alternative of
+// one element (-test.list takes one regular expression, matched against
+// the whole pattern, and no -skip).
+func listSelected(bin, dir, run, skip string) ([]string, error) {
+	m, err := explore.NewNameMatcher(run, skip)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, "-test.list=.")
+	cmd.Dir = dir
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%v: %s", err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	var names []string
+	for _, l := range strings.Split(out.String(), "\n") {
+		if l = strings.TrimSpace(l); l != "" && m.Selects(l) {
+			names = append(names, l)
+		}
+	}
+	return names, nil
+}
+
+// argPatterns returns the -test.run and -test.skip patterns of args.
+func argPatterns(args []string) (run, skip string) {
+	for _, a := range args {
+		if p, ok := strings.CutPrefix(a, "-test.run="); ok {
+			run = p
+		}
+		if p, ok := strings.CutPrefix(a, "-test.skip="); ok {
+			skip = p
+		}
+	}
+	return run, skip
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -285,7 +283,7 @@ func testShard(sh *shardSpec, f *testFlags, opts build.Options, stdout, stderr i
 			fmt.Fprintf(stderr, "heddle: shard %d/%d: %s does not build: no result written\n", sh.i, sh.n, pkg.ImportPath)
 			return exitUsage
 		}
-		names, err := listTestsSorted(bin, pkg.Dir, f.run)
+		names, err := listTestsSorted(bin, pkg.Dir, f.run, f.skip)
 		if err != nil {
 			fmt.Fprintln(stderr, "heddle:", err)
 			return exitUsage
@@ -455,6 +453,9 @@ func planHash(f *testFlags, n int, units []unit, fingerprints []string) string {
 	fmt.Fprintf(h, "v%d\n%d\n%s\n%s\n%d\n%v\n%s\n%s\n%s\n%v\n%v\n%d\n%d\n%d\n%v\n%v\n%s\n",
 		resultVersion, n, f.strategy, f.budget.Text, f.seed, f.keepGoing, f.run, f.disable, f.leakIgnore,
 		f.leaks, f.strict, f.pctDepth, f.stepLimit, f.maxStarve, f.race, f.tags != "", f.tags)
+	if f.skip != "" {
+		fmt.Fprintf(h, "skip %s\n", f.skip)
+	}
 	for _, fp := range fingerprints {
 		fmt.Fprintln(h, fp)
 	}
@@ -464,23 +465,16 @@ func planHash(f *testFlags, n int, units []unit, fingerprints []string) string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-// listTestsSorted lists the tests of a test binary that match run (all if ""),
-// sorted.
-func listTestsSorted(bin, dir, run string) ([]string, error) {
-	if run == "" {
-		run = "."
-	}
-	cmd := exec.Command(bin, "-test.list", run)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+// listTestsSorted lists the tests of a test binary that -run pattern run
+// and -skip pattern skip select, sorted.
+func listTestsSorted(bin, dir, run, skip string) ([]string, error) {
+	all, err := listSelected(bin, dir, run, skip)
 	if err != nil {
-		return nil, fmt.Errorf("listing the tests of %s: %v\n%s", bin, err, stderr.Bytes())
+		return nil, fmt.Errorf("listing the tests of %s: %v", bin, err)
 	}
 	var names []string
-	for _, l := range strings.Split(string(out), "\n") {
-		if l = strings.TrimSpace(l); strings.HasPrefix(l, "Test") {
+	for _, l := range all {
+		if strings.HasPrefix(l, "Test") {
 			names = append(names, l)
 		}
 	}

@@ -55,7 +55,11 @@ failed or a bug was found, and 2 for usage and build errors.
 
 Flags:
 
-	-run regexp      run only the tests matching regexp, as go test -run
+	-run regexp      run only the tests matching regexp, as go test -run: its
+	                 slash-separated elements select subtests, which are
+	                 skipped in every run when they do not match
+	-skip regexp     do not run the tests (and subtests) matching regexp,
+	                 as go test -skip
 	-strategy name   exploration strategy (default portfolio): portfolio,
 	                 random, pct, pos, dfs, ipb, idb, sdpor, odpor, lazy,
 	                 hbrcache, lazycache, hapset
@@ -112,6 +116,7 @@ coverage (golang/go#73802).
 // testFlags are the flags of heddle test.
 type testFlags struct {
 	run        string
+	skip       string
 	stdin      string // heddle run: the file every run of main reads as standard input
 	strategy   string
 	budget     budget
@@ -144,13 +149,14 @@ func parseTestFlags(args []string, stderr io.Writer) (*testFlags, []string, erro
 }
 
 // parseExploreFlags parses the flags of heddle test, or of heddle run
-// (cmd "run"), which has all of them but -run.
+// (cmd "run"), which has all of them but -run and -skip.
 func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*testFlags, []string, error) {
 	def := explore.DefaultConfig()
 	f := &testFlags{budget: budget{Runs: 1000, Text: "1000"}}
 	fs := newFlagSet(cmd, usage, stderr)
 	if cmd == "test" {
 		fs.StringVar(&f.run, "run", "", "")
+		fs.StringVar(&f.skip, "skip", "", "")
 		fs.BoolVar(&f.racy, "racy", false, "")
 	}
 	if cmd == "run" {
@@ -220,6 +226,9 @@ func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*tes
 	}
 	if f.parallel < 1 {
 		return nil, nil, errors.New("heddle: -parallel must be at least 1")
+	}
+	if _, err := explore.NewNameMatcher(f.run, f.skip); err != nil {
+		return nil, nil, fmt.Errorf("heddle: %v", err)
 	}
 	f.timeoutSet = isSet(fs, "timeout")
 	if !f.timeoutSet && (f.budget.Time > 0 || f.total > 0) {
@@ -314,6 +323,9 @@ func testArgs(f *testFlags) []string {
 	if f.run != "" {
 		targs = append(targs, "-test.run="+f.run)
 	}
+	if f.skip != "" {
+		targs = append(targs, "-test.skip="+f.skip)
+	}
 	if f.verbose || f.json {
 		targs = append(targs, "-test.v=true")
 	}
@@ -343,6 +355,7 @@ func exploreConfig(f *testFlags, outDir string, prog *build.Program, pkg *build.
 		cfg.PackageTime, cfg.Tests = f.total, 1
 	}
 	cfg.Seed = f.seed
+	cfg.Run, cfg.Skip = explore.SubtestPatterns(f.run, f.skip)
 	cfg.KeepGoing = f.keepGoing
 	cfg.OutDir = outDir
 	cfg.StepLimit = f.stepLimit

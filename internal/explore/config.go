@@ -41,6 +41,13 @@ type Config struct {
 	// it cannot explore it, and the test passes.
 	StrictNondeterminism bool
 
+	// Run and Skip are heddle test's -run and -skip patterns: the
+	// subtests they do not select are skipped in every run, as go test
+	// skips them (NameMatcher). Recorded in schedules, so that a replay
+	// runs the subtests the exploration ran.
+	Run  string `json:",omitempty"`
+	Skip string `json:",omitempty"`
+
 	Disable    []string // bug kinds not to report: deadlock, leak, panic, fail, misuse, steplimit, nondeterminism
 	LeakIgnore []string // goroutines whose creating or current function matches are not leaks
 
@@ -69,6 +76,11 @@ type Config struct {
 	Avoid      string `json:",omitempty"`
 	AvoidLimit int    `json:",omitempty"`
 	AvoidKeep  bool   `json:",omitempty"`
+	// Deadline, if set, is when such a replay must be over: the report
+	// it builds is within the exploration's time budget. Past it, its
+	// executions are ended and it says it was cut (a replay event of kind
+	// "unknown", see freshCut), and makes no report.
+	Deadline time.Time `json:",omitempty"`
 
 	Events string // file to append JSON events to ("" for none)
 

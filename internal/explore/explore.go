@@ -185,6 +185,9 @@ func (x *explorer) run() {
 	if cfg.Time > 0 {
 		x.deadline = start.Add(cfg.Time)
 	}
+	if !cfg.Deadline.IsZero() {
+		x.deadline = cfg.Deadline // a report's replay in a new process
+	}
 	x.races = engine.RaceErrors()
 	racesBefore := x.races
 	exhausted := false
@@ -231,7 +234,11 @@ func (x *explorer) run() {
 		// program's random numbers must not change from run to run.
 		randSeed := x.randSeed(strat, run)
 		if name == "replay" {
-			randSeed = x.warmUp(sched)
+			var cut bool
+			if randSeed, cut = x.warmUp(sched); cut {
+				x.freshCut()
+				break
+			}
 		}
 		trace := run == 2 // the determinism check compares run 2's trace
 		if tn, ok := strat.(strategy.TraceNeeder); ok && tn.NeedsTrace() {
@@ -276,6 +283,9 @@ func (x *explorer) run() {
 			break
 		}
 		if res.OverTime {
+			if name == "replay" && cfg.ReportRun {
+				x.freshCut()
+			}
 			if res.Unfinished {
 				x.t.Logf("heddle: run %d of %s was ended at the time budget before it finished: the goroutines it left were stopped in the middle (heddle test explores each test in a process of its own: the tests after it do not see the package state it left)", run, x.name())
 			}
@@ -419,10 +429,12 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	ec.MaxHeap = x.cfg.MaxMemory
 	ec.Deadline = x.deadline
 	ec.Stop = &interrupted
-	// A run going at the end of a time budget gets a tenth of the budget
-	// more to end by itself, so that it leaves the program's state as a
-	// whole run does for the tests after it (see engine.Config.Grace).
-	ec.Grace = x.cfg.Time / 10
+	// A run going at the end of a time budget gets a fortieth of the
+	// budget more to end by itself, so that it leaves the program's state
+	// as a whole run does (see engine.Config.Grace); no more, so that
+	// -budget is kept within a few percent. (It was a tenth when the tests
+	// after it ran in the same process.)
+	ec.Grace = x.cfg.Time / graceShare
 	x.output.newRun()
 	ec.NoLeaks = x.disabled(engine.KindLeak)
 	ec.MaxStarve = x.cfg.MaxStarve
@@ -529,19 +541,20 @@ func (x *explorer) randSeed(s engine.Strategy, run int) uint64 {
 // the replays of a report), so that state the program keeps across runs
 // (a sync.Once, a cache or a buffered channel in a package variable) is
 // what it was when the bug was found. It returns the seed of run k's
-// random numbers.
-func (x *explorer) warmUp(s *schedule.Schedule) uint64 {
+// random numbers, and whether it was cut by the deadline of a report's
+// replay (Config.Deadline): run k would not start from the state it did.
+func (x *explorer) warmUp(s *schedule.Schedule) (uint64, bool) {
 	seed := seedFor(s.Seed, s.Run)
 	if s.Strategy == "" || s.Strategy == "replay" {
-		return seed
+		return seed, false
 	}
 	first, extra := parseBefore(s.Before)
 	if s.Run <= first && len(extra) == 0 {
-		return seed
+		return seed, false
 	}
 	warm, err := strategy.New(s.Strategy, strategy.Options{Seed: s.Seed, PCTDepth: x.cfg.PCTDepth})
 	if err != nil {
-		return seed
+		return seed, false
 	}
 	saved := x.cfg.Seed
 	x.cfg.Seed = s.Seed
@@ -568,9 +581,15 @@ func (x *explorer) warmUp(s *schedule.Schedule) uint64 {
 			warm.End(&engine.Result{})
 			continue
 		}
+		if !x.cfg.Deadline.IsZero() && time.Now().After(x.cfg.Deadline) {
+			return seed, true
+		}
 		rs := &runT{TB: x.t}
 		seed := x.randSeed(warm, run)
 		res := x.exec(engine.Config{Seed: seed, Trace: trace || extra[run] != ""}, warm, rs)
+		if res.OverTime && !x.cfg.Deadline.IsZero() {
+			return seed, true
+		}
 		warm.End(res)
 		switch extra[run] {
 		case "check":
@@ -589,7 +608,17 @@ func (x *explorer) warmUp(s *schedule.Schedule) uint64 {
 	if n := engine.RaceErrors(); n > x.races {
 		x.races = n
 	}
-	return seed
+	return seed, false
+}
+
+// cutMessage is the message of the replay event of a report's replay in a
+// new process that its deadline cut (Config.Deadline).
+const cutMessage = "cut at the time budget"
+
+// freshCut says that this replay of a report (Config.ReportRun or Avoid)
+// was cut at its deadline: it decides nothing.
+func (x *explorer) freshCut() {
+	x.emit(event.Event{Action: event.Replayed, Kind: "unknown", Message: cutMessage})
 }
 
 // avoided replays the schedule keeping the timers Config.Avoid names from

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
 
 	"heddle.dev/internal/engine"
@@ -45,15 +46,13 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		return false
 	}
 
-	// With a time budget, the replays that make the report get what is
-	// left of it, and at least a twentieth of it or ten times the run that
-	// found the bug (at most 30 s): a report whose replay was cut has no
-	// positions and cannot say whether the bug needs a timer to fire early.
-	if !x.deadline.IsZero() {
+	// With a time budget, the replays that make the report, here and in
+	// new processes, get what is left of it, and a little more when that
+	// is little (reportDeadline). A report whose replays were cut still
+	// reports the bug, from the run that found it, and says so.
+	if !x.deadline.IsZero() && x.cfg.Deadline.IsZero() {
 		saved := x.deadline
-		if least := time.Now().Add(max(x.cfg.Time/20, min(10*x.lastRun, 30*time.Second))); least.After(x.deadline) {
-			x.deadline = least
-		}
+		x.deadline = reportDeadline(time.Now(), saved, x.cfg.Time, x.lastRun)
 		defer func() { x.deadline = saved }()
 	}
 
@@ -102,6 +101,8 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 			// the run first, and build the report there.
 			fr := x.freshReport(path, "")
 			switch {
+			case fr.cut:
+				note = "note: the replay that builds a report, made in the exploring process after the run, did not reproduce this bug, and its replay in a new process (as heddle replay runs it) was cut at the time budget: this report shows the run that found the bug, unrecorded (no positions, no early firings); heddle replay replays its schedule"
 			case fr.err != nil:
 				note += fmt.Sprintf(" (its replay in a new process could not be checked: %v)", fr.err)
 			case fr.report != nil:
@@ -223,6 +224,7 @@ type freshResult struct {
 	why    string       // how it diverged, when it did not
 	kind   string       // avoid mode: the kind of bug the replay ended with ("unknown": cut short)
 	where  string       // avoid mode: where
+	cut    bool         // the replay was cut at its deadline (Config.Deadline): it decides nothing
 	err    error        // the replay could not be run
 }
 
@@ -252,14 +254,29 @@ func (x *explorer) freshReport(path, avoid string, limits ...int) freshResult {
 	if len(limits) == 2 {
 		cfg.AvoidLimit, cfg.AvoidKeep = limits[0], limits[1] != 0
 	}
+	// Within the time budget (report's deadline, reportDeadline), with a
+	// little more to end by itself; without one, 5 minutes.
+	cfg.Deadline = x.deadline
+	limit := 5 * time.Minute
+	if !x.deadline.IsZero() {
+		limit = time.Until(x.deadline) + freshSlack(x.cfg.Time)
+	}
 	b, err := json.Marshal(cfg)
 	if err != nil {
 		return freshResult{err: err}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, "-test.run="+runPattern(x.t.Name()), "-test.v=true")
 	cmd.Env = append(os.Environ(), EnvConfig+"="+string(b))
+	// Past its time, it is asked to stop (SIGTERM: it ends its run and
+	// cleans up), and killed if it did not soon after; a process it
+	// started in turn may hold the output open: do not wait for it.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = time.Second
+	if !x.deadline.IsZero() {
+		cmd.WaitDelay = max(freshSlack(x.cfg.Time), 100*time.Millisecond)
+	}
 	out, runErr := cmd.CombinedOutput()
 	data, err := os.ReadFile(ev.Name())
 	if err != nil {
@@ -279,7 +296,11 @@ func (x *explorer) freshReport(path, avoid string, limits ...int) freshResult {
 		case event.Replayed:
 			verdict = true
 			r.why, r.kind, r.where = e.Message, e.Kind, e.Key
+			r.cut = e.Kind == "unknown" && e.Message == cutMessage
 		}
+	}
+	if !verdict && !x.deadline.IsZero() && ctx.Err() != nil {
+		return freshResult{cut: true, kind: "unknown"}
 	}
 	if !verdict {
 		return freshResult{err: fmt.Errorf("it ended without a verdict (%v): %s", runErr, oneLine(lastLines(string(out), 3)))}
@@ -541,6 +562,7 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 		}
 	}
 	fmt.Fprintf(b, "  %s\n", msg)
+	x.unselectedNote(b, rs)
 	stack := bug.Stack
 	blockedIn := ""
 	if bug.Kind == engine.KindBlocked {
@@ -945,4 +967,65 @@ func anyCodeTimer(firings []earlyFiring) bool {
 		}
 	}
 	return false
+}
+
+// maxUnselectedShown is how many subtests not run a report names.
+const maxUnselectedShown = 5
+
+// unselectedNote says which subtests the run did not run because -run or
+// -skip did not select them: the schedule records the patterns, and its
+// replay skips them too.
+func (x *explorer) unselectedNote(b *strings.Builder, rs *runT) {
+	if len(rs.unselected) == 0 {
+		return
+	}
+	names := rs.unselected
+	more := ""
+	if len(names) > maxUnselectedShown {
+		more = fmt.Sprintf(" and %d more", len(names)-maxUnselectedShown)
+		names = names[:maxUnselectedShown]
+	}
+	var sel []string
+	if x.cfg.Run != "" {
+		sel = append(sel, fmt.Sprintf("-run %q", x.cfg.Run))
+	}
+	if x.cfg.Skip != "" {
+		sel = append(sel, fmt.Sprintf("-skip %q", x.cfg.Skip))
+	}
+	fmt.Fprintf(b, "  subtests not run (%s, as its replay does): %s%s\n", strings.Join(sel, ", "), strings.Join(names, ", "), more)
+}
+
+// graceShare is the share of a time budget by which a run going at its
+// end (engine.Config.Grace), or the replays that build a report
+// (reportDeadline), may go past it; freshSlack's is what a report's replay
+// in a new process gets on top to end by itself before it is killed (at
+// most a second). heddle test -budget is kept within their sum, 3.5%.
+const (
+	graceShare = 40
+	slackShare = 100
+)
+
+// freshSlack is how long after its deadline a report's replay in a new
+// process is killed, if it did not end by itself, in an exploration
+// whose time budget is budget.
+func freshSlack(budget time.Duration) time.Duration {
+	return min(budget/slackShare, time.Second)
+}
+
+// reportDeadline is the deadline of the replays that build the report of a
+// bug found at now, in an exploration whose time budget is budget, ending
+// at deadline, and whose last run took lastRun: what is left of the budget,
+// and when that is little, at least a twentieth of the budget or ten times
+// the run (at most 30 s) from now -- but never more than a fortieth of
+// the budget past its end, so that heddle test -budget keeps its budget
+// within a few percent.
+func reportDeadline(now, deadline time.Time, budget, lastRun time.Duration) time.Time {
+	least := now.Add(max(budget/20, min(10*lastRun, 30*time.Second)))
+	if limit := deadline.Add(budget / graceShare); least.After(limit) {
+		least = limit
+	}
+	if least.After(deadline) {
+		return least
+	}
+	return deadline
 }

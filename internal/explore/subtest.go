@@ -14,6 +14,7 @@ import (
 type scope struct {
 	parent   *scope
 	name     string // the subtest's name, sanitized; "" for the root
+	full     string // its full name as testing gives it ("TestX/sub#01"); "" for the root
 	failed   bool
 	cleanups []func()
 	parallel bool // the subtest called t.Parallel
@@ -90,10 +91,17 @@ func (t *runT) addCleanup(f func()) {
 //go:norace
 func (t *runT) runSubtest(x *engine.Exec, name string, f func()) bool {
 	parent := t.current()
+	full := t.subtestName(parent, name)
+	if !subtestMatcher().Selects(full) {
+		// -run or -skip does not select it: t.Run returns true without
+		// running it, as testing's does.
+		t.unselected = append(t.unselected, full)
+		return true
+	}
 	if parent.bodyDone == nil {
 		parent.bodyDone = x.NewEvent()
 	}
-	sc := &scope{parent: parent, name: sanitize(name), ready: x.NewEvent(), done: x.NewEvent()}
+	sc := &scope{parent: parent, name: sanitize(name), full: full, ready: x.NewEvent(), done: x.NewEvent()}
 	parent.kids = append(parent.kids, sc)
 	if t.scopes == nil {
 		t.scopes = map[*engine.G]*scope{}
@@ -149,4 +157,19 @@ func (t *runT) parallel(x *engine.Exec) {
 	sc.parallel = true
 	x.Fire(sc.ready)
 	x.Wait(sc.parent.bodyDone)
+}
+
+// subtestName is the full name testing gives subtest name of parent: its
+// parent's name, a slash, the name rewritten and made unique in the run.
+//
+//go:norace
+func (t *runT) subtestName(parent *scope, name string) string {
+	pname := parent.full
+	if parent.parent == nil {
+		pname = t.Name()
+	}
+	if t.subNames == nil {
+		t.subNames = subNames{}
+	}
+	return t.subNames.unique(pname, rewriteName(name))
 }

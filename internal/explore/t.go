@@ -29,7 +29,10 @@ type runT struct {
 	helpers  map[string]bool
 	root     scope                // the test; subtests are its kids (subtest.go)
 	scopes   map[*engine.G]*scope // the goroutines that run subtests
-	misuse   testMisuse
+	subNames subNames             // the full names of the subtests started, made unique
+	// unselected are the subtests -run or -skip did not select (not run)
+	unselected []string
+	misuse     testMisuse
 }
 
 // pos returns "file:line: " of the first caller, skip frames above pos,

@@ -143,11 +143,14 @@ func TestSubset(t *testing.T) {
 			mods = append(mods, m)
 		}
 	}
-	// Each test is explored in a process of its own: go-retry's TestDo
-	// (200 runs of about 200,000 steps, a context per step of its
-	// canceled_before_first_call subtest) took about 3 minutes so on a
-	// loaded two-core machine, where it took 52 s after the package's
-	// other tests in one process (why it is slower alone is not known).
+	// go-retry's TestDo (200 runs of about 200,000 steps, a context per
+	// step of its canceled_before_first_call subtest; a run allocates
+	// 0.5-1 GB, most of it the recorded steps of the runs a strategy
+	// records) took about 3 minutes on a loaded two-core machine, and
+	// about 1 minute on an idle one, explored alone or after the
+	// package's other tests in one process alike: its time follows the
+	// machine's load (17 to 44 s for 50 runs as the load average went
+	// from 2.4 to 6), not the process it runs in.
 	res, err := Run(ctx, Config{
 		Heddle: heddle, Work: work, Budget: "200", Modules: mods,
 		Timeout: 6 * time.Minute, NativeTimeout: 2 * time.Minute, ReplayTimeout: time.Minute,
