@@ -33,7 +33,8 @@ import (
 //     variables GO*, CGO_*, CC, CXX, HOME and XDG_CONFIG_HOME, and the
 //     options (directory, patterns, -race, -tags, heddle run, -racy's
 //     statements);
-//   - the inputs: the content of every .go file, and the list of names,
+//   - the inputs: the content of every source file (.go, and cgo's C,
+//     C++, assembler and the like), and the list of names,
 //     of every directory of a package the test binaries are built from
 //     outside the module cache (whose directories never change) and of
 //     every directory under a pattern's "..."; go.mod and go.sum; the
@@ -413,7 +414,7 @@ func (p *Program) saveLoad(key string, started time.Time, runtimeDir, notes, std
 		}
 		e.Inputs = append(e.Inputs, loadInput{Path: d, Dir: true, Hash: hashStrings(names...)})
 		for _, n := range names {
-			if strings.HasSuffix(n, ".go") {
+			if sourceFile(n) {
 				files[filepath.Join(d, n)] = true
 			}
 		}
@@ -452,6 +453,18 @@ func (p *Program) saveLoad(key string, started time.Time, runtimeDir, notes, std
 		return err
 	}
 	return writeFileAtomic(slot, b)
+}
+
+// sourceFile reports whether a file of that name is a source file the go
+// command reads in a package's directory: Go, and the C, C++, assembler
+// and other files of cgo (their headers can change the types cgo gives
+// the Go files).
+func sourceFile(name string) bool {
+	switch filepath.Ext(name) {
+	case ".go", ".c", ".h", ".s", ".S", ".sx", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".m", ".f", ".F", ".for", ".f90", ".syso":
+		return true
+	}
+	return false
 }
 
 // capture keeps what is written to it, and writes it on to w (if any).

@@ -12,8 +12,8 @@ import (
 // TestLoadCache checks that a Load with nothing changed is read from the
 // load cache, with the same result, and that every change of what Load
 // reads is seen: a source file edited, a file added to a package, a new
-// package under ./..., go.mod edited, a rewritten file removed from
-// heddle's cache, other options.
+// package under ./..., a C header added and edited, go.mod edited, a
+// rewritten file removed from heddle's cache, other options.
 func TestLoadCache(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
@@ -99,6 +99,12 @@ func TestLoadCache(t *testing.T) {
 			}
 			return ""
 		}},
+		{"C header added", func() {
+			writeTree(t, root, map[string]string{"a/x.h": "int x;\n"})
+		}, func(p *Program) string { return "" }},
+		{"C header edited", func() {
+			writeTree(t, root, map[string]string{"a/x.h": "int y;\n"})
+		}, func(p *Program) string { return "" }},
 		{"go.mod edited", func() {
 			writeTree(t, root, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n"})
 		}, func(p *Program) string { return "" }},
