@@ -53,9 +53,17 @@ func main() {
 		via         = flag.String("via", "test", "how heddle runs a kernel: test (heddle test on a generated test calling the kernel) or run (heddle run on the kernel's package as a program, through GOROOT's main.go)")
 		proveBudget = flag.Int("prove-budget", 100000, "runs of each -prove search")
 		discrim     = flag.Bool("discriminating", false, "with -seeds: skip the programs whose samples in -samples all found the bug at run 1, and members that missed it in two samples or more")
+		speedup     = flag.Bool("speedup", false, "measure heddle test -parallel 2 against -parallel 1 on a few kernels instead (speedup.go)")
 	)
 	flag.Parse()
 	command := "go run ./cmd/goker " + strings.Join(os.Args[1:], " ")
+	if *speedup {
+		if err := speedupMain(*run, *heddleBin, *rev, *keep); err != nil {
+			fmt.Fprintln(os.Stderr, "goker:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *simulate {
 		if err := simulateMain(command, *samples, *budget, *mixes, *search); err != nil {
 			fmt.Fprintln(os.Stderr, "goker:", err)

@@ -276,8 +276,9 @@ type unitRun struct {
 
 // worker explores unit u (nil: the whole test) of test name, with a
 // budget of runs runs (0: the configured budget).
-func worker(spec runSpec, f *testFlags, name string, u *strategy.Unit, runs int, slice time.Duration, yield string, cancel <-chan struct{}) (*unitRun, error) {
+func worker(spec runSpec, f *testFlags, name string, u *strategy.Unit, runs int, slice time.Duration, yield string, cancel <-chan struct{}, onEvent func(event.Event)) (*unitRun, error) {
 	s := spec
+	s.OnEvent = onEvent
 	s.Args = nil
 	for _, a := range spec.Args {
 		if !strings.HasPrefix(a, "-test.run=") {
@@ -348,6 +349,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 	var mu sync.Mutex
 	var runs, all []*unitRun // the units whose work counts; all units that ran
 	var firstErr error
+	prog := &testProgress{spec: spec, name: name, strategy: f.strategy}
 	ask := func(u *strategy.Unit) *slotWaiter {
 		seq := int(units.Add(1))
 		if u != nil && u.From > 0 {
@@ -387,8 +389,10 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 			case <-done:
 			}
 		}()
-		ur, err := worker(spec, f, name, u, budget, slice, yield, k)
+		id := prog.begin()
+		ur, err := worker(spec, f, name, u, budget, slice, yield, k, func(e event.Event) { prog.event(id, e) })
 		close(done)
+		prog.end(id, ur)
 		mu.Lock()
 		defer mu.Unlock()
 		if ur != nil {
@@ -534,6 +538,78 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 	}
 	t.removeSchedules(all)
 	return t, nil
+}
+
+// testProgress makes, with -json, the progress events of a test explored
+// by workers: about once a second, the runs and bugs of all its workers
+// (those done and the latest progress of those running), as one process
+// reports them while it explores.
+type testProgress struct {
+	spec     runSpec
+	name     string
+	strategy string
+
+	mu      sync.Mutex
+	started time.Time
+	last    time.Time
+	done    int // runs and bugs of the workers done
+	bugs    int
+	next    int
+	running map[int][2]int // worker -> its latest runs and bugs
+}
+
+// progressEvery is how often a test's progress is printed; HEDDLE_PROGRESS_EVERY
+// (a duration) changes it, for tests (the workers print theirs as often).
+var progressEvery = func() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("HEDDLE_PROGRESS_EVERY")); err == nil && d > 0 {
+		return d
+	}
+	return time.Second
+}()
+
+// begin registers a worker starting.
+func (p *testProgress) begin() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.running == nil {
+		p.running = map[int][2]int{}
+		p.started = time.Now()
+	}
+	p.next++
+	p.running[p.next] = [2]int{}
+	return p.next
+}
+
+// event takes a worker's event: its progress.
+func (p *testProgress) event(id int, e event.Event) {
+	if e.Action != event.Progress || !p.spec.JSON {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.running[id] = [2]int{e.Runs, e.Bugs}
+	now := time.Now()
+	if now.Sub(p.last) < progressEvery {
+		return
+	}
+	p.last = now
+	runs, bugs := p.done, p.bugs
+	for _, rb := range p.running {
+		runs += rb[0]
+		bugs += rb[1]
+	}
+	p.spec.Out.printEvent(event.Event{Action: event.Progress, Package: p.spec.Package, Test: p.name, Runs: runs, Bugs: bugs, Elapsed: now.Sub(p.started).Seconds(), Strategy: p.strategy})
+}
+
+// end registers a worker done.
+func (p *testProgress) end(id int, ur *unitRun) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.running, id)
+	if ur != nil && !ur.killed {
+		p.done += ur.summary.Runs
+		p.bugs += ur.summary.Bugs
+	}
 }
 
 // probeTime is how long the first worker of a randomized strategy's test

@@ -66,14 +66,15 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"schedfile":  cmdSchedfile,
-			"cmpsched":   cmdCmpsched,
-			"treehash":   cmdTreehash,
-			"jsonlines":  cmdJSONLines,
-			"jsonevents": cmdJSONEvents,
-			"status":     cmdStatus,
-			"waitfile":   cmdWaitfile,
-			"procgone":   cmdProcgone,
+			"schedfile":    cmdSchedfile,
+			"cmpsched":     cmdCmpsched,
+			"treehash":     cmdTreehash,
+			"jsonlines":    cmdJSONLines,
+			"jsonevents":   cmdJSONEvents,
+			"jsonprogress": cmdJSONProgress,
+			"status":       cmdStatus,
+			"waitfile":     cmdWaitfile,
+			"procgone":     cmdProcgone,
 		},
 	})
 }
@@ -244,11 +245,44 @@ func procGone(ts *testscript.TestScript, pid string) {
 	ts.Fatalf("process %s still running a minute after heddle ended", pid)
 }
 
+// jsonprogress FILE MAX checks the progress events of FILE (the output of
+// heddle test -json): there are some, and each test's runs never decrease
+// and never pass MAX.
+func cmdJSONProgress(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: jsonprogress FILE MAX")
+	}
+	max, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	b, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	last := map[string]int{}
+	n := 0
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var e struct {
+			Action, Test string
+			Runs         int
+		}
+		ts.Check(json.Unmarshal([]byte(l), &e))
+		if e.Action != "progress" {
+			continue
+		}
+		n++
+		if e.Runs < last[e.Test] || e.Runs > max {
+			ts.Fatalf("progress of %s: %d runs after %d (at most %d)", e.Test, e.Runs, last[e.Test], max)
+		}
+		last[e.Test] = e.Runs
+	}
+	if n == 0 {
+		ts.Fatalf("no progress events in %s", args[0])
+	}
+}
+
 // jsonevents FILE OUT writes to OUT, one per line, the events of FILE (the
 // output of heddle test -json) but output and progress, with the fields
 // that do not depend on timing or on the schedule directory; it fails if
 // the events of one test (with their output) are not together, in one
-// block.
+// block (progress events, printed as the test runs, aside).
 func cmdJSONEvents(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: jsonevents FILE OUT")
@@ -265,6 +299,9 @@ func cmdJSONEvents(ts *testscript.TestScript, neg bool, args []string) {
 			Exhausted, Interrupted                             bool
 		}
 		ts.Check(json.Unmarshal([]byte(l), &e))
+		if e.Action == "progress" {
+			continue // printed as the test runs, other tests' events may be around them
+		}
 		if e.Test != "" && e.Test != cur {
 			if done[e.Test] {
 				ts.Fatalf("the events of %s are not together: %s", e.Test, l)

@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"heddle.dev"
 	"heddle.dev/internal/rewrite"
@@ -77,6 +78,9 @@ type Program struct {
 	modCache string
 	files    map[string]string // rel name -> rewritten hash, every package
 	fileDirs map[string]string // rel name -> original directory
+
+	inputDirs map[string]bool // directories of the listed packages outside the module cache (loadcache.go)
+	inputMods map[string]bool // go.mod files of the modules outside the module cache
 }
 
 // Package is one package under test.
@@ -187,6 +191,20 @@ func Load(opts Options) (*Program, error) {
 		return nil, err
 	}
 	opts.Dir = dir
+	started := time.Now()
+	cached, key := cachedLoad(opts)
+	if cached != nil {
+		return cached, nil
+	}
+	// What Load writes to Notes and Stderr, for the cache to repeat.
+	userNotes := opts.Notes
+	notes := &capture{w: opts.Notes}
+	if opts.Notes != nil && opts.Notes == opts.Verbose {
+		notes.w = nil // the rewriter writes its notes to Verbose already
+	}
+	opts.Notes = notes
+	stderrCap := &capture{w: opts.Stderr}
+	opts.Stderr = stderrCap
 	mod, err := FindModule(dir, opts.Env)
 	if err != nil {
 		return nil, err
@@ -327,6 +345,10 @@ func Load(opts Options) (*Program, error) {
 		pkg.Files["go.mod"] = gomodHash
 		pkg.Fingerprint = Fingerprint(pkg.Files, p.RuntimeHash, p.BuildFlags)
 	}
+	if err := p.saveLoad(key, started, runtimeDir, notes.buf.String(), stderrCap.buf.String()); err != nil {
+		p.note("not saved in the load cache: %v", err)
+	}
+	p.opts.Notes, p.opts.Stderr = userNotes, stderrCap.w
 	return p, nil
 }
 
@@ -420,6 +442,7 @@ type listed struct {
 	GoFiles      []string
 	CgoFiles     []string
 	Error        *struct{ Err string }
+	Module       *struct{ GoMod string }
 }
 
 // list finds the packages matched by the patterns and, for each, the
@@ -430,7 +453,7 @@ func (p *Program) list() error {
 		args = []string{"list", "-e", "-deps"} // heddle run: the program, not its tests
 	}
 	args = append(append(args,
-		"-json=ImportPath,Name,Dir,DepOnly,ForTest,Standard,Deps,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles,Error"), p.goFlags()...)
+		"-json=ImportPath,Name,Dir,DepOnly,ForTest,Standard,Deps,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles,Error,Module"), p.goFlags()...)
 	args = append(args, "--")
 	args = append(args, p.opts.Patterns...)
 	cmd := p.goCmd(args...)
@@ -448,6 +471,7 @@ func (p *Program) list() error {
 			return fmt.Errorf("heddle: reading go list output: %v", err)
 		}
 		byPath[l.ImportPath] = l
+		p.addInput(l)
 		if !l.DepOnly && l.ForTest == "" && !strings.Contains(l.ImportPath, " [") {
 			matched = append(matched, l)
 		}
@@ -526,6 +550,28 @@ func (p *Program) list() error {
 		return &Error{Msg: fmt.Sprintf("heddle: no packages to test: %s matched no packages", strings.Join(p.opts.Patterns, " "))}
 	}
 	return nil
+}
+
+// addInput records the directory and go.mod of a listed package outside
+// the module cache, for the load cache.
+func (p *Program) addInput(l *listed) {
+	if l.Standard || l.Dir == "" {
+		return
+	}
+	if _, ok := within(p.modCache, l.Dir); ok && p.modCache != "" {
+		return
+	}
+	if p.inputDirs == nil {
+		p.inputDirs, p.inputMods = map[string]bool{}, map[string]bool{}
+	}
+	p.inputDirs[l.Dir] = true
+	if l.Module != nil && l.Module.GoMod != "" {
+		_, cached := within(p.modCache, l.Module.GoMod)
+		_, ours := within(p.opts.CacheDir, l.Module.GoMod) // the main module's: heddle.mod, -modfile's
+		if (!cached || p.modCache == "") && !ours {
+			p.inputMods[l.Module.GoMod] = true
+		}
+	}
 }
 
 // compileOriginal builds the tests of the packages as they are, without

@@ -224,7 +224,7 @@ func (x *explorer) run() {
 		}
 		x.runs = run // the run number: a unit counts from its first (unit.go)
 		if run%32 == 0 {
-			if now := time.Now(); now.Sub(lastProgress) >= time.Second {
+			if now := time.Now(); now.Sub(lastProgress) >= progressEvery {
 				lastProgress = now
 				x.emit(event.Event{Action: event.Progress, Runs: run - first, Bugs: x.bugs, Elapsed: now.Sub(start).Seconds(), Strategy: name})
 			}
