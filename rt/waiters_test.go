@@ -157,7 +157,9 @@ func TestEveryWaiterCanLockFirst(t *testing.T) {
 
 // BenchmarkWaiters is one run per iteration of each waiter shape with
 // 1000 goroutines, under each randomized strategy of the portfolio. It
-// reports the time per step.
+// reports the time per step, and the processor time per step (of the
+// process: run it with -test.cpu 1), which the load of a shared machine
+// hardly changes.
 func BenchmarkWaiters(b *testing.B) {
 	const n = 1000
 	for _, sh := range waiterShapes {
@@ -168,11 +170,13 @@ func BenchmarkWaiters(b *testing.B) {
 				prog := sh.prog(n)
 				steps := 0
 				s := st.new(1)
+				cpu := procCPU()
 				for i := 0; i < b.N; i++ {
 					s.Begin(i + 1)
 					steps += engine.Run(engine.Config{Pool: pool, Trace: st.trace}, s, prog).Steps
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/step")
+				b.ReportMetric(float64(procCPU()-cpu)/float64(steps), "cpu-ns/step")
 			})
 		}
 	}
