@@ -345,8 +345,12 @@ func appendChoices(dst, src []Choice) []Choice {
 	if !RaceEnabled {
 		return append(dst, src...)
 	}
+	n := len(dst)
+	for range src {
+		dst = append(dst, Choice{})
+	}
 	for i := range src {
-		dst = append(dst, src[i])
+		dst[n+i] = src[i]
 	}
 	return dst
 }
