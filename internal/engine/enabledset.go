@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/bits"
 	"sort"
 	"unsafe"
 )
@@ -254,10 +255,11 @@ func (e *Exec) update() {
 		e.volatile[i] = nil
 	}
 	e.volatile = e.volatile[:0]
-	if len(e.dirty) > 16 && 8*len(e.dirty) > len(e.gs) {
-		// Splicing each one in would cost more than recomputing all
-		// (a thousand senders woken by a receiver on their channel).
-		e.rebuild()
+	if len(e.dirty) > 16 {
+		// Splicing each one in costs a move of the choices after it:
+		// a thousand waiters on a mutex, all dirty at every Lock and
+		// Unlock, merged in one pass instead.
+		e.merge()
 		return
 	}
 	if len(e.dirty) > 1 {
@@ -268,6 +270,89 @@ func (e *Exec) update() {
 		e.refresh(g)
 	}
 	e.clearDirty()
+}
+
+// merge recomputes the choices of the dirty goroutines in one pass over
+// e.gch: the choices of the goroutines in between are moved as blocks, and
+// the goroutines that are not dirty are not looked at. The dirty ones are
+// taken in creation order from a bitset (no sort), and the new list is
+// built in e.scratch, which then becomes e.gch. The result is the one
+// that refreshing each in turn, or rebuilding, gives.
+//
+//go:norace
+func (e *Exec) merge() {
+	words := (len(e.gs) + 63) / 64
+	for len(e.dirtyBits) < words {
+		e.dirtyBits = append(e.dirtyBits, 0)
+	}
+	for _, g := range e.dirty {
+		e.dirtyBits[g.Index/64] |= 1 << (g.Index % 64)
+	}
+	old, buf := e.gch, e.scratch[:0]
+	from := 0 // old[:from] is in buf, or dropped
+	for w := 0; w < words; w++ {
+		for set := e.dirtyBits[w]; set != 0; set &= set - 1 {
+			g := e.gs[w*64+bits.TrailingZeros64(set)]
+			g.inDirty = false
+			at := from
+			for at < len(old) && old[at].G.Index < g.Index {
+				at++
+			}
+			buf = appendChoices(buf, old[from:at])
+			from = at + g.nch
+			n := len(buf)
+			if g.state == gParked {
+				buf = e.addChoices(buf, g)
+			}
+			g.nch = len(buf) - n
+		}
+		e.dirtyBits[w] = 0
+	}
+	buf = appendChoices(buf, old[from:])
+	// old keeps pointers to goroutines, which e.gs keeps anyway.
+	e.gch, e.scratch = buf, old[:0]
+	for _, g := range e.dirty {
+		if e.cfg.Record {
+			e.logChoices(g, e.gchPos(g.Index))
+		}
+		e.watchOp(g)
+	}
+	e.clearDirty()
+}
+
+// choicePos returns the index in cs (in creation order) of the first
+// choice of the goroutine of creation index idx, or where it would be.
+//
+//go:norace
+func choicePos(cs []Choice, idx int) int {
+	lo, hi := 0, len(cs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if cs[m].G.Index < idx {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// appendChoices is append(dst, src...), element by element under the
+// race detector (see moveChoices).
+//
+//go:norace
+func appendChoices(dst, src []Choice) []Choice {
+	if !RaceEnabled {
+		return append(dst, src...)
+	}
+	n := len(dst)
+	for range src {
+		dst = append(dst, Choice{})
+	}
+	for i := range src {
+		dst[n+i] = src[i]
+	}
+	return dst
 }
 
 type byIndex []*G
@@ -310,18 +395,7 @@ func (e *Exec) refresh(g *G) {
 // of creation index idx, or where it would be.
 //
 //go:norace
-func (e *Exec) gchPos(idx int) int {
-	lo, hi := 0, len(e.gch)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if e.gch[m].G.Index < idx {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
-}
+func (e *Exec) gchPos(idx int) int { return choicePos(e.gch, idx) }
 
 // shiftGch moves e.gch[from:] by d places (d < 0: towards the start).
 //

@@ -338,6 +338,7 @@ type Exec struct {
 	rebuildAll         bool     // the last step may have changed any goroutine's choices
 	arrivedLast        bool     // the last step was a goroutine's arrival (sched.go)
 	dirty              []*G     // goroutines whose choices the last step may have changed
+	dirtyBits          []uint64 // merge's set of the dirty goroutines, by creation index
 	volatile           []*G     // goroutines waiting on foreign channels
 	aborting           bool
 	ended              bool

@@ -20,8 +20,11 @@ type POS struct {
 	seed int64
 	rng  *rng
 	// prio holds the priorities of goroutine events, by goroutine index:
-	// one slot per choice key (the select case, or -1).
+	// one slot per select case of a choice key; the slot of key -1 (no
+	// select case, most choices) is in main, in one array (a Choose
+	// looks at the slot of every choice: a thousand waiters on a mutex).
 	prio [][]posSlot
+	main []posSlot
 	// tprio holds those of timer events, by choice key.
 	tprio map[string]posSlot
 	re    *runEvents
@@ -59,6 +62,7 @@ func (s *POS) Begin(run int) bool {
 	for i := range s.prio {
 		s.prio[i] = s.prio[i][:0]
 	}
+	s.main = s.main[:0]
 	s.tprio = map[string]posSlot{}
 	var free []*event
 	if s.re != nil {
@@ -82,18 +86,33 @@ func keyCase(c engine.Choice) int {
 
 // slot returns the priority slot of goroutine choice c, creating it.
 func (s *POS) slot(c engine.Choice) *posSlot {
-	return &s.prio[c.G.Index][s.slotAt(c)]
+	return s.slotOf(c, s.slotAt(c))
+}
+
+// slotOf returns the priority slot of goroutine choice c at index j
+// (slotAt).
+func (s *POS) slotOf(c engine.Choice, j int) *posSlot {
+	if j < 0 {
+		return &s.main[c.G.Index]
+	}
+	return &s.prio[c.G.Index][j]
 }
 
 // slotAt returns the index in s.prio[c.G.Index] of the priority slot of
-// goroutine choice c, creating it. (An index, not a pointer: creating
-// another slot of the goroutine may move them.)
+// goroutine choice c, or -1 for its slot in s.main, creating it. (An
+// index, not a pointer: creating another slot may move them.)
 func (s *POS) slotAt(c engine.Choice) int {
 	i := c.G.Index
+	kc := keyCase(c)
+	if kc < 0 {
+		for len(s.main) <= i {
+			s.main = append(s.main, posSlot{})
+		}
+		return -1
+	}
 	for len(s.prio) <= i {
 		s.prio = append(s.prio, nil)
 	}
-	kc := keyCase(c)
 	sl := s.prio[i]
 	for j := range sl {
 		if sl[j].kc == kc {
@@ -118,7 +137,7 @@ func (s *POS) Choose(p *engine.Point) int {
 	s.re.consume(p.Exec.Trace())
 	at := s.at[:0]
 	for _, c := range p.Choices {
-		j := -1
+		j := -1 // a timer's: unused
 		if c.G != nil {
 			j = s.slotAt(c)
 		}
@@ -144,7 +163,7 @@ func (s *POS) Choose(p *engine.Point) int {
 				s.forget(c)
 				continue
 			}
-			sl := &s.prio[c.G.Index][at[i]]
+			sl := s.slotOf(c, at[i])
 			if !sl.ok {
 				continue // nothing to reset
 			}
@@ -211,7 +230,7 @@ func (s *POS) Choose(p *engine.Point) int {
 				pr = sl.pr
 			}
 		} else {
-			sl := &s.prio[c.G.Index][at[i]]
+			sl := s.slotOf(c, at[i])
 			op := c.G.PendingKind()
 			if !sl.ok || sl.op != op {
 				// A new event: a goroutine's next operation.
@@ -225,7 +244,7 @@ func (s *POS) Choose(p *engine.Point) int {
 	}
 	// The event taken is done: its goroutine's next event is new.
 	if c := p.Choices[best]; c.G != nil {
-		s.prio[c.G.Index][at[best]].ok = false
+		s.slotOf(c, at[best]).ok = false
 	} else {
 		s.forget(c)
 	}

@@ -1,0 +1,183 @@
+package rt_test
+
+import (
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"heddle.dev/internal/engine"
+	"heddle.dev/internal/strategy"
+	"heddle.dev/rt"
+)
+
+// Many goroutines waiting on one object: the shape of golang-lru's
+// expirable TestLRUConcurrency (a thousand goroutines on one mutex), where
+// every Lock and Unlock changes the choices of every waiter.
+
+// mutexWaiters is n goroutines that take a mutex the test holds while it
+// starts them, then call WaitGroup.Done. first, if not nil, is given the
+// index of the goroutine that took the mutex first.
+func mutexWaiters(n int, first func(int)) func() {
+	return func() {
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		taken := false
+		rt.WaitGroupAdd(&wg, n)
+		rt.MutexLock(&mu)
+		for i := 0; i < n; i++ {
+			rt.Go(func() {
+				rt.MutexLock(&mu)
+				if !taken && first != nil {
+					first(i)
+				}
+				taken = true
+				rt.MutexUnlock(&mu)
+				rt.WaitGroupDone(&wg)
+			})
+		}
+		rt.MutexUnlock(&mu)
+		rt.WaitGroupWait(&wg)
+	}
+}
+
+// chanWaiters is n goroutines receiving from one unbuffered channel, and
+// the test sending to them one value after another.
+func chanWaiters(n int) func() {
+	return func() {
+		ch := rt.MakeChan[chan int](0)
+		var wg sync.WaitGroup
+		rt.WaitGroupAdd(&wg, n)
+		for i := 0; i < n; i++ {
+			rt.Go(func() {
+				rt.Recv(ch)
+				rt.WaitGroupDone(&wg)
+			})
+		}
+		for i := 0; i < n; i++ {
+			rt.Send(ch, i)
+		}
+		rt.WaitGroupWait(&wg)
+	}
+}
+
+// condWaiters is n goroutines waiting on one Cond until the test
+// broadcasts: then all of them relock its mutex.
+func condWaiters(n int) func() {
+	return func() {
+		var mu sync.Mutex
+		c := sync.NewCond(&mu)
+		var wg sync.WaitGroup
+		ready := false
+		rt.WaitGroupAdd(&wg, n)
+		for i := 0; i < n; i++ {
+			rt.Go(func() {
+				rt.MutexLock(&mu)
+				for !ready {
+					rt.CondWait(c)
+				}
+				rt.MutexUnlock(&mu)
+				rt.WaitGroupDone(&wg)
+			})
+		}
+		rt.MutexLock(&mu)
+		ready = true
+		rt.CondBroadcast(c)
+		rt.MutexUnlock(&mu)
+		rt.WaitGroupWait(&wg)
+	}
+}
+
+var waiterShapes = []struct {
+	name string
+	prog func(n int) func()
+}{
+	{"mutex", func(n int) func() { return mutexWaiters(n, nil) }},
+	{"chan", chanWaiters},
+	{"cond", condWaiters},
+}
+
+var waiterStrategies = []struct {
+	name  string
+	new   func(seed int64) engine.Strategy
+	trace bool
+}{
+	{"random", func(seed int64) engine.Strategy { return strategy.NewRandom(seed) }, false},
+	{"pct", func(seed int64) engine.Strategy { return strategy.NewPCT(seed, 3) }, false},
+	{"pos", func(seed int64) engine.Strategy { return strategy.NewPOS(seed) }, true},
+}
+
+// TestWaitersSameChoices runs the waiter shapes with the enabled set kept
+// from step to step and rebuilt at every step: every scheduling point
+// must offer the same choices, under each randomized strategy.
+func TestWaitersSameChoices(t *testing.T) {
+	for _, sh := range waiterShapes {
+		for _, st := range waiterStrategies {
+			for seed := int64(1); seed <= 3; seed++ {
+				var got [2]string
+				for i, from := range []int{0, -1} {
+					rec := &choiceHash{s: st.new(seed)}
+					rec.Begin(1)
+					r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, DormantFrom: from, Trace: st.trace}, rec, sh.prog(60))
+					got[i] = strconv.FormatUint(rec.h, 16) + " " + strconv.Itoa(rec.n) + " points, " + strconv.Itoa(r.Steps) + " steps"
+					if r.Bug != nil {
+						t.Fatalf("%s/%s seed %d: %s", sh.name, st.name, seed, r.Bug.Kind)
+					}
+				}
+				if got[0] != got[1] {
+					t.Errorf("%s/%s seed %d: kept: %s; rebuilt: %s", sh.name, st.name, seed, got[0], got[1])
+				}
+			}
+		}
+	}
+}
+
+// TestEveryWaiterCanLockFirst checks that each of the goroutines waiting
+// on a mutex can be the one that takes it when it is released, under each
+// randomized strategy over many seeds.
+func TestEveryWaiterCanLockFirst(t *testing.T) {
+	const n, seeds = 6, 300
+	for _, st := range waiterStrategies {
+		seen := map[int]int{}
+		for seed := int64(1); seed <= seeds; seed++ {
+			s := st.new(seed)
+			s.Begin(1)
+			r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, Trace: st.trace}, s, mutexWaiters(n, func(i int) { seen[i]++ }))
+			if r.Bug != nil {
+				t.Fatalf("%s seed %d: %s", st.name, seed, r.Bug.Kind)
+			}
+		}
+		for i := 0; i < n; i++ {
+			if seen[i] == 0 {
+				t.Errorf("%s: waiter %d never took the mutex first in %d runs (%v)", st.name, i, seeds, seen)
+			}
+		}
+	}
+}
+
+// BenchmarkWaiters is one run per iteration of each waiter shape with
+// 1000 goroutines, under each randomized strategy of the portfolio. It
+// reports the time per step, and the processor time per step (of the
+// process: run it with -test.cpu 1), which the load of a shared machine
+// hardly changes.
+func BenchmarkWaiters(b *testing.B) {
+	const n = 1000
+	for _, sh := range waiterShapes {
+		for _, st := range waiterStrategies {
+			b.Run(sh.name+"/"+st.name, func(b *testing.B) {
+				pool := new(engine.Pool)
+				defer pool.Close()
+				prog := sh.prog(n)
+				steps := 0
+				s := st.new(1)
+				cpu := procCPU()
+				for i := 0; i < b.N; i++ {
+					s.Begin(i + 1)
+					steps += engine.Run(engine.Config{Pool: pool, Trace: st.trace}, s, prog).Steps
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/step")
+				b.ReportMetric(float64(procCPU()-cpu)/float64(steps), "cpu-ns/step")
+			})
+		}
+	}
+}
