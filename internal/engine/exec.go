@@ -281,7 +281,8 @@ type Config struct {
 	Trace bool
 	// Seed seeds the run's math/rand sources.
 	Seed uint64
-	// Progress is incremented at every step; a watchdog reads it.
+	// Progress is incremented at every step; a watchdog reads it, and so
+	// does the run's monitor (detach.go).
 	Progress *atomic.Int64
 	// Procs is what runtime.GOMAXPROCS reports to the program during the
 	// run (the exploration itself runs on one processor).
@@ -391,9 +392,11 @@ type Exec struct {
 	nativeCancels  []nativeCancel
 	nNativeCancels atomic.Int32
 	appliedCancels int32
-	// moves counts the steps, for the monitor (detach.go); detachedGs are
-	// the goroutines it detached, nDetached their number.
-	moves      atomic.Uint64
+	// moves counts the steps, for the monitor (detach.go): Config.Progress,
+	// or ownMoves without one; detachedGs are the goroutines it detached,
+	// nDetached their number.
+	moves      *atomic.Int64
+	ownMoves   atomic.Int64
 	detachMu   sync.Mutex
 	detachedGs []*G
 	nDetached  atomic.Int32
@@ -438,6 +441,10 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	}
 	if e.cfg.DetachWait <= 0 {
 		e.cfg.DetachWait = 10 * time.Second
+	}
+	e.moves = cfg.Progress
+	if e.moves == nil {
+		e.moves = &e.ownMoves
 	}
 	if !active.CompareAndSwap(nil, e) {
 		panic("heddle: two explorations at once in one process")
