@@ -274,7 +274,7 @@ func (e *Exec) detach(g *G) {
 		r.state = gRunning
 		e.cur = r
 		raceDisable()
-		r.wake <- struct{}{}
+		r.wake.wake()
 		raceEnable()
 		return
 	}
@@ -286,7 +286,7 @@ func (e *Exec) detach(g *G) {
 	next.state = gRunning
 	e.cur = next
 	raceDisable()
-	next.wake <- struct{}{}
+	next.wake.wake()
 	raceEnable()
 }
 

@@ -106,7 +106,7 @@ type G struct {
 	exec  *Exec
 	fn    func()
 	w     *worker
-	wake  chan struct{}
+	wake  *handoff // g's turn (handoff.go): its worker's
 	state gState
 	op    Op
 	opSeq uint64 // announcement order, for FIFO among waiters
@@ -466,7 +466,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	e.cur = g0
 	e.record(g0, Op{Kind: OpStart}, nil, 0)
 	e.start(g0)
-	g0.wake <- struct{}{}
+	g0.wake.wake()
 
 	select {
 	case <-e.done:
@@ -521,7 +521,7 @@ func (e *Exec) newG(parent *G, fn func()) *G {
 //go:norace
 func (e *Exec) goroutine(g *G) {
 	g.gid = getg()
-	<-g.wake
+	g.wake.wait()
 	if e.aborting {
 		raceAcquire(unsafe.Pointer(e))
 		e.runUnwound(g)
@@ -874,8 +874,8 @@ func (e *Exec) switchTo(g, next *G) {
 	next.state = gRunning
 	e.cur = next
 	raceDisable()
-	next.wake <- struct{}{}
-	<-g.wake
+	next.wake.wake()
+	g.wake.wait()
 	raceEnable()
 	if e.aborting {
 		e.resumeUnwound(g)
@@ -887,7 +887,7 @@ func (e *Exec) switchTo(g, next *G) {
 //go:norace
 func (e *Exec) park(g *G) {
 	raceDisable()
-	<-g.wake
+	g.wake.wait()
 	raceEnable()
 	if e.aborting {
 		e.resumeUnwound(g)
@@ -925,7 +925,7 @@ func (e *Exec) exit(g *G) {
 		e.returnTo = nil
 		r.state = gRunning
 		e.cur = r
-		r.wake <- struct{}{}
+		r.wake.wake()
 		return
 	}
 	next := e.pick()
@@ -936,7 +936,7 @@ func (e *Exec) exit(g *G) {
 	next.state = gRunning
 	e.cur = next
 	raceDisable()
-	next.wake <- struct{}{}
+	next.wake.wake()
 	raceEnable()
 }
 
@@ -1012,7 +1012,7 @@ func (e *Exec) unwind() {
 		g.unwound = true
 		e.cur = g // its deferred calls run as g (see Current)
 		raceRelease(unsafe.Pointer(e))
-		g.wake <- struct{}{}
+		g.wake.wake()
 		<-e.exited
 	}
 }
@@ -1155,7 +1155,7 @@ func (e *Exec) stuck() {
 		h.claim.Store(0)
 		h.state = gDone
 		e.cur = h
-		h.wake <- struct{}{}
+		h.wake.wake()
 		<-e.exited
 	}
 }
