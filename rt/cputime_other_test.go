@@ -1,0 +1,8 @@
+//go:build !unix
+
+package rt_test
+
+import "time"
+
+// processTime is not known here.
+func processTime() (time.Duration, bool) { return 0, false }
