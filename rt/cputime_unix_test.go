@@ -7,13 +7,19 @@ import (
 	"time"
 )
 
-// procCPU is the processor time the test process used so far (user and
-// system): benchmarks report it beside wall time, which the load of a
-// shared machine inflates.
-func procCPU() time.Duration {
+// processTime is the processor time (user and system) the process used so
+// far, and whether it is known: benchmarks report it beside wall time,
+// which the load of a shared machine inflates.
+func processTime() (time.Duration, bool) {
 	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, false
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
+}
+
+// procCPU is processTime, 0 when it is not known.
+func procCPU() time.Duration {
+	d, _ := processTime()
+	return d
 }

@@ -322,11 +322,11 @@ func (e *Exec) rendezvous(g *G, c ChanCase, h *G, hi int) {
 	h.state = gRunning
 	e.cur = h
 	raceDisable()
-	h.wake <- struct{}{}
+	h.wake.wake()
 	raceEnable()
 	c.Do()
 	raceDisable()
-	<-g.wake
+	g.wake.wait()
 	raceEnable()
 	if e.aborting {
 		e.unwound()

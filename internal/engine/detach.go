@@ -141,9 +141,12 @@ func (e *Exec) loadMoves() uint64 {
 	raceDisable() // an atomic is a synchronization event
 	m := e.moves.Load()
 	raceEnable()
-	return m
+	return uint64(m)
 }
 
+// addMove counts a step, for the monitor and the watchdog: e.moves is
+// Config.Progress when there is one (one atomic per step, not two).
+//
 //go:norace
 func (e *Exec) addMove() {
 	raceDisable()
@@ -271,7 +274,7 @@ func (e *Exec) detach(g *G) {
 		r.state = gRunning
 		e.cur = r
 		raceDisable()
-		r.wake <- struct{}{}
+		r.wake.wake()
 		raceEnable()
 		return
 	}
@@ -283,7 +286,7 @@ func (e *Exec) detach(g *G) {
 	next.state = gRunning
 	e.cur = next
 	raceDisable()
-	next.wake <- struct{}{}
+	next.wake.wake()
 	raceEnable()
 }
 

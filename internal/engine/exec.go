@@ -106,7 +106,7 @@ type G struct {
 	exec  *Exec
 	fn    func()
 	w     *worker
-	wake  chan struct{}
+	wake  *handoff // g's turn (handoff.go): its worker's
 	state gState
 	op    Op
 	opSeq uint64 // announcement order, for FIFO among waiters
@@ -281,7 +281,8 @@ type Config struct {
 	Trace bool
 	// Seed seeds the run's math/rand sources.
 	Seed uint64
-	// Progress is incremented at every step; a watchdog reads it.
+	// Progress is incremented at every step; a watchdog reads it, and so
+	// does the run's monitor (detach.go).
 	Progress *atomic.Int64
 	// Procs is what runtime.GOMAXPROCS reports to the program during the
 	// run (the exploration itself runs on one processor).
@@ -392,9 +393,11 @@ type Exec struct {
 	nativeCancels  []nativeCancel
 	nNativeCancels atomic.Int32
 	appliedCancels int32
-	// moves counts the steps, for the monitor (detach.go); detachedGs are
-	// the goroutines it detached, nDetached their number.
-	moves      atomic.Uint64
+	// moves counts the steps, for the monitor (detach.go): Config.Progress,
+	// or ownMoves without one; detachedGs are the goroutines it detached,
+	// nDetached their number.
+	moves      *atomic.Int64
+	ownMoves   atomic.Int64
 	detachMu   sync.Mutex
 	detachedGs []*G
 	nDetached  atomic.Int32
@@ -440,6 +443,10 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	if e.cfg.DetachWait <= 0 {
 		e.cfg.DetachWait = 10 * time.Second
 	}
+	e.moves = cfg.Progress
+	if e.moves == nil {
+		e.moves = &e.ownMoves
+	}
 	if !active.CompareAndSwap(nil, e) {
 		panic("heddle: two explorations at once in one process")
 	}
@@ -460,7 +467,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	e.cur = g0
 	e.record(g0, Op{Kind: OpStart}, nil, 0)
 	e.start(g0)
-	g0.wake <- struct{}{}
+	g0.wake.wake()
 
 	select {
 	case <-e.done:
@@ -515,7 +522,7 @@ func (e *Exec) newG(parent *G, fn func()) *G {
 //go:norace
 func (e *Exec) goroutine(g *G) {
 	g.gid = getg()
-	<-g.wake
+	g.wake.wait()
 	if e.aborting {
 		raceAcquire(unsafe.Pointer(e))
 		e.runUnwound(g)
@@ -868,8 +875,8 @@ func (e *Exec) switchTo(g, next *G) {
 	next.state = gRunning
 	e.cur = next
 	raceDisable()
-	next.wake <- struct{}{}
-	<-g.wake
+	next.wake.wake()
+	g.wake.wait()
 	raceEnable()
 	if e.aborting {
 		e.resumeUnwound(g)
@@ -881,7 +888,7 @@ func (e *Exec) switchTo(g, next *G) {
 //go:norace
 func (e *Exec) park(g *G) {
 	raceDisable()
-	<-g.wake
+	g.wake.wait()
 	raceEnable()
 	if e.aborting {
 		e.resumeUnwound(g)
@@ -919,7 +926,7 @@ func (e *Exec) exit(g *G) {
 		e.returnTo = nil
 		r.state = gRunning
 		e.cur = r
-		r.wake <- struct{}{}
+		r.wake.wake()
 		return
 	}
 	next := e.pick()
@@ -930,7 +937,7 @@ func (e *Exec) exit(g *G) {
 	next.state = gRunning
 	e.cur = next
 	raceDisable()
-	next.wake <- struct{}{}
+	next.wake.wake()
 	raceEnable()
 }
 
@@ -1006,7 +1013,7 @@ func (e *Exec) unwind() {
 		g.unwound = true
 		e.cur = g // its deferred calls run as g (see Current)
 		raceRelease(unsafe.Pointer(e))
-		g.wake <- struct{}{}
+		g.wake.wake()
 		<-e.exited
 	}
 }
@@ -1149,7 +1156,7 @@ func (e *Exec) stuck() {
 		h.claim.Store(0)
 		h.state = gDone
 		e.cur = h
-		h.wake <- struct{}{}
+		h.wake.wake()
 		<-e.exited
 	}
 }

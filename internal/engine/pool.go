@@ -41,7 +41,7 @@ func (p *Pool) Recycle(res *Result) {
 }
 
 type worker struct {
-	wake   chan struct{}
+	wake   *handoff
 	assign chan *G
 }
 
@@ -70,7 +70,7 @@ func (e *Exec) start(g *G) {
 		w.assign <- g
 		return
 	}
-	w := &worker{wake: make(chan struct{}, 1), assign: make(chan *G, 1)}
+	w := &worker{wake: newHandoff(), assign: make(chan *G, 1)}
 	g.w = w
 	g.wake = w.wake
 	go w.loop(g)
@@ -78,6 +78,7 @@ func (e *Exec) start(g *G) {
 
 //go:norace
 func (w *worker) loop(g *G) {
+	w.wake.own()
 	for g != nil {
 		g.exec.goroutine(g)
 		if !g.pooled {

@@ -167,12 +167,7 @@ func (e *Exec) pick() *G {
 		c := e.choices[idx]
 		e.noteSelect(&c)
 		e.steps++
-		e.addMove()
-		if p := e.cfg.Progress; p != nil {
-			raceDisable() // an atomic is a synchronization event
-			p.Add(1)
-			raceEnable()
-		}
+		e.addMove() // Config.Progress, if set
 		if e.steps%deadlineCheckEvery == 0 {
 			if e.cfg.Stop != nil && e.cfg.Stop.Load() {
 				e.res.Truncated = true
