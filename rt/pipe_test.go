@@ -5,7 +5,9 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -117,5 +119,73 @@ func TestSlowNativeWaitIsNoDeadlock(t *testing.T) {
 	}
 	if got != 1 {
 		t.Fatalf("got %d", got)
+	}
+}
+
+// A goroutine that waits for a child process (exec.Cmd's Run) longer than
+// DetachWait is not blocked: the child works, and natively the test waits
+// for it (go.uber.org/atomic's TestNocmpIntegration runs "go build" with
+// an empty build cache). The run waits for it up to ChildWait.
+func TestChildProcessWaitIsNotBlocked(t *testing.T) {
+	if _, err := exec.LookPath("sleep"); err != nil {
+		t.Skip("no sleep command")
+	}
+	s := strategy.NewRandom(1)
+	s.Begin(1)
+	var err error
+	// A watchdog as heddle's, quicker: the run is stuck when it makes no
+	// progress for 150ms. Before, the wait in a system call was not
+	// detached, made no progress, and was reported blocked.
+	var progress atomic.Int64
+	stuck, stop := make(chan struct{}), make(chan struct{})
+	defer close(stop)
+	go func() {
+		last, since := progress.Load(), time.Now()
+		for {
+			select {
+			case <-stop:
+				return
+			case now := <-time.After(10 * time.Millisecond):
+				if p := progress.Load(); p != last {
+					last, since = p, now
+				} else if now.Sub(since) >= 150*time.Millisecond {
+					close(stuck)
+					return
+				}
+			}
+		}
+	}()
+	res := engine.Run(engine.Config{Progress: &progress, Stuck: stuck, DetachWait: 50 * time.Millisecond, ChildWait: time.Minute}, s, func() {
+		err = exec.Command("sleep", "0.5").Run()
+	})
+	if res.Internal != "" {
+		t.Fatalf("internal error: %s", res.Internal)
+	}
+	if res.Bug != nil {
+		t.Fatalf("%s: %s", res.Bug.Kind, res.Bug.Message)
+	}
+	if err != nil {
+		t.Fatalf("sleep: %v", err)
+	}
+}
+
+// A child process that outlasts ChildWait is reported, as a wait for a
+// child process.
+func TestChildProcessWaitTooLongIsBlocked(t *testing.T) {
+	if _, err := exec.LookPath("sleep"); err != nil {
+		t.Skip("no sleep command")
+	}
+	s := strategy.NewRandom(1)
+	s.Begin(1)
+	var cmd *exec.Cmd
+	res := engine.Run(engine.Config{DetachWait: 50 * time.Millisecond, ChildWait: 100 * time.Millisecond}, s, func() {
+		cmd = exec.Command("sleep", "5")
+		cmd.Run()
+	})
+	if cmd != nil && cmd.Process != nil {
+		cmd.Process.Kill()
+	}
+	if res.Bug == nil || res.Bug.Kind != engine.KindBlocked || !strings.Contains(res.Bug.Message, "waited for a child process for 100ms") {
+		t.Fatalf("got %v, want blocked waiting for a child process", res.Bug)
 	}
 }

@@ -189,7 +189,9 @@ func blockedOutside(buf []byte, e *Exec, g *G) ([]byte, string, bool) {
 	if c := strings.IndexByte(state, ','); c >= 0 {
 		state = state[:c]
 	}
-	if !waitingState(state) {
+	if !waitingState(state) && (state != "syscall" || !waitsForChild(block)) {
+		// A system call may be computing (a long write); one that waits
+		// for a child process is a wait.
 		return buf, "", false
 	}
 	for _, line := range strings.Split(block, "\n")[1:] {
@@ -224,8 +226,9 @@ func (e *Exec) claimAndDetach(g *G, m uint64, buf *[]byte) bool {
 	e.detachMu.Lock()
 	g.claim.Store(1)
 	e.detachMu.Unlock()
-	still := false
-	*buf, _, still = blockedOutside(*buf, e, g)
+	still, block := false, ""
+	*buf, block, still = blockedOutside(*buf, e, g)
+	g.waitsChild = waitsForChild(block)
 	if !still || e.loadMoves() != m || e.cur != g {
 		e.detachMu.Lock()
 		back := g.back
@@ -364,17 +367,46 @@ func (e *Exec) abandon(g *G) bool {
 //
 //go:norace
 func (e *Exec) awayDetached() bool {
+	away, _ := e.away()
+	return away
+}
+
+// away reports whether a detached goroutine is still away, and whether one
+// that is away waits for a child process.
+//
+//go:norace
+func (e *Exec) away() (away, child bool) {
 	if e.nDetached.Load() == 0 {
-		return false
+		return false, false
 	}
 	e.detachMu.Lock()
 	defer e.detachMu.Unlock()
 	for _, g := range e.detachedGs {
 		if !g.back {
-			return true
+			away = true
+			child = child || g.waitsChild
 		}
 	}
-	return false
+	return away, child
+}
+
+// detachWait is how long a run in which nothing else can run waits for its
+// detached goroutines, given whether one of them waits for a child process.
+func (e *Exec) detachWait(child bool) time.Duration {
+	if child {
+		return max(e.cfg.DetachWait, e.cfg.ChildWait)
+	}
+	return e.cfg.DetachWait
+}
+
+// waitsForChild reports whether a goroutine's stack (a block of
+// runtime.Stack's dump) waits for a child process to end: natively a test
+// that runs a compiler or a server waits as long as the child works, so
+// the run gives it Config.ChildWait, not DetachWait (go.uber.org/atomic's
+// TestNocmpIntegration runs "go build" with an empty build cache, which
+// took more than 10 s on a loaded machine).
+func waitsForChild(block string) bool {
+	return strings.Contains(block, "\nos.(*Process).Wait(") || strings.Contains(block, "\nos.(*Process).wait(")
 }
 
 // detachedFor returns the detached goroutine of the run that the caller
@@ -435,9 +467,13 @@ func (e *Exec) blockedAway() bool {
 		return false
 	}
 	buf := allStacks()
+	msg := "goroutine " + g.ID + " blocked outside heddle's control (in code that was not rewritten, or on I/O)"
+	if g.waitsChild {
+		msg = "goroutine " + g.ID + " waited for a child process for " + e.detachWait(true).String() + ", outside heddle's control"
+	}
 	e.res.Bug = &Bug{
 		Kind:    KindBlocked,
-		Message: "goroutine " + g.ID + " blocked outside heddle's control (in code that was not rewritten, or on I/O)",
+		Message: msg,
 		G:       g,
 		Stack:   string(buf),
 	}

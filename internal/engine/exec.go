@@ -149,6 +149,9 @@ type G struct {
 	// Exec.detachMu.
 	claim                     atomic.Int32
 	detached, back, abandoned bool
+	// waitsChild is set on a detached goroutine whose wait outside heddle's
+	// code is for a child process (Config.ChildWait).
+	waitsChild bool
 }
 
 // Result is what a run produced.
@@ -297,6 +300,11 @@ type Config struct {
 	// control to come back, before it reports them deadlocked or leaked
 	// (default 10s, the watchdog's default; detach.go).
 	DetachWait time.Duration
+	// ChildWait replaces DetachWait while a detached goroutine waits for
+	// a child process (os.Process.Wait: exec.Cmd's Run, Wait, Output):
+	// the child is working, as a compiler or a server the test runs does,
+	// and natively the test waits for it (default 2m; detach.go).
+	ChildWait time.Duration
 }
 
 // Exec is one run.
@@ -439,6 +447,9 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	}
 	if e.cfg.Horizon <= 0 {
 		e.cfg.Horizon = time.Minute
+	}
+	if e.cfg.ChildWait <= 0 {
+		e.cfg.ChildWait = 2 * time.Minute
 	}
 	if e.cfg.DetachWait <= 0 {
 		e.cfg.DetachWait = 10 * time.Second

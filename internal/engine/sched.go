@@ -598,7 +598,7 @@ const ForeignWait = 100 * time.Millisecond
 //
 //go:norace
 func (e *Exec) waitForeign() bool {
-	if e.detachWaited < e.cfg.DetachWait && e.awayDetached() {
+	if away, child := e.away(); away && e.detachWaited < e.detachWait(child) {
 		// A goroutine waits in code heddle does not control: I/O, or a
 		// goroutine heddle does not control, may still end the wait
 		// (detach.go). Waiting is progress, for the watchdog.
