@@ -50,9 +50,13 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	// new processes, get what is left of it, and a little more when that
 	// is little (reportDeadline). A report whose replays were cut still
 	// reports the bug, from the run that found it, and says so.
+	// The replays decide what the report says (a timer that fired early
+	// makes a timing verdict, not a bug, which a replay avoiding it
+	// checks), so they get at least five times the run that found the bug
+	// (replayDeadline).
 	if !x.deadline.IsZero() && x.cfg.Deadline.IsZero() {
-		saved := x.deadline
-		x.deadline = reportDeadline(time.Now(), saved, x.cfg.Time, x.lastRun)
+		saved, now := x.deadline, time.Now()
+		x.deadline = replayDeadline(now, reportDeadline(now, saved, x.cfg.Time, x.lastRun), x.lastRun)
 		defer func() { x.deadline = saved }()
 	}
 
@@ -1010,6 +1014,24 @@ const (
 // whose time budget is budget.
 func freshSlack(budget time.Duration) time.Duration {
 	return min(budget/slackShare, time.Second)
+}
+
+// replayDeadline is the deadline of the replays that build the report of a
+// bug found at now by a run that took lastRun, here and in new processes,
+// given the report's deadline (reportDeadline): at least five times
+// the run (at most 30 s) from now (a recorded replay costs more than the
+// run: go-retry's took 2-3 times as long). A run longer than what the budget has
+// left ends the budget's precision anyway (the run in progress at its end
+// finishes), and a replay cut at the budget would lose what the report
+// says about the bug: go-retry's TestDo, whose first run takes a second,
+// had its timing verdict at -budget 1s (the test's wall-clock assertion
+// fails on a slow machine) and was reported as a failure of the test
+// once the replay that avoids the early firing was cut.
+func replayDeadline(now, report time.Time, lastRun time.Duration) time.Time {
+	if least := now.Add(min(5*lastRun, 30*time.Second)); least.After(report) {
+		return least
+	}
+	return report
 }
 
 // reportDeadline is the deadline of the replays that build the report of a

@@ -32,3 +32,23 @@ func TestReportDeadline(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayDeadline checks that the recorded replay of a report gets at
+// least five times the run that found the bug, at most 30 s.
+func TestReplayDeadline(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	report := t0.Add(time.Second)
+	for _, c := range []struct {
+		lastRun time.Duration
+		want    time.Duration // since t0
+	}{
+		{time.Millisecond, time.Second},       // the report's deadline
+		{time.Second, 5 * time.Second},        // five times the run
+		{time.Minute, 30 * time.Second},       // at most 30 s
+		{150 * time.Millisecond, time.Second}, // 0.75 s: the report's
+	} {
+		if got := replayDeadline(t0, report, c.lastRun).Sub(t0); got != c.want {
+			t.Errorf("last run %v: replay deadline %v, want %v", c.lastRun, got, c.want)
+		}
+	}
+}
