@@ -70,7 +70,13 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		seed = x.freshSeed
 		res2, rs2, firings = res, rs, x.watch.all(res.Trace)
 	} else {
+		began := time.Now()
 		res2, rs2, firings = x.recordedReplay(keys, seed)
+		if !x.deadline.IsZero() && x.cfg.Deadline.IsZero() {
+			// The replays that decide a timing verdict are about as
+			// long as this one.
+			x.deadline = replayDeadline(time.Now(), x.deadline, time.Since(began))
+		}
 		x.before = append(x.before, fmt.Sprintf("%d:replay", run))
 	}
 	bug2 := classify(res2, rs2)
@@ -1020,7 +1026,8 @@ func freshSlack(budget time.Duration) time.Duration {
 // bug found at now by a run that took lastRun, here and in new processes,
 // given the report's deadline (reportDeadline): at least five times
 // the run (at most 30 s) from now (a recorded replay costs more than the
-// run: go-retry's took 2-3 times as long). A run longer than what the budget has
+// run: go-retry's took 2-3 times as long), and after the recorded replay,
+// five times that replay for the replays that avoid early firings. A run longer than what the budget has
 // left ends the budget's precision anyway (the run in progress at its end
 // finishes), and a replay cut at the budget would lose what the report
 // says about the bug: go-retry's TestDo, whose first run takes a second,
