@@ -363,14 +363,6 @@ func (e *Exec) abandon(g *G) bool {
 	return true
 }
 
-// awayDetached reports whether a detached goroutine has not come back.
-//
-//go:norace
-func (e *Exec) awayDetached() bool {
-	away, _ := e.away()
-	return away
-}
-
 // away reports whether a detached goroutine is still away, and whether one
 // that is away waits for a child process.
 //
