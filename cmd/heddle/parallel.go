@@ -279,14 +279,7 @@ type unitRun struct {
 func worker(spec runSpec, f *testFlags, name string, u *strategy.Unit, runs int, slice time.Duration, yield string, cancel <-chan struct{}, onEvent func(event.Event)) (*unitRun, error) {
 	s := spec
 	s.OnEvent = onEvent
-	s.Args = nil
-	for _, a := range spec.Args {
-		if !strings.HasPrefix(a, "-test.run=") {
-			s.Args = append(s.Args, a)
-		}
-	}
-	// The subtests -run selects are the binary's to select (Config.Run).
-	s.Args = append(s.Args, "-test.run="+testRunPattern(name))
+	s.Args = argsForTest(spec.Args, name)
 	s.Config.Unit = u
 	s.Config.Yield = yield
 	if u != nil {

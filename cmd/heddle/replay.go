@@ -55,6 +55,20 @@ func testRunPattern(name string) string {
 	return strings.Join(parts, "/")
 }
 
+// argsForTest returns args with its -test.run replaced by one that selects
+// test name alone: the subtests -run selects are the binary's to select
+// (Config.Run), and -test.run's other alternatives must not select other
+// tests.
+func argsForTest(args []string, name string) []string {
+	var out []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-test.run=") {
+			out = append(out, a)
+		}
+	}
+	return append(out, "-test.run="+testRunPattern(name))
+}
+
 // loadSchedule reads and parses a schedule file; its errors name the file.
 func loadSchedule(file string) (*schedule.Schedule, error) {
 	f, err := os.Open(file)

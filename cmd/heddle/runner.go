@@ -477,16 +477,7 @@ func runEach(spec runSpec) (*runResult, error) {
 		}
 		s := spec
 		s.Part = true
-		s.Args = nil
-		for _, a := range spec.Args {
-			if !strings.HasPrefix(a, "-test.run=") {
-				s.Args = append(s.Args, a)
-			}
-		}
-		// The subtests -run selects are the binary's to select
-		// (Config.Run): -test.run's other alternatives must not select
-		// other tests.
-		s.Args = append(s.Args, "-test.run="+testRunPattern(name))
+		s.Args = argsForTest(spec.Args, name)
 		if share {
 			// -budget-total: what is left of the package's time, over the
 			// tests left (explore.shareTime spreads it within a process).
