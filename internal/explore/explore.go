@@ -323,7 +323,7 @@ func (x *explorer) run() {
 			x.before = append(x.before, fmt.Sprintf("%d:check", run))
 		}
 		if bug == nil {
-			if rs.skipped {
+			if rs.root.skipped {
 				x.emit(event.Event{Action: event.Skip})
 				x.t.Skip(strings.Join(rs.msgs, "\n"))
 			}

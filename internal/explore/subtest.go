@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"strings"
 
 	"heddle.dev/internal/engine"
@@ -16,7 +17,12 @@ type scope struct {
 	name     string // the subtest's name, sanitized; "" for the root
 	full     string // its full name as testing gives it ("TestX/sub#01"); "" for the root
 	failed   bool
+	skipped  bool // it called t.Skip (or SkipNow); the root's skips the run
 	cleanups []func()
+	// ctx is its t.Context(), made on first use, cancelled by cancel just
+	// before its cleanups run.
+	ctx      context.Context
+	cancel   func(error)
 	parallel bool // the subtest called t.Parallel
 	kids     []*scope
 	// ready happens when t.Run may return: the subtest ended or called
@@ -108,7 +114,7 @@ func (t *runT) runSubtest(x *engine.Exec, name string, f func()) bool {
 	}
 	x.Go(func() {
 		t.scopes[x.Cur()] = sc
-		defer t.endScope(x, sc, nil)
+		defer t.endScope(x, sc)
 		f()
 	})
 	x.Wait(sc.ready)
@@ -117,19 +123,19 @@ func (t *runT) runSubtest(x *engine.Exec, name string, f func()) bool {
 
 // endScope ends a scope whose test function returned (or called Goexit,
 // through t.FailNow or t.SkipNow): its parallel subtests start, it waits
-// for them, then before (if not nil) runs, then its cleanups, last
+// for them, then its context is cancelled, then its cleanups run, last
 // registered first.
 //
 //go:norace
-func (t *runT) endScope(x *engine.Exec, sc *scope, before func()) {
+func (t *runT) endScope(x *engine.Exec, sc *scope) {
 	for _, k := range sc.kids {
 		if k.parallel {
 			x.Fire(sc.bodyDone)
 			x.Wait(k.done)
 		}
 	}
-	if before != nil {
-		before()
+	if sc.cancel != nil {
+		sc.cancel(context.Canceled)
 	}
 	for len(sc.cleanups) > 0 {
 		f := sc.cleanups[len(sc.cleanups)-1]
@@ -166,7 +172,7 @@ func (t *runT) parallel(x *engine.Exec) {
 func (t *runT) subtestName(parent *scope, name string) string {
 	pname := parent.full
 	if parent.parent == nil {
-		pname = t.Name()
+		pname = t.TB.Name()
 	}
 	if t.subNames == nil {
 		t.subNames = subNames{}

@@ -15,17 +15,16 @@ import (
 
 // runT is the testing.TB of one run: failures, logs and cleanups belong to
 // the run that made them, and a passing run leaves nothing on the real test.
-// It embeds the real T for the methods it does not need to change (Name,
-// and testing.TB's unexported method).
+// It embeds the real T for the methods it does not need to change
+// (testing.TB's unexported method). What package testing keeps per test
+// (the name, whether it failed or was skipped, its context, its cleanups)
+// it keeps per scope: the test or the subtest the calling goroutine runs.
 type runT struct {
 	testing.TB
 	exec     *engine.Exec
 	failed   bool
-	skipped  bool
 	msgs     []string // errors and logs, in order, with their positions
 	firstErr string
-	ctx      context.Context
-	cancel   func(error)
 	helpers  map[string]bool
 	root     scope                // the test; subtests are its kids (subtest.go)
 	scopes   map[*engine.G]*scope // the goroutines that run subtests
@@ -114,8 +113,22 @@ func (t *runT) Helper() {
 	t.helpers[runtime.FuncForPC(pc).Name()] = true
 }
 
+// Name is the name of the test or subtest the caller runs, as testing's
+// T.Name: "TestX/sub" in a subtest.
+//
 //go:norace
-func (t *runT) Skipped() bool { return t.skipped }
+func (t *runT) Name() string {
+	if sc := t.current(); sc.parent != nil {
+		return sc.full
+	}
+	return t.TB.Name()
+}
+
+// Skipped reports whether the caller's test or subtest was skipped: a
+// subtest's skip is its own, not its parent's.
+//
+//go:norace
+func (t *runT) Skipped() bool { return t.current().skipped }
 
 //go:norace
 func (t *runT) FailNow() {
@@ -157,7 +170,7 @@ func (t *runT) Skipf(format string, args ...any) {
 
 //go:norace
 func (t *runT) SkipNow() {
-	t.skipped = true
+	t.current().skipped = true
 	t.exitNow("")
 }
 
@@ -201,14 +214,16 @@ func (t *runT) Chdir(dir string) {
 	t.Cleanup(func() { os.Chdir(prev) })
 }
 
-// Context returns the run's context, cancelled just before the cleanups run.
+// Context returns the context of the caller's test or subtest, cancelled
+// just before its cleanups run.
 //
 //go:norace
 func (t *runT) Context() context.Context {
-	if t.ctx == nil {
-		t.ctx, t.cancel = t.exec.WithCancel(context.Background(), time.Time{}, nil)
+	sc := t.current()
+	if sc.ctx == nil {
+		sc.ctx, sc.cancel = t.exec.WithCancel(context.Background(), time.Time{}, nil)
 	}
-	return t.ctx
+	return sc.ctx
 }
 
 // finish ends the test in the test goroutine: its parallel subtests run
@@ -217,11 +232,7 @@ func (t *runT) Context() context.Context {
 //
 //go:norace
 func (t *runT) finish() {
-	t.endScope(t.exec, &t.root, func() {
-		if t.cancel != nil {
-			t.cancel(context.Canceled)
-		}
-	})
+	t.endScope(t.exec, &t.root)
 	t.testStateStep(engine.OpTestDone)
 	t.misuse.done = true
 }
@@ -406,7 +417,7 @@ func (t *runT) goexitBug(res *engine.Result) *engine.Bug {
 		}
 	}
 	msg := "test executed panic(nil) or runtime.Goexit"
-	if t.Name() == MainTest {
+	if t.TB.Name() == MainTest {
 		msg = "fatal error: no goroutines (main called runtime.Goexit) - deadlock!"
 	}
 	return &engine.Bug{Kind: engine.KindFail, Message: msg + " (in " + g.ID + ")", G: g}
