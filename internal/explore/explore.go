@@ -82,8 +82,9 @@ type explorer struct {
 	natives     int64      // operations run natively by goroutines heddle does not control
 	interrupted bool       // the exploration stopped on a signal
 	output      *testOutput
-	deadline    time.Time     // of a time budget: runs still going then are ended
-	lastRun     time.Duration // how long the last run took
+	attrs       map[[2]string]bool // the t.Attr key-value pairs passed on to the test
+	deadline    time.Time          // of a time budget: runs still going then are ended
+	lastRun     time.Duration      // how long the last run took
 
 	// first is the first run this process made of the test, and before
 	// the replays it made besides its runs, as "run:what" (see warmUp):
@@ -229,7 +230,7 @@ func (x *explorer) run() {
 				x.emit(event.Event{Action: event.Progress, Runs: run - first, Bugs: x.bugs, Elapsed: now.Sub(start).Seconds(), Strategy: name})
 			}
 		}
-		rs := &runT{TB: x.t}
+		rs := x.newRunT()
 		// Exhaustive strategies replay prefixes of earlier runs, so the
 		// program's random numbers must not change from run to run.
 		randSeed := x.randSeed(strat, run)
@@ -584,7 +585,7 @@ func (x *explorer) warmUp(s *schedule.Schedule) (uint64, bool) {
 		if !x.cfg.Deadline.IsZero() && time.Now().After(x.cfg.Deadline) {
 			return seed, true
 		}
-		rs := &runT{TB: x.t}
+		rs := x.newRunT()
 		seed := x.randSeed(warm, run)
 		res := x.exec(engine.Config{Seed: seed, Trace: trace || extra[run] != ""}, warm, rs)
 		if res.OverTime && !x.cfg.Deadline.IsZero() {
@@ -593,7 +594,7 @@ func (x *explorer) warmUp(s *schedule.Schedule) (uint64, bool) {
 		warm.End(res)
 		switch extra[run] {
 		case "check":
-			x.exec(engine.Config{Seed: seed, Trace: true}, strategy.NewReplay(choiceKeys(res.Choices)), &runT{TB: x.t})
+			x.exec(engine.Config{Seed: seed, Trace: true}, strategy.NewReplay(choiceKeys(res.Choices)), x.newRunT())
 		case "replay", "replay+early":
 			keys := choiceKeys(res.Choices)
 			res2, rs2, firings := x.recordedReplay(keys, seed)
@@ -696,7 +697,7 @@ func (x *explorer) nondeterministic(run int, res *engine.Result, bug *engine.Bug
 // explored or replayed faithfully.
 func (x *explorer) checkDeterminism(first *engine.Result, seed uint64) *engine.Bug {
 	keys := choiceKeys(first.Choices)
-	rs := &runT{TB: x.t}
+	rs := x.newRunT()
 	res := x.exec(engine.Config{Seed: seed, Trace: true}, strategy.NewReplay(keys), rs)
 	if res.OverMemory != "" || res.OverTime {
 		return nil // the next run that grows so says so; or the budget is spent

@@ -379,7 +379,7 @@ func lastLines(s string, n int) string {
 // recordedReplay replays the choices keys of a run with recording, for a
 // report's positions and trace, and returns the early firings it made.
 func (x *explorer) recordedReplay(keys []string, seed uint64) (*engine.Result, *runT, []earlyFiring) {
-	rs := &runT{TB: x.t}
+	rs := x.newRunT()
 	watch := &earlyWatch{Strategy: strategy.NewReplay(keys)}
 	res := x.exec(engine.Config{Seed: seed, Record: true}, watch, rs)
 	return res, rs, watch.all(res.Trace)

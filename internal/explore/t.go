@@ -1,8 +1,10 @@
 package explore
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"strings"
@@ -26,12 +28,19 @@ type runT struct {
 	msgs     []string // errors and logs, in order, with their positions
 	firstErr string
 	helpers  map[string]bool
+	out      runOutput            // t.Output()'s partial last line
+	attrs    *map[[2]string]bool  // the exploration's, to pass each t.Attr on once
 	root     scope                // the test; subtests are its kids (subtest.go)
 	scopes   map[*engine.G]*scope // the goroutines that run subtests
 	subNames subNames             // the full names of the subtests started, made unique
 	// unselected are the subtests -run or -skip did not select (not run)
 	unselected []string
 	misuse     testMisuse
+}
+
+// newRunT returns the T of a new run of x's test.
+func (x *explorer) newRunT() *runT {
+	return &runT{TB: x.t, attrs: &x.attrs}
 }
 
 // pos returns "file:line: " of the first caller, skip frames above pos,
@@ -89,6 +98,57 @@ func (t *runT) Log(args ...any) { t.log(false, fmt.Sprintln(args...)[:len(fmt.Sp
 
 //go:norace
 func (t *runT) Logf(format string, args ...any) { t.log(false, fmt.Sprintf(format, args...)) }
+
+// Output returns a writer whose lines are the run's, like its logs: shown
+// in the report of a failing run, not written for every run.
+//
+//go:norace
+func (t *runT) Output() io.Writer {
+	t.out.t = t
+	return &t.out
+}
+
+// runOutput is the writer of t.Output(): each complete line becomes a
+// message of the run, under the current test's or subtest's name.
+type runOutput struct {
+	t       *runT
+	partial []byte
+}
+
+//go:norace
+func (o *runOutput) Write(p []byte) (int, error) {
+	o.t.checkDone("Output", string(p))
+	o.partial = append(o.partial, p...)
+	for {
+		i := bytes.IndexByte(o.partial, '\n')
+		if i < 0 {
+			break
+		}
+		o.t.msgs = append(o.t.msgs, o.t.prefix()+string(o.partial[:i]))
+		o.partial = o.partial[i+1:]
+	}
+	return len(p), nil
+}
+
+// Attr passes the attribute on to the test once per exploration (go test
+// prints "=== ATTR" for it), not once per run.
+//
+//go:norace
+func (t *runT) Attr(key, value string) {
+	if t.attrs == nil {
+		t.TB.Attr(key, value)
+		return
+	}
+	kv := [2]string{key, value}
+	if (*t.attrs)[kv] {
+		return
+	}
+	if *t.attrs == nil {
+		*t.attrs = map[[2]string]bool{}
+	}
+	(*t.attrs)[kv] = true
+	t.TB.Attr(key, value)
+}
 
 //go:norace
 func (t *runT) Fail() {

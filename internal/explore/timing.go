@@ -241,7 +241,7 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, seed u
 			kind, w, unknown := x.freshAvoided(mode, limit, keep)
 			return unknown || kind == bug.Kind && w == where
 		}
-		rs := &runT{TB: x.t}
+		rs := x.newRunT()
 		res := x.exec(engine.Config{Seed: seed, Record: true, StepLimit: limit, KeepSpinners: keep}, &avoidEarly{keys: keys, avoid: avoid}, rs)
 		if res.OverMemory != "" || res.OverTime || (res.Bug != nil && res.Bug.Kind == engine.KindStepLimit && bug.Kind != engine.KindStepLimit) {
 			return true // unknown: the bug stays a bug
