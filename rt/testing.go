@@ -48,6 +48,19 @@ func ParallelAny(x interface{ Parallel() }) {
 	x.Parallel()
 }
 
+// RunAny replaces x.Run(name, f) on a value of an interface type with
+// testing.T's Run method, such as the runner testify's suite.Run runs its
+// test methods through. When x is, or embeds, a *testing.T, it does what
+// TRun does; otherwise it calls x.Run(name, f).
+func RunAny(x interface {
+	Run(string, func(*testing.T)) bool
+}, name string, f func(*testing.T)) bool {
+	if t, ok := testingT(reflect.ValueOf(x)); ok {
+		return TRun(t, name, f)
+	}
+	return x.Run(name, f)
+}
+
 // testingT finds the *testing.T that v is or embeds.
 func testingT(v reflect.Value) (*testing.T, bool) {
 	for depth := 0; depth < 8 && v.IsValid(); depth++ {

@@ -135,19 +135,23 @@ func (o *runOutput) Write(p []byte) (int, error) {
 //
 //go:norace
 func (t *runT) Attr(key, value string) {
-	if t.attrs == nil {
-		t.TB.Attr(key, value)
+	// testing.TB has Attr from Go 1.25 on; the runtime builds with older
+	// toolchains too.
+	attr, ok := t.TB.(interface{ Attr(string, string) })
+	if !ok {
 		return
 	}
-	kv := [2]string{key, value}
-	if (*t.attrs)[kv] {
-		return
+	if t.attrs != nil {
+		kv := [2]string{key, value}
+		if (*t.attrs)[kv] {
+			return
+		}
+		if *t.attrs == nil {
+			*t.attrs = map[[2]string]bool{}
+		}
+		(*t.attrs)[kv] = true
 	}
-	if *t.attrs == nil {
-		*t.attrs = map[[2]string]bool{}
-	}
-	(*t.attrs)[kv] = true
-	t.TB.Attr(key, value)
+	attr.Attr(key, value)
 }
 
 //go:norace

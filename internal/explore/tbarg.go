@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"io"
 	"runtime"
 	"testing"
 )
@@ -12,8 +13,9 @@ import (
 // That code is not rewritten, or calls the methods through its interface,
 // so its t.Errorf would reach the real T directly: a failure heddle does
 // not see. tbArg routes every method runT has to the run's T, as rt.TB
-// does for method calls in rewritten code; the others (Name, Output, ...)
-// go to the embedded T.
+// does for method calls in rewritten code (Name too: testify's assertions
+// print the name of the subtest that failed); the others (ArtifactDir,
+// testing.TB's unexported method) go to the embedded T.
 type tbArg struct {
 	testing.TB
 }
@@ -98,6 +100,28 @@ func (a *tbArg) Context() context.Context {
 		return rt.Context()
 	}
 	return a.TB.(interface{ Context() context.Context }).Context()
+}
+
+//go:norace
+func (a *tbArg) Name() string { return a.run().Name() }
+
+// Output and Attr are testing.TB's from Go 1.25 on.
+//
+//go:norace
+func (a *tbArg) Output() io.Writer {
+	if rt, ok := a.run().(*runT); ok {
+		return rt.Output()
+	}
+	return a.TB.(interface{ Output() io.Writer }).Output()
+}
+
+//go:norace
+func (a *tbArg) Attr(key, value string) {
+	if rt, ok := a.run().(*runT); ok {
+		rt.Attr(key, value)
+		return
+	}
+	a.TB.(interface{ Attr(string, string) }).Attr(key, value)
 }
 
 // Helper marks its caller as a helper of the run's T: runT.Helper would

@@ -151,6 +151,11 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 			// A test helper's interface over *testing.T (testscript's T).
 			return &methodPlan{kind: mLocker, rtName: "ParallelAny", path: path}
 		}
+		if fn.Name() == "Run" && isSubtestRun(sig) {
+			// An interface over *testing.T's Run: testify's suite runs its
+			// methods through one (suite.Run's runner).
+			return &methodPlan{kind: mLocker, rtName: "RunAny", path: path}
+		}
 		return nil
 	}
 	if isTestingT(t) {
@@ -192,6 +197,23 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 		return &methodPlan{kind: mWrap, rtName: name, path: path, needAddr: !recvIsPtr}
 	}
 	return nil
+}
+
+// isSubtestRun reports whether sig is testing.T.Run's signature:
+// func(string, func(*testing.T)) bool.
+func isSubtestRun(sig *types.Signature) bool {
+	ps, rs := sig.Params(), sig.Results()
+	if ps.Len() != 2 || rs.Len() != 1 || sig.Variadic() {
+		return false
+	}
+	if b, ok := ps.At(0).Type().Underlying().(*types.Basic); !ok || b.Kind() != types.String {
+		return false
+	}
+	if b, ok := rs.At(0).Type().Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
+		return false
+	}
+	f, ok := ps.At(1).Type().Underlying().(*types.Signature)
+	return ok && f.Params().Len() == 1 && f.Results().Len() == 0 && !f.Variadic() && isTestingT(f.Params().At(0).Type())
 }
 
 func (r *rewriter) tbPlan(method string, path []string, recvT types.Type) *methodPlan {

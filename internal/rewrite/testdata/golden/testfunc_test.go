@@ -55,3 +55,28 @@ func BenchmarkX(b *testing.B) {
 func helperNotTest(t *testing.T) {
 	t.Helper()
 }
+
+// runner and parallel are interfaces of a helper library over
+// *testing.T (testify's suite, testscript's T): Run and Parallel through
+// them go to rt's RunAny and ParallelAny.
+type runner interface {
+	Run(name string, f func(t *testing.T)) bool
+}
+
+type parallel interface{ Parallel() }
+
+// notRunner's Run has another signature: left alone.
+type notRunner interface {
+	Run(name string) bool
+}
+
+func TestThroughInterfaces(t *testing.T) {
+	var r runner = t
+	r.Run("sub", func(t *testing.T) {})
+	var p parallel = t
+	p.Parallel()
+	var n notRunner
+	if n != nil {
+		n.Run("x")
+	}
+}
