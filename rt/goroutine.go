@@ -4,6 +4,7 @@ import (
 	"runtime"
 
 	"heddle.dev/internal/engine"
+	"heddle.dev/internal/explore"
 )
 
 // Go starts f in a new goroutine. The rewriter turns `go f(a, b)` into a call
@@ -37,6 +38,13 @@ func NumGoroutine() int {
 		return x.NumGoroutine()
 	}
 	return runtime.NumGoroutine()
+}
+
+// Stack replaces runtime.Stack: heddle's own goroutines and frames are
+// left out of the dump, so that a leak checker reading it (goleak) sees
+// the program's goroutines as it would natively.
+func Stack(buf []byte, all bool) int {
+	return explore.Stack(buf, all)
 }
 
 // GOMAXPROCS replaces runtime.GOMAXPROCS. heddle explores on one processor;

@@ -35,6 +35,7 @@ var renamed = map[string]string{
 	"runtime.Goexit":            "Goexit",
 	"runtime.NumGoroutine":      "NumGoroutine",
 	"runtime.GOMAXPROCS":        "GOMAXPROCS",
+	"runtime.Stack":             "Stack",
 	"runtime.SetFinalizer":      "SetFinalizer",
 	"sync.OnceFunc":             "OnceFunc",
 	"sync.OnceValue":            "OnceValue",

@@ -7,9 +7,10 @@
 // (Sleep, Now, Since, Until, After, Tick, NewTimer, NewTicker, AfterFunc,
 // Timer/Ticker Stop/Reset), context (WithCancel(Cause), WithTimeout(Cause),
 // WithDeadline(Cause), AfterFunc, Cause), runtime.Gosched/Goexit/
-// NumGoroutine/SetFinalizer, map iteration order, the top-level functions of math/rand
+// NumGoroutine/SetFinalizer/Stack, map iteration order, the top-level functions of math/rand
 // and math/rand/v2, testing/quick.Check and CheckEqual (seeded from the
-// run), calls on *testing.T and testing.TB, and what ends or
+// run), calls on *testing.T and testing.TB (and Run/Parallel through an
+// interface of a helper library over *testing.T), and what ends or
 // suspends a process: os.Exit, log.Fatal/Fatalf/Fatalln and the Fatal*
 // methods of *log.Logger, flag.Parse and (*flag.FlagSet).Parse (which
 // exit on a bad flag), os/signal.Notify and NotifyContext. Each top-level
@@ -26,8 +27,10 @@
 //     external _test packages.
 //   - Every package of the main module that they import, transitively.
 //   - Packages of other modules in their import graph that start
-//     goroutines, use channels or select, or import sync or sync/atomic
-//     (found by a syntactic scan), such as golang.org/x/sync/errgroup. Their
+//     goroutines, use channels or select, import sync or sync/atomic, or
+//     call a function that waits on the clock, yields or reads the
+//     goroutines (time.Sleep, the timers, runtime.Stack, ...: see
+//     waitsOrInspects), found by a syntactic scan, such as golang.org/x/sync/errgroup. Their
 //     module cannot be overlaid in the read-only module cache, so the whole
 //     module is copied into the cache directory, rewritten there, and
 //     reported in Result.Replace for a replace directive. heddle's copy is

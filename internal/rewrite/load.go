@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -20,7 +21,7 @@ import (
 
 // Version identifies the rewriter's output format. It is part of every
 // cache key: change it whenever the generated code changes.
-const Version = "heddle-rewrite-9"
+const Version = "heddle-rewrite-10"
 
 // Options configures Rewrite.
 type Options struct {
@@ -487,6 +488,17 @@ func loadErrors(pkgs []*packages.Package) error {
 	return nil
 }
 
+// waitsOrInspects are the functions that make a dependency's package
+// rewritten though it uses no channel, goroutine or sync: they wait on
+// heddle's virtual clock or let the scheduler run others (a real sleep in
+// a run would stall it), or read the goroutines heddle runs (goleak reads
+// every stack with runtime.Stack, and would see heddle's own).
+var waitsOrInspects = map[string]bool{
+	"time.Sleep": true, "time.After": true, "time.Tick": true, "time.NewTimer": true,
+	"time.NewTicker": true, "time.AfterFunc": true,
+	"runtime.Stack": true, "runtime.Gosched": true, "runtime.NumGoroutine": true, "runtime.Goexit": true,
+}
+
 // usesConcurrency scans a dependency's files (syntax only) and says why
 // it must be rewritten, or "" if it need not.
 func usesConcurrency(p *packages.Package) string {
@@ -496,10 +508,18 @@ func usesConcurrency(p *packages.Package) string {
 		if err != nil {
 			continue
 		}
+		names := map[string]string{} // local name -> "time" or "runtime"
 		for _, imp := range f.Imports {
 			switch imp.Path.Value {
 			case `"sync"`, `"sync/atomic"`:
 				return "imports " + imp.Path.Value
+			case `"time"`, `"runtime"`:
+				path, _ := strconv.Unquote(imp.Path.Value)
+				name := path
+				if imp.Name != nil {
+					name = imp.Name.Name
+				}
+				names[name] = path
 			}
 		}
 		why := ""
@@ -508,6 +528,14 @@ func usesConcurrency(p *packages.Package) string {
 				return false
 			}
 			switch n := n.(type) {
+			case *ast.CallExpr:
+				sel, ok := n.Fun.(*ast.SelectorExpr)
+				if !ok {
+					break
+				}
+				if id, ok := sel.X.(*ast.Ident); ok && waitsOrInspects[names[id.Name]+"."+sel.Sel.Name] {
+					why = "calls " + names[id.Name] + "." + sel.Sel.Name + " (" + fset.Position(n.Pos()).String() + ")"
+				}
 			case *ast.GoStmt:
 				why = "starts goroutines (" + fset.Position(n.Pos()).String() + ")"
 			case *ast.SelectStmt, *ast.SendStmt, *ast.ChanType:
