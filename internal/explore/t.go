@@ -27,6 +27,7 @@ type runT struct {
 	failed   bool
 	msgs     []string // errors and logs, in order, with their positions
 	firstErr string
+	lastLogG *engine.G // the goroutine that logged msgs' last line
 	helpers  map[string]bool
 	out      runOutput            // t.Output()'s partial last line
 	attrs    *map[[2]string]bool  // the exploration's, to pass each t.Attr on once
@@ -76,6 +77,7 @@ func (t *runT) log(fail bool, s string) {
 	t.checkDone("Log", s)
 	line := t.pos(2) + t.prefix() + s
 	t.msgs = append(t.msgs, line)
+	t.lastLogG = t.curG()
 	if fail {
 		t.testStateStep(engine.OpTestRead)
 		t.checkDone("Fail", "") // Error, Fatal: log, then Fail, as Go's do
@@ -160,6 +162,32 @@ func (t *runT) Fail() {
 	t.checkDone("Fail", "")
 	t.failed = true
 	t.markFailed()
+	if t.firstErr == "" {
+		t.firstErr = t.loggedJustBefore()
+	}
+}
+
+// loggedJustBefore is the line the calling goroutine logged last, if it
+// is the run's last: assertion libraries (gotest.tools) log the failure's
+// message, then call Fail or FailNow, and that message is the report's
+// headline, as it is what go test shows above the FAIL.
+//
+//go:norace
+func (t *runT) loggedJustBefore() string {
+	if len(t.msgs) == 0 || t.lastLogG == nil || t.lastLogG != t.curG() {
+		return ""
+	}
+	return t.msgs[len(t.msgs)-1]
+}
+
+// curG is the controlled goroutine calling, nil outside the run's.
+//
+//go:norace
+func (t *runT) curG() *engine.G {
+	if t.exec == nil || engine.Current() != t.exec {
+		return nil
+	}
+	return t.exec.Cur()
 }
 
 //go:norace
@@ -200,6 +228,9 @@ func (t *runT) FailNow() {
 	t.checkDone("Fail", "")
 	t.failed = true
 	t.markFailed()
+	if t.firstErr == "" {
+		t.firstErr = t.loggedJustBefore()
+	}
 	if t.firstErr == "" {
 		t.firstErr = t.pos(1) + t.prefix() + "FailNow called"
 	}
