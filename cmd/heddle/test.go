@@ -422,6 +422,18 @@ func countAction(evs []event.Event, action string) int {
 	return n
 }
 
+// countRerun counts the tests heddle could not explore past their first
+// run: they fail on any run after it in one process (explore.KindRerun).
+func countRerun(evs []event.Event) int {
+	n := 0
+	for _, e := range evs {
+		if e.Action == event.Nondeterministic && e.Kind == explore.KindRerun {
+			n++
+		}
+	}
+	return n
+}
+
 // printBugs prints, for each bug, its report unless the test binary already
 // printed it (the runtime fails the test with the report), and the command
 // that replays it unless the report has it.
@@ -500,8 +512,12 @@ func summary(res *runResult, f *testFlags, main bool) string {
 	if n := countTiming(res.Events); n > 0 {
 		s += fmt.Sprintf(", %d timing-dependent %s (not bugs; -strict-timing fails them)", n, plural(n, "test"))
 	}
-	if n := countAction(res.Events, event.Nondeterministic); n > 0 {
+	if n, rerun := countAction(res.Events, event.Nondeterministic), countRerun(res.Events); n > rerun {
+		n -= rerun
 		s += fmt.Sprintf(", %d %s nondeterministic by %s, not explored (not bugs; -strict-nondeterminism fails them)", n, plural(n, "test"), pluralWord(n, "itself", "themselves"))
+	}
+	if n := countRerun(res.Events); n > 0 {
+		s += fmt.Sprintf(", %d %s failing on any second run in one process, not explored past the first (not reported as bugs; -strict-nondeterminism fails them)", n, plural(n, "test"))
 	}
 	if main {
 		s = fmt.Sprintf(" [%s, budget %s%s%s: %d %s of main", strategy, f.budget.Text, unit, within, runs, plural(runs, "run"))

@@ -83,6 +83,10 @@ type explorer struct {
 	interrupted bool       // the exploration stopped on a signal
 	output      *testOutput
 	attrs       map[[2]string]bool // the t.Attr key-value pairs passed on to the test
+	// firstKeys and firstSeed are the schedule and random seed of the
+	// first run this process made of the test, if it passed (rerun.go).
+	firstKeys []string
+	firstSeed uint64
 	deadline    time.Time          // of a time budget: runs still going then are ended
 	lastRun     time.Duration      // how long the last run took
 
@@ -323,6 +327,11 @@ func (x *explorer) run() {
 			bug = x.checkDeterminism(res, randSeed)
 			x.before = append(x.before, fmt.Sprintf("%d:check", run))
 		}
+		if bug == nil && run == first {
+			// The first run's schedule, to tell a test that fails on any
+			// run after its first (failsOnRerun).
+			x.firstKeys, x.firstSeed = choiceKeys(res.Choices), randSeed
+		}
 		if bug == nil {
 			if rs.root.skipped {
 				x.emit(event.Event{Action: event.Skip})
@@ -339,6 +348,10 @@ func (x *explorer) run() {
 		}
 		if bug.Kind == engine.KindNondeterminism && !x.cfg.StrictNondeterminism {
 			x.nondeterministic(run, res, bug)
+			break
+		}
+		if run > first && !x.cfg.StrictNondeterminism && x.failsOnRerun(run, bug) {
+			x.notRerunnable(run, res, bug)
 			break
 		}
 		if !x.report(run, res, rs, bug) {
@@ -592,15 +605,22 @@ func (x *explorer) warmUp(s *schedule.Schedule) (uint64, bool) {
 			return seed, true
 		}
 		warm.End(res)
-		switch extra[run] {
-		case "check":
-			x.exec(engine.Config{Seed: seed, Trace: true}, strategy.NewReplay(choiceKeys(res.Choices)), x.newRunT())
-		case "replay", "replay+early":
-			keys := choiceKeys(res.Choices)
-			res2, rs2, firings := x.recordedReplay(keys, seed)
-			if extra[run] == "replay+early" {
-				if b := classify(res2, rs2); b != nil && res2.OverMemory == "" && !res2.OverTime {
-					x.earlyNeeded(b, keys, res2.Steps, seed, firings)
+		if run == first {
+			x.firstKeys, x.firstSeed = choiceKeys(res.Choices), seed
+		}
+		for _, what := range strings.Split(extra[run], ",") {
+			switch what {
+			case "check":
+				x.exec(engine.Config{Seed: seed, Trace: true}, strategy.NewReplay(choiceKeys(res.Choices)), x.newRunT())
+			case "rerun":
+				x.rerunFirst()
+			case "replay", "replay+early":
+				keys := choiceKeys(res.Choices)
+				res2, rs2, firings := x.recordedReplay(keys, seed)
+				if what == "replay+early" {
+					if b := classify(res2, rs2); b != nil && res2.OverMemory == "" && !res2.OverTime {
+						x.earlyNeeded(b, keys, res2.Steps, seed, firings)
+					}
 				}
 			}
 		}
@@ -668,6 +688,9 @@ func parseBefore(s string) (first int, extra map[int]string) {
 		}
 		r, what, ok := strings.Cut(f, ":")
 		if n, err := strconv.Atoi(r); ok && err == nil {
+			if extra[n] != "" {
+				what = extra[n] + "," + what // in the order they were made
+			}
 			extra[n] = what
 		}
 	}

@@ -1,0 +1,75 @@
+package explore
+
+import (
+	"fmt"
+	"strings"
+
+	"heddle.dev/internal/engine"
+	"heddle.dev/internal/event"
+	"heddle.dev/internal/strategy"
+)
+
+// KindRerun is the kind of the event that says a test fails on any run
+// after its first in one process (failsOnRerun): heddle cannot explore it.
+const KindRerun = "rerun"
+
+// failsOnRerun reports whether bug, found by a run after the first this
+// process made of the test, comes from running the test again in the same
+// process rather than from the run's schedule: the first run's schedule,
+// which passed then, fails the same way when replayed now. Tests that
+// register something in a package-level registry (an HTTP handler on
+// DefaultServeMux, a Prometheus collector, a flag) or a suite that
+// refuses a second run (ginkgo's RunSpecs) fail so, on every run after
+// their first, whatever the schedule; go test -count=2 fails them too.
+func (x *explorer) failsOnRerun(run int, bug *engine.Bug) bool {
+	if x.firstKeys == nil {
+		return false
+	}
+	switch bug.Kind {
+	case engine.KindNondeterminism, engine.KindBlocked, engine.KindRace, engine.KindStepLimit:
+		return false
+	}
+	res, rs := x.rerunFirst()
+	// The replay is one more execution in this process: a schedule
+	// written later records it, so that its replay goes through it too.
+	x.before = append(x.before, fmt.Sprintf("%d:rerun", run))
+	if res.OverMemory != "" || res.OverTime {
+		return false
+	}
+	b := classify(res, rs)
+	if b == nil {
+		return false
+	}
+	return b.Kind == bug.Kind && x.where(b) == x.where(bug)
+}
+
+// rerunFirst replays the first run's schedule (firstKeys).
+func (x *explorer) rerunFirst() (*engine.Result, *runT) {
+	rs := x.newRunT()
+	res := x.exec(engine.Config{Seed: x.firstSeed, Trace: true}, strategy.NewReplay(x.firstKeys), rs)
+	return res, rs
+}
+
+// notRerunnable says that the test cannot be explored past its first run:
+// it fails on any run after it, whatever the schedule. The test passes,
+// unless -strict-nondeterminism made this a bug.
+func (x *explorer) notRerunnable(run int, res *engine.Result, bug *engine.Bug) {
+	x.t.Helper()
+	text := fmt.Sprintf("heddle: cannot explore %s past its first run: a later run in the same process fails even on the schedule the first\n"+
+		"  run passed with (go test -count=2 fails too): run %d: %s: %s\n"+
+		"  The first run leaves state behind that the next one trips on: something registered in a package-level registry\n"+
+		"  (an HTTP handler on DefaultServeMux, a metric, a flag), or a suite that refuses to run twice (ginkgo's RunSpecs).\n"+
+		"  heddle explores a test by running it many times in one process; make each run leave package state as it found it\n"+
+		"  (t.Cleanup, a registry or ServeMux of the test's own), and heddle can explore it. This is not reported as a bug;\n"+
+		"  %d %s explored. (-strict-nondeterminism reports it as the bug it is under go test -count=2.)\n",
+		x.name(), run, bug.Kind, oneLine(bug.Message), run-x.first, pluralRuns(run-x.first))
+	x.emit(event.Event{Action: event.Nondeterministic, Kind: KindRerun, Message: bug.Kind + ": " + oneLine(bug.Message), Run: run, Steps: res.Steps, Report: text})
+	x.t.Log("\n" + strings.TrimRight(text, "\n"))
+}
+
+func pluralRuns(n int) string {
+	if n == 1 {
+		return "run was"
+	}
+	return "runs were"
+}
