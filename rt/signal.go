@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/signal"
 	"time"
+	"unsafe"
 
 	"heddle.dev/internal/engine"
 )
@@ -21,13 +22,17 @@ const SignalAfter = time.Minute
 // registers nothing with the operating system (a real Ctrl-C still stops
 // heddle) and instead delivers one signal to c, the first of sig
 // (os.Interrupt if none is named), as the operating system would, without
-// blocking, SignalAfter from now or as soon as the run is idle. Outside an
-// exploration it is signal.Notify.
+// blocking, SignalAfter from now or as soon as the run is idle. A goroutine
+// left waiting on c when the test returns is not a leak: the operating
+// system could send another signal. Outside an exploration it is
+// signal.Notify.
 func SignalNotify(c chan<- os.Signal, sig ...os.Signal) {
-	if engine.Current() == nil {
+	x := engine.Current()
+	if x == nil {
 		signal.Notify(c, sig...)
 		return
 	}
+	x.NotifySignal(*(*unsafe.Pointer)(unsafe.Pointer(&c)))
 	s := os.Signal(os.Interrupt)
 	if len(sig) > 0 {
 		s = sig[0]

@@ -45,3 +45,37 @@ func TestSignalArrivesWhenIdle(t *testing.T) {
 		t.Errorf("NotifyContext: ctx.Err() = %v, want context.Canceled", err)
 	}
 }
+
+// TestSignalDaemonIsNoLeak: a goroutine left waiting on a signal.Notify
+// channel when the test returns (an interrupt handler that lives as long
+// as the process, as ginkgo's) is not leaked: the operating system can
+// send another signal at any time. A goroutine left waiting on an
+// ordinary channel beside it still is.
+func TestSignalDaemonIsNoLeak(t *testing.T) {
+	handler := func() {
+		c := rt.MakeChan[chan os.Signal](1)
+		rt.SignalNotify(c, os.Interrupt)
+		stop := rt.MakeChan[chan bool](0)
+		rt.Go(func() {
+			for {
+				s := rt.Select(false, rt.RecvCase(c), rt.RecvCase(stop))
+				if s == 1 {
+					return
+				}
+			}
+		})
+	}
+	res := exitRun(t, handler)
+	if res.Bug != nil {
+		t.Fatalf("got %s %q, want a normal end", res.Bug.Kind, res.Bug.Message)
+	}
+
+	res = exitRun(t, func() {
+		handler()
+		never := rt.MakeChan[chan bool](0)
+		rt.Go(func() { rt.Recv(never) })
+	})
+	if res.Bug == nil || res.Bug.Kind != "leak" || len(res.Bug.Blocked) != 1 {
+		t.Fatalf("got %+v, want a leak of the goroutine waiting on a plain channel only", res.Bug)
+	}
+}

@@ -332,6 +332,10 @@ type Exec struct {
 	// detachWaited for detached goroutines (detach.go).
 	foreignWaited, detachWaited time.Duration
 
+	// signalChans are the channels signal.Notify registered in the run
+	// (signalwait.go).
+	signalChans []unsafe.Pointer
+
 	mainDone     bool
 	mainDoneAt   time.Duration
 	mainDoneStep int

@@ -696,6 +696,9 @@ func (e *Exec) endAfterMain() {
 			continue
 		}
 		if g.lastStep < since && !e.canRun(g) {
+			if g.SignalWait() {
+				continue // a daemon waiting for an OS signal (signalwait.go)
+			}
 			blocked = append(blocked, g)
 		} else if horizon {
 			running = append(running, g)
@@ -827,6 +830,9 @@ func (e *Exec) endOfRun() {
 	var forever, running []*G
 	doing, why := "", ""
 	for _, g := range blocked {
+		if g.SignalWait() {
+			continue // a daemon waiting for an OS signal (signalwait.go)
+		}
 		t := e.timerOf(g)
 		if t == nil {
 			forever = append(forever, g)
@@ -843,6 +849,9 @@ func (e *Exec) endOfRun() {
 	msg := ""
 	if len(forever) > 0 {
 		msg = itoa(len(forever)) + " goroutine(s) blocked forever after the test returned"
+	}
+	if len(forever) == 0 && len(running) == 0 {
+		return // only goroutines waiting for signals
 	}
 	e.res.Bug = e.leak(forever, running, msg, doing, why)
 }

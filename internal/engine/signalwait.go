@@ -1,0 +1,45 @@
+package engine
+
+import "unsafe"
+
+// NotifySignal records that the channel at ch receives the signals
+// signal.Notify would deliver to it.
+//
+//go:norace
+func (e *Exec) NotifySignal(ch unsafe.Pointer) {
+	e.signalChans = append(e.signalChans, ch)
+}
+
+// SignalWait reports whether g's pending receive or select waits on a
+// channel signal.Notify delivers to. Such a goroutine, left waiting when
+// the test returns, is not leaked: it is a daemon the operating system
+// can wake at any time (natively, a program waiting for a signal never
+// counts as deadlocked either), like ginkgo's interrupt handler, which
+// lives as long as the process.
+//
+//go:norace
+func (g *G) SignalWait() bool {
+	if g == nil || g.exec == nil || len(g.exec.signalChans) == 0 {
+		return false
+	}
+	switch g.op.Kind {
+	case OpRecv, OpSelect:
+	default:
+		return false
+	}
+	for _, c := range g.op.Cases {
+		if c == nil || c.IsSend() {
+			continue
+		}
+		ch := c.Chan()
+		if ch == nil {
+			continue
+		}
+		for _, s := range g.exec.signalChans {
+			if s == ch {
+				return true
+			}
+		}
+	}
+	return false
+}
