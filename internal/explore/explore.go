@@ -378,6 +378,17 @@ func (x *explorer) run() {
 		exhausted = false
 		x.t.Logf("heddle: %s ended, but some runs were cut short (step bound, or goroutines still running after the test returned): no claim that all schedules were explored", name)
 	}
+	if x.natives > 0 {
+		// Goroutines heddle does not control (started in TestMain or
+		// init, by a finalizer, by code that is not rewritten) ran
+		// rewritten code beside the runs, interleaved by Go's scheduler:
+		// those interleavings were not explored.
+		if exhausted {
+			x.t.Logf("heddle: %s ended, but goroutines heddle does not control ran beside the runs, interleaved by Go's scheduler, not explored: no claim that all schedules were explored", name)
+		}
+		exhausted = false
+		x.truncated = true
+	}
 	if inc, ok := strat.(strategy.Incompleter); ok {
 		if why := inc.Incomplete(); why != "" {
 			if exhausted {
