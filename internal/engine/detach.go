@@ -262,6 +262,7 @@ func (e *Exec) detach(g *G) {
 	g.detached = true
 	e.detachedGs = append(e.detachedGs, g)
 	e.nDetached.Add(1)
+	e.res.Detaches++
 	e.detachMu.Unlock()
 	g.op = Op{Kind: OpNative}
 	g.state = gParked

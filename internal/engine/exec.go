@@ -181,6 +181,11 @@ type Result struct {
 	// testing/synctest bubble, or by code that is not rewritten) performed
 	// natively during the run: they were not explored.
 	Natives int64
+	// Detaches counts the times a goroutine of the run was detached: it
+	// waited outside heddle's control (a system call, I/O, code that is
+	// not rewritten), and when that wait ended was up to the operating
+	// system, not a choice heddle explored.
+	Detaches int
 	// OverMemory is set when the run was ended because the heap grew
 	// past Config.MaxHeap: what it held, and what grew most.
 	OverMemory string

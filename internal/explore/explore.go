@@ -80,6 +80,7 @@ type explorer struct {
 	stop        chan struct{}
 	main        *mainState // heddle run's output, nil for a test
 	natives     int64      // operations run natively by goroutines heddle does not control
+	detaches    int        // times a goroutine waited outside heddle's control (engine.Result.Detaches)
 	interrupted bool       // the exploration stopped on a signal
 	output      *testOutput
 	attrs       map[[2]string]bool // the t.Attr key-value pairs passed on to the test
@@ -280,6 +281,7 @@ func (x *explorer) run() {
 			x.usedRand = true
 		}
 		x.natives += res.Natives
+		x.detaches += res.Detaches
 		if res.Truncated {
 			x.truncated = true
 		}
@@ -385,6 +387,16 @@ func (x *explorer) run() {
 		// those interleavings were not explored.
 		if exhausted {
 			x.t.Logf("heddle: %s ended, but goroutines heddle does not control ran beside the runs, interleaved by Go's scheduler, not explored: no claim that all schedules were explored", name)
+		}
+		exhausted = false
+		x.truncated = true
+	}
+	if x.detaches > 0 {
+		// When a wait outside heddle's control (I/O, a system call) ended
+		// was up to the operating system: orders of those ends that no
+		// run met were not explored.
+		if exhausted {
+			x.t.Logf("heddle: %s ended, but goroutines waited outside heddle's control (I/O, system calls, code that is not rewritten) %d times, and when those waits ended was up to the operating system, not explored: no claim that all schedules were explored", name, x.detaches)
 		}
 		exhausted = false
 		x.truncated = true
