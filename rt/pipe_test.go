@@ -134,8 +134,9 @@ func TestChildProcessWaitIsNotBlocked(t *testing.T) {
 	s.Begin(1)
 	var err error
 	// A watchdog as heddle's, quicker: the run is stuck when it makes no
-	// progress for 150ms. Before, the wait in a system call was not
-	// detached, made no progress, and was reported blocked.
+	// progress for a second (the monitor looks every 100ms; the second
+	// leaves it room on a loaded machine). Before, the wait in a system
+	// call was not detached, made no progress, and was reported blocked.
 	var progress atomic.Int64
 	stuck, stop := make(chan struct{}), make(chan struct{})
 	defer close(stop)
@@ -148,7 +149,7 @@ func TestChildProcessWaitIsNotBlocked(t *testing.T) {
 			case now := <-time.After(10 * time.Millisecond):
 				if p := progress.Load(); p != last {
 					last, since = p, now
-				} else if now.Sub(since) >= 150*time.Millisecond {
+				} else if now.Sub(since) >= time.Second {
 					close(stuck)
 					return
 				}
@@ -156,7 +157,7 @@ func TestChildProcessWaitIsNotBlocked(t *testing.T) {
 		}
 	}()
 	res := engine.Run(engine.Config{Progress: &progress, Stuck: stuck, DetachWait: 50 * time.Millisecond, ChildWait: time.Minute}, s, func() {
-		err = exec.Command("sleep", "0.5").Run()
+		err = exec.Command("sleep", "2").Run()
 	})
 	if res.Internal != "" {
 		t.Fatalf("internal error: %s", res.Internal)
