@@ -10,16 +10,34 @@ import (
 	"heddle.dev/internal/engine"
 )
 
-// MapKeys returns the keys of m in a deterministic order. The rewriter turns
-// `for k, v := range m { body }` into a loop over MapKeys(m) that skips keys
-// deleted during the iteration, so that map order is not a hidden source of
-// nondeterminism.
+// MapKeys returns the keys of m in the order a range over m visits them.
+// The rewriter turns `for k, v := range m { body }` into a loop over
+// MapKeys(m) that skips keys deleted during the iteration.
+//
+// Go randomizes map order, and tests fail on orders they did not expect:
+// heddle must reach those orders, and reproducibly. During an exploration
+// the order is drawn from the run's random source (seeded per run, and
+// recorded in schedules): the sorted keys, shuffled. Go's own orders
+// cannot be reproduced (they depend on a hash seed Go draws per map), and
+// a shuffle reaches every one of them. It reaches more for a map of up to
+// 8 keys, which Go visits as a rotation of its slots' order (so 3 of the
+// 6 orders of 3 keys); a test that fails on a non-rotation only is rare.
+// Outside an exploration the keys are sorted.
 func MapKeys[M ~map[K]V, K comparable, V any](m M) []K {
 	keys := make([]K, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sortKeys(keys)
+	x := engine.Current()
+	if x == nil || len(keys) < 2 {
+		return keys
+	}
+	src := x.RandSource()
+	for i := len(keys) - 1; i > 0; i-- {
+		j := int(src.Uint64() % uint64(i+1))
+		keys[i], keys[j] = keys[j], keys[i]
+	}
 	return keys
 }
 

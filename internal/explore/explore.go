@@ -84,12 +84,13 @@ type explorer struct {
 	interrupted bool       // the exploration stopped on a signal
 	output      *testOutput
 	attrs       map[[2]string]bool // the t.Attr key-value pairs passed on to the test
+	deadline    time.Time          // of a time budget: runs still going then are ended
+	lastRun     time.Duration      // how long the last run took
+
 	// firstKeys and firstSeed are the schedule and random seed of the
 	// first run this process made of the test, if it passed (rerun.go).
 	firstKeys []string
 	firstSeed uint64
-	deadline    time.Time          // of a time budget: runs still going then are ended
-	lastRun     time.Duration      // how long the last run took
 
 	// first is the first run this process made of the test, and before
 	// the replays it made besides its runs, as "run:what" (see warmUp):
@@ -418,7 +419,7 @@ func (x *explorer) run() {
 	if p, ok := strat.(strategy.Prover); ok && x.bugs == 0 && !x.truncated {
 		if proven = p.Proven(); proven != "" {
 			if x.usedRand {
-				proven += fmt.Sprintf(" (for the numbers math/rand gives with -seed %d)", cfg.Seed)
+				proven += fmt.Sprintf(" (for the map orders and math/rand numbers of -seed %d)", cfg.Seed)
 			}
 			proven += ", no bug"
 			var clause string

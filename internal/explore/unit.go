@@ -33,7 +33,7 @@ func (x *explorer) unitSummary(strat engine.Strategy, fatal, exhausted bool, fir
 			if p, ok := strat.(strategy.Prover); ok && !x.truncated && x.bugs == 0 {
 				if sum.UnitProven = p.Proven(); sum.UnitProven != "" {
 					if x.usedRand {
-						sum.UnitProven += fmt.Sprintf(" (for the numbers math/rand gives with -seed %d)", x.cfg.Seed)
+						sum.UnitProven += fmt.Sprintf(" (for the map orders and math/rand numbers of -seed %d)", x.cfg.Seed)
 					}
 					clause, races := x.racesClause(racesBefore)
 					sum.UnitProven += ", no bug" + clause

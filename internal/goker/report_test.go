@@ -66,7 +66,7 @@ func TestMarkdownTablesAreRectangular(t *testing.T) {
 	}
 	// A proof on a kernel that draws from math/rand holds for the seed's
 	// numbers only (Cockroach9935): its cell says so.
-	rnd := &HeddleResult{Strategy: "odpor", Runs: 1, Exhausted: true, Proven: "all schedules explored (up to equivalence) (for the numbers math/rand gives with -seed 1), no bug, assuming no data races (run with -race to check)", Races: "assumed"}
+	rnd := &HeddleResult{Strategy: "odpor", Runs: 1, Exhausted: true, Proven: "all schedules explored (up to equivalence) (for the map orders and math/rand numbers of -seed 1), no bug, assuming no data races (run with -race to check)", Races: "assumed"}
 	if got, want := rnd.Cell(), "none in any schedule § † (1 runs)"; got != want {
 		t.Errorf("cell of a proof under math/rand: %q, want %q", got, want)
 	}

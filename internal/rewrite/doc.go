@@ -7,7 +7,7 @@
 // (Sleep, Now, Since, Until, After, Tick, NewTimer, NewTicker, AfterFunc,
 // Timer/Ticker Stop/Reset), context (WithCancel(Cause), WithTimeout(Cause),
 // WithDeadline(Cause), AfterFunc, Cause), runtime.Gosched/Goexit/
-// NumGoroutine/SetFinalizer/Stack, map iteration order, the top-level functions of math/rand
+// NumGoroutine/SetFinalizer/Stack, map iteration order (drawn per run), the top-level functions of math/rand
 // and math/rand/v2, testing/quick.Check and CheckEqual (seeded from the
 // run), calls on *testing.T and testing.TB (and Run/Parallel through an
 // interface of a helper library over *testing.T), and what ends or
