@@ -57,8 +57,9 @@ func (x *explorer) notRerunnable(run int, res *engine.Result, bug *engine.Bug) {
 	x.t.Helper()
 	text := fmt.Sprintf("heddle: cannot explore %s past its first run: a later run in the same process fails even on the schedule the first\n"+
 		"  run passed with (go test -count=2 fails too): run %d: %s: %s\n"+
-		"  The first run leaves state behind that the next one trips on: something registered in a package-level registry\n"+
-		"  (an HTTP handler on DefaultServeMux, a metric, a flag), or a suite that refuses to run twice (ginkgo's RunSpecs).\n"+
+		"  The failure comes from what changed since the first run, not from the schedule: most often state the first run\n"+
+		"  left behind, something registered in a package-level registry (an HTTP handler on DefaultServeMux, a metric,\n"+
+		"  a flag) or a suite that refuses to run twice (ginkgo's RunSpecs); else the test's environment (files, time).\n"+
 		"  heddle explores a test by running it many times in one process; make each run leave package state as it found it\n"+
 		"  (t.Cleanup, a registry or ServeMux of the test's own), and heddle can explore it. This is not reported as a bug;\n"+
 		"  %d %s explored. (-strict-nondeterminism reports it as the bug it is under go test -count=2.)\n",
