@@ -49,6 +49,7 @@ const (
 	tagLeave   = 2 << 8 // the queue an arrived operation leaves, of one of its cases
 	tagPartner = 3 << 8 // the queue of a case's partners
 	tagJoin    = 4 << 8 // the queue an arrival joins
+	tagBuf     = 1      // the store buffer a commit drains (engine.OpRacyCommit)
 )
 
 // world is the pseudo-object every event reads (virtual time).
@@ -183,6 +184,17 @@ func appendAccesses(dst []access, k engine.OpKind, obj unsafe.Pointer, cs int, c
 		return rd(false)
 	case engine.OpRacyWrite, engine.OpRacyWriteEnd:
 		return w(false)
+	case engine.OpRacyStore:
+		// A store into its goroutine's store buffer (the object): it
+		// touches no memory (see storebuf.go in the engine).
+		return w(false)
+	case engine.OpRacyCommit:
+		// A buffered store reaches memory: a write of its group (the
+		// object); addSide adds the write of the buffer.
+		return w(false)
+	case engine.OpRacyFence:
+		// A goroutine waits for its store buffer (the object) to drain.
+		return rd(false)
 	}
 	return r // start, gosched, exit, block: only program order
 }
@@ -301,6 +313,9 @@ func (e *event) addSide(g *engine.G, k engine.OpKind, obj unsafe.Pointer, cs int
 	e.chans = append(e.chans, cases)
 	e.dflt = append(e.dflt, dflt)
 	e.acc = appendAccesses(e.acc, k, obj, cs, cases, s, arrived)
+	if k == engine.OpRacyCommit {
+		e.acc = append(e.acc, access{obj: g.Buf(), write: true, side: s, tag: tagBuf})
+	}
 }
 
 // reset empties e for reuse, keeping the room of its slices. It clears
