@@ -142,8 +142,8 @@ type G struct {
 	pooled     bool          // the goroutine went back to the pool
 	unwound    bool          // ended by unwind at the end of the run, at its pending operation
 	couldRun   bool          // g could run when a timer's early firing was weighed, and has not run since (starvation)
-	sb      *storeBuf // heddle test -racy: g's store buffer (storebuf.go)
-	flushes *storeBuf // g is the flusher of this store buffer: a pseudo-goroutine
+	sb         *storeBuf     // heddle test -racy: g's store buffer (storebuf.go)
+	flushes    *storeBuf     // g is the flusher of this store buffer: a pseudo-goroutine
 	// Detached goroutines (detach.go): claim is set by the run's monitor
 	// when it takes over from g, which waits in code heddle does not
 	// control; detached, back (g came back and waits to be scheduled) and
