@@ -124,8 +124,8 @@ func (c *racyCell[T]) Undo()                { *c.p = c.old }
 func (c *racyCell[T]) Commit()              { *c.p = c.v }
 func (c *racyCell[T]) Addr() unsafe.Pointer { return unsafe.Pointer(c.p) }
 
-// Snapshot is a store of the value memory holds at p now.
-func (c *racyCell[T]) Snapshot() engine.Cell { return &racyCell[T]{p: c.p, v: *c.p} }
+// Refresh makes the value stored the one memory holds at p now.
+func (c *racyCell[T]) Refresh() { c.v = *c.p }
 
 // Changed compares the bytes of the value at p with the value stored.
 func (c *racyCell[T]) Changed() bool {

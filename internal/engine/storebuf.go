@@ -30,12 +30,15 @@ import "unsafe"
 // whatever observes it is a synchronization operation of the goroutine,
 // which fences). A run that ends commits what the buffers still hold.
 //
-// For DPOR (internal/strategy, events.go), a buffer is an object: a store
-// writes its goroutine's buffer, a commit writes the buffer and the group
-// of the store (the racy statements it raced with), a fence reads the
-// buffer. So a commit is ordered after the store it commits (and the
-// stores and commits before it), a fence after the commits it waited for,
-// and a commit races with the other goroutines' accesses of its group.
+// For DPOR (internal/strategy, events.go), a buffered store is an object
+// (storeTok) that its store and its commit write, and a buffer is one that
+// its commits write and its owner's fences read; a commit also writes
+// the group of the store (the racy statements it raced with). So a commit
+// is ordered after the store it commits (a race DPOR does not reverse:
+// the commit waited for it) and the commits before it, a fence after the
+// commits it waited for, a store is independent of the commits of the
+// stores before it (they commute), and a commit races with the other
+// goroutines' accesses of its group.
 
 // MaxBuffered bounds the stores a goroutine's store buffer holds: x86's
 // buffer is finite; a store into a full buffer waits for it to drain.
@@ -45,19 +48,37 @@ const MaxBuffered = 8
 // value's type: Apply puts the value in memory, saving what was there for
 // Undo; Commit puts it in memory for good. Changed reports whether memory
 // no longer holds the value Apply put there (code that was not captured
-// wrote the location); Snapshot is a store of the value memory holds now.
+// wrote the location); Refresh makes the value memory's.
 type Cell interface {
 	Apply()
 	Undo()
 	Commit()
 	Changed() bool
-	Snapshot() Cell
+	Refresh()
 	Addr() unsafe.Pointer
 }
 
 type sbEntry struct {
-	cell  Cell
+	cell Cell
+	tok  *storeTok
+}
+
+// storeTok is the object of a buffered store's two steps, its store and
+// its commit, which orders the commit after the store.
+type storeTok struct {
 	group unsafe.Pointer
+}
+
+// RacyCommitGroup returns the group of the racy statements whose store
+// the commit step of object obj (engine.OpRacyCommit's Obj) commits: the
+// commit writes it.
+//
+//go:norace
+func RacyCommitGroup(obj unsafe.Pointer) unsafe.Pointer {
+	if obj == nil {
+		return nil
+	}
+	return (*storeTok)(obj).group
 }
 
 // storeBuf is a goroutine's store buffer.
@@ -103,12 +124,13 @@ func (e *Exec) RacySet(group unsafe.Pointer, c Cell) {
 		g.sb = &storeBuf{owner: g}
 	}
 	sb := g.sb
-	e.yield(Op{Kind: OpRacyStore, Obj: unsafe.Pointer(sb)})
+	tok := &storeTok{group: group}
+	e.yield(Op{Kind: OpRacyStore, Obj: unsafe.Pointer(tok)})
 	if e.aborting || e.ended {
 		c.Commit()
 		return
 	}
-	sb.q = append(sb.q, sbEntry{cell: c, group: group})
+	sb.q = append(sb.q, sbEntry{cell: c, tok: tok})
 	c.Apply()
 	sb.applied = len(sb.q)
 	sb.since = true
@@ -116,7 +138,7 @@ func (e *Exec) RacySet(group unsafe.Pointer, c Cell) {
 		sb.fl = e.newFlusher(sb)
 	}
 	if len(sb.q) == 1 {
-		sb.fl.op = Op{Kind: OpRacyCommit, Obj: group}
+		sb.fl.op = Op{Kind: OpRacyCommit, Obj: unsafe.Pointer(tok)}
 		e.markDirty(sb.fl)
 	}
 }
@@ -178,8 +200,8 @@ func (e *Exec) sbLeave(g *G) {
 		return
 	}
 	// Code that was not captured may have written a buffered location
-	// after the stores: in TSO that write is buffered too, after them.
-	var later []Cell
+	// after the store: the newest store of the location takes its value,
+	// as if the two stores left the buffer one right after the other.
 	for i := sb.applied - 1; i >= 0; i-- {
 		c := sb.q[i].cell
 		newest := true
@@ -190,22 +212,13 @@ func (e *Exec) sbLeave(g *G) {
 			}
 		}
 		if newest && c.Changed() {
-			later = append(later, c.Snapshot())
+			c.Refresh()
 		}
 	}
 	for i := sb.applied - 1; i >= 0; i-- {
 		sb.q[i].cell.Undo()
 	}
 	sb.applied = 0
-	for i := len(later) - 1; i >= 0; i-- {
-		var group unsafe.Pointer
-		for _, en := range sb.q {
-			if en.cell.Addr() == later[i].Addr() {
-				group = en.group
-			}
-		}
-		sb.q = append(sb.q, sbEntry{cell: later[i], group: group})
-	}
 }
 
 // sbEnter puts g's buffered stores back in memory, when g resumes.
@@ -231,11 +244,11 @@ func (e *Exec) commit(f *G) {
 	sb := f.flushes
 	en := sb.q[0]
 	en.cell.Commit()
-	e.objs.obtain(en.group).writes++
+	e.objs.obtain(en.tok.group).writes++
 	sb.q[0] = sbEntry{}
 	sb.q = sb.q[1:]
 	if len(sb.q) > 0 {
-		f.op = Op{Kind: OpRacyCommit, Obj: sb.q[0].group}
+		f.op = Op{Kind: OpRacyCommit, Obj: unsafe.Pointer(sb.q[0].tok)}
 	} else {
 		sb.q = nil
 		f.op = Op{Kind: OpRacyCommit}

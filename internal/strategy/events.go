@@ -50,6 +50,7 @@ const (
 	tagPartner = 3 << 8 // the queue of a case's partners
 	tagJoin    = 4 << 8 // the queue an arrival joins
 	tagBuf     = 1      // the store buffer a commit drains (engine.OpRacyCommit)
+	tagGroup   = 2      // the group of racy statements a commit writes
 )
 
 // world is the pseudo-object every event reads (virtual time).
@@ -185,12 +186,13 @@ func appendAccesses(dst []access, k engine.OpKind, obj unsafe.Pointer, cs int, c
 	case engine.OpRacyWrite, engine.OpRacyWriteEnd:
 		return w(false)
 	case engine.OpRacyStore:
-		// A store into its goroutine's store buffer (the object): it
-		// touches no memory (see storebuf.go in the engine).
+		// A store into its goroutine's store buffer: it touches no
+		// memory, only the object of the buffered store, which its
+		// commit writes too (see storebuf.go in the engine).
 		return w(false)
 	case engine.OpRacyCommit:
-		// A buffered store reaches memory: a write of its group (the
-		// object); addSide adds the write of the buffer.
+		// A buffered store reaches memory: a write of the store's object;
+		// addSide adds the writes of its group and of the buffer.
 		return w(false)
 	case engine.OpRacyFence:
 		// A goroutine waits for its store buffer (the object) to drain.
@@ -314,7 +316,8 @@ func (e *event) addSide(g *engine.G, k engine.OpKind, obj unsafe.Pointer, cs int
 	e.dflt = append(e.dflt, dflt)
 	e.acc = appendAccesses(e.acc, k, obj, cs, cases, s, arrived)
 	if k == engine.OpRacyCommit {
-		e.acc = append(e.acc, access{obj: g.Buf(), write: true, side: s, tag: tagBuf})
+		e.acc = append(e.acc, access{obj: engine.RacyCommitGroup(obj), write: true, side: s, tag: tagGroup},
+			access{obj: g.Buf(), write: true, side: s, tag: tagBuf})
 	}
 }
 
@@ -659,10 +662,18 @@ func classKey(ev []*event, procName []string, lazy bool) string {
 		b.WriteString(strings.Join(ids, "+"))
 		b.WriteString("|")
 		v := e.vcOf(lazy)
+		// By name: a process's index depends on the order the run made
+		// it in (a store buffer's flusher, made at its goroutine's first
+		// store, comes before or after another goroutine).
+		var es []string
 		for p, c := range v {
 			if c > 0 {
-				b.WriteString(procName[p] + "=" + strconv.Itoa(c) + ",")
+				es = append(es, procName[p]+"="+strconv.Itoa(c)+",")
 			}
+		}
+		sort.Strings(es)
+		for _, x := range es {
+			b.WriteString(x)
 		}
 		parts[i] = b.String()
 	}
