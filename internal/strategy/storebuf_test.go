@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"heddle.dev/internal/engine"
 	"heddle.dev/internal/strategy"
@@ -238,5 +239,43 @@ func TestStoreBufferDependence(t *testing.T) {
 		if o.Complete != len(want) || o.Blocked != 0 || o.WakeupMisses != 0 {
 			t.Errorf("%v: optimal DPOR %s, want %d complete runs", ops, o.Stats(), len(want))
 		}
+	}
+}
+
+// TestStoreBufferEveryStrategy: every strategy runs the store-buffering
+// litmus test with store buffers to the end of its budget or its
+// exploration, with no internal error, reaching only outcomes x86-TSO
+// allows; the exhaustive ones prove it.
+func TestStoreBufferEveryStrategy(t *testing.T) {
+	p := tsoPrograms[0] // SB
+	allowed := map[string]bool{}
+	for _, o := range p.want {
+		allowed[o] = true
+	}
+	for _, name := range strategy.Names() {
+		if name == "replay" {
+			continue // follows a schedule
+		}
+		s, err := strategy.New(name, strategy.Options{Seed: 1, PCTDepth: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		body := p.body(seen)
+		runs := 0
+		for run := 1; run <= 300 && s.Begin(run); run++ {
+			r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, Trace: true, StepLimit: 5000}, s, body)
+			s.End(r)
+			runs++
+			if r.Internal != "" || r.Bug != nil {
+				t.Fatalf("%s, run %d: %v %s", name, run, r.Bug, r.Internal)
+			}
+		}
+		for o := range seen {
+			if !allowed[o] {
+				t.Errorf("%s reaches %q, which x86-TSO forbids", name, o)
+			}
+		}
+		t.Logf("%s: %d runs, outcomes {%s}", name, runs, sortedKeys(seen))
 	}
 }
