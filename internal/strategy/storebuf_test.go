@@ -127,6 +127,20 @@ var tsoPrograms = []tsoProgram{
 		want: []string{"1 2", "2 1", "2 2"},
 	},
 	{
+		// A write the rewriter did not capture (v.x = 5, no point), after
+		// a buffered store of the same variable: the goroutine reads it,
+		// and it is what memory ends with (it takes the buffered store's
+		// place: a reader cannot see the 1 in between, which TSO would
+		// also allow).
+		name: "uncaptured",
+		gs: []func(v *tsoVars){
+			func(v *tsoVars) { store(&v.x, 1); v.x = 5; store(&v.r1, load(&v.x)) },
+			func(v *tsoVars) { store(&v.r2, load(&v.x)) },
+		},
+		out:  func(v *tsoVars) string { return fmt.Sprint(v.r1, v.r2, v.x) },
+		want: []string{"5 0 5", "5 5 5"},
+	},
+	{
 		// More stores than a buffer holds (engine.MaxBuffered): the
 		// ninth waits for the buffer to drain; a reader sees any prefix.
 		name: "bound",
