@@ -92,3 +92,48 @@ func MapWriteBegin[M ~map[K]V, K comparable, V any](m M) {
 func MapWriteEnd[M ~map[K]V, K comparable, V any](m M) {
 	mapOp(m, engine.MapWriteEnd)
 }
+
+// RacySet is a racy write captured with its address and value: the
+// rewriter turns a plain assignment x = v on a line found racy into
+// rt.RacySet(&x, v, "g") (heddle test -racy). In an exploration the store
+// goes into the goroutine's store buffer and reaches memory later, at a
+// step of its own (x86-TSO; see storebuf.go in package engine);
+// otherwise it is *p = v.
+func RacySet[T any](p *T, v T, group string) {
+	x := engine.Current()
+	if x == nil || engine.RaceEnabled {
+		// Under -race (the detection rounds), a plain write the detector
+		// sees at the statement.
+		if x != nil {
+			x.Racy(racyGroup(group), true)
+		}
+		*p = v
+		return
+	}
+	x.RacySet(racyGroup(group), &racyCell[T]{p: p, v: v})
+}
+
+// racyCell is a buffered store of a T (engine.Cell).
+type racyCell[T any] struct {
+	p      *T
+	v, old T
+}
+
+func (c *racyCell[T]) Apply()               { c.old = *c.p; *c.p = c.v }
+func (c *racyCell[T]) Undo()                { *c.p = c.old }
+func (c *racyCell[T]) Commit()              { *c.p = c.v }
+func (c *racyCell[T]) Addr() unsafe.Pointer { return unsafe.Pointer(c.p) }
+
+// Refresh makes the value stored the one memory holds at p now.
+func (c *racyCell[T]) Refresh() { c.v = *c.p }
+
+// Changed compares the bytes of the value at p with the value stored.
+func (c *racyCell[T]) Changed() bool {
+	n := unsafe.Sizeof(c.v)
+	if n == 0 {
+		return false
+	}
+	a := unsafe.Slice((*byte)(unsafe.Pointer(c.p)), n)
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&c.v)), n)
+	return string(a) != string(b)
+}

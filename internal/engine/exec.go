@@ -142,6 +142,8 @@ type G struct {
 	pooled     bool          // the goroutine went back to the pool
 	unwound    bool          // ended by unwind at the end of the run, at its pending operation
 	couldRun   bool          // g could run when a timer's early firing was weighed, and has not run since (starvation)
+	sb         *storeBuf     // heddle test -racy: g's store buffer (storebuf.go)
+	flushes    *storeBuf     // g is the flusher of this store buffer: a pseudo-goroutine
 	// Detached goroutines (detach.go): claim is set by the run's monitor
 	// when it takes over from g, which waits in code heddle does not
 	// control; detached, back (g came back and waits to be scheduled) and
@@ -598,6 +600,7 @@ func (e *Exec) GoFrom(pc uintptr, f func()) {
 	if e.aborting {
 		return
 	}
+	e.goFence()
 	g := e.newG(e.cur, f)
 	if e.cfg.Record {
 		g.GoPC = pc
@@ -624,6 +627,7 @@ func (e *Exec) Go(f func()) {
 	if e.aborting {
 		return
 	}
+	e.goFence()
 	parent := e.cur
 	g := e.newG(parent, f)
 	if e.cfg.Record {
@@ -852,6 +856,14 @@ func (e *Exec) yield(op Op) {
 		}
 		runtime.Goexit()
 	}
+	if sb := g.sb; sb != nil && !e.ended {
+		// heddle test -racy's store buffers (storebuf.go).
+		if sb.since && fences(op.Kind) {
+			e.fence(g)
+		}
+		e.sbLeave(g)
+		defer e.sbEnter(g)
+	}
 	defer e.guard(g)
 	if e.cfg.Record {
 		op.PC = userPC()
@@ -1015,6 +1027,7 @@ func (e *Exec) finish() {
 		return
 	}
 	e.ended = true
+	e.sbDrainAll()
 	close(e.done)
 }
 
@@ -1025,7 +1038,7 @@ func (e *Exec) finish() {
 func (e *Exec) unwind() {
 	e.aborting = true
 	for _, g := range e.gs {
-		if g.state == gDone || e.abandon(g) {
+		if g.state == gDone || g.flushes != nil || e.abandon(g) {
 			continue
 		}
 		g.claim.Store(0)
@@ -1170,7 +1183,7 @@ func (e *Exec) stuck() {
 	}
 	e.aborting = true
 	for _, h := range e.gs {
-		if h == g || h.state == gDone || h.state == gRunning || e.abandon(h) {
+		if h == g || h.state == gDone || h.state == gRunning || h.flushes != nil || e.abandon(h) {
 			continue
 		}
 		h.claim.Store(0)

@@ -55,6 +55,9 @@ const (
 	OpTestRead             // a failing testing.T call from a goroutine other than the test's: reads whether the test completed
 	OpTestDone             // the test completed (returned and ran its cleanups): later failing calls panic
 	OpNative               // a goroutine detached while it waited in code heddle does not control comes back (detach.go)
+	OpRacyStore            // a racy plain-memory write issued into its goroutine's store buffer (heddle test -racy, storebuf.go)
+	OpRacyCommit           // the oldest store of a buffer reaches memory (a step of the buffer's flusher pseudo-goroutine)
+	OpRacyFence            // a goroutine waits for its store buffer to drain before a synchronization operation
 	nOpKinds
 )
 
@@ -71,6 +74,7 @@ var opNames = [...]string{
 	OpRacyRead: "racy.read", OpRacyWrite: "racy.write", OpRacyWriteEnd: "racy.write-end",
 	OpCtxErr: "ctx.err",
 	OpArrive: "arrive", OpTestRead: "t.fail", OpTestDone: "t.done", OpNative: "native",
+	OpRacyStore: "racy.store", OpRacyCommit: "racy.commit", OpRacyFence: "racy.fence",
 }
 
 //go:norace

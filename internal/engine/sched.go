@@ -210,6 +210,15 @@ func (e *Exec) pick() *G {
 			continue
 		}
 		e.noteStep(c.G, &c.G.op)
+		if c.G.flushes != nil {
+			// A store buffer's commit: a step that runs no goroutine
+			// (storebuf.go).
+			c.G.lastStep = e.steps
+			e.record(c.G, c.G.op, e.choices, 0)
+			e.commit(c.G)
+			e.arrivedLast = false
+			continue
+		}
 		if c.Arrive {
 			// The goroutine reaches its channel operation and waits there:
 			// a step of its own, which runs no user code.
@@ -385,6 +394,10 @@ func (e *Exec) opEnabled(g *G) bool {
 		return false
 	case OpNative:
 		return e.nativeBack(g)
+	case OpRacyFence:
+		return len(g.sb.q) == 0
+	case OpRacyCommit:
+		return len(g.flushes.q) > 0
 	}
 	return true
 }

@@ -244,6 +244,7 @@ func (e *Exec) ownedTimer(p unsafe.Pointer) *Timer {
 //
 //go:norace
 func (e *Exec) AfterFunc(d time.Duration, f func()) *time.Timer {
+	e.goFence() // f's goroutine sees what the caller wrote before
 	t := e.newTimer(d)
 	t.goFn = f
 	tm := &time.Timer{}

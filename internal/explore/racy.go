@@ -13,15 +13,17 @@ import (
 // two unsynchronized memory accesses is out of reach unless the accesses
 // are scheduling points (heddle test -racy) or there is no such access
 // (-race checked every explored run and saw none). With -racy, the
-// racing accesses are interleaved in program order: natively a read can
-// also pass an earlier write to another variable (a store buffer), or the
-// compiler can move it, and those outcomes are not explored (the
-// conformance corpus's TestStoreBuffer); the clause says so. racesBefore is the
-// detector's count of races before the exploration.
+// racing accesses are interleaved, and the plain assignments among them
+// go through x86-TSO store buffers (a read can pass the goroutine's
+// earlier write to another variable: the conformance corpus's
+// TestStoreBuffer; storebuf.go in the engine); the reorderings of the
+// compiler, and of arm64's weaker model, are not explored; the clause
+// says so. racesBefore is the detector's count of races before the
+// exploration.
 func (x *explorer) racesClause(racesBefore int) (clause, races string) {
 	switch {
 	case x.cfg.Racy > 0:
-		return fmt.Sprintf(", with the %d %s that -race saw racing, or that access the same variables, as scheduling points, interleaved but not reordered (a store buffer or the compiler can also reorder racing accesses)", x.cfg.Racy, plural(x.cfg.Racy, "statement", "statements")), event.RacesExplored
+		return fmt.Sprintf(", with the %d %s that -race saw racing, or that access the same variables, as scheduling points, interleaved with x86-TSO store buffers for their plain assignments (not reordered as the compiler or arm64 can)", x.cfg.Racy, plural(x.cfg.Racy, "statement", "statements")), event.RacesExplored
 	case engine.RaceEnabled && engine.RaceErrors() == racesBefore:
 		return ", and -race saw no data race", event.RacesChecked
 	case engine.RaceEnabled:

@@ -133,7 +133,12 @@ func (p *racyPass) list(stmts *[]ast.Stmt) map[int]bool {
 			changed = true
 		}
 		out = append(out, before...)
-		out = append(out, p.split(s, mine))
+		if ns := p.split(s, mine); ns != s {
+			changed = true
+			out = append(out, ns)
+		} else {
+			out = append(out, s)
+		}
 		out = append(out, after...)
 	}
 	if changed && !p.dry {
@@ -192,7 +197,17 @@ func (p *racyPass) nested(s ast.Stmt) map[int]bool {
 // returns the statements to insert before and after it: the points of its
 // groups, and the model of its map accesses (mapOps).
 func (p *racyPass) place(s ast.Stmt, mine []int) (before, after []ast.Stmt) {
-	if p.splits(s, mine) {
+	if p.captures(s, mine) {
+		// A plain assignment captured whole: rt.RacySet is the write's
+		// point, and a read point before it if the value reads memory.
+		if p.readsMemory(s.(*ast.AssignStmt).Rhs[0]) {
+			before = p.calls(mine, s.Pos(), true)
+		} else {
+			for _, l := range mine {
+				p.placed[l] = true
+			}
+		}
+	} else if p.splits(s, mine) {
 		// The read of a read-modify-write; split puts the write in the
 		// statement.
 		before = p.calls(mine, s.Pos(), true)
@@ -550,7 +565,14 @@ func (p *racyPass) splits(s ast.Stmt, mine []int) bool {
 // which evaluates x op e (the read, in the step of the point before the
 // statement), announces the write of each group, and assigns.
 func (p *racyPass) split(s ast.Stmt, mine []int) ast.Stmt {
-	if !p.splits(s, mine) || p.dry {
+	if p.dry {
+		return s
+	}
+	if p.captures(s, mine) {
+		a := s.(*ast.AssignStmt)
+		return p.racySet(a.Lhs[0], a.Rhs[0], p.groups(mine)[0], s.Pos())
+	}
+	if !p.splits(s, mine) {
 		return s
 	}
 	var lhs ast.Expr
@@ -569,18 +591,12 @@ func (p *racyPass) split(s ast.Stmt, mine []int) ast.Stmt {
 		y := &ast.ParenExpr{Lparen: pos, X: s.Rhs[0], Rparen: pos}
 		value = &ast.BinaryExpr{X: copyExpr(ast.Unparen(lhs), pos), OpPos: pos, Op: opOfAssign(s.Tok), Y: y}
 	}
-	args := []ast.Expr{value}
-	seen := map[string]bool{}
-	var groups []string
-	for _, l := range mine {
-		for _, st := range p.lines[l] {
-			if !seen[st.Group] {
-				seen[st.Group] = true
-				groups = append(groups, st.Group)
-			}
-		}
+	groups := p.groups(mine)
+	if len(groups) == 1 && p.storable(lhs) {
+		// The write goes into the store buffer (rt.RacySet).
+		return p.racySet(lhs, value, groups[0], pos)
 	}
-	sort.Strings(groups)
+	args := []ast.Expr{value}
 	for _, g := range groups {
 		args = append(args, &ast.BasicLit{ValuePos: pos, Kind: token.STRING, Value: strconv.Quote(g)})
 	}
@@ -619,4 +635,116 @@ func opOfAssign(tok token.Token) token.Token {
 		return token.AND_NOT
 	}
 	panic("opOfAssign: " + tok.String())
+}
+
+// groups are the groups of the racy statements on lines, sorted.
+func (p *racyPass) groups(lines []int) []string {
+	seen := map[string]bool{}
+	var groups []string
+	for _, l := range lines {
+		for _, st := range p.lines[l] {
+			if !seen[st.Group] {
+				seen[st.Group] = true
+				groups = append(groups, st.Group)
+			}
+		}
+	}
+	sort.Strings(groups)
+	return groups
+}
+
+// captures reports whether s, whose own lines mine are racy, is a plain
+// assignment whose write rt.RacySet captures, address and value, so that
+// it goes into the goroutine's store buffer (x86-TSO, storebuf.go in the
+// engine): x = v with x a variable, a path of fields or *p of a plain type
+// (storable), v of x's type (or an untyped constant or nil) and evaluated
+// with no other scheduling point (simple), on lines of one group that
+// write. The other racy writes (several variables, a map entry, a slice
+// element, a call on the right) stay writes to memory at their point.
+func (p *racyPass) captures(s ast.Stmt, mine []int) bool {
+	a, ok := s.(*ast.AssignStmt)
+	if !ok || a.Tok != token.ASSIGN || len(a.Lhs) != 1 || len(a.Rhs) != 1 {
+		return false
+	}
+	write := false
+	for _, l := range mine {
+		for _, st := range p.lines[l] {
+			write = write || st.Write
+		}
+	}
+	lhs, rhs := a.Lhs[0], a.Rhs[0]
+	if !write || len(p.groups(mine)) != 1 || p.isMap(lhs) || !p.mapName(lhs) || !p.simple(rhs) || !p.storable(lhs) {
+		return false
+	}
+	lt, rt := p.r.typeOf(lhs), p.r.typeOf(rhs)
+	if lt == nil || rt == nil {
+		return false
+	}
+	if b, ok := rt.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+		return true
+	}
+	return types.Identical(lt, rt)
+}
+
+// storable reports whether x, a variable or a path of fields, has a type
+// that rt.RacySet may store: no type of package sync or sync/atomic (the
+// rest of the rewrite gives them a meaning of their own) inside.
+func (p *racyPass) storable(x ast.Expr) bool {
+	t := p.r.typeOf(x)
+	return t != nil && plainType(t, map[types.Type]bool{})
+}
+
+func plainType(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return true
+	}
+	seen[t] = true
+	if n, ok := t.(*types.Named); ok {
+		if pkg := n.Obj().Pkg(); pkg != nil && (pkg.Path() == "sync" || pkg.Path() == "sync/atomic") {
+			return false
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if !plainType(u.Field(i).Type(), seen) {
+				return false
+			}
+		}
+	case *types.Array:
+		return plainType(u.Elem(), seen)
+	case *types.TypeParam:
+		return false
+	}
+	return true
+}
+
+// readsMemory reports whether evaluating e reads a variable (not only
+// constants).
+func (p *racyPass) readsMemory(e ast.Expr) bool {
+	reads := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			if _, ok := p.r.info.Uses[n].(*types.Var); ok {
+				reads = true
+			}
+		case *ast.StarExpr, *ast.IndexExpr:
+			reads = true
+		}
+		return !reads
+	})
+	return reads
+}
+
+// racySet is the statement rt.RacySet(&lhs, value, "group"), at pos.
+func (p *racyPass) racySet(lhs, value ast.Expr, group string, pos token.Pos) ast.Stmt {
+	addr := &ast.UnaryExpr{OpPos: pos, Op: token.AND, X: lhs}
+	call := p.r.rtCall("RacySet", pos, addr, value, &ast.BasicLit{ValuePos: pos, Kind: token.STRING, Value: strconv.Quote(group)})
+	st := &ast.ExprStmt{X: call}
+	p.r.skip[st] = true
+	p.r.skip[call] = true
+	p.r.skip[call.Fun] = true
+	p.r.skip[addr] = true
+	return st
 }

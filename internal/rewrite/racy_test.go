@@ -101,14 +101,17 @@ func TestRacyPoints(t *testing.T) {
 	for _, want := range []string{
 		// Before the check and the act.
 		`heddlert.RacyRead("a"); if l.v == nil`,
-		`heddlert.RacyWrite("a"); l.v = new(int)`,
+		// A plain assignment is captured, address and value, into the
+		// store buffer (rt.RacySet); a read point before it if its
+		// value reads memory.
+		`heddlert.RacySet(&l.v, new(int), "a")`,
 		`heddlert.RacyRead("a"); return l.v`,
 		// Once per iteration of a spin loop.
 		`for heddlert.RacyRead("b") && (!flag)`,
 		// In an else-if's condition.
 		`else if heddlert.RacyRead("a") && (l.inits > 0)`,
 		// Inside the function literal, not before the go statement.
-		`func() { heddlert.RacyWrite("a"); l.s = append(l.s, 1) }`,
+		`func() { heddlert.RacyRead("a"); heddlert.RacySet(&l.s, append(l.s, 1), "a") }`,
 		// Before a switch, and in a case's body.
 		`heddlert.RacyRead("a"); switch len(l.s)`,
 		// Map statements: a write between two points, a lookup
@@ -122,8 +125,8 @@ func TestRacyPoints(t *testing.T) {
 		`heddlert.RacyRead("e"); heddlert.MapRead(m); return m[1]`,
 		// A read-modify-write of a variable or a field path: the read
 		// before it, the write a point of its own after the read.
-		`heddlert.RacyRead("a"); l.inits = heddlert.RacyStore(l.inits+1, "a")`,
-		`heddlert.RacyRead("a"); flag2 = heddlert.RacyStore(flag2+(n<<1), "a")`,
+		`heddlert.RacyRead("a"); heddlert.RacySet(&l.inits, l.inits+1, "a")`,
+		`heddlert.RacyRead("a"); heddlert.RacySet(&flag2, flag2+(n<<1), "a")`,
 		// Not of a slice element: one point, the statement atomic.
 		`heddlert.RacyWrite("a"); l.s[0]++`,
 	} {
@@ -250,8 +253,8 @@ func TestRacyExpand(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		`heddlert.RacyWrite("g1"); z = 10`,
-		`heddlert.RacyRead("g1"); z = heddlert.RacyStore(z+1, "g1")`,
+		`heddlert.RacySet(&z, 10, "g1")`,
+		`heddlert.RacyRead("g1"); heddlert.RacySet(&z, z+1, "g1")`,
 	} {
 		if !strings.Contains(squeeze(string(out)), squeeze(want)) {
 			t.Errorf("rewritten file lacks %q:\n%s", want, out)

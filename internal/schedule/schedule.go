@@ -244,8 +244,16 @@ func Parse(r io.Reader) (*Schedule, error) {
 	return s, nil
 }
 
-// checkChoice validates one choice line: g0.1, g0#2 or @g0.1/t3.
+// checkChoice validates one choice line: g0.1, g0#2, @g0.1/t3 or
+// g0.1/sb (the commit of a store of g0.1's store buffer, heddle test
+// -racy).
 func checkChoice(c string) error {
+	if g, ok := strings.CutSuffix(c, "/sb"); ok {
+		if err := checkGID(g); err != nil {
+			return fmt.Errorf("bad store-buffer choice %q: %v", trunc(c), err)
+		}
+		return nil
+	}
 	if strings.HasPrefix(c, "@") {
 		g, t, ok := strings.Cut(c[1:], "/t")
 		if !ok || checkGID(g) != nil || !isNum(t) {

@@ -25,7 +25,7 @@ func sample() *Schedule {
 		Seed:        1,
 		Run:         17,
 		Extra:       map[string]string{"future": "value"},
-		Choices:     []string{"g0.1", "g0#2", "@g0.1/t3", "g0.1.12"},
+		Choices:     []string{"g0.1", "g0#2", "@g0.1/t3", "g0.1.12", "g0.2/sb"},
 	}
 }
 
@@ -60,6 +60,7 @@ func TestParseErrors(t *testing.T) {
 		{Magic + "\ntest: T\nchoices:\nh0\n", "line 4: bad choice"},
 		{Magic + "\ntest: T\nchoices:\ng0#x\n", "line 4: bad select case"},
 		{Magic + "\ntest: T\nchoices:\n@g0/q\n", "line 4: bad timer choice"},
+		{Magic + "\ntest: T\nchoices:\ng0.x/sb\n", "line 4: bad store-buffer choice"},
 	} {
 		_, err := Parse(strings.NewReader(tc.in))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

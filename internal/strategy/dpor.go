@@ -531,6 +531,7 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 	}
 	defer func() { a.idx = nil }()
 	prevOf := map[*engine.G]int{}
+	var sb storeIssues
 	for j := 0; j < L; j++ {
 		d.racesOf(a, nodeAt, ev[:j], ev[j])
 		// The step was pending from the point its goroutines announced
@@ -550,6 +551,11 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 				q = at
 			}
 			prevOf[g] = j
+		}
+		if s := sb.note(ev[j], j); s >= 0 && s+1 > q {
+			// A commit of a store buffer was pending only from the store
+			// it commits on (engine/storebuf.go).
+			q = s + 1
 		}
 		if ev[j].timer != "" {
 			// A timer could fire from when it was made, while it was the
@@ -610,6 +616,11 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 	// (and, if the run ended early, pending ones) race too.
 	for _, g := range r.Gs {
 		var xs []*event
+		if g.Flusher() && !sb.pending(g) {
+			// A store buffer empty at L: its next commit, if any, is of
+			// a store after L (engine/storebuf.go).
+			continue
+		}
 		if l := a.idx.byProc[g.Index]; len(l) > 0 {
 			// g's first step from L on.
 			if pos := lastBefore(l, L) + 1; pos < len(l) {
@@ -618,7 +629,7 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 		}
 		if xs == nil {
 			op := g.Pending()
-			if op.Kind == engine.OpNone || op.Kind == engine.OpExit || op.Kind == engine.OpSleep || exited(r, g) {
+			if op.Kind == engine.OpNone || op.Kind == engine.OpExit || op.Kind == engine.OpSleep || exited(r, g) || g.Flusher() && op.Obj == nil {
 				continue // a sleeper waits for its timer, which races on its own
 			}
 			xs = blockedEvents(g, op)
@@ -880,6 +891,10 @@ func (d *DPOR) racesOfAlone(a *analysis, nodeAt map[int]*dnode, prefix []*event,
 	d.deps = races // reused
 	for _, k := range races {
 		e := prefix[k]
+		if hasKind(e, engine.OpRacyStore) && hasKind(x, engine.OpRacyCommit) && sameObj(e, x) {
+			// x commits the store e buffered: it waited for it.
+			continue
+		}
 		if lazy {
 			d.lazyReverse(a, nodeAt, prefix, k, x)
 			continue
@@ -921,6 +936,45 @@ func (d *DPOR) racesOfAlone(a *analysis, nodeAt map[int]*dnode, prefix []*event,
 		}
 		d.reverse(nodeAt, prefix, k, x)
 	}
+}
+
+// storeIssues follows the stores and commits of a run's store buffers
+// (heddle test -racy, engine/storebuf.go).
+type storeIssues struct {
+	stores  map[*engine.G][]int // each goroutine's stores, by event index
+	commits map[*engine.G]int   // each flusher's commits so far
+}
+
+// pending reports whether the store buffer of flusher f holds a store
+// after the events noted.
+func (s *storeIssues) pending(f *engine.G) bool {
+	return len(s.stores[f.Parent]) > s.commits[f]
+}
+
+// note records ev, event j, and returns, if it is the commit of a store,
+// the index of the store's event; else -1.
+func (s *storeIssues) note(ev *event, j int) int {
+	if len(ev.gs) != 1 {
+		return -1
+	}
+	g := ev.gs[0]
+	switch ev.kinds[0] {
+	case engine.OpRacyStore:
+		if s.stores == nil {
+			s.stores = map[*engine.G][]int{}
+		}
+		s.stores[g] = append(s.stores[g], j)
+	case engine.OpRacyCommit:
+		if s.commits == nil {
+			s.commits = map[*engine.G]int{}
+		}
+		n := s.commits[g]
+		s.commits[g] = n + 1
+		if st := s.stores[g.Parent]; n < len(st) {
+			return st[n]
+		}
+	}
+	return -1
 }
 
 // checkRaceIndex makes racesOfAlone check the races it finds with the
@@ -1124,6 +1178,15 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 			// choice of it): x cannot run before e.
 			return
 		}
+		moved = true
+	}
+	if !moved && len(x.gs) == 1 && x.gs[0].Flusher() && !hasG(e, x.gs[0].Parent) && nd.keyFor(x) == "" {
+		// A store buffer's flusher (engine/storebuf.go) was not enabled
+		// where e, a step of another goroutine than the buffer's, ran
+		// because the buffer was empty, not because x waited for e: the
+		// store x commits was issued since, in v unless after e (then x
+		// would be too), as a new goroutine's first step follows the
+		// step that made it. (x does wait for its own store.)
 		moved = true
 	}
 	// v = notdep(e).x

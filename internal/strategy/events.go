@@ -49,6 +49,8 @@ const (
 	tagLeave   = 2 << 8 // the queue an arrived operation leaves, of one of its cases
 	tagPartner = 3 << 8 // the queue of a case's partners
 	tagJoin    = 4 << 8 // the queue an arrival joins
+	tagBuf     = 1      // the store buffer a commit drains (engine.OpRacyCommit)
+	tagGroup   = 2      // the group of racy statements a commit writes
 )
 
 // world is the pseudo-object every event reads (virtual time).
@@ -183,6 +185,18 @@ func appendAccesses(dst []access, k engine.OpKind, obj unsafe.Pointer, cs int, c
 		return rd(false)
 	case engine.OpRacyWrite, engine.OpRacyWriteEnd:
 		return w(false)
+	case engine.OpRacyStore:
+		// A store into its goroutine's store buffer: it touches no
+		// memory, only the object of the buffered store, which its
+		// commit writes too (see storebuf.go in the engine).
+		return w(false)
+	case engine.OpRacyCommit:
+		// A buffered store reaches memory: a write of the store's object;
+		// addSide adds the writes of its group and of the buffer.
+		return w(false)
+	case engine.OpRacyFence:
+		// A goroutine waits for its store buffer (the object) to drain.
+		return rd(false)
 	}
 	return r // start, gosched, exit, block: only program order
 }
@@ -301,6 +315,10 @@ func (e *event) addSide(g *engine.G, k engine.OpKind, obj unsafe.Pointer, cs int
 	e.chans = append(e.chans, cases)
 	e.dflt = append(e.dflt, dflt)
 	e.acc = appendAccesses(e.acc, k, obj, cs, cases, s, arrived)
+	if k == engine.OpRacyCommit {
+		e.acc = append(e.acc, access{obj: engine.RacyCommitGroup(obj), write: true, side: s, tag: tagGroup},
+			access{obj: g.Buf(), write: true, side: s, tag: tagBuf})
+	}
 }
 
 // reset empties e for reuse, keeping the room of its slices. It clears
@@ -644,10 +662,18 @@ func classKey(ev []*event, procName []string, lazy bool) string {
 		b.WriteString(strings.Join(ids, "+"))
 		b.WriteString("|")
 		v := e.vcOf(lazy)
+		// By name: a process's index depends on the order the run made
+		// it in (a store buffer's flusher, made at its goroutine's first
+		// store, comes before or after another goroutine).
+		var es []string
 		for p, c := range v {
 			if c > 0 {
-				b.WriteString(procName[p] + "=" + strconv.Itoa(c) + ",")
+				es = append(es, procName[p]+"="+strconv.Itoa(c)+",")
 			}
+		}
+		sort.Strings(es)
+		for _, x := range es {
+			b.WriteString(x)
 		}
 		parts[i] = b.String()
 	}

@@ -305,6 +305,9 @@ func stepObjects(objs []uintptr, e *event) []uintptr {
 // false negatives: every object of a pending event is one of these, or a
 // queue of one of its channels, or a pseudo-object.
 func (s *POS) mayShare(op engine.Op) bool {
+	if op.Kind == engine.OpRacyCommit {
+		return true // its group and buffer are not its Obj (engine/storebuf.go)
+	}
 	for _, o := range s.objs {
 		if o == uintptr(op.Obj) || (op.Timer != nil && o == uintptr(unsafe.Pointer(op.Timer))) {
 			return true
@@ -350,6 +353,8 @@ var simpleAcc = func() (t [256]uint8) {
 		switch engine.OpKind(k) {
 		case engine.OpSend, engine.OpRecv, engine.OpSelect, engine.OpArrive:
 			continue // their accesses depend on their cases
+		case engine.OpRacyCommit:
+			continue // and on the goroutine (addSide)
 		}
 		acc := accesses(engine.OpKind(k), obj, -1, nil, 0, false)
 		switch {
