@@ -209,7 +209,7 @@ func (e *Exec) pick() *G {
 			e.arrivedLast = false
 			continue
 		}
-		e.noteStep(c.G, &c.G.op)
+		e.noteStep(c.G, &c.G.op, c.Arrive)
 		if c.Arrive {
 			// The goroutine reaches its channel operation and waits there:
 			// a step of its own, which runs no user code.
