@@ -145,15 +145,12 @@ func (e *Exec) loadMoves() uint64 {
 }
 
 // addMove counts a step, for the monitor and the watchdog: e.moves is
-// Config.Progress when there is one (one atomic per step, not two). Only
-// the goroutine holding the processor writes it (the others read it), so
-// a load and a store do, without the locked add: two writers at once
-// would still each move it, which is all its readers look for.
+// Config.Progress when there is one (one atomic per step, not two).
 //
 //go:norace
 func (e *Exec) addMove() {
 	raceDisable()
-	e.moves.Store(e.moves.Load() + 1)
+	e.moves.Add(1)
 	raceEnable()
 }
 
