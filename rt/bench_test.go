@@ -326,6 +326,7 @@ func BenchmarkRealShapes(b *testing.B) {
 				pool := new(engine.Pool)
 				defer pool.Close()
 				b.ReportAllocs()
+				defer cpuPerOp(b)()
 				for i := 0; i < b.N; i++ {
 					s.Begin(i + 1)
 					tn, ok := s.(strategy.TraceNeeder)

@@ -88,6 +88,57 @@ func condWaiters(n int) func() {
 	}
 }
 
+// poolWaiters is conc's pool: n workers receiving tasks from one
+// unbuffered channel in a loop, arriving there again after each task,
+// while the test sends n tasks. Beside them, goroutines whose selects
+// wait on both directions of the channel, and pollers (a select with a
+// default, on either direction): every arrival of a receiver enables the
+// senders and pollers that send, and no receiver.
+func poolWaiters(n int) func() {
+	return func() {
+		tasks := rt.MakeChan[chan int](0)
+		var workers, others sync.WaitGroup
+		rt.WaitGroupAdd(&workers, n)
+		for i := 0; i < n; i++ {
+			rt.Go(func() {
+				for {
+					if _, ok := rt.Recv2(tasks); !ok {
+						break
+					}
+				}
+				rt.WaitGroupDone(&workers)
+			})
+		}
+		rt.WaitGroupAdd(&others, 4)
+		for i := 0; i < 2; i++ {
+			rt.Go(func() {
+				// Either direction: a worker takes the send, or a sender
+				// (the test, a poller) meets the receive.
+				rt.Select(false, rt.SendCase(tasks, -1), rt.RecvCase(tasks))
+				rt.WaitGroupDone(&others)
+			})
+		}
+		rt.Go(func() {
+			for k := 0; k < 3; k++ {
+				rt.Select(true, rt.SendCase(tasks, -2))
+			}
+			rt.WaitGroupDone(&others)
+		})
+		rt.Go(func() {
+			for k := 0; k < 3; k++ {
+				rt.Select(true, rt.RecvCase(tasks))
+			}
+			rt.WaitGroupDone(&others)
+		})
+		for i := 0; i < n; i++ {
+			rt.Send(tasks, i)
+		}
+		rt.WaitGroupWait(&others)
+		rt.Close(tasks)
+		rt.WaitGroupWait(&workers)
+	}
+}
+
 var waiterShapes = []struct {
 	name string
 	prog func(n int) func()
@@ -95,6 +146,7 @@ var waiterShapes = []struct {
 	{"mutex", func(n int) func() { return mutexWaiters(n, nil) }},
 	{"chan", chanWaiters},
 	{"cond", condWaiters},
+	{"pool", poolWaiters},
 }
 
 var waiterStrategies = []struct {

@@ -7,10 +7,13 @@ type chanState struct {
 	// closed is set when a controlled goroutine closed the channel, or a
 	// probe found it closed.
 	closed bool
-	// waiters are the goroutines whose pending operation has a case on this
-	// (unbuffered) channel, in the order they announced it; entries whose
-	// goroutine has moved on are dropped lazily.
-	waiters []waiter
+	// sendW and recvW are the goroutines whose pending operation has a
+	// send, or a receive, case on this (unbuffered) channel, in the order
+	// they announced it; entries whose goroutine has moved on are dropped
+	// lazily. Two lists, so that finding the oldest of one direction does
+	// not look at every waiter of the other (conc's pool: a hundred
+	// workers receiving, and no sender waiting).
+	sendW, recvW waiterList
 	// gen, sends and recvs cache the two oldest current senders and
 	// receivers among waiters, valid while gen == Exec.gen.
 	gen          uint64
@@ -150,40 +153,75 @@ func (e *Exec) partner(g *G, c ChanCase) (*G, int) {
 	return nil, -1
 }
 
-// scanWaiters drops the stale waiters of cs (whose goroutine has moved on)
-// and keeps the two oldest current senders and receivers, for as long as
-// nothing changes (one pass of enabled): with many goroutines waiting on
-// one channel, finding a partner stays cheap.
+// scanWaiters finds the two oldest current senders and receivers of cs,
+// for as long as nothing changes (one pass of enabled): with many
+// goroutines waiting on one channel, finding a partner stays cheap.
 //
 //go:norace
 func (e *Exec) scanWaiters(cs *chanState) {
 	cs.gen = e.gen
 	cs.sends, cs.recvs = [2]waiter{}, [2]waiter{}
-	ns, nr := 0, 0
-	kept := cs.waiters[:0]
-	for _, w := range cs.waiters {
-		h := w.g
-		if h.state != gParked || h.opSeq != w.seq {
+	cs.sendW.scan(&cs.sends)
+	cs.recvW.scan(&cs.recvs)
+}
+
+// waiterList is the waiters of one direction of a channel.
+type waiterList struct {
+	ws []waiter
+	// sweepAt is the length from which scan looks at every entry, to
+	// drop the stale ones: twice the live entries of the last sweep.
+	sweepAt int
+}
+
+// scan puts the two oldest current waiters of l that did not commit to a
+// case in out, dropping the stale entries (whose goroutine has moved on)
+// it meets. It stops at the second, but for a sweep of the whole list
+// once it has doubled since the last: a list whose stale entries lie
+// behind its oldest current waiters stays bounded, at a cost per append
+// that does not grow.
+//
+//go:norace
+func (l *waiterList) scan(out *[2]waiter) {
+	ws := l.ws
+	all := len(ws) >= l.sweepAt
+	n, w, i := 0, 0, 0
+	for ; i < len(ws); i++ {
+		x := ws[i]
+		h := x.g
+		if h.state != gParked || h.opSeq != x.seq {
 			continue
 		}
-		kept = append(kept, w)
-		if h.committed >= 0 {
-			continue
+		if w != i {
+			ws[w] = x
 		}
-		if h.op.Cases[w.i].IsSend() {
-			if ns < 2 {
-				cs.sends[ns] = w
-				ns++
+		w++
+		if h.committed < 0 && n < 2 {
+			out[n] = x
+			n++
+			if n == 2 && !all {
+				i++
+				break
 			}
-		} else if nr < 2 {
-			cs.recvs[nr] = w
-			nr++
 		}
 	}
-	for k := len(kept); k < len(cs.waiters); k++ {
-		cs.waiters[k] = waiter{}
+	switch {
+	case w == i:
+		w = len(ws) // nothing dropped: the unread rest stays in place
+	default:
+		// Entries dropped: move the unread rest down (element by
+		// element under the race detector, see moveChoices).
+		for ; i < len(ws); i++ {
+			ws[w] = ws[i]
+			w++
+		}
+		for k := w; k < len(ws); k++ {
+			ws[k] = waiter{}
+		}
 	}
-	cs.waiters = kept
+	l.ws = ws[:w]
+	if all {
+		l.sweepAt = 2*w + 8
+	}
 }
 
 // Arrival. A goroutine's step ends where it announces its next operation,
@@ -239,7 +277,11 @@ func (e *Exec) addWaiters(g *G) {
 			continue
 		}
 		cs := e.chanOf(p)
-		cs.waiters = append(cs.waiters, waiter{g: g, seq: g.opSeq, i: i})
+		l := &cs.recvW
+		if c.IsSend() {
+			l = &cs.sendW
+		}
+		l.ws = append(l.ws, waiter{g: g, seq: g.opSeq, i: i})
 	}
 }
 

@@ -44,7 +44,18 @@ import (
 type watch struct {
 	g   *G
 	seq uint64 // g.opSeq of the operation
+	// dirs says which changes of the object the operation depends on:
+	// watchSend for a send case on the channel (it waits for receivers),
+	// watchRecv for a receive case (it waits for senders), both for
+	// anything else.
+	dirs uint8
 }
+
+const (
+	watchSend = 1 << iota
+	watchRecv
+	watchAll = watchSend | watchRecv
+)
 
 // markDirty makes enabled recompute g's choices at its next pass.
 //
@@ -57,16 +68,41 @@ func (e *Exec) markDirty(g *G) {
 	e.dirty = append(e.dirty, g)
 }
 
-// noteStep is called before goroutine g performs op as a step.
+// noteStep is called before goroutine g performs op as a step; arrive
+// says the step is the arrival of its channel operation (chan.go).
+//
+// An arrival changes no channel's buffer or closed flag: it only adds g
+// to the waiters of its unbuffered channels, where partner finds it. A
+// receiver arriving can enable only the goroutines that send on that
+// channel (a partner for them, or a select taken off its default), and a
+// sender only those that receive: the other watchers are not made dirty.
+// conc's pool tests have a hundred workers receiving from one channel,
+// each arriving again after every task, and every arrival made all the
+// others dirty. TestWaitersSameChoices (rt) checks the choices against a
+// set rebuilt at every step.
 //
 //go:norace
-func (e *Exec) noteStep(g *G, op *Op) {
+func (e *Exec) noteStep(g *G, op *Op, arrive bool) {
 	if !e.incr {
 		return
 	}
 	e.markDirty(g)
 	if !targetedKind(op.Kind) {
 		e.rebuildAll = true
+		return
+	}
+	if arrive {
+		for _, c := range op.Cases {
+			p := c.Chan()
+			if p == nil || c.Cap() != 0 {
+				continue // not a waiter there (addWaiters)
+			}
+			if c.IsSend() {
+				e.touchDirs(p, watchRecv)
+			} else {
+				e.touchDirs(p, watchSend)
+			}
+		}
 		return
 	}
 	e.touchOp(op)
@@ -138,14 +174,27 @@ func (e *Exec) touchOp(op *Op) {
 // watchers that moved on to another operation.
 //
 //go:norace
-func (e *Exec) touch(p unsafe.Pointer) {
+func (e *Exec) touch(p unsafe.Pointer) { e.touchDirs(p, watchAll) }
+
+// touchDirs is touch for the watchers whose dirs meet want; it drops the
+// stale watchers of every direction.
+//
+//go:norace
+func (e *Exec) touchDirs(p unsafe.Pointer, want uint8) {
 	o := e.objs.get(p)
-	if o == nil || len(o.watchers) == 0 || o.touched == e.gen {
-		// A second touch before the next pass of enabled finds the same
-		// watchers: they register only during a pass.
+	if o == nil || len(o.watchers) == 0 {
 		return
 	}
-	o.touched = e.gen
+	if o.touched == e.gen {
+		if o.touchedDirs&want == want {
+			// A second touch before the next pass of enabled finds the
+			// same watchers: they register only during a pass.
+			return
+		}
+	} else {
+		o.touched, o.touchedDirs = e.gen, 0
+	}
+	o.touchedDirs |= want
 	kept := o.watchers[:0]
 	for _, w := range o.watchers {
 		g := w.g
@@ -153,7 +202,9 @@ func (e *Exec) touch(p unsafe.Pointer) {
 			continue
 		}
 		kept = append(kept, w)
-		e.markDirty(g)
+		if w.dirs&want != 0 {
+			e.markDirty(g)
+		}
 	}
 	for i := len(kept); i < len(o.watchers); i++ {
 		o.watchers[i] = watch{}
@@ -208,9 +259,30 @@ func (e *Exec) watchOp(g *G) {
 func (e *Exec) register(p unsafe.Pointer, g *G) {
 	o := e.objs.obtain(p)
 	if n := len(o.watchers); n > 0 && o.watchers[n-1].g == g && o.watchers[n-1].seq == g.opSeq {
-		return // a select with two cases on one channel
+		return // a select with two cases on one channel (dirs has both)
 	}
-	o.watchers = append(o.watchers, watch{g: g, seq: g.opSeq})
+	o.watchers = append(o.watchers, watch{g: g, seq: g.opSeq, dirs: watchDirs(p, &g.op)})
+}
+
+// watchDirs is the dirs of a watch of op on the object at p: the
+// directions of op's cases on p, or watchAll if p is no channel of them.
+//
+//go:norace
+func watchDirs(p unsafe.Pointer, op *Op) uint8 {
+	var d uint8
+	for _, c := range op.Cases {
+		if c.Chan() == p {
+			if c.IsSend() {
+				d |= watchSend
+			} else {
+				d |= watchRecv
+			}
+		}
+	}
+	if d == 0 {
+		return watchAll
+	}
+	return d
 }
 
 // rebuild recomputes the choices of every goroutine.
@@ -239,9 +311,9 @@ func (e *Exec) rebuild() {
 
 //go:norace
 func (e *Exec) clearDirty() {
-	for i := range e.dirty {
-		e.dirty[i] = nil
-	}
+	// Not cleared: the entries past the length point to goroutines of
+	// this run, which e.gs keeps anyway, and storing nils cost a write
+	// barrier each while the collector runs (a dirty goroutine per step).
 	e.dirty = e.dirty[:0]
 }
 

@@ -465,6 +465,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	if e.cfg.DetachWait <= 0 {
 		e.cfg.DetachWait = 10 * time.Second
 	}
+	e.point.Exec = e
 	e.moves = cfg.Progress
 	if e.moves == nil {
 		e.moves = &e.ownMoves

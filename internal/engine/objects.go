@@ -25,6 +25,9 @@ type object struct {
 	// (enabledset.go).
 	watchers []watch
 	touched  uint64 // Exec.gen of the last touch
+	// touchedDirs are the watchers touched at Exec.gen touched (a
+	// channel arrival touches those of one direction: enabledset.go).
+	touchedDirs uint8
 }
 
 // objTable maps addresses to shadow objects. It is a small open-addressing

@@ -153,7 +153,9 @@ func (e *Exec) pick() *G {
 			idx = e.fairChoice()
 			e.res.Truncated = true
 		} else if n > 1 {
-			e.point = Point{Exec: e, Step: e.steps, Choices: e.choices, Prev: e.prevIndex()}
+			// Field by field: Exec is set at the run's start (a write
+			// barrier fewer per point while the collector runs).
+			e.point.Step, e.point.Choices, e.point.Prev = e.steps, e.choices, e.prevIndex()
 			idx = e.strat.Choose(&e.point)
 			if idx < 0 || idx >= n {
 				if idx == Diverged {
@@ -209,7 +211,7 @@ func (e *Exec) pick() *G {
 			e.arrivedLast = false
 			continue
 		}
-		e.noteStep(c.G, &c.G.op)
+		e.noteStep(c.G, &c.G.op, c.Arrive)
 		if c.G.flushes != nil {
 			// A store buffer's commit: a step that runs no goroutine
 			// (storebuf.go).

@@ -34,10 +34,14 @@ type POS struct {
 	// needed (pend[i] nil otherwise), in events reused from pool.
 	pend []*event
 	pool []*event
-	// at[i] is the index in prio of the slot of goroutine choice i of
-	// the current Choose (each looked up once per call, not once per
-	// step looked at and again for the priorities).
-	at []int
+	// at[i] is the slot of goroutine choice i of the current Choose
+	// (nil for a timer's), each looked up once per call, not once per
+	// step looked at and again for the priorities. Pointers are taken
+	// once every slot of the call exists: creating one may move others.
+	at []*posSlot
+	// idx is scratch of Choose: the index in prio[g] of the slot of
+	// each select choice, -1 for the others.
+	idx []int
 }
 
 // posSlot is the priority of one event, and the operation it was drawn
@@ -98,6 +102,44 @@ func (s *POS) slotOf(c engine.Choice, j int) *posSlot {
 	return &s.prio[c.G.Index][j]
 }
 
+// slots returns the priority slot of each choice of cs (nil for a timer's),
+// creating them: first every slot (main grown once, to the largest
+// goroutine index), then the pointers, which no creation moves after.
+func (s *POS) slots(cs []engine.Choice) []*posSlot {
+	idx := s.idx[:0]
+	top := -1
+	for i := range cs {
+		c := &cs[i]
+		j := -1
+		if c.G != nil {
+			if c.Select && c.Case >= 0 {
+				j = s.slotAt(*c)
+			} else {
+				top = max(top, c.G.Index)
+			}
+		}
+		idx = append(idx, j)
+	}
+	s.idx = idx
+	if top >= len(s.main) {
+		s.main = append(s.main, make([]posSlot, top+1-len(s.main))...)
+	}
+	at := s.at[:0]
+	for i := range cs {
+		c := &cs[i]
+		switch {
+		case c.G == nil:
+			at = append(at, nil)
+		case idx[i] < 0:
+			at = append(at, &s.main[c.G.Index])
+		default:
+			at = append(at, &s.prio[c.G.Index][idx[i]])
+		}
+	}
+	s.at = at
+	return at
+}
+
 // slotAt returns the index in s.prio[c.G.Index] of the priority slot of
 // goroutine choice c, or -1 for its slot in s.main, creating it. (An
 // index, not a pointer: creating another slot may move them.)
@@ -135,15 +177,7 @@ func (s *POS) forget(c engine.Choice) {
 // Choose implements engine.Strategy.
 func (s *POS) Choose(p *engine.Point) int {
 	s.re.consume(p.Exec.Trace())
-	at := s.at[:0]
-	for _, c := range p.Choices {
-		j := -1 // a timer's: unused
-		if c.G != nil {
-			j = s.slotAt(c)
-		}
-		at = append(at, j)
-	}
-	s.at = at
+	at := s.slots(p.Choices)
 	// Reset the priorities of the pending events that race with the
 	// steps taken since the last choice. Building a choice's pending event
 	// costs allocations, and there may be thousands of choices: a cheap
@@ -163,7 +197,7 @@ func (s *POS) Choose(p *engine.Point) int {
 				s.forget(c)
 				continue
 			}
-			sl := s.slotOf(c, at[i])
+			sl := at[i]
 			if !sl.ok {
 				continue // nothing to reset
 			}
@@ -230,7 +264,7 @@ func (s *POS) Choose(p *engine.Point) int {
 				pr = sl.pr
 			}
 		} else {
-			sl := s.slotOf(c, at[i])
+			sl := at[i]
 			op := c.G.PendingKind()
 			if !sl.ok || sl.op != op {
 				// A new event: a goroutine's next operation.
@@ -244,7 +278,7 @@ func (s *POS) Choose(p *engine.Point) int {
 	}
 	// The event taken is done: its goroutine's next event is new.
 	if c := p.Choices[best]; c.G != nil {
-		s.slotOf(c, at[best]).ok = false
+		at[best].ok = false
 	} else {
 		s.forget(c)
 	}
