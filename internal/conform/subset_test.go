@@ -41,6 +41,9 @@ var subsetPrograms = []string{
 	"TestCondWakeups",
 	"TestCondLostSignal",
 	"TestWaitGroupWaitPoll",
+	// reflect.Select and an iter.Pull iterator, run natively before.
+	"TestReflectSelect",
+	"TestPullOrder",
 	"TestGen0001",
 	"TestGen0010",
 	// Racy: reached by heddle test -racy.
