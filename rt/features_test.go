@@ -5,6 +5,7 @@ import (
 	"iter"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -252,5 +253,114 @@ func TestPullPanicRecovered(t *testing.T) {
 	})
 	if want := "in the iterator 1"; keys(outcomes) != want || len(bugs) > 0 {
 		t.Errorf("outcomes %q, bugs %v; want %q and none", keys(outcomes), bugs, want)
+	}
+}
+
+// bubble runs root as the root goroutine of a synctest bubble, waits for
+// the bubble as synctest.Test does, and returns the deadlock message, if
+// any.
+func bubble(root func()) string {
+	x := engine.Current()
+	b := x.GoBubble(root)
+	return x.BubbleEnd(b)
+}
+
+// synctest.Wait returns only once every other goroutine of the bubble is
+// durably blocked: the write before the goroutine's receive is always
+// seen, in every schedule.
+func TestBubbleWaitSeesBlocked(t *testing.T) {
+	outcomes, bugs := exhaustControlled(t, func() string {
+		var seen bool
+		msg := bubble(func() {
+			c := rt.MakeChan[chan int](0)
+			done := false
+			rt.Go(func() {
+				done = true
+				rt.Recv(c)
+			})
+			engine.Current().BubbleWait()
+			seen = done
+			rt.Send(c, 1)
+		})
+		return fmt.Sprint(seen, msg == "")
+	})
+	if want := "true true"; keys(outcomes) != want || len(bugs) > 0 {
+		t.Errorf("outcomes %q, bugs %v; want %q and none", keys(outcomes), bugs, want)
+	}
+}
+
+// A bubble's clock advances only when all its goroutines are blocked: a
+// goroutine that can still run always finishes before the root's sleep
+// ends, where a timer of the run outside a bubble may fire early.
+func TestBubbleTimeWaitsForRunnable(t *testing.T) {
+	work := func(flag *bool) func() {
+		return func() {
+			var mu sync.Mutex
+			for i := 0; i < 3; i++ {
+				rt.MutexLock(&mu)
+				rt.MutexUnlock(&mu)
+			}
+			*flag = true
+		}
+	}
+	outcomes, _ := exhaustControlled(t, func() string {
+		var flag, seen bool
+		bubble(func() {
+			rt.Go(work(&flag))
+			rt.Sleep(time.Millisecond)
+			seen = flag
+		})
+		return fmt.Sprint(seen)
+	})
+	if want := "true"; keys(outcomes) != want {
+		t.Errorf("in a bubble: outcomes %q, want %q", keys(outcomes), want)
+	}
+	outside, _ := exhaustControlled(t, func() string {
+		var flag bool
+		rt.Go(work(&flag))
+		rt.Sleep(time.Millisecond)
+		return fmt.Sprint(flag)
+	})
+	if !outside["false"] {
+		t.Errorf("outside a bubble: outcomes %q, want the sleep to end first in some", keys(outside))
+	}
+}
+
+// Deadlocks of a bubble are reported as synctest.Test reports them: all
+// goroutines blocked, or blocked goroutines left when the root returned
+// (whose clock then stops: a sleeper never wakes).
+func TestBubbleDeadlocks(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		root func()
+		want string
+	}{
+		{"blocked", func() {
+			c := rt.MakeChan[chan int](0)
+			rt.Go(func() { rt.Send(c, 1) })
+			rt.Send(c, 2)
+			rt.Send(c, 3)
+		}, "deadlock: all goroutines in bubble are blocked"},
+		{"root returned", func() {
+			rt.Go(func() { rt.Sleep(time.Second) })
+		}, "deadlock: main bubble goroutine has exited but blocked goroutines remain"},
+		{"ends", func() {
+			c := rt.MakeChan[chan int](0)
+			rt.Go(func() {
+				rt.Sleep(time.Second)
+				rt.Send(c, 1)
+			})
+			rt.Recv(c)
+		}, ""},
+	} {
+		msgs := map[string]bool{}
+		exhaustControlled(t, func() string {
+			msg := bubble(tc.root)
+			msgs[msg] = true // a deadlocked bubble's goroutines leak: synctest.Test panics
+			return msg
+		})
+		if keys(msgs) != tc.want {
+			t.Errorf("%s: BubbleEnd %q, want %q", tc.name, keys(msgs), tc.want)
+		}
 	}
 }

@@ -152,6 +152,8 @@ type G struct {
 	// waitsChild is set on a detached goroutine whose wait outside heddle's
 	// code is for a child process (Config.ChildWait).
 	waitsChild bool
+	// bubble is the testing/synctest bubble g belongs to, if any (bubble.go).
+	bubble *Bubble
 }
 
 // Result is what a run produced.
@@ -350,6 +352,7 @@ type Exec struct {
 	dirtyBits          []uint64 // merge's set of the dirty goroutines, by creation index
 	volatile           []*G     // goroutines waiting on foreign channels
 	aborting           bool
+	bubbleWaits        int // goroutines parked at OpBubbleWait or OpBubbleEnd (bubble.go)
 	ended              bool
 	done               chan struct{}
 	exited             chan struct{}
@@ -620,6 +623,10 @@ func (e *Exec) Go(f func()) {
 	if e.cfg.Record {
 		g.GoPC = userPC()
 	}
+	if parent != nil && parent.bubble != nil {
+		g.bubble = parent.bubble // bubble.go
+		g.bubble.live++
+	}
 	e.start(g)
 }
 
@@ -675,6 +682,9 @@ const pollDouble = 64
 func (e *Exec) poll(g *G) {
 	runtime.Gosched()
 	g.spins++
+	if g.bubble != nil {
+		return // a synctest bubble's clock stands still while its goroutines run (bubble.go)
+	}
 	d := pollStep(g.spins)
 	e.now += d
 	e.polled += d
@@ -918,6 +928,9 @@ func (e *Exec) exit(g *G) {
 	g.state = gDone
 	e.markDirty(g)
 	e.live--
+	if b := g.bubble; b != nil {
+		b.exited(g)
+	}
 	if g.normal && e.cfg.Pool != nil && !RaceEnabled {
 		e.cfg.Pool.free = append(e.cfg.Pool.free, g.w)
 		g.pooled = true

@@ -55,6 +55,8 @@ const (
 	OpTestRead             // a failing testing.T call from a goroutine other than the test's: reads whether the test completed
 	OpTestDone             // the test completed (returned and ran its cleanups): later failing calls panic
 	OpNative               // a goroutine detached while it waited in code heddle does not control comes back (detach.go)
+	OpBubbleWait           // synctest.Wait: wait until every other goroutine of the bubble is durably blocked (bubble.go)
+	OpBubbleEnd            // synctest.Test: wait until the bubble's goroutines have exited, or are deadlocked
 	nOpKinds
 )
 
@@ -71,6 +73,7 @@ var opNames = [...]string{
 	OpRacyRead: "racy.read", OpRacyWrite: "racy.write", OpRacyWriteEnd: "racy.write-end",
 	OpCtxErr: "ctx.err",
 	OpArrive: "arrive", OpTestRead: "t.fail", OpTestDone: "t.done", OpNative: "native",
+	OpBubbleWait: "synctest.wait", OpBubbleEnd: "synctest.test",
 }
 
 //go:norace

@@ -282,6 +282,9 @@ func (e *Exec) enabled() {
 		e.incr = true
 		e.rebuildAll = true
 	}
+	if e.bubbleWaits > 0 {
+		e.rebuildAll = true // bubble.go: their choices depend on every goroutine of the bubble
+	}
 	if !e.incr || e.rebuildAll {
 		e.rebuild()
 	} else {
@@ -385,6 +388,8 @@ func (e *Exec) opEnabled(g *G) bool {
 		return false
 	case OpNative:
 		return e.nativeBack(g)
+	case OpBubbleWait, OpBubbleEnd:
+		return e.bubbleOpEnabled(g)
 	}
 	return true
 }
@@ -457,6 +462,12 @@ func (e *Exec) addTimerChoice(t *Timer, idle bool, shared *time.Duration) {
 		if starve > e.cfg.MaxStarve {
 			return
 		}
+	}
+	if t.bubble != nil && t.when > e.now && (!idle || t.bubble.rootDone) {
+		// A synctest bubble's clock advances only when every goroutine
+		// of the bubble is blocked, and stops when its root goroutine
+		// has exited (bubble.go).
+		return
 	}
 	if !idle && t.ch != nil && len(t.ch) == cap(t.ch) {
 		// The tick would be dropped: firing early changes nothing but the

@@ -47,6 +47,9 @@ var renamed = map[string]string{
 	// Coroutines: the iterator runs as the goroutine that calls next.
 	"iter.Pull":  "Pull",
 	"iter.Pull2": "Pull2",
+	// testing/synctest: the bubble's goroutines are controlled.
+	"testing/synctest.Test": "SynctestTest",
+	"testing/synctest.Wait": "SynctestWait",
 	// Ending the process: os.Exit, and the functions of the standard
 	// library that call it (a call inside the standard library cannot be
 	// rewritten). During an exploration they end the run, not heddle.

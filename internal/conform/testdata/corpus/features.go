@@ -3,8 +3,12 @@ package prog
 import (
 	"iter"
 	"reflect"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
+	"time"
 )
 
 // TestReflectSelect: reflect.Select receives from two senders; which one
@@ -131,4 +135,68 @@ func TestPullLock(t *testing.T) {
 	stop()
 	<-done
 	t.Errorf("saw %d %d", a, b)
+}
+
+// TestSynctestOrder: two goroutines of a synctest bubble send to its root;
+// the order it receives in is reported.
+func TestSynctestOrder(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := make(chan int)
+		go func() { c <- 1 }()
+		go func() { c <- 2 }()
+		a, b := <-c, <-c
+		t.Errorf("order %d %d", a, b)
+	})
+}
+
+// TestSynctestTime: a bubble's clock starts at 2000-01-01 and advances
+// only when every goroutine of the bubble is blocked, so a goroutine that
+// can run finishes before the root's sleep ends.
+func TestSynctestTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		var done atomic.Bool
+		go func() {
+			for i := 0; i < 100; i++ {
+				runtime.Gosched()
+			}
+			done.Store(true)
+		}()
+		time.Sleep(time.Millisecond)
+		t.Errorf("done=%v elapsed=%v year=%d", done.Load(), time.Since(start), start.Year())
+	})
+}
+
+// TestSynctestWait: Wait returns once both goroutines are blocked, after
+// their increments.
+func TestSynctestWait(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var n atomic.Int32
+		c := make(chan bool)
+		for i := 0; i < 2; i++ {
+			go func() {
+				n.Add(1)
+				<-c
+			}()
+		}
+		synctest.Wait()
+		t.Errorf("n=%d", n.Load())
+		close(c)
+	})
+}
+
+// TestSynctestDeadlock: the root of a bubble waits for a goroutine that
+// only polls: synctest.Test panics when the bubble's goroutines are all
+// blocked.
+func TestSynctestDeadlock(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := make(chan int)
+		go func() {
+			select {
+			case c <- 1:
+			default:
+			}
+		}()
+		<-c
+	})
 }
