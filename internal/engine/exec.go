@@ -179,8 +179,8 @@ type Result struct {
 	// must stop with a heddle error rather than report a bug of the test.
 	Internal string
 	// Natives counts the operations of rewritten code that goroutines
-	// heddle does not control (started in init, by a finalizer, inside a
-	// testing/synctest bubble, or by code that is not rewritten) performed
+	// heddle does not control (started in init, by a finalizer, or by
+	// code that is not rewritten) performed
 	// natively during the run: they were not explored.
 	Natives int64
 	// OverMemory is set when the run was ended because the heap grew

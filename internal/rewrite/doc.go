@@ -12,7 +12,9 @@
 // run), reflect's channel operations (reflect.Select, reflect.MakeChan,
 // and the Send, Recv, TrySend, TryRecv and Close methods of reflect.Value,
 // through a pointer too), iter.Pull and iter.Pull2 (whose iterator runs as
-// the goroutine that calls next), calls on *testing.T and testing.TB, and what ends or
+// the goroutine that calls next), testing/synctest.Test and Wait (the
+// bubble's goroutines are controlled), calls on *testing.T and
+// testing.TB, and what ends or
 // suspends a process: os.Exit, log.Fatal/Fatalf/Fatalln and the Fatal*
 // methods of *log.Logger, flag.Parse and (*flag.FlagSet).Parse (which
 // exit on a bad flag), os/signal.Notify and NotifyContext. Each top-level
