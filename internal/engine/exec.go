@@ -180,8 +180,8 @@ type Result struct {
 	Internal string
 	// Natives counts the operations of rewritten code that goroutines
 	// heddle does not control (started in init, by a finalizer, or by
-	// code that is not rewritten) performed
-	// natively during the run: they were not explored.
+	// code that is not rewritten) performed natively during the run: they
+	// were not explored.
 	Natives int64
 	// OverMemory is set when the run was ended because the heap grew
 	// past Config.MaxHeap: what it held, and what grew most.
