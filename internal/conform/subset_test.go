@@ -41,6 +41,12 @@ var subsetPrograms = []string{
 	"TestCondWakeups",
 	"TestCondLostSignal",
 	"TestWaitGroupWaitPoll",
+	// reflect.Select, an iter.Pull iterator and synctest bubbles, run
+	// natively before.
+	"TestReflectSelect",
+	"TestPullOrder",
+	"TestSynctestOrder",
+	"TestSynctestDeadlock",
 	"TestGen0001",
 	"TestGen0010",
 	// Racy: reached by heddle test -racy.

@@ -28,6 +28,9 @@ type chanState struct {
 	// with synchronous timer channels (Go 1.23 on), len and cap report 0
 	// for it, as Go's do (TimerChan).
 	timer bool
+	// bubble is the synctest bubble of the goroutine that made the
+	// channel (bubble.go): blocking on it is durable in that bubble.
+	bubble *Bubble
 }
 
 //go:norace
@@ -44,7 +47,9 @@ type waiter struct {
 //
 //go:norace
 func (e *Exec) RegisterChan(p unsafe.Pointer) {
-	e.chanOf(p).owned = true
+	cs := e.chanOf(p)
+	cs.owned = true
+	e.bubbleChan(cs)
 }
 
 // caseReady reports whether case c of g's pending operation can proceed.

@@ -154,6 +154,8 @@ type G struct {
 	// waitsChild is set on a detached goroutine whose wait outside heddle's
 	// code is for a child process (Config.ChildWait).
 	waitsChild bool
+	// bubble is the testing/synctest bubble g belongs to, if any (bubble.go).
+	bubble *Bubble
 }
 
 // Result is what a run produced.
@@ -179,9 +181,9 @@ type Result struct {
 	// must stop with a heddle error rather than report a bug of the test.
 	Internal string
 	// Natives counts the operations of rewritten code that goroutines
-	// heddle does not control (started in init, by a finalizer, inside a
-	// testing/synctest bubble, or by code that is not rewritten) performed
-	// natively during the run: they were not explored.
+	// heddle does not control (started in init, by a finalizer, or by
+	// code that is not rewritten) performed natively during the run: they
+	// were not explored.
 	Natives int64
 	// Detaches counts the times a goroutine of the run was detached: it
 	// waited outside heddle's control (a system call, I/O, code that is
@@ -361,6 +363,7 @@ type Exec struct {
 	dirtyBits          []uint64 // merge's set of the dirty goroutines, by creation index
 	volatile           []*G     // goroutines waiting on foreign channels
 	aborting           bool
+	bubbleWaits        int // goroutines parked at OpBubbleWait or OpBubbleEnd (bubble.go)
 	ended              bool
 	done               chan struct{}
 	exited             chan struct{}
@@ -634,6 +637,10 @@ func (e *Exec) Go(f func()) {
 	if e.cfg.Record {
 		g.GoPC = userPC()
 	}
+	if parent != nil && parent.bubble != nil {
+		g.bubble = parent.bubble // bubble.go
+		g.bubble.live++
+	}
 	e.start(g)
 }
 
@@ -689,6 +696,9 @@ const pollDouble = 64
 func (e *Exec) poll(g *G) {
 	runtime.Gosched()
 	g.spins++
+	if g.bubble != nil {
+		return // a synctest bubble's clock stands still while its goroutines run (bubble.go)
+	}
 	d := pollStep(g.spins)
 	e.now += d
 	e.polled += d
@@ -940,6 +950,9 @@ func (e *Exec) exit(g *G) {
 	g.state = gDone
 	e.markDirty(g)
 	e.live--
+	if b := g.bubble; b != nil {
+		b.exited(g)
+	}
 	if g.normal && e.cfg.Pool != nil && !RaceEnabled {
 		e.cfg.Pool.free = append(e.cfg.Pool.free, g.w)
 		g.pooled = true

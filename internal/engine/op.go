@@ -58,6 +58,8 @@ const (
 	OpRacyStore            // a racy plain-memory write issued into its goroutine's store buffer (heddle test -racy, storebuf.go)
 	OpRacyCommit           // the oldest store of a buffer reaches memory (a step of the buffer's flusher pseudo-goroutine)
 	OpRacyFence            // a goroutine waits for its store buffer to drain before a synchronization operation
+	OpBubbleWait           // synctest.Wait: wait until every other goroutine of the bubble is durably blocked (bubble.go)
+	OpBubbleEnd            // synctest.Test: wait until the bubble's goroutines have exited, or are deadlocked
 	nOpKinds
 )
 
@@ -75,6 +77,7 @@ var opNames = [...]string{
 	OpCtxErr: "ctx.err",
 	OpArrive: "arrive", OpTestRead: "t.fail", OpTestDone: "t.done", OpNative: "native",
 	OpRacyStore: "racy.store", OpRacyCommit: "racy.commit", OpRacyFence: "racy.fence",
+	OpBubbleWait: "synctest.wait", OpBubbleEnd: "synctest.test",
 }
 
 //go:norace

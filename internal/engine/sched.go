@@ -293,6 +293,9 @@ func (e *Exec) enabled() {
 		e.incr = true
 		e.rebuildAll = true
 	}
+	if e.bubbleWaits > 0 {
+		e.rebuildAll = true // bubble.go: their choices depend on every goroutine of the bubble
+	}
 	if !e.incr || e.rebuildAll {
 		e.rebuild()
 	} else {
@@ -400,6 +403,8 @@ func (e *Exec) opEnabled(g *G) bool {
 		return len(g.sb.q) == 0
 	case OpRacyCommit:
 		return len(g.flushes.q) > 0
+	case OpBubbleWait, OpBubbleEnd:
+		return e.bubbleOpEnabled(g)
 	}
 	return true
 }
@@ -472,6 +477,12 @@ func (e *Exec) addTimerChoice(t *Timer, idle bool, shared *time.Duration) {
 		if starve > e.cfg.MaxStarve {
 			return
 		}
+	}
+	if t.bubble != nil && t.when > e.now && (!idle || t.bubble.rootDone) {
+		// A synctest bubble's clock advances only when every goroutine
+		// of the bubble is blocked, and stops when its root goroutine
+		// has exited (bubble.go).
+		return
 	}
 	if !idle && t.ch != nil && len(t.ch) == cap(t.ch) {
 		// The tick would be dropped: firing early changes nothing but the

@@ -21,6 +21,7 @@ type Timer struct {
 	goFn    func()         // AfterFunc: run in a new goroutine
 	fireFn  func()         // context deadline: run inline
 	creator *G             // parent of AfterFunc goroutines
+	bubble  *Bubble        // the synctest bubble of the goroutine that made it (bubble.go)
 	early   time.Duration  // the last firing starved runnable goroutines this long
 	// PC is the call site that armed the timer (time.Sleep, time.After,
 	// context.WithTimeout, ...), when the run records positions.
@@ -38,7 +39,7 @@ func (e *Exec) newTimer(d time.Duration) *Timer {
 	if d < 0 {
 		d = 0
 	}
-	t := &Timer{ID: g.ID + "/t" + itoa(g.nTmr), when: e.now + d, seq: e.nTimers, active: true, creator: g}
+	t := &Timer{ID: g.ID + "/t" + itoa(g.nTmr), when: e.now + d, seq: e.nTimers, active: true, creator: g, bubble: g.bubble}
 	if e.cfg.Record {
 		t.PC = userPC()
 	}
@@ -210,6 +211,7 @@ func (e *Exec) registerTimerChan(ch chan time.Time) {
 	cs := e.chanOf(chanAddr(ch))
 	cs.owned = true
 	cs.timer = true
+	e.bubbleChan(cs)
 }
 
 // TimerChan reports whether the channel at p is the channel of a Timer or
@@ -380,8 +382,8 @@ func chanAddr[T any](ch chan T) unsafe.Pointer { return *(*unsafe.Pointer)(unsaf
 //go:norace
 func (e *Exec) readClock() {
 	g := e.cur
-	if g == nil {
-		return
+	if g == nil || g.bubble != nil {
+		return // a synctest bubble's clock stands still while its goroutines run (bubble.go)
 	}
 	if g.clockSeq != g.opSeq {
 		g.clockSeq, g.clockReads = g.opSeq, 0

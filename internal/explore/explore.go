@@ -368,7 +368,7 @@ func (x *explorer) run() {
 		}
 	}
 	if x.natives > 0 {
-		x.t.Logf("heddle: %d calls of rewritten code ran natively, unexplored, in goroutines heddle does not control (started in init, by a finalizer, inside a testing/synctest bubble, or by code that is not rewritten)", x.natives)
+		x.t.Logf("heddle: %d calls of rewritten code ran natively, unexplored, in goroutines heddle does not control (started in init, by a finalizer, or by code that is not rewritten)", x.natives)
 	}
 	elapsed := time.Since(start)
 	action := event.Pass

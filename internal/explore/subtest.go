@@ -24,6 +24,7 @@ type scope struct {
 	ctx      context.Context
 	cancel   func(error)
 	parallel bool // the subtest called t.Parallel
+	bubble   bool // the test of a synctest bubble (synctest.go): it has its parent's name
 	kids     []*scope
 	// ready happens when t.Run may return: the subtest ended or called
 	// t.Parallel. bodyDone happens when the test function returned (its
@@ -60,7 +61,9 @@ func (t *runT) current() *scope {
 func (sc *scope) path() string {
 	var names []string
 	for ; sc != nil && sc.parent != nil; sc = sc.parent {
-		names = append(names, sc.name)
+		if !sc.bubble {
+			names = append(names, sc.name)
+		}
 	}
 	if len(names) == 0 {
 		return ""

@@ -210,7 +210,11 @@ func (t *runT) Helper() {
 //
 //go:norace
 func (t *runT) Name() string {
-	if sc := t.current(); sc.parent != nil {
+	sc := t.current()
+	for sc.bubble && sc.parent != nil {
+		sc = sc.parent // a synctest bubble's test has its parent's name
+	}
+	if sc.parent != nil {
 		return sc.full
 	}
 	return t.TB.Name()

@@ -41,6 +41,16 @@ var renamed = map[string]string{
 	"sync.OnceValue":            "OnceValue",
 	"sync.OnceValues":           "OnceValues",
 	"math/rand/v2.N":            "RandN",
+	// reflect's channel operations (the methods of reflect.Value are in
+	// valueMethodFuncs).
+	"reflect.Select":   "ReflectSelect",
+	"reflect.MakeChan": "ReflectMakeChan",
+	// Coroutines: the iterator runs as the goroutine that calls next.
+	"iter.Pull":  "Pull",
+	"iter.Pull2": "Pull2",
+	// testing/synctest: the bubble's goroutines are controlled.
+	"testing/synctest.Test": "SynctestTest",
+	"testing/synctest.Wait": "SynctestWait",
 	// Ending the process: os.Exit, and the functions of the standard
 	// library that call it (a call inside the standard library cannot be
 	// rewritten). During an exploration they end the run, not heddle.
@@ -86,6 +96,16 @@ var methodFuncs = map[string]string{
 	"flag.FlagSet.Parse":    "FlagSetParse",
 }
 
+// valueMethodFuncs are the methods replaced by an rt function taking the
+// receiver itself first, by value: "pkg.Type.Method" -> rt function.
+var valueMethodFuncs = map[string]string{
+	"reflect.Value.Send":    "ReflectSend",
+	"reflect.Value.TrySend": "ReflectTrySend",
+	"reflect.Value.Recv":    "ReflectRecv",
+	"reflect.Value.TryRecv": "ReflectTryRecv",
+	"reflect.Value.Close":   "ReflectClose",
+}
+
 type methodKind int
 
 const (
@@ -97,10 +117,11 @@ const (
 )
 
 type methodPlan struct {
-	kind     methodKind
-	rtName   string
-	path     []string // embedded fields from the selector's operand to the receiver
-	needAddr bool     // take the address of the receiver
+	kind      methodKind
+	rtName    string
+	path      []string // embedded fields from the selector's operand to the receiver
+	needAddr  bool     // take the address of the receiver
+	needDeref bool     // pass the value the receiver points to
 }
 
 // classifyMethod decides how a method selector x.m, or a method
@@ -180,6 +201,9 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 	key := fn.Pkg().Path() + "." + named.Obj().Name() + "." + fn.Name()
 	if name, ok := methodFuncs[key]; ok {
 		return &methodPlan{kind: mFunc, rtName: name, path: path, needAddr: !recvIsPtr}
+	}
+	if name, ok := valueMethodFuncs[key]; ok {
+		return &methodPlan{kind: mFunc, rtName: name, path: path, needDeref: recvIsPtr}
 	}
 	switch fn.Pkg().Path() {
 	case "sync":
@@ -304,6 +328,9 @@ func (r *rewriter) recvOperand(mp *methodPlan, x ast.Expr) ast.Expr {
 	}
 	if mp.needAddr {
 		e = addr(e)
+	}
+	if mp.needDeref {
+		e = &ast.StarExpr{Star: x.Pos(), X: e}
 	}
 	return e
 }

@@ -9,8 +9,13 @@
 // WithDeadline(Cause), AfterFunc, Cause), runtime.Gosched/Goexit/
 // NumGoroutine/SetFinalizer/Stack, map iteration order (drawn per run), the top-level functions of math/rand
 // and math/rand/v2, testing/quick.Check and CheckEqual (seeded from the
-// run), calls on *testing.T and testing.TB (and Run/Parallel through an
-// interface of a helper library over *testing.T), and what ends or
+// run), reflect's channel operations (reflect.Select, reflect.MakeChan,
+// and the Send, Recv, TrySend, TryRecv and Close methods of reflect.Value,
+// through a pointer too), iter.Pull and iter.Pull2 (whose iterator runs as
+// the goroutine that calls next), testing/synctest.Test and Wait (the
+// bubble's goroutines are controlled), calls on *testing.T and
+// testing.TB (and Run/Parallel through an interface of a helper library
+// over *testing.T), and what ends or
 // suspends a process: os.Exit, log.Fatal/Fatalf/Fatalln and the Fatal*
 // methods of *log.Logger, flag.Parse and (*flag.FlagSet).Parse (which
 // exit on a bad flag), os/signal.Notify and NotifyContext. Each top-level

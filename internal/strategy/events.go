@@ -121,8 +121,11 @@ func appendAccesses(dst []access, k engine.OpKind, obj unsafe.Pointer, cs int, c
 		// An arrival runs no code of the program: it does not read
 		// virtual time.
 		return arriveAccesses(dst, cases, side)
-	case engine.OpSleep, engine.OpTimerFire, engine.OpTimerStop, engine.OpCancel:
-		// Virtual time (and a timer's channel) is read by any step.
+	case engine.OpSleep, engine.OpTimerFire, engine.OpTimerStop, engine.OpCancel, engine.OpBubbleWait, engine.OpBubbleEnd:
+		// Virtual time (and a timer's channel) is read by any step. A
+		// synctest Wait, or the end of a bubble, depends on the state
+		// of every goroutine of the bubble: it is ordered with every
+		// step as a write of the world is.
 		return append(dst, access{obj: world, write: true, side: side})
 	}
 	r := append(dst, access{obj: world, side: side})
