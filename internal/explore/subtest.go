@@ -173,6 +173,9 @@ func (t *runT) parallel(x *engine.Exec) {
 //
 //go:norace
 func (t *runT) subtestName(parent *scope, name string) string {
+	for parent.bubble && parent.parent != nil {
+		parent = parent.parent // a synctest bubble's test has its parent's name
+	}
 	pname := parent.full
 	if parent.parent == nil {
 		pname = t.TB.Name()
