@@ -58,6 +58,11 @@ type dfsNode struct {
 	// keys are the choices' keys, kept for a unit (split.go): the order
 	// of equal choices may differ in another process.
 	keys []string
+	// off is, for a unit's node, the position in the node's whole
+	// exploration order of order[0] (a unit split off at this node has
+	// its later choices only): off+next is the sequential position of the
+	// choice taken, by which units are ordered (split.go, UnitLess).
+	off int
 }
 
 // NewDFS returns a depth-first search.

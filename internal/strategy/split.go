@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -66,6 +67,9 @@ type FragNode struct {
 	Next  int   `json:"next,omitempty"`
 	N     int   `json:"n,omitempty"`
 	Base  int   `json:"base,omitempty"`
+	// Off is the position of Order[0] in the node's whole exploration
+	// order: a unit split off at this node has the later choices only.
+	Off int `json:"off,omitempty"`
 	// Source DPOR (see dnode).
 	Pos      int      `json:"pos,omitempty"`
 	NChoice  int      `json:"nchoice,omitempty"`
@@ -245,6 +249,7 @@ func splitFrag(u Unit) (a, b Unit, ok bool) {
 			fb.Nodes[i].Order = append([]int(nil), nd.Order[cut:]...)
 			fb.Nodes[i].Costs = append([]int(nil), nd.Costs[cut:]...)
 			fb.Nodes[i].Next = 0
+			fb.Nodes[i].Off = nd.Off + cut
 			fb.Floor = i
 			return Unit{Strategy: u.Strategy, Frag: fa, Pass: u.Pass}, Unit{Strategy: u.Strategy, Frag: fb, Pass: u.Pass}, true
 		}
@@ -390,7 +395,7 @@ func (d *DFS) restore(u Unit) {
 	d.sub = &unitInfo{floor: f.Floor, strategy: u.Strategy, pass: u.Pass}
 	d.skipped = f.Skipped
 	for _, n := range f.Nodes {
-		d.stack = append(d.stack, dfsNode{order: append([]int(nil), n.Order...), costs: append([]int(nil), n.Costs...), next: n.Next, n: n.N, base: n.Base, keys: append([]string(nil), n.Keys...)})
+		d.stack = append(d.stack, dfsNode{order: append([]int(nil), n.Order...), costs: append([]int(nil), n.Costs...), next: n.Next, n: n.N, base: n.Base, keys: append([]string(nil), n.Keys...), off: n.Off})
 	}
 	if len(f.Nodes) > 0 && f.Nodes[len(f.Nodes)-1].Next >= len(f.Nodes[len(f.Nodes)-1].Order) {
 		d.done = true
@@ -409,7 +414,7 @@ func (d *DFS) Rest() *Unit {
 		u.Strategy, u.Pass = d.sub.strategy, d.sub.pass
 	}
 	for _, n := range d.stack {
-		f.Nodes = append(f.Nodes, FragNode{Order: append([]int(nil), n.order...), Costs: append([]int(nil), n.costs...), Next: n.next, N: n.n, Base: n.base, Keys: append([]string(nil), n.keys...)})
+		f.Nodes = append(f.Nodes, FragNode{Order: append([]int(nil), n.order...), Costs: append([]int(nil), n.costs...), Next: n.next, N: n.n, Base: n.base, Keys: append([]string(nil), n.keys...), Off: n.off})
 	}
 	return u
 }
@@ -623,7 +628,104 @@ func (fr *Frontier) Claim(u Unit) (Unit, bool) {
 type Outcome struct {
 	Rest    *Unit  // what is left of the unit, nil when it is finished
 	Spawned []Unit // work found outside the unit (UnitState.Spawned)
-	Stop    bool   // stop the whole exploration (a bug, without -keep-going)
+	Stop    bool   // stop the whole exploration (an error, an interrupt)
+	// Found: the unit stopped at a bug (without -keep-going) or found
+	// the test nondeterministic, at its last run. In an ordered split
+	// (Ordered) only the units after it in the sequential order stop: the
+	// units before it go on, since one of them may find an earlier bug,
+	// which is the one a sequential exploration reports. Otherwise it
+	// stops the whole exploration, as Stop.
+	Found bool
+	// Runs is the number of runs the unit made.
+	Runs int
+}
+
+// Work is one unit handed to a worker by CoordinateWork.
+type Work struct {
+	Unit Unit
+	// Yield is closed when an idle worker wants the unit's rest: the
+	// worker should stop after its current run and return the rest.
+	Yield <-chan struct{}
+	// Kill is closed when the unit's work is no longer needed: in an
+	// ordered split, a unit before it found a bug, or the budget's runs
+	// are all before it. The worker should stop at once.
+	Kill <-chan struct{}
+	// Runs, if positive, bounds the unit's runs: in an ordered split
+	// with a budget, the budget less the runs of the finished prefix of
+	// the sequential order (the unit's runs come after them).
+	Runs int
+}
+
+// Ordered reports whether the units of strategy name's tree split are
+// ordered as the runs of the sequential exploration: DFS and each pass
+// of IPB and IDB. Split gives away the later choices of the shallowest
+// node with choices left, so every unit, and every rest, is an interval
+// of the sequential run order, and the units of one split partition it;
+// the passes of IPB and IDB follow each other. Source DPOR's units are
+// not (a spawned unit's backtrack choice is inserted at a node above
+// others' subtrees, and its runs are not an interval).
+func Ordered(name string) bool {
+	switch name {
+	case "dfs", "ipb", "idb":
+		return true
+	}
+	return false
+}
+
+// unitKey is the place of an ordered unit in the sequential order: its
+// pass, then the sequential position of the choice taken at each node of
+// its fragment. The unit's first run is the leftmost run below that path,
+// and its runs are an interval from there: between disjoint units,
+// comparing keys compares their runs.
+func unitKey(u Unit) []int {
+	k := []int{u.Pass}
+	if u.Frag != nil {
+		for _, n := range u.Frag.Nodes {
+			k = append(k, n.Off+n.Next)
+		}
+	}
+	return k
+}
+
+// keyLess orders keys lexicographically, a prefix first.
+func keyLess(a, b []int) bool {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return len(a) < len(b)
+}
+
+// UnitLess reports whether the runs of unit a come before those of unit
+// b in the sequential exploration; a and b are disjoint units of one
+// ordered split (Ordered). A unit's runs are then the sequential runs
+// from one plus the runs of the units before it.
+func UnitLess(a, b Unit) bool { return keyLess(unitKey(a), unitKey(b)) }
+
+// RunOffsets returns, for units of one ordered split that were explored
+// with runs[i] runs each, the number of sequential runs before each: the
+// runs of the units before it (UnitLess). Unit i's k-th run is the
+// sequential run offsets[i]+k when no unit before it is missing, as after
+// CoordinateWork, where every unit before the first bug, and before the
+// end of the budget, is explored.
+func RunOffsets(units []Unit, runs []int) []int {
+	idx := make([]int, len(units))
+	for i := range idx {
+		idx[i] = i
+	}
+	keys := make([][]int, len(units))
+	for i, u := range units {
+		keys[i] = unitKey(u)
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return keyLess(keys[idx[a]], keys[idx[b]]) })
+	off := make([]int, len(units))
+	n := 0
+	for _, i := range idx {
+		off[i] = n
+		n += runs[i]
+	}
+	return off
 }
 
 // CoordStats counts what a Coordinate did, for measuring a split: none of
@@ -647,15 +749,20 @@ func (s CoordStats) String() string {
 // makes the tree a rest can be split from.
 var YieldAfter = 20 * time.Millisecond
 
-// Coordinate explores root with workers workers, each calling explore on
-// one unit at a time, until every unit is finished or a worker says stop:
-// ETA's master (seed-000 §5.2.2), with at most 2×workers units waiting,
-// split from the shallowest nodes, and spawned units kept when their
-// choice is not claimed yet (Frontier). It reports whether every unit was
-// finished (false after a stop). explore runs concurrently from workers
-// goroutines; it must return the unit's rest when it explored only part
-// of it (a time or run slice, or a yield), so that the rest can be split
-// again.
+// Coordinate is CoordinateWork without a budget and without Kill.
+func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct{}) Outcome) (finished bool, st CoordStats) {
+	return CoordinateWork(root, workers, 0, func(w Work) Outcome { return explore(w.Unit, w.Yield) })
+}
+
+// CoordinateWork explores root with workers workers, each calling explore
+// on one unit at a time, until every unit is finished or a worker says
+// stop: ETA's master (seed-000 §5.2.2), with at most 2×workers units
+// waiting, split from the shallowest nodes, and spawned units kept when
+// their choice is not claimed yet (Frontier). It reports whether every
+// unit was finished (false after a stop or a bug). explore runs
+// concurrently from workers goroutines; it must return the unit's rest
+// when it explored only part of it (a time or run slice, or a yield), so
+// that the rest can be split again.
 //
 // Instead of waiting for a time slice to end, a worker with nothing to do
 // makes Coordinate close the yield channel of the unit explored longest
@@ -663,10 +770,23 @@ var YieldAfter = 20 * time.Millisecond
 // return the rest, which is split for the idle worker. So the first unit,
 // the root, is split as soon as its first run has made a tree, and at the
 // end no worker waits for another's slice.
-func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct{}) Outcome) (finished bool, st CoordStats) {
+//
+// An ordered split (Ordered) makes what the sequential exploration makes:
+// units are started in the sequential order; a unit that finds a bug
+// (Outcome.Found) kills the units after it (Work.Kill) and drops the
+// waiting ones, while those before it go on until they finish or one
+// finds an earlier bug; with a budget of runs (positive), it explores
+// the budget's first runs of the sequential order: each unit may make
+// the budget less the runs of the finished prefix (Work.Runs), and once
+// that prefix holds the budget, the units after it are killed. The bug a
+// sequential exploration reports is then the first (in UnitLess order)
+// unit's bug, at the sequential run of the runs of the units before it
+// plus its own.
+func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome) (finished bool, st CoordStats) {
 	if workers < 1 {
 		workers = 1
 	}
+	ordered := Ordered(root.Strategy) && root.Frag != nil
 	fr := NewFrontier()
 	queue := []Unit{root}
 	fr.Record(root)
@@ -675,14 +795,78 @@ func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct
 		o  Outcome
 	}
 	type running struct {
-		start time.Time
-		yield chan struct{}
-		asked bool
+		start  time.Time
+		yield  chan struct{}
+		kill   chan struct{}
+		key    []int
+		asked  bool
+		killed bool
+	}
+	type piece struct {
+		key  []int
+		runs int
 	}
 	results := make(chan out)
 	live := map[int]*running{}
 	pass, next := root.Pass, (*Unit)(nil) // ipb, idb: the pass explored, the next one
 	id, stopped := 0, false
+	var limit []int    // ordered: the key of the first unit that found a bug
+	var pieces []piece // ordered: the units explored, each a run interval
+	full := false      // ordered: the budget's runs are all explored
+	// prefix is the number of runs of the sequential order explored: the
+	// runs of the pieces before the first unit waiting or running.
+	prefix := func() int {
+		first := []int(nil)
+		for _, r := range live {
+			if !r.killed && (first == nil || keyLess(r.key, first)) {
+				first = r.key
+			}
+		}
+		for _, u := range queue {
+			if k := unitKey(u); first == nil || keyLess(k, first) {
+				first = k
+			}
+		}
+		if first == nil && next != nil {
+			first = unitKey(*next)
+		}
+		n := 0
+		for _, p := range pieces {
+			if first == nil || keyLess(p.key, first) {
+				n += p.runs
+			}
+		}
+		return n
+	}
+	// after reports whether key k is past the ordered exploration's end:
+	// after the first bug, or after the budget's runs.
+	after := func(k []int) bool {
+		return full || limit != nil && keyLess(limit, k)
+	}
+	prune := func() {
+		if !ordered {
+			return
+		}
+		if budget > 0 && !full && prefix() >= budget {
+			full = true
+		}
+		kept := queue[:0]
+		for _, u := range queue {
+			if !after(unitKey(u)) {
+				kept = append(kept, u)
+			}
+		}
+		queue = kept
+		for _, r := range live {
+			if !r.killed && after(r.key) {
+				r.killed = true
+				close(r.kill)
+			}
+		}
+		if full || limit != nil {
+			next = nil
+		}
+	}
 	idleSince, idle := time.Now(), 0
 	// backoff is how long a unit explores before it is asked to yield:
 	// it doubles while the rests yielded cannot be split (a subtree
@@ -695,6 +879,7 @@ func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct
 			st.Idle += time.Duration(idle) * time.Since(idleSince)
 		}
 		idleSince = time.Now()
+		prune()
 		if !stopped && len(live) < workers && len(queue) < 2*workers && len(queue) > 0 {
 			// Split the waiting units until there are enough for the
 			// idle workers and some to spare.
@@ -711,14 +896,26 @@ func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct
 			}
 		}
 		yielded = false
+		if ordered {
+			// The earliest units first: the prefix, and the first bug,
+			// are known sooner.
+			sort.SliceStable(queue, func(i, j int) bool { return UnitLess(queue[i], queue[j]) })
+		}
 		for !stopped && len(live) < workers && len(queue) > 0 {
 			u := queue[0]
 			queue = queue[1:]
 			id++
-			r := &running{start: time.Now(), yield: make(chan struct{})}
+			r := &running{start: time.Now(), yield: make(chan struct{}), kill: make(chan struct{})}
+			w := Work{Unit: u, Yield: r.yield, Kill: r.kill}
 			live[id] = r
+			if ordered {
+				r.key = unitKey(u)
+				if budget > 0 {
+					w.Runs = budget - prefix()
+				}
+			}
 			st.Units++
-			go func(id int, u Unit, y <-chan struct{}) { results <- out{id, explore(u, y)} }(id, u, r.yield)
+			go func(id int, w Work) { results <- out{id, explore(w)} }(id, w)
 		}
 		if len(live) == 0 && len(queue) == 0 && next != nil && !stopped {
 			// Every unit of the pass is finished: the next pass.
@@ -726,7 +923,7 @@ func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct
 			continue
 		}
 		if len(live) == 0 {
-			return !stopped && len(queue) == 0, st
+			return !stopped && limit == nil && !full && len(queue) == 0, st
 		}
 		retry = nil
 		if !stopped && len(live) < workers && len(queue) == 0 {
@@ -735,6 +932,9 @@ func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct
 			var oldest *running
 			asked := false
 			for _, r := range live {
+				if r.killed {
+					continue
+				}
 				asked = asked || r.asked
 				if !r.asked && (oldest == nil || r.start.Before(oldest.start)) {
 					oldest = r
@@ -757,13 +957,21 @@ func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct
 		case <-retry:
 			continue
 		}
-		yielded = live[r.id].asked && r.o.Rest != nil
+		rn := live[r.id]
+		yielded = rn.asked && r.o.Rest != nil
 		delete(live, r.id)
-		if r.o.Stop {
+		if r.o.Stop || r.o.Found && !ordered {
 			stopped = true
 		}
-		if stopped {
+		if stopped || ordered && (rn.killed || after(rn.key)) {
+			continue // not needed: past a bug or the budget
+		}
+		if ordered && r.o.Found {
+			limit = rn.key // before any limit set: after() is false
 			continue
+		}
+		if ordered {
+			pieces = append(pieces, piece{rn.key, r.o.Runs})
 		}
 		if r.o.Rest != nil {
 			fr.Record(*r.o.Rest)
