@@ -19,6 +19,7 @@ import (
 	"heddle.dev/internal/build"
 	"heddle.dev/internal/event"
 	"heddle.dev/internal/explore"
+	"heddle.dev/internal/schedule"
 	"heddle.dev/internal/strategy"
 )
 
@@ -272,6 +273,9 @@ type unitRun struct {
 	bugRun  int  // the run of its first bug, 0 if none
 	stopRun int  // the run at which one process would stop: a bug (without -keep-going), or the test found nondeterministic
 	killed  bool // its work was not needed: a bug elsewhere made it useless
+	// first is, for a unit of an ordered tree split, the sequential number
+	// of its first run once renumbered (0: not known).
+	first int
 }
 
 // worker explores unit u (nil: the whole test) of test name, with a
@@ -425,6 +429,16 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 		finished = exploreRuns(f, explore, ask, isReady, &mu, probe)
 	case "tree":
 		root := strategy.RootUnit(f.strategy, 0)
+		// DFS, IPB and IDB split into units ordered as the sequential
+		// runs (strategy.Ordered): a bug stops the units after it only,
+		// and the budget is the sequential order's first runs
+		// (CoordinateWork). Source DPOR's units share the budget.
+		ordered := strategy.Ordered(f.strategy)
+		share := !ordered && f.budget.Runs > 0
+		budget := 0
+		if ordered {
+			budget = f.budget.Runs
+		}
 		reserved, inflight := 0, 0 // runs of the budget given to workers, and workers out
 		returned := sync.NewCond(&mu)
 		yieldDir, err := os.MkdirTemp("", "heddle-yield-")
@@ -435,10 +449,11 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 		nyield := 0
 		var st strategy.CoordStats
 		cpu0, wall0 := cpuTime(), time.Now()
-		finished, st = strategy.Coordinate(root, f.parallel, func(u strategy.Unit, yieldc <-chan struct{}) strategy.Outcome {
-			slice := 0 // runs: no bound but the time slice
+		finished, st = strategy.CoordinateWork(root, f.parallel, budget, func(w strategy.Work) strategy.Outcome {
+			u := w.Unit
+			slice := w.Runs // runs: no bound but the time slice when 0
 			mu.Lock()
-			if f.budget.Runs > 0 {
+			if share {
 				// A share of what is left, reserved so that the workers
 				// together make the budget's runs; when all of it is out,
 				// wait for what the workers out leave unused.
@@ -451,8 +466,8 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 					mu.Unlock()
 					return strategy.Outcome{Rest: &u, Stop: true} // the budget is spent
 				}
+				reserved += slice
 			}
-			reserved += slice
 			inflight++
 			nyield++
 			yield := filepath.Join(yieldDir, strconv.Itoa(nyield))
@@ -461,7 +476,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 			defer close(done)
 			go func() {
 				select {
-				case <-yieldc:
+				case <-w.Yield:
 					os.WriteFile(yield, nil, 0o644)
 				case <-done:
 				}
@@ -472,14 +487,21 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 				returned.Broadcast()
 				mu.Unlock()
 			}()
-			ur, ok := explore(&u, slice, sliceTime, yield, cancel, nil)
+			ur, ok := explore(&u, slice, sliceTime, yield, w.Kill, nil)
 			if !ok {
+				select {
+				case <-w.Kill:
+					return strategy.Outcome{} // not needed: after a bug, or past the budget
+				default:
+				}
 				return strategy.Outcome{Stop: true}
 			}
-			var o strategy.Outcome
-			mu.Lock()
-			reserved -= slice - ur.summary.Runs
-			mu.Unlock()
+			o := strategy.Outcome{Runs: ur.summary.Runs}
+			if share {
+				mu.Lock()
+				reserved -= slice - ur.summary.Runs
+				mu.Unlock()
+			}
 			if len(ur.summary.UnitRest) > 0 {
 				var r strategy.Unit // a new one: omitted fields stay zero
 				if json.Unmarshal(ur.summary.UnitRest, &r) == nil {
@@ -495,9 +517,15 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 			if ur.res.Failed && ur.bugRun == 0 && countBugs(ur.res.Events) == 0 {
 				o.Stop = true // the worker failed without a bug: stop
 			}
-			if ur.stopRun > 0 || ur.summary.Interrupted {
+			if ur.stopRun > 0 {
+				o.Found = true
+				if !ordered {
+					stop() // the other workers stop at once
+				}
+			}
+			if ur.summary.Interrupted {
 				o.Stop = true
-				stop() // the other workers stop at once
+				stop()
 			}
 			return o
 		})
@@ -744,14 +772,21 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 		t.events = []event.Event{{Action: event.Skip, Package: spec.Package, Test: name, Output: "heddle: interrupted"}}
 		return t
 	}
+	// seq: the runs are numbered as one process numbers them (run
+	// ranges, and the units of an ordered tree split once renumbered).
+	seq := kind == "runs"
+	if kind == "tree" && strategy.Ordered(f.strategy) {
+		seq = true
+		renumber(runs, f.budget.Runs)
+	}
 	sort.SliceStable(runs, func(i, j int) bool { return unitFrom(runs[i]) < unitFrom(runs[j]) })
 	// Where one process would have stopped: its first bug (without
 	// -keep-going) or the test found nondeterministic.
 	stop := 0
 	for _, r := range runs {
-		if r.stopRun > 0 && (stop == 0 || kind == "runs" && r.stopRun < stop) {
+		if r.stopRun > 0 && (stop == 0 || seq && r.stopRun < stop) {
 			stop = r.stopRun
-			if kind != "runs" {
+			if !seq {
 				break
 			}
 		}
@@ -787,16 +822,19 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 			default:
 				continue
 			}
-			if kind == "runs" && stop > 0 && e.Run > stop && e.Action != event.Skip {
+			if seq && stop > 0 && e.Run > stop && e.Action != event.Skip {
 				continue // one process had stopped before
 			}
-			if kind != "runs" && stopUnit != nil && r != stopUnit && e.Action == event.Bug && !f.keepGoing {
+			if seq && kind == "tree" && f.budget.Runs > 0 && e.Run > f.budget.Runs {
+				continue // past the budget: one process had ended before
+			}
+			if !seq && stopUnit != nil && r != stopUnit && e.Action == event.Bug && !f.keepGoing {
 				continue // the first bug only
 			}
 			cands = append(cands, e)
 		}
 	}
-	if kind == "runs" {
+	if seq {
 		sort.SliceStable(cands, func(i, j int) bool { return cands[i].Run < cands[j].Run })
 	}
 	for _, e := range cands {
@@ -837,7 +875,7 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 		if failedAlone {
 			t.failed = true // the worker failed without a bug
 		}
-		if kind == "runs" && stop > 0 && unitFrom(r) > stop {
+		if seq && stop > 0 && unitFrom(r) > stop {
 			continue // its runs are past the stop: not one process's
 		}
 		body := dropReports(testBody(r.res.Output, name), dropped)
@@ -874,11 +912,14 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 	if kind == "runs" {
 		total = runsMade(runs)
 	}
+	if seq && kind == "tree" && f.budget.Runs > 0 {
+		total = min(total, f.budget.Runs) // runs past the budget are not one process's
+	}
 	if !finished && stop == 0 && interrupted.Load() {
 		interruptedTest = true // its workers were done, the rest never started
 	}
 	sum := event.Event{Action: event.Summary, Package: spec.Package, Test: name, Runs: total, Bugs: bugs, Strategy: f.strategy, Budget: f.budget.Text, Interrupted: interruptedTest}
-	if kind == "runs" && stop > 0 {
+	if seq && stop > 0 {
 		sum.Runs = stop // as one process stops there
 	}
 	if bugs == 0 && kind == "tree" && finished && !interruptedTest && !t.failed && stop == 0 {
@@ -1068,7 +1109,118 @@ func unitFrom(r *unitRun) int {
 	if r.unit == nil {
 		return 0
 	}
+	if r.first > 0 {
+		return r.first
+	}
 	return r.unit.From
+}
+
+// renumber gives the units of an ordered tree split (dfs, ipb, idb; every
+// unit before the first bug, and before the budget's end, was explored:
+// strategy.CoordinateWork) the run numbers of one process: a unit's run k
+// is the sequential run off+k (strategy.RunOffsets). So are numbered its
+// events, their reports (the first line, in the events and in the
+// worker's output), its stop and first bug, and the schedule files of its
+// bugs ("run:", and the runs of "before:"). A bug past the budget (from
+// a unit explored before the budget's end was known) is no stop.
+func renumber(runs []*unitRun, budget int) {
+	units := make([]strategy.Unit, len(runs))
+	n := make([]int, len(runs))
+	for i, r := range runs {
+		if r.unit != nil {
+			units[i] = *r.unit
+		}
+		n[i] = r.summary.Runs
+	}
+	off := strategy.RunOffsets(units, n)
+	for i, r := range runs {
+		d := off[i]
+		r.first = d + 1
+		if r.bugRun > 0 {
+			r.bugRun += d
+		}
+		if r.stopRun > 0 {
+			r.stopRun += d
+			if budget > 0 && r.stopRun > budget {
+				r.stopRun = 0
+			}
+		}
+		if d == 0 {
+			continue
+		}
+		for j := range r.res.Events {
+			e := &r.res.Events[j]
+			switch e.Action {
+			case event.Bug, event.Timing, event.Nondeterministic:
+			default:
+				continue
+			}
+			if e.Run <= 0 {
+				continue
+			}
+			run := e.Run + d
+			if e.Report != "" {
+				old := firstLine(e.Report)
+				now := renumberLine(old, e.Run, run)
+				e.Report = strings.Replace(e.Report, old, now, 1)
+				r.res.Output = strings.ReplaceAll(r.res.Output, old, now)
+			}
+			if e.Schedule != "" {
+				renumberSchedule(e.Schedule, d)
+			}
+			e.Run = run
+		}
+	}
+}
+
+// renumberLine is the first line of a report of run old, as the report
+// of run now.
+func renumberLine(l string, old, now int) string {
+	for _, f := range []string{"(run %d, ", "(run %d)"} {
+		if a := fmt.Sprintf(f, old); strings.Contains(l, a) {
+			return strings.Replace(l, a, fmt.Sprintf(f, now), 1)
+		}
+	}
+	return l
+}
+
+// renumberSchedule makes the schedule file at path, written by a unit
+// whose runs are the sequential runs d+1 on, say so: its run, and the runs
+// after which it replayed (Schedule.Before), by their sequential numbers.
+// Its replay goes through the strategy's runs from the first (warmUp),
+// not the unit's (design.md).
+func renumberSchedule(path string, d int) {
+	f, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	sc, err := schedule.Parse(f)
+	f.Close()
+	if err != nil {
+		return
+	}
+	sc.Run += d
+	var before []string
+	for _, b := range strings.Fields(sc.Before) {
+		if r, what, ok := strings.Cut(b, ":"); ok {
+			if n, err := strconv.Atoi(r); err == nil {
+				b = fmt.Sprintf("%d:%s", n+d, what)
+			}
+		}
+		before = append(before, b)
+	}
+	sc.Before = strings.Join(before, " ")
+	var buf bytes.Buffer
+	if sc.Write(&buf) != nil {
+		return
+	}
+	tmp := path + ".renumber.tmp"
+	if os.WriteFile(tmp, buf.Bytes(), 0o666) != nil {
+		return
+	}
+	if os.Rename(tmp, path) != nil {
+		os.Remove(tmp)
+	}
 }
 
 // lanes print the output of packages explored at once in package order,

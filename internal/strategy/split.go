@@ -960,11 +960,14 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 		rn := live[r.id]
 		yielded = rn.asked && r.o.Rest != nil
 		delete(live, r.id)
+		if ordered && (rn.killed || after(rn.key)) {
+			continue // not needed: past a bug or the budget
+		}
 		if r.o.Stop || r.o.Found && !ordered {
 			stopped = true
 		}
-		if stopped || ordered && (rn.killed || after(rn.key)) {
-			continue // not needed: past a bug or the budget
+		if stopped {
+			continue
 		}
 		if ordered && r.o.Found {
 			limit = rn.key // before any limit set: after() is false
