@@ -39,11 +39,6 @@ import (
 // asks a unit to yield its rest as soon as a worker has nothing to do.
 const sliceTime = 10 * time.Second
 
-// runsPerWorker is how many ranges of runs a randomized strategy's budget
-// is split into per worker: a few, so that workers that finish early take
-// a range of a slower one's share, and few, since each is a process.
-const runsPerWorker = 2
-
 // useParallel reports whether runTests runs a binary's tests with workers.
 func useParallel(f *testFlags) bool {
 	return f.parallel > 1
@@ -426,7 +421,10 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 	finished := false
 	switch kind {
 	case "runs":
-		finished = exploreRuns(f, explore, ask, isReady, &mu, probe)
+		var err error
+		if finished, err = exploreRuns(f, explore, ask, isReady, probe); err != nil {
+			return nil, err
+		}
 	case "tree":
 		root := strategy.RootUnit(f.strategy, 0)
 		// DFS, IPB and IDB split into units ordered as the sequential
@@ -646,13 +644,18 @@ var probeTime = func() time.Duration {
 }()
 
 // exploreRuns explores the runs of a randomized strategy: with probe, runs
-// from 1 for probeTime in one worker, then what is left in ranges, two per
-// worker; without, all of them in ranges at once.
+// from 1 for probeTime in one worker, then what is left in ranges (two per
+// worker to begin with); without, all of them in ranges at once. The
+// ranges go through strategy.CoordinateWork, in run order: a worker with
+// nothing left to do makes the range explored longest yield its rest
+// after its current run, which is split for it, so that the last ranges
+// are rebalanced (a range of PCT restarts at its block, RunBlock: the runs
+// of the block made twice are counted once, runsMade).
 // On a bug (without -keep-going) the workers on ranges after it are
 // killed at once and those ranges dropped; the ranges before it are
 // explored to their end, so that the bug reported is the first, as in a
 // sequential exploration.
-func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, string, <-chan struct{}, *slotWaiter) (*unitRun, bool), ask func(*strategy.Unit) *slotWaiter, ready func(), mu *sync.Mutex, probe bool) bool {
+func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, string, <-chan struct{}, *slotWaiter) (*unitRun, bool), ask func(*strategy.Unit) *slotWaiter, ready func(), probe bool) (bool, error) {
 	rest := strategy.RootUnit(f.strategy, f.budget.Runs)
 	if probe {
 		first := rest
@@ -660,68 +663,64 @@ func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, 
 		ready()
 		ur, ok := explore(&first, 0, probeTime, "", nil, slot)
 		if !ok || ur.stopRun > 0 || ur.summary.Interrupted {
-			return false
+			return false, nil
 		}
 		if len(ur.summary.UnitRest) == 0 {
-			return ur.summary.UnitFinished
+			return ur.summary.UnitFinished, nil
 		}
 		rest = strategy.Unit{}
 		if json.Unmarshal(ur.summary.UnitRest, &rest) != nil || rest.From < 1 {
-			return false
+			return false, nil
 		}
 	}
-	if a := runAlign(f.strategy); a > 1 {
-		// PCT learns its bounds within blocks of runs: a range starts at
-		// a block, and the probe's runs of the block it cut are made again
-		// (counted once: mergeUnits).
-		rest.From = (rest.From-1)/a*a + 1
+	align := func(u *strategy.Unit) {
+		if a := runAlign(f.strategy); a > 1 {
+			// PCT learns its bounds within blocks of runs: a range
+			// starts at a block, and the runs of the block a yield cut
+			// are made again (counted once: mergeUnits).
+			u.From = (u.From-1)/a*a + 1
+		}
 	}
-	units := strategy.Split(rest, runsPerWorker*f.parallel)
-	limit := 0 // the lowest run at which one process stops
-	kills := make([]chan struct{}, len(units))
-	for i := range kills {
-		kills[i] = make(chan struct{})
+	align(&rest)
+	yieldDir, err := os.MkdirTemp("", "heddle-yield-")
+	if err != nil {
+		return false, err
 	}
-	killed := make([]bool, len(units))
-	explored := make([]bool, len(units))
-	var wg sync.WaitGroup
-	for i := range units {
-		wg.Add(1)
-		slot := ask(&units[i])
-		go func(i int) {
-			defer wg.Done()
-			ur, ok := explore(&units[i], 0, 0, "", kills[i], slot)
-			if !ok {
-				return
+	defer os.RemoveAll(yieldDir)
+	var nyield atomic.Int64
+	finished, _ := strategy.CoordinateWork(rest, f.parallel, 0, func(w strategy.Work) strategy.Outcome {
+		u := w.Unit
+		yield := filepath.Join(yieldDir, strconv.Itoa(int(nyield.Add(1))))
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			select {
+			case <-w.Yield:
+				os.WriteFile(yield, nil, 0o644)
+			case <-done:
 			}
-			mu.Lock()
-			defer mu.Unlock()
-			explored[i] = !ur.summary.Interrupted
-			if ur.stopRun == 0 {
-				return
+		}()
+		ur, ok := explore(&u, 0, 0, yield, w.Kill, nil)
+		if !ok {
+			select {
+			case <-w.Kill:
+				return strategy.Outcome{} // after a bug: not needed
+			default:
 			}
-			if limit == 0 || ur.stopRun < limit {
-				limit = ur.stopRun
+			return strategy.Outcome{Stop: true}
+		}
+		o := strategy.Outcome{Runs: ur.summary.Runs, Found: ur.stopRun > 0, Stop: ur.summary.Interrupted}
+		if len(ur.summary.UnitRest) > 0 && !o.Found {
+			var r strategy.Unit
+			if json.Unmarshal(ur.summary.UnitRest, &r) == nil && r.From >= 1 {
+				align(&r)
+				o.Rest = &r
 			}
-			for j, u := range units {
-				if u.From > limit && !killed[j] {
-					killed[j] = true
-					close(kills[j])
-				}
-			}
-		}(i)
-	}
+		}
+		return o
+	})
 	ready()
-	wg.Wait()
-	if limit > 0 {
-		return false
-	}
-	for _, e := range explored {
-		if !e {
-			return false
-		}
-	}
-	return true
+	return finished, nil
 }
 
 // runsMade is the number of distinct runs of run ranges: a range of PCT

@@ -677,7 +677,12 @@ func Ordered(name string) bool {
 // its fragment. The unit's first run is the leftmost run below that path,
 // and its runs are an interval from there: between disjoint units,
 // comparing keys compares their runs.
+//
+// A run range's key is its first run.
 func unitKey(u Unit) []int {
+	if u.Frag == nil {
+		return []int{u.From}
+	}
 	k := []int{u.Pass}
 	if u.Frag != nil {
 		for _, n := range u.Frag.Nodes {
@@ -771,7 +776,9 @@ func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct
 // the root, is split as soon as its first run has made a tree, and at the
 // end no worker waits for another's slice.
 //
-// An ordered split (Ordered) makes what the sequential exploration makes:
+// Run ranges (random, pct, pos) are ordered by their first run, and so
+// is an ordered tree split (Ordered). An ordered split makes what the
+// sequential exploration makes:
 // units are started in the sequential order; a unit that finds a bug
 // (Outcome.Found) kills the units after it (Work.Kill) and drops the
 // waiting ones, while those before it go on until they finish or one
@@ -786,7 +793,7 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 	if workers < 1 {
 		workers = 1
 	}
-	ordered := Ordered(root.Strategy) && root.Frag != nil
+	ordered := Ordered(root.Strategy) && root.Frag != nil || root.Frag == nil && SplitKind(root.Strategy) == "runs"
 	fr := NewFrontier()
 	queue := []Unit{root}
 	fr.Record(root)

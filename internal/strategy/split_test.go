@@ -496,3 +496,58 @@ func TestParallelFirstBugEqualsSequential(t *testing.T) {
 		t.Errorf("only %d explorations with a bug checked", checked)
 	}
 }
+
+// TestCoordinateRebalancesRanges: the last ranges of a randomized
+// strategy are rebalanced. Of 640 runs split for 2 workers, the first
+// range explores one run and then waits until it is asked to yield; the
+// other worker, done with the other ranges, makes Coordinate ask it, and
+// its rest is split: the idle worker takes part of it. Every run is made
+// once.
+func TestCoordinateRebalancesRanges(t *testing.T) {
+	defer func(y time.Duration) { strategy.YieldAfter = y }(strategy.YieldAfter)
+	strategy.YieldAfter = 0
+	var mu sync.Mutex
+	made := map[int]int{}
+	var starts []int
+	finished, st := strategy.CoordinateWork(strategy.RootUnit("random", 640), 2, 0, func(w strategy.Work) strategy.Outcome {
+		u := w.Unit
+		mu.Lock()
+		starts = append(starts, u.From)
+		mu.Unlock()
+		for run := u.From; run < u.To; run++ {
+			if run > u.From && closed(w.Yield) {
+				return strategy.Outcome{Rest: &strategy.Unit{Strategy: u.Strategy, From: run, To: u.To}, Runs: run - u.From}
+			}
+			mu.Lock()
+			made[run]++
+			mu.Unlock()
+			if u.From == 1 && run == 1 {
+				select {
+				case <-w.Yield:
+				case <-time.After(10 * time.Second):
+					t.Error("the first range was not asked to yield")
+				}
+			}
+		}
+		return strategy.Outcome{Runs: u.To - u.From}
+	})
+	if !finished || st.Yields < 1 {
+		t.Errorf("finished %v, %v", finished, st)
+	}
+	for run := 1; run <= 640; run++ {
+		if made[run] != 1 {
+			t.Errorf("run %d made %d times", run, made[run])
+		}
+	}
+	// The rest of the first range, runs 2..: split in two, the second
+	// part starting at a block.
+	split := false
+	for _, s := range starts {
+		if s > 2 && s < 193 && (s-1)%strategy.RunBlock == 0 {
+			split = true
+		}
+	}
+	if !split {
+		t.Errorf("the first range's rest was not split: ranges started at %v", starts)
+	}
+}
