@@ -317,6 +317,7 @@ type firstBug struct {
 	sched, bug  string
 	runs        int
 	unitsKilled int
+	all         []string // parallelFirst: every unit's bug
 }
 
 func (f firstBug) String() string {
@@ -414,6 +415,9 @@ func parallelFirst(t *testing.T, root strategy.Unit, workers, slice, budget int,
 	off := strategy.RunOffsets(units, runs)
 	fb := firstBug{runs: total, unitsKilled: killed}
 	for i, p := range pieces {
+		if p.bug > 0 {
+			fb.all = append(fb.all, p.key)
+		}
 		if n := off[i] + p.bug; p.bug > 0 && (fb.run == 0 || n < fb.run) {
 			fb.run, fb.sched, fb.bug = n, p.sched, p.key
 		}
@@ -495,6 +499,54 @@ func TestParallelFirstBugEqualsSequential(t *testing.T) {
 	if checked < 10 {
 		t.Errorf("only %d explorations with a bug checked", checked)
 	}
+}
+
+// TestParallelSourceDPORBugIsSequentials: source DPOR's units are not
+// intervals of the sequential runs (strategy.Ordered), and the first bug
+// a unit finds stops the others: what is guaranteed is that every bug the
+// units find before they stop is one (kind and place, bugKey) that the
+// sequential exploration finds when it explores to the end (-keep-going),
+// as their union explores every class it does.
+func TestParallelSourceDPORBugIsSequentials(t *testing.T) {
+	defer func(y time.Duration) { strategy.YieldAfter = y }(strategy.YieldAfter)
+	strategy.YieldAfter = 0
+	progs := map[string]func(*outcome){
+		"orders-a": orders(3, "[2 3 1]", "[3 1 2]", "[3 2 1]"),
+		"orders-c": orders(4, "[2 1 4 3]", "[3 4 1 2]", "[4 3 2 1]", "[1 4 2 3]"),
+	}
+	for i, g := range generated {
+		if i%4 == 0 {
+			progs[g.name] = g.body
+		}
+	}
+	checked, explorations, other := 0, 0, 0
+	for name, body := range progs {
+		want := exploreUpTo(strategy.NewSourceDPOR(), 3000, body)
+		if want == nil || len(want.bugs) == 0 {
+			continue
+		}
+		first, _ := sequentialFirst(strategy.NewSourceDPOR(), 0, 3000, body)
+		for _, w := range []int{2, 3, 8} {
+			got := parallelFirst(t, strategy.RootUnit("sdpor", 0), w, 2, 0, body)
+			explorations++
+			if got.bug != first.bug || got.sched != first.sched {
+				other++
+			}
+			if got.bug == "" {
+				t.Errorf("%s, sdpor on %d workers: no bug, sequential finds %v", name, w, want.bugs)
+			}
+			for _, b := range got.all {
+				if !want.bugs[b] {
+					t.Errorf("%s, sdpor on %d workers: bug %q, which the sequential exploration does not find (%v)", name, w, b, want.bugs)
+				}
+			}
+		}
+		checked++
+	}
+	if checked < 5 {
+		t.Errorf("only %d programs with a bug checked", checked)
+	}
+	t.Logf("%d of %d parallel explorations reported another bug or schedule than the sequential first", other, explorations)
 }
 
 // TestCoordinateRebalancesRanges: the last ranges of a randomized
