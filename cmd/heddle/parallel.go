@@ -422,8 +422,14 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 	switch kind {
 	case "runs":
 		var err error
-		if finished, err = exploreRuns(f, explore, ask, isReady, probe); err != nil {
+		var st strategy.CoordStats
+		cpu0, wall0 := cpuTime(), time.Now()
+		if finished, st, err = exploreRuns(f, explore, ask, isReady, probe); err != nil {
 			return nil, err
+		}
+		if os.Getenv("HEDDLE_PARSTATS") != "" && st.Units > 0 {
+			cpu := cpuTime() - cpu0
+			fmt.Fprintf(os.Stderr, "heddle: parallel %s: %v, %.2fs processor time in %.2fs (%.2fs per unit)\n", name, st, cpu.Seconds(), time.Since(wall0).Seconds(), cpu.Seconds()/float64(max(st.Units, 1)))
 		}
 	case "tree":
 		root := strategy.RootUnit(f.strategy, 0)
@@ -655,7 +661,7 @@ var probeTime = func() time.Duration {
 // killed at once and those ranges dropped; the ranges before it are
 // explored to their end, so that the bug reported is the first, as in a
 // sequential exploration.
-func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, string, <-chan struct{}, *slotWaiter) (*unitRun, bool), ask func(*strategy.Unit) *slotWaiter, ready func(), probe bool) (bool, error) {
+func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, string, <-chan struct{}, *slotWaiter) (*unitRun, bool), ask func(*strategy.Unit) *slotWaiter, ready func(), probe bool) (bool, strategy.CoordStats, error) {
 	rest := strategy.RootUnit(f.strategy, f.budget.Runs)
 	if probe {
 		first := rest
@@ -663,14 +669,14 @@ func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, 
 		ready()
 		ur, ok := explore(&first, 0, probeTime, "", nil, slot)
 		if !ok || ur.stopRun > 0 || ur.summary.Interrupted {
-			return false, nil
+			return false, strategy.CoordStats{}, nil
 		}
 		if len(ur.summary.UnitRest) == 0 {
-			return ur.summary.UnitFinished, nil
+			return ur.summary.UnitFinished, strategy.CoordStats{}, nil
 		}
 		rest = strategy.Unit{}
 		if json.Unmarshal(ur.summary.UnitRest, &rest) != nil || rest.From < 1 {
-			return false, nil
+			return false, strategy.CoordStats{}, nil
 		}
 	}
 	align := func(u *strategy.Unit) {
@@ -684,11 +690,11 @@ func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, 
 	align(&rest)
 	yieldDir, err := os.MkdirTemp("", "heddle-yield-")
 	if err != nil {
-		return false, err
+		return false, strategy.CoordStats{}, err
 	}
 	defer os.RemoveAll(yieldDir)
 	var nyield atomic.Int64
-	finished, _ := strategy.CoordinateWork(rest, f.parallel, 0, func(w strategy.Work) strategy.Outcome {
+	finished, st := strategy.CoordinateWork(rest, f.parallel, 0, func(w strategy.Work) strategy.Outcome {
 		u := w.Unit
 		yield := filepath.Join(yieldDir, strconv.Itoa(int(nyield.Add(1))))
 		done := make(chan struct{})
@@ -720,7 +726,7 @@ func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, 
 		return o
 	})
 	ready()
-	return finished, nil
+	return finished, st, nil
 }
 
 // runsMade is the number of distinct runs of run ranges: a range of PCT
@@ -1213,11 +1219,15 @@ func renumberSchedule(path string, d int) {
 	if sc.Write(&buf) != nil {
 		return
 	}
-	tmp := path + ".renumber.tmp"
-	if os.WriteFile(tmp, buf.Bytes(), 0o666) != nil {
+	info, err := os.Stat(path)
+	if err != nil {
 		return
 	}
-	if os.Rename(tmp, path) != nil {
+	tmp := path + ".renumber.tmp"
+	if os.WriteFile(tmp, buf.Bytes(), info.Mode().Perm()) != nil {
+		return
+	}
+	if os.Chmod(tmp, info.Mode().Perm()) != nil || os.Rename(tmp, path) != nil {
 		os.Remove(tmp)
 	}
 }
