@@ -171,7 +171,17 @@ func (u Unit) String() string {
 // range into ranges aligned to RunBlock, a subtree at its shallowest
 // nodes with choices left. A unit that cannot be split (a range of one
 // block, a subtree before its first run) is returned alone.
-func Split(u Unit, n int) []Unit {
+func Split(u Unit, n int) []Unit { return SplitWithin(u, n, 0) }
+
+// SplitWithin is Split for a DFS, IPB or IDB unit of which at most within
+// runs are to be explored (0: no bound; CoordinateWork's Work.Runs): the
+// runs of an ordered split with a budget are the budget's first, so the
+// choices given away are taken at the shallowest node whose choices left
+// are estimated to hold at most within runs (the product of the numbers
+// of choices of the nodes below it on the fragment's path), so that the
+// units split off are within the runs to explore too; the deepest node
+// with choices left when none is.
+func SplitWithin(u Unit, n, within int) []Unit {
 	if n <= 1 {
 		return []Unit{u}
 	}
@@ -182,12 +192,12 @@ func Split(u Unit, n int) []Unit {
 	for len(units) < n {
 		grew := false
 		for i := 0; i < len(units) && len(units) < n; i++ {
-			a, b, ok := splitFrag(units[i])
+			a, more, ok := splitFrag(units[i], within)
 			if !ok {
 				continue
 			}
 			units[i] = a
-			units = append(units, b)
+			units = append(units, more...)
 			grew = true
 		}
 		if !grew {
@@ -229,12 +239,27 @@ func splitRuns(u Unit, n int) []Unit {
 }
 
 // splitFrag splits off some choices of the shallowest owned node that
-// has choices left besides the one taken now: b explores them, a keeps
-// the rest.
-func splitFrag(u Unit) (a, b Unit, ok bool) {
+// has choices left besides the one taken now (with within, SplitWithin's
+// node): more[0] explores them, a keeps the rest (and more[1], a DFS
+// split below a node with choices left, the choices left above).
+func splitFrag(u Unit, within int) (a Unit, more []Unit, ok bool) {
 	f := u.Frag
+	at := -1 // DFS: the node to split, within runs
+	if within > 0 && len(f.Nodes) > 0 && f.Nodes[0].Order != nil {
+		below := 1 // runs below a choice of node i, estimated
+		for i := len(f.Nodes) - 1; i >= f.Floor; i-- {
+			nd := f.Nodes[i]
+			if rem := len(nd.Order) - nd.Next - 1; rem >= 1 && (at < 0 || rem*below <= within) {
+				at = i // the deepest, then shallower ones within
+			}
+			below = min(below*max(len(nd.Order), 1), within+1)
+		}
+	}
 	for i := f.Floor; i < len(f.Nodes); i++ {
 		nd := f.Nodes[i]
+		if at >= 0 && i != at {
+			continue
+		}
 		if nd.Order != nil {
 			// DFS: the choices after Next are left.
 			rem := len(nd.Order) - nd.Next - 1
@@ -251,7 +276,25 @@ func splitFrag(u Unit) (a, b Unit, ok bool) {
 			fb.Nodes[i].Next = 0
 			fb.Nodes[i].Off = nd.Off + cut
 			fb.Floor = i
-			return Unit{Strategy: u.Strategy, Frag: fa, Pass: u.Pass}, Unit{Strategy: u.Strategy, Frag: fb, Pass: u.Pass}, true
+			more = []Unit{{Strategy: u.Strategy, Frag: fb, Pass: u.Pass}}
+			if i > f.Floor {
+				// Split below a node with choices left (SplitWithin):
+				// those come after b's, a unit of their own (c: the
+				// path to the deepest such node, advanced to its next
+				// choice, as DFS is once the subtree below is done),
+				// and a keeps node i's first choices only. Each is an
+				// interval of the sequential order: a < b < c.
+				fa.Floor = i
+				for j := i - 1; j >= f.Floor; j-- {
+					if f.Nodes[j].Next+1 < len(f.Nodes[j].Order) {
+						fc := f.clone(j + 1)
+						fc.Nodes[j].Next++
+						more = append(more, Unit{Strategy: u.Strategy, Frag: fc, Pass: u.Pass})
+						break
+					}
+				}
+			}
+			return Unit{Strategy: u.Strategy, Frag: fa, Pass: u.Pass}, more, true
 		}
 		// Source DPOR: the owned backtrack choices not explored yet.
 		var rem []string
@@ -294,9 +337,9 @@ func splitFrag(u Unit) (a, b Unit, ok bool) {
 		nb.Taken = give[0]
 		nb.Done = append(append([]string(nil), nd.Done...), give[0])
 		nb.Given = nil
-		return Unit{Strategy: u.Strategy, Frag: fa}, Unit{Strategy: u.Strategy, Frag: fb}, true
+		return Unit{Strategy: u.Strategy, Frag: fa}, []Unit{{Strategy: u.Strategy, Frag: fb}}, true
 	}
-	return u, Unit{}, false
+	return u, nil, false
 }
 
 // clone copies the fragment with its first n nodes (deep).
@@ -891,9 +934,13 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 			// Split the waiting units until there are enough for the
 			// idle workers and some to spare.
 			n := len(queue)
+			within := 0
+			if ordered && budget > 0 {
+				within = budget - prefix()
+			}
 			var more []Unit
 			for _, u := range queue {
-				more = append(more, Split(u, 1+(2*workers-1)/len(queue))...)
+				more = append(more, SplitWithin(u, 1+(2*workers-1)/len(queue), within)...)
 			}
 			queue = more
 			if yielded && len(queue) == n {

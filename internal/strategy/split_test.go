@@ -317,7 +317,8 @@ type firstBug struct {
 	sched, bug  string
 	runs        int
 	unitsKilled int
-	all         []string // parallelFirst: every unit's bug
+	all         []string       // parallelFirst: every unit's bug
+	order       map[int]string // the schedule of each run, by its sequential number
 }
 
 func (f firstBug) String() string {
@@ -339,6 +340,10 @@ func sequentialFirst(s engine.Strategy, budget, limit int, prog func(*outcome)) 
 		r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, Trace: true, StepLimit: 5000}, s, body)
 		s.End(r)
 		fb.runs = run
+		if fb.order == nil {
+			fb.order = map[int]string{}
+		}
+		fb.order[run] = schedule(r)
 		if r.Bug != nil {
 			fb.run, fb.sched, fb.bug = run, schedule(r), bugKey(r.Bug)
 			break
@@ -359,6 +364,7 @@ func parallelFirst(t *testing.T, root strategy.Unit, workers, slice, budget int,
 		u          strategy.Unit
 		runs, bug  int
 		sched, key string
+		scheds     []string // of every run
 	}
 	var mu sync.Mutex // one engine run at a time
 	var pieces []piece
@@ -394,6 +400,7 @@ func parallelFirst(t *testing.T, root strategy.Unit, workers, slice, budget int,
 			r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, Trace: true, StepLimit: 5000}, s, body)
 			s.End(r)
 			p.runs++
+			p.scheds = append(p.scheds, schedule(r))
 			if r.Bug != nil {
 				p.bug, p.sched, p.key = run, schedule(r), bugKey(r.Bug)
 				pieces = append(pieces, p)
@@ -415,6 +422,14 @@ func parallelFirst(t *testing.T, root strategy.Unit, workers, slice, budget int,
 	off := strategy.RunOffsets(units, runs)
 	fb := firstBug{runs: total, unitsKilled: killed}
 	for i, p := range pieces {
+		for k, sc := range p.scheds {
+			if n := off[i] + k + 1; budget == 0 || n <= budget {
+				if fb.order == nil {
+					fb.order = map[int]string{}
+				}
+				fb.order[n] = sc
+			}
+		}
 		if p.bug > 0 {
 			fb.all = append(fb.all, p.key)
 		}
@@ -472,12 +487,17 @@ func TestParallelFirstBugEqualsSequential(t *testing.T) {
 	for _, p := range progs {
 		for _, name := range []string{"dfs", "ipb", "idb"} {
 			want, ok := sequentialFirst(mk[name](), 0, 2000, p.body)
-			if !ok || want.run == 0 {
-				continue // too large, or no bug
+			if !ok {
+				continue // too large
 			}
 			budgets := []int{0}
-			if want.run > 2 {
+			switch {
+			case want.run > 2:
 				budgets = append(budgets, want.run-1, want.run+3)
+			case want.run == 0 && want.runs >= 8:
+				budgets = []int{want.runs / 2} // no bug: the first runs
+			case want.run == 0:
+				continue
 			}
 			for _, budget := range budgets {
 				want, _ := sequentialFirst(mk[name](), budget, 2000, p.body)
@@ -486,6 +506,12 @@ func TestParallelFirstBugEqualsSequential(t *testing.T) {
 						got := parallelFirst(t, strategy.RootUnit(name, 0), w, slice, budget, p.body)
 						if got.run != want.run || got.sched != want.sched || got.bug != want.bug || got.runs != want.runs {
 							t.Errorf("%s, %s, budget %d, %d workers, slices of %d runs:\n got %v\nwant %v", p.name, name, budget, w, slice, got, want)
+						}
+						for n := 1; n <= want.runs; n++ {
+							if got.order[n] != want.order[n] {
+								t.Errorf("%s, %s, budget %d, %d workers, slices of %d runs: run %d is %q, sequential %q", p.name, name, budget, w, slice, n, got.order[n], want.order[n])
+								break
+							}
 						}
 					}
 				}
@@ -601,5 +627,54 @@ func TestCoordinateRebalancesRanges(t *testing.T) {
 	}
 	if !split {
 		t.Errorf("the first range's rest was not split: ranges started at %v", starts)
+	}
+}
+
+// TestSplitWithinKeepsOrder: a DFS rest split below a node with choices
+// left (SplitWithin with a small bound) makes three units, each an
+// interval of the sequential runs, which explored one after the other in
+// their order (UnitLess) make the sequential runs after the rest's start.
+func TestSplitWithinKeepsOrder(t *testing.T) {
+	prog := orders(3)
+	body := func() { prog(&outcome{}) }
+	cfg := engine.Config{MaxStarve: 100 * time.Millisecond, Trace: true, StepLimit: 5000}
+	seq, ok := sequentialFirst(strategy.NewDFS(0), 0, 5000, prog)
+	if !ok {
+		t.Fatal("the sequential exploration takes more than 5000 runs")
+	}
+	const before = 5
+	s, err := strategy.NewForUnit(strategy.Options{}, strategy.RootUnit("dfs", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for run := 1; run <= before; run++ {
+		s.Begin(run)
+		s.End(engine.Run(cfg, s, body))
+	}
+	rest := s.(strategy.UnitState).Rest()
+	units := strategy.SplitWithin(*rest, 2, 4)
+	if len(units) != 3 {
+		t.Fatalf("split into %d units, want 3 (a node with choices left above the one split)", len(units))
+	}
+	if !strategy.UnitLess(units[0], units[1]) || !strategy.UnitLess(units[1], units[2]) {
+		t.Errorf("units not in order: %v", units)
+	}
+	n := before
+	for _, u := range units {
+		us, err := strategy.NewForUnit(strategy.Options{}, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for run := 1; us.Begin(run); run++ {
+			r := engine.Run(cfg, us, body)
+			us.End(r)
+			n++
+			if got := schedule(r); got != seq.order[n] {
+				t.Fatalf("unit %v, its run %d: %q, sequential run %d %q", u, run, got, n, seq.order[n])
+			}
+		}
+	}
+	if n != seq.runs {
+		t.Errorf("%d runs in all, sequential %d", n, seq.runs)
 	}
 }
