@@ -70,6 +70,9 @@ type FragNode struct {
 	// Off is the position of Order[0] in the node's whole exploration
 	// order: a unit split off at this node has the later choices only.
 	Off int `json:"off,omitempty"`
+	// Avg is the runs below one choice of the node, as measured by the
+	// choices explored below it (0: none yet): SplitWithin's estimates.
+	Avg int `json:"avg,omitempty"`
 	// Source DPOR (see dnode).
 	Pos      int      `json:"pos,omitempty"`
 	NChoice  int      `json:"nchoice,omitempty"`
@@ -238,64 +241,80 @@ func splitRuns(u Unit, n int) []Unit {
 	return out
 }
 
+// maxEst caps the estimates of runs (products of numbers of choices).
+const maxEst = 1 << 40
+
+// childRuns estimates the runs below one choice of node k of a DFS
+// fragment: as measured there (Avg), or the product of the numbers of
+// choices of the nodes below it on the fragment's path.
+func childRuns(f *Fragment, k int) int {
+	if a := f.Nodes[k].Avg; a > 0 {
+		return a
+	}
+	below := 1
+	for j := k + 1; j < len(f.Nodes); j++ {
+		below = min(below*max(len(f.Nodes[j].Order), 1), maxEst)
+	}
+	return below
+}
+
+// fillAvg sets the runs per choice of the nodes of dst that have none
+// from those estimated on src, the fragment dst was split from (whose
+// path may go deeper).
+func fillAvg(dst, src *Fragment) {
+	for k := range dst.Nodes {
+		if k < len(src.Nodes) && dst.Nodes[k].Avg == 0 {
+			dst.Nodes[k].Avg = childRuns(src, k)
+		}
+	}
+}
+
+// estimate is the number of runs of an ordered DFS unit, estimated: the
+// choices left at each owned node by the runs below each, and the runs
+// below the choice taken at the last node. 0 for other units.
+func estimate(u Unit) int {
+	f := u.Frag
+	if f == nil || len(f.Nodes) == 0 || f.Nodes[0].Order == nil {
+		return 0
+	}
+	last := len(f.Nodes) - 1
+	n := childRuns(f, last)
+	for k := f.Floor; k <= last; k++ {
+		rem := len(f.Nodes[k].Order) - f.Nodes[k].Next - 1
+		n = min(n+max(rem, 0)*childRuns(f, k), maxEst)
+	}
+	return n
+}
+
 // splitFrag splits off some choices of the shallowest owned node that
 // has choices left besides the one taken now (with within, SplitWithin's
 // node): more[0] explores them, a keeps the rest (and more[1], a DFS
 // split below a node with choices left, the choices left above).
 func splitFrag(u Unit, within int) (a Unit, more []Unit, ok bool) {
 	f := u.Frag
-	at := -1 // DFS: the node to split, within runs
-	if within > 0 && len(f.Nodes) > 0 && f.Nodes[0].Order != nil {
-		below := 1 // runs below a choice of node i, estimated
-		for i := len(f.Nodes) - 1; i >= f.Floor; i-- {
-			nd := f.Nodes[i]
-			if rem := len(nd.Order) - nd.Next - 1; rem >= 1 && (at < 0 || rem*below <= within) {
-				at = i // the deepest, then shallower ones within
+	if len(f.Nodes) > 0 && f.Nodes[0].Order != nil {
+		// DFS: the shallowest node with choices left; with within, the
+		// shallowest whose part kept is estimated to hold fewer runs
+		// (the runs after it are the ones given away), or the deepest.
+		last := -1
+		for i := f.Floor; i < len(f.Nodes); i++ {
+			if len(f.Nodes[i].Order)-f.Nodes[i].Next-1 < 1 {
+				continue
 			}
-			below = min(below*max(len(nd.Order), 1), within+1)
+			a, more := splitDFSAt(u, i)
+			if within <= 0 || estimate(a) < within {
+				return a, more, true
+			}
+			last = i
 		}
+		if last < 0 {
+			return u, nil, false
+		}
+		a, more := splitDFSAt(u, last)
+		return a, more, true
 	}
 	for i := f.Floor; i < len(f.Nodes); i++ {
 		nd := f.Nodes[i]
-		if at >= 0 && i != at {
-			continue
-		}
-		if nd.Order != nil {
-			// DFS: the choices after Next are left.
-			rem := len(nd.Order) - nd.Next - 1
-			if rem < 1 {
-				continue
-			}
-			cut := nd.Next + 1 + rem/2
-			fa, fb := f.clone(i+1), f.clone(i+1)
-			fa.Nodes = f.cloneNodes()
-			fa.Nodes[i].Order = append([]int(nil), nd.Order[:cut]...)
-			fa.Nodes[i].Costs = append([]int(nil), nd.Costs[:cut]...)
-			fb.Nodes[i].Order = append([]int(nil), nd.Order[cut:]...)
-			fb.Nodes[i].Costs = append([]int(nil), nd.Costs[cut:]...)
-			fb.Nodes[i].Next = 0
-			fb.Nodes[i].Off = nd.Off + cut
-			fb.Floor = i
-			more = []Unit{{Strategy: u.Strategy, Frag: fb, Pass: u.Pass}}
-			if i > f.Floor {
-				// Split below a node with choices left (SplitWithin):
-				// those come after b's, a unit of their own (c: the
-				// path to the deepest such node, advanced to its next
-				// choice, as DFS is once the subtree below is done),
-				// and a keeps node i's first choices only. Each is an
-				// interval of the sequential order: a < b < c.
-				fa.Floor = i
-				for j := i - 1; j >= f.Floor; j-- {
-					if f.Nodes[j].Next+1 < len(f.Nodes[j].Order) {
-						fc := f.clone(j + 1)
-						fc.Nodes[j].Next++
-						more = append(more, Unit{Strategy: u.Strategy, Frag: fc, Pass: u.Pass})
-						break
-					}
-				}
-			}
-			return Unit{Strategy: u.Strategy, Frag: fa, Pass: u.Pass}, more, true
-		}
 		// Source DPOR: the owned backtrack choices not explored yet.
 		var rem []string
 		for _, k := range nd.BT {
@@ -340,6 +359,47 @@ func splitFrag(u Unit, within int) (a Unit, more []Unit, ok bool) {
 		return Unit{Strategy: u.Strategy, Frag: fa}, []Unit{{Strategy: u.Strategy, Frag: fb}}, true
 	}
 	return u, nil, false
+}
+
+// splitDFSAt splits a DFS unit at node i, which has choices left after
+// the one taken: more[0] explores the later half of them; a keeps the
+// others (and more[1], when a node above i has choices left, those).
+func splitDFSAt(u Unit, i int) (a Unit, more []Unit) {
+	f := u.Frag
+	nd := f.Nodes[i]
+	rem := len(nd.Order) - nd.Next - 1
+	cut := nd.Next + 1 + rem/2
+	fa, fb := f.clone(i+1), f.clone(i+1)
+	fa.Nodes = f.cloneNodes()
+	fa.Nodes[i].Order = append([]int(nil), nd.Order[:cut]...)
+	fa.Nodes[i].Costs = append([]int(nil), nd.Costs[:cut]...)
+	fb.Nodes[i].Order = append([]int(nil), nd.Order[cut:]...)
+	fb.Nodes[i].Costs = append([]int(nil), nd.Costs[cut:]...)
+	fb.Nodes[i].Next = 0
+	fb.Nodes[i].Off = nd.Off + cut
+	fb.Floor = i
+	fillAvg(fa, f)
+	fillAvg(fb, f)
+	more = []Unit{{Strategy: u.Strategy, Frag: fb, Pass: u.Pass}}
+	if i > f.Floor {
+		// Split below a node with choices left (SplitWithin):
+		// those come after b's, a unit of their own (c: the
+		// path to the deepest such node, advanced to its next
+		// choice, as DFS is once the subtree below is done),
+		// and a keeps node i's first choices only. Each is an
+		// interval of the sequential order: a < b < c.
+		fa.Floor = i
+		for j := i - 1; j >= f.Floor; j-- {
+			if f.Nodes[j].Next+1 < len(f.Nodes[j].Order) {
+				fc := f.clone(j + 1)
+				fillAvg(fc, f)
+				fc.Nodes[j].Next++
+				more = append(more, Unit{Strategy: u.Strategy, Frag: fc, Pass: u.Pass})
+				break
+			}
+		}
+	}
+	return Unit{Strategy: u.Strategy, Frag: fa, Pass: u.Pass}, more
 }
 
 // clone copies the fragment with its first n nodes (deep).
@@ -438,7 +498,7 @@ func (d *DFS) restore(u Unit) {
 	d.sub = &unitInfo{floor: f.Floor, strategy: u.Strategy, pass: u.Pass}
 	d.skipped = f.Skipped
 	for _, n := range f.Nodes {
-		d.stack = append(d.stack, dfsNode{order: append([]int(nil), n.Order...), costs: append([]int(nil), n.Costs...), next: n.Next, n: n.N, base: n.Base, keys: append([]string(nil), n.Keys...), off: n.Off})
+		d.stack = append(d.stack, dfsNode{order: append([]int(nil), n.Order...), costs: append([]int(nil), n.Costs...), next: n.Next, n: n.N, base: n.Base, keys: append([]string(nil), n.Keys...), off: n.Off, next0: n.Next, avg: n.Avg})
 	}
 	if len(f.Nodes) > 0 && f.Nodes[len(f.Nodes)-1].Next >= len(f.Nodes[len(f.Nodes)-1].Order) {
 		d.done = true
@@ -457,9 +517,18 @@ func (d *DFS) Rest() *Unit {
 		u.Strategy, u.Pass = d.sub.strategy, d.sub.pass
 	}
 	for _, n := range d.stack {
-		f.Nodes = append(f.Nodes, FragNode{Order: append([]int(nil), n.order...), Costs: append([]int(nil), n.costs...), Next: n.next, N: n.n, Base: n.base, Keys: append([]string(nil), n.keys...), Off: n.off})
+		f.Nodes = append(f.Nodes, FragNode{Order: append([]int(nil), n.order...), Costs: append([]int(nil), n.costs...), Next: n.next, N: n.n, Base: n.base, Keys: append([]string(nil), n.keys...), Off: n.off, Avg: d.avg(n)})
 	}
 	return u
+}
+
+// avg is the runs below one choice of node n: measured over the choices
+// explored below it in this process, or as its fragment said.
+func (d *DFS) avg(n dfsNode) int {
+	if n.next > n.next0 {
+		return max(1, (d.runs-n.start)/(n.next-n.next0))
+	}
+	return n.avg
 }
 
 // Spawned implements UnitState: a DFS subtree needs nothing outside it;
@@ -783,13 +852,17 @@ type CoordStats struct {
 	Yields  int // units asked to hand their rest back early
 	Spawned int // units found outside a unit (source DPOR)
 	Dropped int // of those, choices another unit had claimed already
+	// Runs are the runs the units made (but units killed), those past
+	// the end included: against the runs reported, the work a split
+	// wasted (an ordered split with a budget: runs past it).
+	Runs int
 	// Idle is the time workers waited for work while others explored
 	// (summed over workers): the imbalance of the split.
 	Idle time.Duration
 }
 
 func (s CoordStats) String() string {
-	return fmt.Sprintf("%d units, %d yields, %d spawned (%d dropped as claimed), idle %.2fs", s.Units, s.Yields, s.Spawned, s.Dropped, s.Idle.Seconds())
+	return fmt.Sprintf("%d units, %d yields, %d spawned (%d dropped as claimed), %d runs made, idle %.2fs", s.Units, s.Yields, s.Spawned, s.Dropped, s.Runs, s.Idle.Seconds())
 }
 
 // YieldAfter is how long a unit explores before Coordinate may ask it to
@@ -849,6 +922,7 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 		yield  chan struct{}
 		kill   chan struct{}
 		key    []int
+		est    int // ordered, with a budget: the unit's runs, estimated
 		asked  bool
 		killed bool
 	}
@@ -884,6 +958,16 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 		for _, p := range pieces {
 			if first == nil || keyLess(p.key, first) {
 				n += p.runs
+			}
+		}
+		return n
+	}
+	// aheadOf is the runs estimated of the units running before u.
+	aheadOf := func(u Unit) int {
+		k, n := unitKey(u), 0
+		for _, r := range live {
+			if !r.killed && keyLess(r.key, k) {
+				n += r.est
 			}
 		}
 		return n
@@ -930,17 +1014,27 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 		}
 		idleSince = time.Now()
 		prune()
-		if !stopped && len(live) < workers && len(queue) < 2*workers && len(queue) > 0 {
+		if !stopped && len(live) < workers && len(queue) > 0 && ordered && budget > 0 {
+			// The budget's first runs: split the earliest unit waiting
+			// for the idle workers, within the runs it may make.
+			sort.SliceStable(queue, func(i, j int) bool { return UnitLess(queue[i], queue[j]) })
+			n := len(queue)
+			if left := budget - prefix() - aheadOf(queue[0]); left > 0 {
+				sp := SplitWithin(queue[0], 1+workers-len(live), left)
+				queue = append(sp, queue[1:]...)
+			}
+			if yielded && len(queue) == n {
+				backoff = min(2*backoff, 2*time.Second)
+			} else if yielded {
+				backoff = YieldAfter
+			}
+		} else if !stopped && len(live) < workers && len(queue) < 2*workers && len(queue) > 0 {
 			// Split the waiting units until there are enough for the
 			// idle workers and some to spare.
 			n := len(queue)
-			within := 0
-			if ordered && budget > 0 {
-				within = budget - prefix()
-			}
 			var more []Unit
 			for _, u := range queue {
-				more = append(more, SplitWithin(u, 1+(2*workers-1)/len(queue), within)...)
+				more = append(more, Split(u, 1+(2*workers-1)/len(queue))...)
 			}
 			queue = more
 			if yielded && len(queue) == n {
@@ -955,18 +1049,30 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 			// are known sooner.
 			sort.SliceStable(queue, func(i, j int) bool { return UnitLess(queue[i], queue[j]) })
 		}
+		held := false // units waiting that are likely past the budget
 		for !stopped && len(live) < workers && len(queue) > 0 {
+			runs := 0
+			if ordered && budget > 0 {
+				// The runs of the next unit within the budget: what the
+				// prefix leaves, less the runs estimated of the units
+				// before it not explored yet. A unit with none is held
+				// back (the idle worker asks for a yield instead), but
+				// for the first unit, which has the rest of the budget.
+				ahead := aheadOf(queue[0])
+				runs = budget - prefix() - ahead
+				if ahead > 0 && runs <= 0 {
+					held = true
+					break
+				}
+			}
 			u := queue[0]
 			queue = queue[1:]
 			id++
 			r := &running{start: time.Now(), yield: make(chan struct{}), kill: make(chan struct{})}
-			w := Work{Unit: u, Yield: r.yield, Kill: r.kill}
+			w := Work{Unit: u, Yield: r.yield, Kill: r.kill, Runs: runs}
 			live[id] = r
 			if ordered {
-				r.key = unitKey(u)
-				if budget > 0 {
-					w.Runs = budget - prefix()
-				}
+				r.key, r.est = unitKey(u), estimate(u)
 			}
 			st.Units++
 			go func(id int, w Work) { results <- out{id, explore(w)} }(id, w)
@@ -980,7 +1086,7 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 			return !stopped && limit == nil && !full && len(queue) == 0, st
 		}
 		retry = nil
-		if !stopped && len(live) < workers && len(queue) == 0 {
+		if !stopped && len(live) < workers && (len(queue) == 0 || held) {
 			// A worker is idle: ask the unit explored longest for its
 			// rest, unless one was asked already and has not answered.
 			var oldest *running
@@ -1012,6 +1118,7 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 			continue
 		}
 		rn := live[r.id]
+		st.Runs += r.o.Runs
 		yielded = rn.asked && r.o.Rest != nil
 		delete(live, r.id)
 		if ordered && (rn.killed || after(rn.key)) {
