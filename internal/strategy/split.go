@@ -1007,6 +1007,7 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 	// with one branch left), so that a worker does not restart every
 	// YieldAfter for nothing.
 	backoff, yielded := YieldAfter, false
+	spare := 2 * workers // units to keep waiting
 	var retry <-chan time.Time
 	for {
 		if !stopped {
@@ -1014,6 +1015,12 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 		}
 		idleSince = time.Now()
 		prune()
+		if root.Frag == nil && st.Units > 0 {
+			// Run ranges, once started: each range is a worker process
+			// (a start and a determinism check), so they are split
+			// only for a worker left with nothing (a rest it yielded).
+			spare = workers - len(live) + 1
+		}
 		if !stopped && len(live) < workers && len(queue) > 0 && ordered && budget > 0 {
 			// The budget's first runs: split the earliest unit waiting
 			// for the idle workers, within the runs it may make.
@@ -1028,7 +1035,7 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 			} else if yielded {
 				backoff = YieldAfter
 			}
-		} else if !stopped && len(live) < workers && len(queue) < 2*workers && len(queue) > 0 {
+		} else if !stopped && len(live) < workers && len(queue) < spare && len(queue) > 0 {
 			// Split the waiting units until there are enough for the
 			// idle workers and some to spare.
 			n := len(queue)
