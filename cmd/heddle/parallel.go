@@ -19,6 +19,7 @@ import (
 	"heddle.dev/internal/build"
 	"heddle.dev/internal/event"
 	"heddle.dev/internal/explore"
+	"heddle.dev/internal/schedule"
 	"heddle.dev/internal/strategy"
 )
 
@@ -37,11 +38,6 @@ import (
 // again from the rest. Idle workers do not wait for it: strategy.Coordinate
 // asks a unit to yield its rest as soon as a worker has nothing to do.
 const sliceTime = 10 * time.Second
-
-// runsPerWorker is how many ranges of runs a randomized strategy's budget
-// is split into per worker: a few, so that workers that finish early take
-// a range of a slower one's share, and few, since each is a process.
-const runsPerWorker = 2
 
 // useParallel reports whether runTests runs a binary's tests with workers.
 func useParallel(f *testFlags) bool {
@@ -272,6 +268,9 @@ type unitRun struct {
 	bugRun  int  // the run of its first bug, 0 if none
 	stopRun int  // the run at which one process would stop: a bug (without -keep-going), or the test found nondeterministic
 	killed  bool // its work was not needed: a bug elsewhere made it useless
+	// first is, for a unit of an ordered tree split, the sequential number
+	// of its first run once renumbered (0: not known).
+	first int
 }
 
 // worker explores unit u (nil: the whole test) of test name, with a
@@ -422,9 +421,28 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 	finished := false
 	switch kind {
 	case "runs":
-		finished = exploreRuns(f, explore, ask, isReady, &mu, probe)
+		var err error
+		var st strategy.CoordStats
+		cpu0, wall0 := cpuTime(), time.Now()
+		if finished, st, err = exploreRuns(f, explore, ask, isReady, probe); err != nil {
+			return nil, err
+		}
+		if os.Getenv("HEDDLE_PARSTATS") != "" && st.Units > 0 {
+			cpu := cpuTime() - cpu0
+			fmt.Fprintf(os.Stderr, "heddle: parallel %s: %v, %.2fs processor time in %.2fs (%.2fs per unit)\n", name, st, cpu.Seconds(), time.Since(wall0).Seconds(), cpu.Seconds()/float64(max(st.Units, 1)))
+		}
 	case "tree":
 		root := strategy.RootUnit(f.strategy, 0)
+		// DFS, IPB and IDB split into units ordered as the sequential
+		// runs (strategy.Ordered): a bug stops the units after it only,
+		// and the budget is the sequential order's first runs
+		// (CoordinateWork). Source DPOR's units share the budget.
+		ordered := strategy.Ordered(f.strategy)
+		share := !ordered && f.budget.Runs > 0
+		budget := 0
+		if ordered {
+			budget = f.budget.Runs
+		}
 		reserved, inflight := 0, 0 // runs of the budget given to workers, and workers out
 		returned := sync.NewCond(&mu)
 		yieldDir, err := os.MkdirTemp("", "heddle-yield-")
@@ -435,10 +453,11 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 		nyield := 0
 		var st strategy.CoordStats
 		cpu0, wall0 := cpuTime(), time.Now()
-		finished, st = strategy.Coordinate(root, f.parallel, func(u strategy.Unit, yieldc <-chan struct{}) strategy.Outcome {
-			slice := 0 // runs: no bound but the time slice
+		finished, st = strategy.CoordinateWork(root, f.parallel, budget, func(w strategy.Work) strategy.Outcome {
+			u := w.Unit
+			slice := w.Runs // runs: no bound but the time slice when 0
 			mu.Lock()
-			if f.budget.Runs > 0 {
+			if share {
 				// A share of what is left, reserved so that the workers
 				// together make the budget's runs; when all of it is out,
 				// wait for what the workers out leave unused.
@@ -451,8 +470,8 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 					mu.Unlock()
 					return strategy.Outcome{Rest: &u, Stop: true} // the budget is spent
 				}
+				reserved += slice
 			}
-			reserved += slice
 			inflight++
 			nyield++
 			yield := filepath.Join(yieldDir, strconv.Itoa(nyield))
@@ -461,7 +480,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 			defer close(done)
 			go func() {
 				select {
-				case <-yieldc:
+				case <-w.Yield:
 					os.WriteFile(yield, nil, 0o644)
 				case <-done:
 				}
@@ -472,14 +491,21 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 				returned.Broadcast()
 				mu.Unlock()
 			}()
-			ur, ok := explore(&u, slice, sliceTime, yield, cancel, nil)
+			ur, ok := explore(&u, slice, sliceTime, yield, w.Kill, nil)
 			if !ok {
+				select {
+				case <-w.Kill:
+					return strategy.Outcome{} // not needed: after a bug, or past the budget
+				default:
+				}
 				return strategy.Outcome{Stop: true}
 			}
-			var o strategy.Outcome
-			mu.Lock()
-			reserved -= slice - ur.summary.Runs
-			mu.Unlock()
+			o := strategy.Outcome{Runs: ur.summary.Runs}
+			if share {
+				mu.Lock()
+				reserved -= slice - ur.summary.Runs
+				mu.Unlock()
+			}
 			if len(ur.summary.UnitRest) > 0 {
 				var r strategy.Unit // a new one: omitted fields stay zero
 				if json.Unmarshal(ur.summary.UnitRest, &r) == nil {
@@ -495,9 +521,15 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 			if ur.res.Failed && ur.bugRun == 0 && countBugs(ur.res.Events) == 0 {
 				o.Stop = true // the worker failed without a bug: stop
 			}
-			if ur.stopRun > 0 || ur.summary.Interrupted {
+			if ur.stopRun > 0 {
+				o.Found = true
+				if !ordered {
+					stop() // the other workers stop at once
+				}
+			}
+			if ur.summary.Interrupted {
 				o.Stop = true
-				stop() // the other workers stop at once
+				stop()
 			}
 			return o
 		})
@@ -618,13 +650,18 @@ var probeTime = func() time.Duration {
 }()
 
 // exploreRuns explores the runs of a randomized strategy: with probe, runs
-// from 1 for probeTime in one worker, then what is left in ranges, two per
-// worker; without, all of them in ranges at once.
+// from 1 for probeTime in one worker, then what is left in ranges (two per
+// worker to begin with); without, all of them in ranges at once. The
+// ranges go through strategy.CoordinateWork, in run order: a worker with
+// nothing left to do makes the range explored longest yield its rest
+// after its current run, which is split for it, so that the last ranges
+// are rebalanced (a range of PCT restarts at its block, RunBlock: the runs
+// of the block made twice are counted once, runsMade).
 // On a bug (without -keep-going) the workers on ranges after it are
 // killed at once and those ranges dropped; the ranges before it are
 // explored to their end, so that the bug reported is the first, as in a
 // sequential exploration.
-func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, string, <-chan struct{}, *slotWaiter) (*unitRun, bool), ask func(*strategy.Unit) *slotWaiter, ready func(), mu *sync.Mutex, probe bool) bool {
+func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, string, <-chan struct{}, *slotWaiter) (*unitRun, bool), ask func(*strategy.Unit) *slotWaiter, ready func(), probe bool) (bool, strategy.CoordStats, error) {
 	rest := strategy.RootUnit(f.strategy, f.budget.Runs)
 	if probe {
 		first := rest
@@ -632,68 +669,64 @@ func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, 
 		ready()
 		ur, ok := explore(&first, 0, probeTime, "", nil, slot)
 		if !ok || ur.stopRun > 0 || ur.summary.Interrupted {
-			return false
+			return false, strategy.CoordStats{}, nil
 		}
 		if len(ur.summary.UnitRest) == 0 {
-			return ur.summary.UnitFinished
+			return ur.summary.UnitFinished, strategy.CoordStats{}, nil
 		}
 		rest = strategy.Unit{}
 		if json.Unmarshal(ur.summary.UnitRest, &rest) != nil || rest.From < 1 {
-			return false
+			return false, strategy.CoordStats{}, nil
 		}
 	}
-	if a := runAlign(f.strategy); a > 1 {
-		// PCT learns its bounds within blocks of runs: a range starts at
-		// a block, and the probe's runs of the block it cut are made again
-		// (counted once: mergeUnits).
-		rest.From = (rest.From-1)/a*a + 1
+	align := func(u *strategy.Unit) {
+		if a := runAlign(f.strategy); a > 1 {
+			// PCT learns its bounds within blocks of runs: a range
+			// starts at a block, and the runs of the block a yield cut
+			// are made again (counted once: mergeUnits).
+			u.From = (u.From-1)/a*a + 1
+		}
 	}
-	units := strategy.Split(rest, runsPerWorker*f.parallel)
-	limit := 0 // the lowest run at which one process stops
-	kills := make([]chan struct{}, len(units))
-	for i := range kills {
-		kills[i] = make(chan struct{})
+	align(&rest)
+	yieldDir, err := os.MkdirTemp("", "heddle-yield-")
+	if err != nil {
+		return false, strategy.CoordStats{}, err
 	}
-	killed := make([]bool, len(units))
-	explored := make([]bool, len(units))
-	var wg sync.WaitGroup
-	for i := range units {
-		wg.Add(1)
-		slot := ask(&units[i])
-		go func(i int) {
-			defer wg.Done()
-			ur, ok := explore(&units[i], 0, 0, "", kills[i], slot)
-			if !ok {
-				return
+	defer os.RemoveAll(yieldDir)
+	var nyield atomic.Int64
+	finished, st := strategy.CoordinateWork(rest, f.parallel, 0, func(w strategy.Work) strategy.Outcome {
+		u := w.Unit
+		yield := filepath.Join(yieldDir, strconv.Itoa(int(nyield.Add(1))))
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			select {
+			case <-w.Yield:
+				os.WriteFile(yield, nil, 0o644)
+			case <-done:
 			}
-			mu.Lock()
-			defer mu.Unlock()
-			explored[i] = !ur.summary.Interrupted
-			if ur.stopRun == 0 {
-				return
+		}()
+		ur, ok := explore(&u, 0, 0, yield, w.Kill, nil)
+		if !ok {
+			select {
+			case <-w.Kill:
+				return strategy.Outcome{} // after a bug: not needed
+			default:
 			}
-			if limit == 0 || ur.stopRun < limit {
-				limit = ur.stopRun
+			return strategy.Outcome{Stop: true}
+		}
+		o := strategy.Outcome{Runs: ur.summary.Runs, Found: ur.stopRun > 0, Stop: ur.summary.Interrupted}
+		if len(ur.summary.UnitRest) > 0 && !o.Found {
+			var r strategy.Unit
+			if json.Unmarshal(ur.summary.UnitRest, &r) == nil && r.From >= 1 {
+				align(&r)
+				o.Rest = &r
 			}
-			for j, u := range units {
-				if u.From > limit && !killed[j] {
-					killed[j] = true
-					close(kills[j])
-				}
-			}
-		}(i)
-	}
+		}
+		return o
+	})
 	ready()
-	wg.Wait()
-	if limit > 0 {
-		return false
-	}
-	for _, e := range explored {
-		if !e {
-			return false
-		}
-	}
-	return true
+	return finished, st, nil
 }
 
 // runsMade is the number of distinct runs of run ranges: a range of PCT
@@ -744,14 +777,21 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 		t.events = []event.Event{{Action: event.Skip, Package: spec.Package, Test: name, Output: "heddle: interrupted"}}
 		return t
 	}
+	// seq: the runs are numbered as one process numbers them (run
+	// ranges, and the units of an ordered tree split once renumbered).
+	seq := kind == "runs"
+	if kind == "tree" && strategy.Ordered(f.strategy) {
+		seq = true
+		renumber(runs, f.budget.Runs)
+	}
 	sort.SliceStable(runs, func(i, j int) bool { return unitFrom(runs[i]) < unitFrom(runs[j]) })
 	// Where one process would have stopped: its first bug (without
 	// -keep-going) or the test found nondeterministic.
 	stop := 0
 	for _, r := range runs {
-		if r.stopRun > 0 && (stop == 0 || kind == "runs" && r.stopRun < stop) {
+		if r.stopRun > 0 && (stop == 0 || seq && r.stopRun < stop) {
 			stop = r.stopRun
-			if kind != "runs" {
+			if !seq {
 				break
 			}
 		}
@@ -787,16 +827,19 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 			default:
 				continue
 			}
-			if kind == "runs" && stop > 0 && e.Run > stop && e.Action != event.Skip {
+			if seq && stop > 0 && e.Run > stop && e.Action != event.Skip {
 				continue // one process had stopped before
 			}
-			if kind != "runs" && stopUnit != nil && r != stopUnit && e.Action == event.Bug && !f.keepGoing {
+			if seq && kind == "tree" && f.budget.Runs > 0 && e.Run > f.budget.Runs {
+				continue // past the budget: one process had ended before
+			}
+			if !seq && stopUnit != nil && r != stopUnit && e.Action == event.Bug && !f.keepGoing {
 				continue // the first bug only
 			}
 			cands = append(cands, e)
 		}
 	}
-	if kind == "runs" {
+	if seq {
 		sort.SliceStable(cands, func(i, j int) bool { return cands[i].Run < cands[j].Run })
 	}
 	for _, e := range cands {
@@ -837,7 +880,7 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 		if failedAlone {
 			t.failed = true // the worker failed without a bug
 		}
-		if kind == "runs" && stop > 0 && unitFrom(r) > stop {
+		if seq && stop > 0 && unitFrom(r) > stop {
 			continue // its runs are past the stop: not one process's
 		}
 		body := dropReports(testBody(r.res.Output, name), dropped)
@@ -874,11 +917,14 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 	if kind == "runs" {
 		total = runsMade(runs)
 	}
+	if seq && kind == "tree" && f.budget.Runs > 0 {
+		total = min(total, f.budget.Runs) // runs past the budget are not one process's
+	}
 	if !finished && stop == 0 && interrupted.Load() {
 		interruptedTest = true // its workers were done, the rest never started
 	}
 	sum := event.Event{Action: event.Summary, Package: spec.Package, Test: name, Runs: total, Bugs: bugs, Strategy: f.strategy, Budget: f.budget.Text, Interrupted: interruptedTest}
-	if kind == "runs" && stop > 0 {
+	if seq && stop > 0 {
 		sum.Runs = stop // as one process stops there
 	}
 	if bugs == 0 && kind == "tree" && finished && !interruptedTest && !t.failed && stop == 0 {
@@ -1068,7 +1114,122 @@ func unitFrom(r *unitRun) int {
 	if r.unit == nil {
 		return 0
 	}
+	if r.first > 0 {
+		return r.first
+	}
 	return r.unit.From
+}
+
+// renumber gives the units of an ordered tree split (dfs, ipb, idb; every
+// unit before the first bug, and before the budget's end, was explored:
+// strategy.CoordinateWork) the run numbers of one process: a unit's run k
+// is the sequential run off+k (strategy.RunOffsets). So are numbered its
+// events, their reports (the first line, in the events and in the
+// worker's output), its stop and first bug, and the schedule files of its
+// bugs ("run:", and the runs of "before:"). A bug past the budget (from
+// a unit explored before the budget's end was known) is no stop.
+func renumber(runs []*unitRun, budget int) {
+	units := make([]strategy.Unit, len(runs))
+	n := make([]int, len(runs))
+	for i, r := range runs {
+		if r.unit != nil {
+			units[i] = *r.unit
+		}
+		n[i] = r.summary.Runs
+	}
+	off := strategy.RunOffsets(units, n)
+	for i, r := range runs {
+		d := off[i]
+		r.first = d + 1
+		if r.bugRun > 0 {
+			r.bugRun += d
+		}
+		if r.stopRun > 0 {
+			r.stopRun += d
+			if budget > 0 && r.stopRun > budget {
+				r.stopRun = 0
+			}
+		}
+		if d == 0 {
+			continue
+		}
+		for j := range r.res.Events {
+			e := &r.res.Events[j]
+			switch e.Action {
+			case event.Bug, event.Timing, event.Nondeterministic:
+			default:
+				continue
+			}
+			if e.Run <= 0 {
+				continue
+			}
+			run := e.Run + d
+			if e.Report != "" {
+				old := firstLine(e.Report)
+				now := renumberLine(old, e.Run, run)
+				e.Report = strings.Replace(e.Report, old, now, 1)
+				r.res.Output = strings.ReplaceAll(r.res.Output, old, now)
+			}
+			if e.Schedule != "" {
+				renumberSchedule(e.Schedule, d)
+			}
+			e.Run = run
+		}
+	}
+}
+
+// renumberLine is the first line of a report of run old, as the report
+// of run now.
+func renumberLine(l string, old, now int) string {
+	for _, f := range []string{"(run %d, ", "(run %d)"} {
+		if a := fmt.Sprintf(f, old); strings.Contains(l, a) {
+			return strings.Replace(l, a, fmt.Sprintf(f, now), 1)
+		}
+	}
+	return l
+}
+
+// renumberSchedule makes the schedule file at path, written by a unit
+// whose runs are the sequential runs d+1 on, say so: its run, and the runs
+// after which it replayed (Schedule.Before), by their sequential numbers.
+// Its replay goes through the strategy's runs from the first (warmUp),
+// not the unit's (design.md).
+func renumberSchedule(path string, d int) {
+	f, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	sc, err := schedule.Parse(f)
+	f.Close()
+	if err != nil {
+		return
+	}
+	sc.Run += d
+	var before []string
+	for _, b := range strings.Fields(sc.Before) {
+		if r, what, ok := strings.Cut(b, ":"); ok {
+			if n, err := strconv.Atoi(r); err == nil {
+				b = fmt.Sprintf("%d:%s", n+d, what)
+			}
+		}
+		before = append(before, b)
+	}
+	sc.Before = strings.Join(before, " ")
+	var buf bytes.Buffer
+	if sc.Write(&buf) != nil {
+		return
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return
+	}
+	tmp := path + ".renumber.tmp"
+	if os.WriteFile(tmp, buf.Bytes(), info.Mode().Perm()) != nil {
+		return
+	}
+	if os.Chmod(tmp, info.Mode().Perm()) != nil || os.Rename(tmp, path) != nil {
+		os.Remove(tmp)
+	}
 }
 
 // lanes print the output of packages explored at once in package order,

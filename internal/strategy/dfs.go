@@ -58,6 +58,15 @@ type dfsNode struct {
 	// keys are the choices' keys, kept for a unit (split.go): the order
 	// of equal choices may differ in another process.
 	keys []string
+	// off is, for a unit's node, the position in the node's whole
+	// exploration order of order[0] (a unit split off at this node has
+	// its later choices only): off+next is the sequential position of the
+	// choice taken, by which units are ordered (split.go, UnitLess).
+	off int
+	// For a unit's estimates of its size (split.go): the runs ended and
+	// the position next when the node was pushed or restored, and the
+	// runs per choice below it known from its fragment (0: unknown).
+	start, next0, avg int
 }
 
 // NewDFS returns a depth-first search.
@@ -149,6 +158,7 @@ func (d *DFS) Choose(p *engine.Point) int {
 		// Cannot happen: the round-robin choice costs nothing.
 		nd.order, nd.costs = order[:1], []int{0}
 	}
+	nd.start = d.runs
 	d.stack = append(d.stack, nd)
 	d.cur = nd.base + nd.costs[0]
 	return nd.order[0]

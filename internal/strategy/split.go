@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -66,6 +67,12 @@ type FragNode struct {
 	Next  int   `json:"next,omitempty"`
 	N     int   `json:"n,omitempty"`
 	Base  int   `json:"base,omitempty"`
+	// Off is the position of Order[0] in the node's whole exploration
+	// order: a unit split off at this node has the later choices only.
+	Off int `json:"off,omitempty"`
+	// Avg is the runs below one choice of the node, as measured by the
+	// choices explored below it (0: none yet): SplitWithin's estimates.
+	Avg int `json:"avg,omitempty"`
 	// Source DPOR (see dnode).
 	Pos      int      `json:"pos,omitempty"`
 	NChoice  int      `json:"nchoice,omitempty"`
@@ -167,7 +174,17 @@ func (u Unit) String() string {
 // range into ranges aligned to RunBlock, a subtree at its shallowest
 // nodes with choices left. A unit that cannot be split (a range of one
 // block, a subtree before its first run) is returned alone.
-func Split(u Unit, n int) []Unit {
+func Split(u Unit, n int) []Unit { return SplitWithin(u, n, 0) }
+
+// SplitWithin is Split for a DFS, IPB or IDB unit of which at most within
+// runs are to be explored (0: no bound; CoordinateWork's Work.Runs): the
+// runs of an ordered split with a budget are the budget's first, so the
+// choices given away are taken at the shallowest node whose choices left
+// are estimated to hold at most within runs (the product of the numbers
+// of choices of the nodes below it on the fragment's path), so that the
+// units split off are within the runs to explore too; the deepest node
+// with choices left when none is.
+func SplitWithin(u Unit, n, within int) []Unit {
 	if n <= 1 {
 		return []Unit{u}
 	}
@@ -178,12 +195,12 @@ func Split(u Unit, n int) []Unit {
 	for len(units) < n {
 		grew := false
 		for i := 0; i < len(units) && len(units) < n; i++ {
-			a, b, ok := splitFrag(units[i])
+			a, more, ok := splitFrag(units[i], within)
 			if !ok {
 				continue
 			}
 			units[i] = a
-			units = append(units, b)
+			units = append(units, more...)
 			grew = true
 		}
 		if !grew {
@@ -224,30 +241,80 @@ func splitRuns(u Unit, n int) []Unit {
 	return out
 }
 
-// splitFrag splits off some choices of the shallowest owned node that
-// has choices left besides the one taken now: b explores them, a keeps
-// the rest.
-func splitFrag(u Unit) (a, b Unit, ok bool) {
+// maxEst caps the estimates of runs (products of numbers of choices).
+const maxEst = 1 << 40
+
+// childRuns estimates the runs below one choice of node k of a DFS
+// fragment: as measured there (Avg), or the product of the numbers of
+// choices of the nodes below it on the fragment's path.
+func childRuns(f *Fragment, k int) int {
+	if a := f.Nodes[k].Avg; a > 0 {
+		return a
+	}
+	below := 1
+	for j := k + 1; j < len(f.Nodes); j++ {
+		below = min(below*max(len(f.Nodes[j].Order), 1), maxEst)
+	}
+	return below
+}
+
+// fillAvg sets the runs per choice of the nodes of dst that have none
+// from those estimated on src, the fragment dst was split from (whose
+// path may go deeper).
+func fillAvg(dst, src *Fragment) {
+	for k := range dst.Nodes {
+		if k < len(src.Nodes) && dst.Nodes[k].Avg == 0 {
+			dst.Nodes[k].Avg = childRuns(src, k)
+		}
+	}
+}
+
+// estimate is the number of runs of an ordered DFS unit, estimated: the
+// choices left at each owned node by the runs below each, and the runs
+// below the choice taken at the last node. 0 for other units.
+func estimate(u Unit) int {
 	f := u.Frag
-	for i := f.Floor; i < len(f.Nodes); i++ {
-		nd := f.Nodes[i]
-		if nd.Order != nil {
-			// DFS: the choices after Next are left.
-			rem := len(nd.Order) - nd.Next - 1
-			if rem < 1 {
+	if f == nil || len(f.Nodes) == 0 || f.Nodes[0].Order == nil {
+		return 0
+	}
+	last := len(f.Nodes) - 1
+	n := childRuns(f, last)
+	for k := f.Floor; k <= last; k++ {
+		rem := len(f.Nodes[k].Order) - f.Nodes[k].Next - 1
+		n = min(n+max(rem, 0)*childRuns(f, k), maxEst)
+	}
+	return n
+}
+
+// splitFrag splits off some choices of the shallowest owned node that
+// has choices left besides the one taken now (with within, SplitWithin's
+// node): more[0] explores them, a keeps the rest (and more[1], a DFS
+// split below a node with choices left, the choices left above).
+func splitFrag(u Unit, within int) (a Unit, more []Unit, ok bool) {
+	f := u.Frag
+	if len(f.Nodes) > 0 && f.Nodes[0].Order != nil {
+		// DFS: the shallowest node with choices left; with within, the
+		// shallowest whose part kept is estimated to hold fewer runs
+		// (the runs after it are the ones given away), or the deepest.
+		last := -1
+		for i := f.Floor; i < len(f.Nodes); i++ {
+			if len(f.Nodes[i].Order)-f.Nodes[i].Next-1 < 1 {
 				continue
 			}
-			cut := nd.Next + 1 + rem/2
-			fa, fb := f.clone(i+1), f.clone(i+1)
-			fa.Nodes = f.cloneNodes()
-			fa.Nodes[i].Order = append([]int(nil), nd.Order[:cut]...)
-			fa.Nodes[i].Costs = append([]int(nil), nd.Costs[:cut]...)
-			fb.Nodes[i].Order = append([]int(nil), nd.Order[cut:]...)
-			fb.Nodes[i].Costs = append([]int(nil), nd.Costs[cut:]...)
-			fb.Nodes[i].Next = 0
-			fb.Floor = i
-			return Unit{Strategy: u.Strategy, Frag: fa, Pass: u.Pass}, Unit{Strategy: u.Strategy, Frag: fb, Pass: u.Pass}, true
+			a, more := splitDFSAt(u, i)
+			if within <= 0 || estimate(a) < within {
+				return a, more, true
+			}
+			last = i
 		}
+		if last < 0 {
+			return u, nil, false
+		}
+		a, more := splitDFSAt(u, last)
+		return a, more, true
+	}
+	for i := f.Floor; i < len(f.Nodes); i++ {
+		nd := f.Nodes[i]
 		// Source DPOR: the owned backtrack choices not explored yet.
 		var rem []string
 		for _, k := range nd.BT {
@@ -289,9 +356,50 @@ func splitFrag(u Unit) (a, b Unit, ok bool) {
 		nb.Taken = give[0]
 		nb.Done = append(append([]string(nil), nd.Done...), give[0])
 		nb.Given = nil
-		return Unit{Strategy: u.Strategy, Frag: fa}, Unit{Strategy: u.Strategy, Frag: fb}, true
+		return Unit{Strategy: u.Strategy, Frag: fa}, []Unit{{Strategy: u.Strategy, Frag: fb}}, true
 	}
-	return u, Unit{}, false
+	return u, nil, false
+}
+
+// splitDFSAt splits a DFS unit at node i, which has choices left after
+// the one taken: more[0] explores the later half of them; a keeps the
+// others (and more[1], when a node above i has choices left, those).
+func splitDFSAt(u Unit, i int) (a Unit, more []Unit) {
+	f := u.Frag
+	nd := f.Nodes[i]
+	rem := len(nd.Order) - nd.Next - 1
+	cut := nd.Next + 1 + rem/2
+	fa, fb := f.clone(i+1), f.clone(i+1)
+	fa.Nodes = f.cloneNodes()
+	fa.Nodes[i].Order = append([]int(nil), nd.Order[:cut]...)
+	fa.Nodes[i].Costs = append([]int(nil), nd.Costs[:cut]...)
+	fb.Nodes[i].Order = append([]int(nil), nd.Order[cut:]...)
+	fb.Nodes[i].Costs = append([]int(nil), nd.Costs[cut:]...)
+	fb.Nodes[i].Next = 0
+	fb.Nodes[i].Off = nd.Off + cut
+	fb.Floor = i
+	fillAvg(fa, f)
+	fillAvg(fb, f)
+	more = []Unit{{Strategy: u.Strategy, Frag: fb, Pass: u.Pass}}
+	if i > f.Floor {
+		// Split below a node with choices left (SplitWithin):
+		// those come after b's, a unit of their own (c: the
+		// path to the deepest such node, advanced to its next
+		// choice, as DFS is once the subtree below is done),
+		// and a keeps node i's first choices only. Each is an
+		// interval of the sequential order: a < b < c.
+		fa.Floor = i
+		for j := i - 1; j >= f.Floor; j-- {
+			if f.Nodes[j].Next+1 < len(f.Nodes[j].Order) {
+				fc := f.clone(j + 1)
+				fillAvg(fc, f)
+				fc.Nodes[j].Next++
+				more = append(more, Unit{Strategy: u.Strategy, Frag: fc, Pass: u.Pass})
+				break
+			}
+		}
+	}
+	return Unit{Strategy: u.Strategy, Frag: fa, Pass: u.Pass}, more
 }
 
 // clone copies the fragment with its first n nodes (deep).
@@ -390,7 +498,7 @@ func (d *DFS) restore(u Unit) {
 	d.sub = &unitInfo{floor: f.Floor, strategy: u.Strategy, pass: u.Pass}
 	d.skipped = f.Skipped
 	for _, n := range f.Nodes {
-		d.stack = append(d.stack, dfsNode{order: append([]int(nil), n.Order...), costs: append([]int(nil), n.Costs...), next: n.Next, n: n.N, base: n.Base, keys: append([]string(nil), n.Keys...)})
+		d.stack = append(d.stack, dfsNode{order: append([]int(nil), n.Order...), costs: append([]int(nil), n.Costs...), next: n.Next, n: n.N, base: n.Base, keys: append([]string(nil), n.Keys...), off: n.Off, next0: n.Next, avg: n.Avg})
 	}
 	if len(f.Nodes) > 0 && f.Nodes[len(f.Nodes)-1].Next >= len(f.Nodes[len(f.Nodes)-1].Order) {
 		d.done = true
@@ -409,9 +517,18 @@ func (d *DFS) Rest() *Unit {
 		u.Strategy, u.Pass = d.sub.strategy, d.sub.pass
 	}
 	for _, n := range d.stack {
-		f.Nodes = append(f.Nodes, FragNode{Order: append([]int(nil), n.order...), Costs: append([]int(nil), n.costs...), Next: n.next, N: n.n, Base: n.base, Keys: append([]string(nil), n.keys...)})
+		f.Nodes = append(f.Nodes, FragNode{Order: append([]int(nil), n.order...), Costs: append([]int(nil), n.costs...), Next: n.next, N: n.n, Base: n.base, Keys: append([]string(nil), n.keys...), Off: n.off, Avg: d.avg(n)})
 	}
 	return u
+}
+
+// avg is the runs below one choice of node n: measured over the choices
+// explored below it in this process, or as its fragment said.
+func (d *DFS) avg(n dfsNode) int {
+	if n.next > n.next0 {
+		return max(1, (d.runs-n.start)/(n.next-n.next0))
+	}
+	return n.avg
 }
 
 // Spawned implements UnitState: a DFS subtree needs nothing outside it;
@@ -623,7 +740,109 @@ func (fr *Frontier) Claim(u Unit) (Unit, bool) {
 type Outcome struct {
 	Rest    *Unit  // what is left of the unit, nil when it is finished
 	Spawned []Unit // work found outside the unit (UnitState.Spawned)
-	Stop    bool   // stop the whole exploration (a bug, without -keep-going)
+	Stop    bool   // stop the whole exploration (an error, an interrupt)
+	// Found: the unit stopped at a bug (without -keep-going) or found
+	// the test nondeterministic, at its last run. In an ordered split
+	// (Ordered) only the units after it in the sequential order stop: the
+	// units before it go on, since one of them may find an earlier bug,
+	// which is the one a sequential exploration reports. Otherwise it
+	// stops the whole exploration, as Stop.
+	Found bool
+	// Runs is the number of runs the unit made.
+	Runs int
+}
+
+// Work is one unit handed to a worker by CoordinateWork.
+type Work struct {
+	Unit Unit
+	// Yield is closed when an idle worker wants the unit's rest: the
+	// worker should stop after its current run and return the rest.
+	Yield <-chan struct{}
+	// Kill is closed when the unit's work is no longer needed: in an
+	// ordered split, a unit before it found a bug, or the budget's runs
+	// are all before it. The worker should stop at once.
+	Kill <-chan struct{}
+	// Runs, if positive, bounds the unit's runs: in an ordered split
+	// with a budget, the budget less the runs of the finished prefix of
+	// the sequential order (the unit's runs come after them).
+	Runs int
+}
+
+// Ordered reports whether the units of strategy name's tree split are
+// ordered as the runs of the sequential exploration: DFS and each pass
+// of IPB and IDB. Split gives away the later choices of the shallowest
+// node with choices left, so every unit, and every rest, is an interval
+// of the sequential run order, and the units of one split partition it;
+// the passes of IPB and IDB follow each other. Source DPOR's units are
+// not (a spawned unit's backtrack choice is inserted at a node above
+// others' subtrees, and its runs are not an interval).
+func Ordered(name string) bool {
+	switch name {
+	case "dfs", "ipb", "idb":
+		return true
+	}
+	return false
+}
+
+// unitKey is the place of an ordered unit in the sequential order: its
+// pass, then the sequential position of the choice taken at each node of
+// its fragment. The unit's first run is the leftmost run below that path,
+// and its runs are an interval from there: between disjoint units,
+// comparing keys compares their runs.
+//
+// A run range's key is its first run.
+func unitKey(u Unit) []int {
+	if u.Frag == nil {
+		return []int{u.From}
+	}
+	k := []int{u.Pass}
+	if u.Frag != nil {
+		for _, n := range u.Frag.Nodes {
+			k = append(k, n.Off+n.Next)
+		}
+	}
+	return k
+}
+
+// keyLess orders keys lexicographically, a prefix first.
+func keyLess(a, b []int) bool {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return len(a) < len(b)
+}
+
+// UnitLess reports whether the runs of unit a come before those of unit
+// b in the sequential exploration; a and b are disjoint units of one
+// ordered split (Ordered). A unit's runs are then the sequential runs
+// from one plus the runs of the units before it.
+func UnitLess(a, b Unit) bool { return keyLess(unitKey(a), unitKey(b)) }
+
+// RunOffsets returns, for units of one ordered split that were explored
+// with runs[i] runs each, the number of sequential runs before each: the
+// runs of the units before it (UnitLess). Unit i's k-th run is the
+// sequential run offsets[i]+k when no unit before it is missing, as after
+// CoordinateWork, where every unit before the first bug, and before the
+// end of the budget, is explored.
+func RunOffsets(units []Unit, runs []int) []int {
+	idx := make([]int, len(units))
+	for i := range idx {
+		idx[i] = i
+	}
+	keys := make([][]int, len(units))
+	for i, u := range units {
+		keys[i] = unitKey(u)
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return keyLess(keys[idx[a]], keys[idx[b]]) })
+	off := make([]int, len(units))
+	n := 0
+	for _, i := range idx {
+		off[i] = n
+		n += runs[i]
+	}
+	return off
 }
 
 // CoordStats counts what a Coordinate did, for measuring a split: none of
@@ -633,13 +852,17 @@ type CoordStats struct {
 	Yields  int // units asked to hand their rest back early
 	Spawned int // units found outside a unit (source DPOR)
 	Dropped int // of those, choices another unit had claimed already
+	// Runs are the runs the units made (but units killed), those past
+	// the end included: against the runs reported, the work a split
+	// wasted (an ordered split with a budget: runs past it).
+	Runs int
 	// Idle is the time workers waited for work while others explored
 	// (summed over workers): the imbalance of the split.
 	Idle time.Duration
 }
 
 func (s CoordStats) String() string {
-	return fmt.Sprintf("%d units, %d yields, %d spawned (%d dropped as claimed), idle %.2fs", s.Units, s.Yields, s.Spawned, s.Dropped, s.Idle.Seconds())
+	return fmt.Sprintf("%d units, %d yields, %d spawned (%d dropped as claimed), %d runs made, idle %.2fs", s.Units, s.Yields, s.Spawned, s.Dropped, s.Runs, s.Idle.Seconds())
 }
 
 // YieldAfter is how long a unit explores before Coordinate may ask it to
@@ -647,15 +870,20 @@ func (s CoordStats) String() string {
 // makes the tree a rest can be split from.
 var YieldAfter = 20 * time.Millisecond
 
-// Coordinate explores root with workers workers, each calling explore on
-// one unit at a time, until every unit is finished or a worker says stop:
-// ETA's master (seed-000 §5.2.2), with at most 2×workers units waiting,
-// split from the shallowest nodes, and spawned units kept when their
-// choice is not claimed yet (Frontier). It reports whether every unit was
-// finished (false after a stop). explore runs concurrently from workers
-// goroutines; it must return the unit's rest when it explored only part
-// of it (a time or run slice, or a yield), so that the rest can be split
-// again.
+// Coordinate is CoordinateWork without a budget and without Kill.
+func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct{}) Outcome) (finished bool, st CoordStats) {
+	return CoordinateWork(root, workers, 0, func(w Work) Outcome { return explore(w.Unit, w.Yield) })
+}
+
+// CoordinateWork explores root with workers workers, each calling explore
+// on one unit at a time, until every unit is finished or a worker says
+// stop: ETA's master (seed-000 §5.2.2), with at most 2×workers units
+// waiting, split from the shallowest nodes, and spawned units kept when
+// their choice is not claimed yet (Frontier). It reports whether every
+// unit was finished (false after a stop or a bug). explore runs
+// concurrently from workers goroutines; it must return the unit's rest
+// when it explored only part of it (a time or run slice, or a yield), so
+// that the rest can be split again.
 //
 // Instead of waiting for a time slice to end, a worker with nothing to do
 // makes Coordinate close the yield channel of the unit explored longest
@@ -663,10 +891,25 @@ var YieldAfter = 20 * time.Millisecond
 // return the rest, which is split for the idle worker. So the first unit,
 // the root, is split as soon as its first run has made a tree, and at the
 // end no worker waits for another's slice.
-func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct{}) Outcome) (finished bool, st CoordStats) {
+//
+// Run ranges (random, pct, pos) are ordered by their first run, and so
+// is an ordered tree split (Ordered). An ordered split makes what the
+// sequential exploration makes:
+// units are started in the sequential order; a unit that finds a bug
+// (Outcome.Found) kills the units after it (Work.Kill) and drops the
+// waiting ones, while those before it go on until they finish or one
+// finds an earlier bug; with a budget of runs (positive), it explores
+// the budget's first runs of the sequential order: each unit may make
+// the budget less the runs of the finished prefix (Work.Runs), and once
+// that prefix holds the budget, the units after it are killed. The bug a
+// sequential exploration reports is then the first (in UnitLess order)
+// unit's bug, at the sequential run of the runs of the units before it
+// plus its own.
+func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome) (finished bool, st CoordStats) {
 	if workers < 1 {
 		workers = 1
 	}
+	ordered := Ordered(root.Strategy) && root.Frag != nil || root.Frag == nil && SplitKind(root.Strategy) == "runs"
 	fr := NewFrontier()
 	queue := []Unit{root}
 	fr.Record(root)
@@ -675,27 +918,124 @@ func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct
 		o  Outcome
 	}
 	type running struct {
-		start time.Time
-		yield chan struct{}
-		asked bool
+		start  time.Time
+		yield  chan struct{}
+		kill   chan struct{}
+		key    []int
+		est    int // ordered, with a budget: the unit's runs, estimated
+		asked  bool
+		killed bool
+	}
+	type piece struct {
+		key  []int
+		runs int
 	}
 	results := make(chan out)
 	live := map[int]*running{}
 	pass, next := root.Pass, (*Unit)(nil) // ipb, idb: the pass explored, the next one
 	id, stopped := 0, false
+	var limit []int    // ordered: the key of the first unit that found a bug
+	var pieces []piece // ordered: the units explored, each a run interval
+	full := false      // ordered: the budget's runs are all explored
+	// prefix is the number of runs of the sequential order explored: the
+	// runs of the pieces before the first unit waiting or running.
+	prefix := func() int {
+		first := []int(nil)
+		for _, r := range live {
+			if !r.killed && (first == nil || keyLess(r.key, first)) {
+				first = r.key
+			}
+		}
+		for _, u := range queue {
+			if k := unitKey(u); first == nil || keyLess(k, first) {
+				first = k
+			}
+		}
+		if first == nil && next != nil {
+			first = unitKey(*next)
+		}
+		n := 0
+		for _, p := range pieces {
+			if first == nil || keyLess(p.key, first) {
+				n += p.runs
+			}
+		}
+		return n
+	}
+	// aheadOf is the runs estimated of the units running before u.
+	aheadOf := func(u Unit) int {
+		k, n := unitKey(u), 0
+		for _, r := range live {
+			if !r.killed && keyLess(r.key, k) {
+				n += r.est
+			}
+		}
+		return n
+	}
+	// after reports whether key k is past the ordered exploration's end:
+	// after the first bug, or after the budget's runs.
+	after := func(k []int) bool {
+		return full || limit != nil && keyLess(limit, k)
+	}
+	prune := func() {
+		if !ordered {
+			return
+		}
+		if budget > 0 && !full && prefix() >= budget {
+			full = true
+		}
+		kept := queue[:0]
+		for _, u := range queue {
+			if !after(unitKey(u)) {
+				kept = append(kept, u)
+			}
+		}
+		queue = kept
+		for _, r := range live {
+			if !r.killed && after(r.key) {
+				r.killed = true
+				close(r.kill)
+			}
+		}
+		if full || limit != nil {
+			next = nil
+		}
+	}
 	idleSince, idle := time.Now(), 0
 	// backoff is how long a unit explores before it is asked to yield:
 	// it doubles while the rests yielded cannot be split (a subtree
 	// with one branch left), so that a worker does not restart every
 	// YieldAfter for nothing.
 	backoff, yielded := YieldAfter, false
+	spare := 2 * workers // units to keep waiting
 	var retry <-chan time.Time
 	for {
 		if !stopped {
 			st.Idle += time.Duration(idle) * time.Since(idleSince)
 		}
 		idleSince = time.Now()
-		if !stopped && len(live) < workers && len(queue) < 2*workers && len(queue) > 0 {
+		prune()
+		if root.Frag == nil && st.Units > 0 {
+			// Run ranges, once started: each range is a worker process
+			// (a start and a determinism check), so they are split
+			// only for a worker left with nothing (a rest it yielded).
+			spare = workers - len(live) + 1
+		}
+		if !stopped && len(live) < workers && len(queue) > 0 && ordered && budget > 0 {
+			// The budget's first runs: split the earliest unit waiting
+			// for the idle workers, within the runs it may make.
+			sort.SliceStable(queue, func(i, j int) bool { return UnitLess(queue[i], queue[j]) })
+			n := len(queue)
+			if left := budget - prefix() - aheadOf(queue[0]); left > 0 {
+				sp := SplitWithin(queue[0], 1+workers-len(live), left)
+				queue = append(sp, queue[1:]...)
+			}
+			if yielded && len(queue) == n {
+				backoff = min(2*backoff, 2*time.Second)
+			} else if yielded {
+				backoff = YieldAfter
+			}
+		} else if !stopped && len(live) < workers && len(queue) < spare && len(queue) > 0 {
 			// Split the waiting units until there are enough for the
 			// idle workers and some to spare.
 			n := len(queue)
@@ -711,14 +1051,38 @@ func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct
 			}
 		}
 		yielded = false
+		if ordered {
+			// The earliest units first: the prefix, and the first bug,
+			// are known sooner.
+			sort.SliceStable(queue, func(i, j int) bool { return UnitLess(queue[i], queue[j]) })
+		}
+		held := false // units waiting that are likely past the budget
 		for !stopped && len(live) < workers && len(queue) > 0 {
+			runs := 0
+			if ordered && budget > 0 {
+				// The runs of the next unit within the budget: what the
+				// prefix leaves, less the runs estimated of the units
+				// before it not explored yet. A unit with none is held
+				// back (the idle worker asks for a yield instead), but
+				// for the first unit, which has the rest of the budget.
+				ahead := aheadOf(queue[0])
+				runs = budget - prefix() - ahead
+				if ahead > 0 && runs <= 0 {
+					held = true
+					break
+				}
+			}
 			u := queue[0]
 			queue = queue[1:]
 			id++
-			r := &running{start: time.Now(), yield: make(chan struct{})}
+			r := &running{start: time.Now(), yield: make(chan struct{}), kill: make(chan struct{})}
+			w := Work{Unit: u, Yield: r.yield, Kill: r.kill, Runs: runs}
 			live[id] = r
+			if ordered {
+				r.key, r.est = unitKey(u), estimate(u)
+			}
 			st.Units++
-			go func(id int, u Unit, y <-chan struct{}) { results <- out{id, explore(u, y)} }(id, u, r.yield)
+			go func(id int, w Work) { results <- out{id, explore(w)} }(id, w)
 		}
 		if len(live) == 0 && len(queue) == 0 && next != nil && !stopped {
 			// Every unit of the pass is finished: the next pass.
@@ -726,15 +1090,18 @@ func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct
 			continue
 		}
 		if len(live) == 0 {
-			return !stopped && len(queue) == 0, st
+			return !stopped && limit == nil && !full && len(queue) == 0, st
 		}
 		retry = nil
-		if !stopped && len(live) < workers && len(queue) == 0 {
+		if !stopped && len(live) < workers && (len(queue) == 0 || held) {
 			// A worker is idle: ask the unit explored longest for its
 			// rest, unless one was asked already and has not answered.
 			var oldest *running
 			asked := false
 			for _, r := range live {
+				if r.killed {
+					continue
+				}
 				asked = asked || r.asked
 				if !r.asked && (oldest == nil || r.start.Before(oldest.start)) {
 					oldest = r
@@ -757,13 +1124,25 @@ func Coordinate(root Unit, workers int, explore func(u Unit, yield <-chan struct
 		case <-retry:
 			continue
 		}
-		yielded = live[r.id].asked && r.o.Rest != nil
+		rn := live[r.id]
+		st.Runs += r.o.Runs
+		yielded = rn.asked && r.o.Rest != nil
 		delete(live, r.id)
-		if r.o.Stop {
+		if ordered && (rn.killed || after(rn.key)) {
+			continue // not needed: past a bug or the budget
+		}
+		if r.o.Stop || r.o.Found && !ordered {
 			stopped = true
 		}
 		if stopped {
 			continue
+		}
+		if ordered && r.o.Found {
+			limit = rn.key // before any limit set: after() is false
+			continue
+		}
+		if ordered {
+			pieces = append(pieces, piece{rn.key, r.o.Runs})
 		}
 		if r.o.Rest != nil {
 			fr.Record(*r.o.Rest)

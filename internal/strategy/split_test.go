@@ -284,3 +284,397 @@ func TestCoordinateYields(t *testing.T) {
 		t.Errorf("finished %v, %v, units explored %d", finished, st, len(seen))
 	}
 }
+
+// orders is a program whose n goroutines send their numbers on one
+// channel, and whose main goroutine panics when it receives them in one
+// of the orders bad: bugs of their own (the message names the order) at
+// different places of the DFS tree.
+func orders(n int, bad ...string) func(*outcome) {
+	return func(o *outcome) {
+		c := rt.MakeChan[chan int32](n)
+		for g := 1; g <= n; g++ {
+			g := g
+			rt.Go(func() { rt.Send(c, int32(g)) })
+		}
+		var got []int32
+		for range n {
+			got = append(got, rt.Recv(c))
+		}
+		o.log(0, int32(len(got)))
+		for _, b := range bad {
+			if fmt.Sprint(got) == b {
+				panic("order " + b)
+			}
+		}
+	}
+}
+
+// firstBug is what an exploration reports without -keep-going: the run
+// of its first bug (0: none), its schedule and its bug, and the runs it
+// made.
+type firstBug struct {
+	run         int
+	sched, bug  string
+	runs        int
+	unitsKilled int
+	all         []string       // parallelFirst: every unit's bug
+	order       map[int]string // the schedule of each run, by its sequential number
+}
+
+func (f firstBug) String() string {
+	return fmt.Sprintf("bug at run %d (%s) after %d runs, schedule %s", f.run, f.bug, f.runs, f.sched)
+}
+
+// sequentialFirst explores prog with s, at most budget runs (0: no bound),
+// until its first bug.
+func sequentialFirst(s engine.Strategy, budget, limit int, prog func(*outcome)) (firstBug, bool) {
+	var fb firstBug
+	body := func() { prog(&outcome{}) }
+	for run := 1; budget == 0 || run <= budget; run++ {
+		if run > limit {
+			return fb, false
+		}
+		if !s.Begin(run) {
+			break
+		}
+		r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, Trace: true, StepLimit: 5000}, s, body)
+		s.End(r)
+		fb.runs = run
+		if fb.order == nil {
+			fb.order = map[int]string{}
+		}
+		fb.order[run] = schedule(r)
+		if r.Bug != nil {
+			fb.run, fb.sched, fb.bug = run, schedule(r), bugKey(r.Bug)
+			break
+		}
+	}
+	return fb, true
+}
+
+// parallelFirst explores prog's unit root as heddle test -parallel does,
+// through strategy.CoordinateWork with workers workers, each unit for at
+// most slice runs at a time (fewer when asked to yield, or by the budget
+// left, Work.Runs), stopping at its first bug; and merges the units'
+// results as cmd/heddle does: the first bug in the sequential order
+// (RunOffsets), if within the budget.
+func parallelFirst(t *testing.T, root strategy.Unit, workers, slice, budget int, prog func(*outcome)) firstBug {
+	t.Helper()
+	type piece struct {
+		u          strategy.Unit
+		runs, bug  int
+		sched, key string
+		scheds     []string // of every run
+	}
+	var mu sync.Mutex // one engine run at a time
+	var pieces []piece
+	killed := 0
+	body := func() { prog(&outcome{}) }
+	strategy.CoordinateWork(root, workers, budget, func(w strategy.Work) strategy.Outcome {
+		mu.Lock()
+		defer mu.Unlock()
+		b, err := json.Marshal(w.Unit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v strategy.Unit
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		s, err := strategy.NewForUnit(strategy.Options{}, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := piece{u: w.Unit}
+		for run := 1; run <= slice && (w.Runs == 0 || run <= w.Runs); run++ {
+			if closed(w.Kill) {
+				killed++
+				return strategy.Outcome{} // not needed: dropped
+			}
+			if run > 1 && closed(w.Yield) {
+				break
+			}
+			if !s.Begin(run) {
+				break
+			}
+			r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, Trace: true, StepLimit: 5000}, s, body)
+			s.End(r)
+			p.runs++
+			p.scheds = append(p.scheds, schedule(r))
+			if r.Bug != nil {
+				p.bug, p.sched, p.key = run, schedule(r), bugKey(r.Bug)
+				pieces = append(pieces, p)
+				return strategy.Outcome{Found: true, Runs: p.runs}
+			}
+		}
+		pieces = append(pieces, p)
+		us := s.(strategy.UnitState)
+		return strategy.Outcome{Rest: us.Rest(), Spawned: us.Spawned(), Runs: p.runs}
+	})
+	var units []strategy.Unit
+	var runs []int
+	total := 0
+	for _, p := range pieces {
+		units = append(units, p.u)
+		runs = append(runs, p.runs)
+		total += p.runs
+	}
+	off := strategy.RunOffsets(units, runs)
+	fb := firstBug{runs: total, unitsKilled: killed}
+	for i, p := range pieces {
+		for k, sc := range p.scheds {
+			if n := off[i] + k + 1; budget == 0 || n <= budget {
+				if fb.order == nil {
+					fb.order = map[int]string{}
+				}
+				fb.order[n] = sc
+			}
+		}
+		if p.bug > 0 {
+			fb.all = append(fb.all, p.key)
+		}
+		if n := off[i] + p.bug; p.bug > 0 && (fb.run == 0 || n < fb.run) {
+			fb.run, fb.sched, fb.bug = n, p.sched, p.key
+		}
+	}
+	if budget > 0 && fb.run > budget {
+		fb.run, fb.sched, fb.bug = 0, "", ""
+	}
+	switch {
+	case fb.run > 0:
+		fb.runs = fb.run
+	case budget > 0:
+		fb.runs = min(total, budget)
+	}
+	return fb
+}
+
+// TestParallelFirstBugEqualsSequential (issue 12): DFS, IPB and IDB split
+// across 2, 3 and 8 workers report the bug the sequential exploration
+// reports first, with its schedule and at its run, and make its number
+// of runs: a unit that finds a bug stops only the units after it in the
+// sequential order. Programs with several bugs at different places of
+// the tree (orders, and the corpus programs with a bug), explored without
+// a budget and with budgets that end just before and just after the
+// sequential first bug (which must then be missed, or found).
+func TestParallelFirstBugEqualsSequential(t *testing.T) {
+	defer func(y time.Duration) { strategy.YieldAfter = y }(strategy.YieldAfter)
+	strategy.YieldAfter = 0
+	type prog struct {
+		name string
+		body func(*outcome)
+	}
+	progs := []prog{
+		{"orders-a", orders(3, "[2 3 1]", "[3 1 2]", "[3 2 1]")},
+		{"orders-b", orders(3, "[1 3 2]", "[3 2 1]")},
+		{"orders-c", orders(4, "[2 1 4 3]", "[3 4 1 2]", "[4 3 2 1]", "[1 4 2 3]")},
+	}
+	step := 3
+	if testing.Short() {
+		step = 9
+	}
+	for i, g := range generated {
+		if i%step == 0 {
+			progs = append(progs, prog{g.name, g.body})
+		}
+	}
+	mk := map[string]func() engine.Strategy{
+		"dfs": func() engine.Strategy { return strategy.NewDFS(0) },
+		"ipb": func() engine.Strategy { return strategy.NewIPB(-1) },
+		"idb": func() engine.Strategy { return strategy.NewIDB(-1) },
+	}
+	checked := 0
+	for _, p := range progs {
+		for _, name := range []string{"dfs", "ipb", "idb"} {
+			want, ok := sequentialFirst(mk[name](), 0, 2000, p.body)
+			if !ok {
+				continue // too large
+			}
+			budgets := []int{0}
+			switch {
+			case want.run > 2:
+				budgets = append(budgets, want.run-1, want.run+3)
+			case want.run == 0 && want.runs >= 8:
+				budgets = []int{want.runs / 2} // no bug: the first runs
+			case want.run == 0:
+				continue
+			}
+			for _, budget := range budgets {
+				want, _ := sequentialFirst(mk[name](), budget, 2000, p.body)
+				for _, w := range []int{2, 3, 8} {
+					for _, slice := range []int{1, 3} {
+						got := parallelFirst(t, strategy.RootUnit(name, 0), w, slice, budget, p.body)
+						if got.run != want.run || got.sched != want.sched || got.bug != want.bug || got.runs != want.runs {
+							t.Errorf("%s, %s, budget %d, %d workers, slices of %d runs:\n got %v\nwant %v", p.name, name, budget, w, slice, got, want)
+						}
+						for n := 1; n <= want.runs; n++ {
+							if got.order[n] != want.order[n] {
+								t.Errorf("%s, %s, budget %d, %d workers, slices of %d runs: run %d is %q, sequential %q", p.name, name, budget, w, slice, n, got.order[n], want.order[n])
+								break
+							}
+						}
+					}
+				}
+				checked++
+			}
+			if p.name[0] == 'o' {
+				t.Logf("%s, %s: sequential %v", p.name, name, want)
+			}
+		}
+	}
+	if checked < 10 {
+		t.Errorf("only %d explorations with a bug checked", checked)
+	}
+}
+
+// TestParallelSourceDPORBugIsSequentials: source DPOR's units are not
+// intervals of the sequential runs (strategy.Ordered), and the first bug
+// a unit finds stops the others: what is guaranteed is that every bug the
+// units find before they stop is one (kind and place, bugKey) that the
+// sequential exploration finds when it explores to the end (-keep-going),
+// as their union explores every class it does.
+func TestParallelSourceDPORBugIsSequentials(t *testing.T) {
+	defer func(y time.Duration) { strategy.YieldAfter = y }(strategy.YieldAfter)
+	strategy.YieldAfter = 0
+	progs := map[string]func(*outcome){
+		"orders-a": orders(3, "[2 3 1]", "[3 1 2]", "[3 2 1]"),
+		"orders-c": orders(4, "[2 1 4 3]", "[3 4 1 2]", "[4 3 2 1]", "[1 4 2 3]"),
+	}
+	for i, g := range generated {
+		if i%4 == 0 {
+			progs[g.name] = g.body
+		}
+	}
+	checked, explorations, other := 0, 0, 0
+	for name, body := range progs {
+		want := exploreUpTo(strategy.NewSourceDPOR(), 3000, body)
+		if want == nil || len(want.bugs) == 0 {
+			continue
+		}
+		first, _ := sequentialFirst(strategy.NewSourceDPOR(), 0, 3000, body)
+		for _, w := range []int{2, 3, 8} {
+			got := parallelFirst(t, strategy.RootUnit("sdpor", 0), w, 2, 0, body)
+			explorations++
+			if got.bug != first.bug || got.sched != first.sched {
+				other++
+			}
+			if got.bug == "" {
+				t.Errorf("%s, sdpor on %d workers: no bug, sequential finds %v", name, w, want.bugs)
+			}
+			for _, b := range got.all {
+				if !want.bugs[b] {
+					t.Errorf("%s, sdpor on %d workers: bug %q, which the sequential exploration does not find (%v)", name, w, b, want.bugs)
+				}
+			}
+		}
+		checked++
+	}
+	if checked < 5 {
+		t.Errorf("only %d programs with a bug checked", checked)
+	}
+	t.Logf("%d of %d parallel explorations reported another bug or schedule than the sequential first", other, explorations)
+}
+
+// TestCoordinateRebalancesRanges: the last ranges of a randomized
+// strategy are rebalanced. Of 640 runs split for 2 workers, the first
+// range explores one run and then waits until it is asked to yield; the
+// other worker, done with the other ranges, makes Coordinate ask it, and
+// its rest is split: the idle worker takes part of it. Every run is made
+// once.
+func TestCoordinateRebalancesRanges(t *testing.T) {
+	defer func(y time.Duration) { strategy.YieldAfter = y }(strategy.YieldAfter)
+	strategy.YieldAfter = 0
+	var mu sync.Mutex
+	made := map[int]int{}
+	var starts []int
+	finished, st := strategy.CoordinateWork(strategy.RootUnit("random", 640), 2, 0, func(w strategy.Work) strategy.Outcome {
+		u := w.Unit
+		mu.Lock()
+		starts = append(starts, u.From)
+		mu.Unlock()
+		for run := u.From; run < u.To; run++ {
+			if run > u.From && closed(w.Yield) {
+				return strategy.Outcome{Rest: &strategy.Unit{Strategy: u.Strategy, From: run, To: u.To}, Runs: run - u.From}
+			}
+			mu.Lock()
+			made[run]++
+			mu.Unlock()
+			if u.From == 1 && run == 1 {
+				select {
+				case <-w.Yield:
+				case <-time.After(10 * time.Second):
+					t.Error("the first range was not asked to yield")
+				}
+			}
+		}
+		return strategy.Outcome{Runs: u.To - u.From}
+	})
+	if !finished || st.Yields < 1 {
+		t.Errorf("finished %v, %v", finished, st)
+	}
+	for run := 1; run <= 640; run++ {
+		if made[run] != 1 {
+			t.Errorf("run %d made %d times", run, made[run])
+		}
+	}
+	// The rest of the first range, runs 2..: split in two, the second
+	// part starting at a block.
+	split := false
+	for _, s := range starts {
+		if s > 2 && s < 193 && (s-1)%strategy.RunBlock == 0 {
+			split = true
+		}
+	}
+	if !split {
+		t.Errorf("the first range's rest was not split: ranges started at %v", starts)
+	}
+}
+
+// TestSplitWithinKeepsOrder: a DFS rest split below a node with choices
+// left (SplitWithin with a small bound) makes three units, each an
+// interval of the sequential runs, which explored one after the other in
+// their order (UnitLess) make the sequential runs after the rest's start.
+func TestSplitWithinKeepsOrder(t *testing.T) {
+	prog := orders(3)
+	body := func() { prog(&outcome{}) }
+	cfg := engine.Config{MaxStarve: 100 * time.Millisecond, Trace: true, StepLimit: 5000}
+	seq, ok := sequentialFirst(strategy.NewDFS(0), 0, 5000, prog)
+	if !ok {
+		t.Fatal("the sequential exploration takes more than 5000 runs")
+	}
+	const before = 5
+	s, err := strategy.NewForUnit(strategy.Options{}, strategy.RootUnit("dfs", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for run := 1; run <= before; run++ {
+		s.Begin(run)
+		s.End(engine.Run(cfg, s, body))
+	}
+	rest := s.(strategy.UnitState).Rest()
+	units := strategy.SplitWithin(*rest, 2, 4)
+	if len(units) != 3 {
+		t.Fatalf("split into %d units, want 3 (a node with choices left above the one split)", len(units))
+	}
+	if !strategy.UnitLess(units[0], units[1]) || !strategy.UnitLess(units[1], units[2]) {
+		t.Errorf("units not in order: %v", units)
+	}
+	n := before
+	for _, u := range units {
+		us, err := strategy.NewForUnit(strategy.Options{}, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for run := 1; us.Begin(run); run++ {
+			r := engine.Run(cfg, us, body)
+			us.End(r)
+			n++
+			if got := schedule(r); got != seq.order[n] {
+				t.Fatalf("unit %v, its run %d: %q, sequential run %d %q", u, run, got, n, seq.order[n])
+			}
+		}
+	}
+	if n != seq.runs {
+		t.Errorf("%d runs in all, sequential %d", n, seq.runs)
+	}
+}
