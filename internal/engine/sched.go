@@ -114,7 +114,7 @@ func (e *Exec) Now() time.Time {
 	if g := e.cur; g != nil && (e.cfg.Trace || e.cfg.Record) && g.stepIdx < len(e.res.Trace) && e.res.Trace[g.stepIdx].G == g {
 		e.res.Trace[g.stepIdx].ReadsClock = true
 	}
-	t := Epoch.Add(e.now)
+	t := e.cfg.Epoch.Add(e.now)
 	e.readClock() // time passes: the next read is later
 	return t
 }

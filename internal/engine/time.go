@@ -144,7 +144,7 @@ func (e *Exec) fireEffect(t *Timer) {
 	switch {
 	case t.ch != nil:
 		select {
-		case t.ch <- Epoch.Add(e.now):
+		case t.ch <- e.cfg.Epoch.Add(e.now):
 		default: // a ticker whose last tick was not received drops this one
 		}
 		if t.period > 0 {

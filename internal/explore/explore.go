@@ -438,6 +438,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	x.output.newRun()
 	ec.NoLeaks = x.disabled(engine.KindLeak)
 	ec.MaxStarve = x.cfg.MaxStarve
+	ec.Epoch = x.cfg.Epoch
 	ec.Progress = &x.progress
 	ec.Pool = &x.pool
 	ec.Procs = x.procs
