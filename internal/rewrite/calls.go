@@ -54,6 +54,17 @@ var renamed = map[string]string{
 	"os/signal.NotifyContext": "SignalNotifyContext",
 }
 
+// wrapped lists the package functions of modules heddle does not rewrite
+// that a call of heddle.dev/rt wraps, in calls and as values: f becomes
+// rt.F(f), a function of the same type. go.uber.org/goleak's checks list
+// every goroutine of the process, heddle's own among them, and during an
+// exploration do nothing (heddle checks for leaks itself; rt/leakcheck.go).
+var wrapped = map[string]string{
+	"go.uber.org/goleak.VerifyNone":     "GoleakVerifyNone",
+	"go.uber.org/goleak.Find":           "GoleakFind",
+	"go.uber.org/goleak.VerifyTestMain": "GoleakVerifyTestMain",
+}
+
 // receiver-first replacements of methods: "pkg.Type.Method" -> rt function
 // taking the receiver's address first.
 var methodFuncs = map[string]string{
@@ -495,6 +506,12 @@ func (r *rewriter) planSelector(sel *ast.SelectorExpr) {
 	if !ok || fn.Pkg() == nil || fn.Signature().Recv() != nil {
 		return
 	}
+	if name, ok := wrapped[fn.Pkg().Path()+"."+fn.Name()]; ok {
+		r.plans[sel] = func(c *astutil.Cursor) {
+			c.Replace(r.rtCall(name, sel.Pos(), c.Node().(ast.Expr)))
+		}
+		return
+	}
 	name, ok := renamed[fn.Pkg().Path()+"."+fn.Name()]
 	if !ok {
 		return
@@ -510,6 +527,12 @@ func (r *rewriter) planIdent(id *ast.Ident) {
 	fn, ok := r.info.Uses[id].(*types.Func)
 	if !ok || fn.Pkg() == nil || fn.Pkg() == r.pkg || fn.Signature().Recv() != nil {
 		return // not a package function (log.Logger.Fatal is not log.Fatal)
+	}
+	if name, ok := wrapped[fn.Pkg().Path()+"."+fn.Name()]; ok {
+		r.plans[id] = func(c *astutil.Cursor) {
+			c.Replace(r.rtCall(name, id.Pos(), c.Node().(ast.Expr)))
+		}
+		return
 	}
 	name, ok := renamed[fn.Pkg().Path()+"."+fn.Name()]
 	if !ok {

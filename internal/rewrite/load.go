@@ -20,7 +20,7 @@ import (
 
 // Version identifies the rewriter's output format. It is part of every
 // cache key: change it whenever the generated code changes.
-const Version = "heddle-rewrite-8"
+const Version = "heddle-rewrite-9"
 
 // Options configures Rewrite.
 type Options struct {
