@@ -41,7 +41,7 @@ var initOffsets = sync.OnceValues(func() (timer, ticker uintptr) {
 		}
 		return ^uintptr(0)
 	}
-	return off(reflect.TypeFor[time.Timer](), "initTimer"), off(reflect.TypeFor[time.Ticker](), "initTicker")
+	return off(reflect.TypeOf(time.Timer{}), "initTimer"), off(reflect.TypeOf(time.Ticker{}), "initTicker")
 })
 
 // heddleMade reports whether the Timer or Ticker at p, whose init flag is
