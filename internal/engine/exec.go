@@ -337,6 +337,10 @@ type Exec struct {
 	// foreignWaited is the real time spent waiting for foreign channels,
 	// detachWaited for detached goroutines (detach.go).
 	foreignWaited, detachWaited time.Duration
+	// childWaited is how long the run waited, since step childStep, for
+	// a goroutine waiting for a child process before a timer (waitChild).
+	childWaited time.Duration
+	childStep   int
 
 	mainDone     bool
 	mainDoneAt   time.Duration

@@ -137,6 +137,9 @@ func (e *Exec) pick() *G {
 		if n == 0 && e.waitForeign() {
 			continue
 		}
+		if n > 0 && e.nDetached.Load() > 0 && e.waitChild() {
+			continue
+		}
 		if n == 0 {
 			e.endOfRun()
 			return nil
