@@ -14,7 +14,7 @@ import "embed"
 // internal/engine/*.go and so on. It may contain _test.go files, which
 // extraction skips.
 //
-//go:embed rt/*.go internal/engine/*.go internal/engine/*.s internal/strategy/*.go internal/explore/*.go internal/schedule/*.go internal/event/*.go
+//go:embed rt/*.go internal/engine/*.go internal/engine/*.s internal/strategy/*.go internal/explore/*.go internal/explore/require/*.go internal/schedule/*.go internal/event/*.go
 var Runtime embed.FS
 
 // RuntimeDirs are the directories of Runtime, in the order of the embed
@@ -24,6 +24,7 @@ var RuntimeDirs = []string{
 	"internal/engine",
 	"internal/strategy",
 	"internal/explore",
+	"internal/explore/require",
 	"internal/schedule",
 	"internal/event",
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"heddle.dev/internal/build"
@@ -345,6 +346,11 @@ func scheduleDir(out, cache string, prog *build.Program) (string, error) {
 	return out, err
 }
 
+// commandEpoch is the virtual instant at which the runs of this command
+// start: the wall clock when it started, to the second, the same for every
+// package and worker (explore.Config.Epoch).
+var commandEpoch = sync.OnceValue(func() time.Time { return time.Now().UTC().Truncate(time.Second) })
+
 // exploreConfig is the configuration of the test binary of pkg.
 func exploreConfig(f *testFlags, outDir string, prog *build.Program, pkg *build.Package) explore.Config {
 	cfg := explore.DefaultConfig()
@@ -366,6 +372,7 @@ func exploreConfig(f *testFlags, outDir string, prog *build.Program, pkg *build.
 	cfg.Disable = append(cfg.Disable, splitList(f.disable)...)
 	cfg.LeakIgnore = splitList(f.leakIgnore)
 	cfg.MaxStarve = f.maxStarve
+	cfg.Epoch = commandEpoch()
 	cfg.StrictTiming = f.strict
 	cfg.StrictNondeterminism = f.strictND
 	cfg.Output = f.verbose // -v: the test's own output, every run's

@@ -383,6 +383,51 @@ func (e *Exec) away() (away, child bool) {
 	return away, child
 }
 
+// waitChild is called when the only choices are timers (no goroutine can
+// run) while a goroutine the monitor detached waits for a child process.
+// Natively the timer fires after its delay in real time, and a child that
+// ends sooner comes first: go-quartz's TestScheduler sleeps a second while
+// a job runs ls, and expects the job done. The run fired the timer at
+// once, before the child ended, and the test failed, as natively it never
+// does. So the run waits for the child, in real time, for as long as the
+// earliest timer's delay (at most Config.ChildWait) before a timer may
+// fire; it sleeps a little and reports true so that the choices are made
+// again. (Only for a child process, which ends by itself: a goroutine
+// waiting for other I/O may wait forever, and the run does not wait for
+// it before the clock moves.)
+//
+//go:norace
+func (e *Exec) waitChild() bool {
+	for _, c := range e.choices {
+		if c.Timer == nil && (c.G == nil || c.G.op.Kind != OpSleep) {
+			return false // a goroutine can run
+		}
+	}
+	if away, child := e.away(); !away || !child {
+		return false
+	}
+	t := e.nextTimer(true)
+	if t == nil {
+		return false
+	}
+	if e.steps != e.childStep {
+		e.childStep, e.childWaited = e.steps, 0
+	}
+	if e.childWaited >= min(t.when-e.now, e.cfg.ChildWait) {
+		return false
+	}
+	d := time.Millisecond
+	time.Sleep(d)
+	e.childWaited += d
+	if p := e.cfg.Progress; p != nil {
+		raceDisable()
+		p.Add(1)
+		raceEnable()
+	}
+	e.rebuildAll = true
+	return true
+}
+
 // detachWait is how long a run in which nothing else can run waits for its
 // detached goroutines, given whether one of them waits for a child process.
 func (e *Exec) detachWait(child bool) time.Duration {

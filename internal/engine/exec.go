@@ -228,6 +228,12 @@ type Config struct {
 	// Deadline, if not zero, ends a run still going at that (wall clock)
 	// time, with Result.OverTime: a time budget is kept even by a long run.
 	Deadline time.Time
+	// Epoch is the virtual instant at which the run starts (zero: the
+	// package's Epoch, 2000-01-01 UTC). heddle test sets it to the wall
+	// clock at its start, so that code comparing time.Now with real dates
+	// (an expiry, a certificate's validity, a year in a cron expression)
+	// sees what it sees natively; schedules record it.
+	Epoch time.Time
 	// Stop, if not nil, ends a run in the middle once it is true
 	// (Result.Interrupted), checked as often as Deadline: an interrupt
 	// (Ctrl-C) does not wait for a run of minutes to end.
@@ -340,6 +346,10 @@ type Exec struct {
 	// foreignWaited is the real time spent waiting for foreign channels,
 	// detachWaited for detached goroutines (detach.go).
 	foreignWaited, detachWaited time.Duration
+	// childWaited is how long the run waited, since step childStep, for
+	// a goroutine waiting for a child process before a timer (waitChild).
+	childWaited time.Duration
+	childStep   int
 
 	// signalChans are the channels signal.Notify registered in the run
 	// (signalwait.go).
@@ -425,7 +435,8 @@ type Exec struct {
 	nDetached  atomic.Int32
 }
 
-// Epoch is the virtual instant at which every run starts.
+// Epoch is the virtual instant at which a run starts when its
+// Config.Epoch is zero.
 var Epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // Run executes body once as goroutine g0 under strategy s and returns what
@@ -442,6 +453,9 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	}
 	if e.cfg.StepLimit <= 0 {
 		e.cfg.StepLimit = 1000000
+	}
+	if e.cfg.Epoch.IsZero() {
+		e.cfg.Epoch = Epoch
 	}
 	e.randSrc.state = cfg.Seed
 	if e.cfg.PostMain <= 0 {

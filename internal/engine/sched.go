@@ -114,7 +114,7 @@ func (e *Exec) Now() time.Time {
 	if g := e.cur; g != nil && (e.cfg.Trace || e.cfg.Record) && g.stepIdx < len(e.res.Trace) && e.res.Trace[g.stepIdx].G == g {
 		e.res.Trace[g.stepIdx].ReadsClock = true
 	}
-	t := Epoch.Add(e.now)
+	t := e.cfg.Epoch.Add(e.now)
 	e.readClock() // time passes: the next read is later
 	return t
 }
@@ -135,6 +135,9 @@ func (e *Exec) pick() *G {
 		e.enabled()
 		n := len(e.choices)
 		if n == 0 && e.waitForeign() {
+			continue
+		}
+		if n > 0 && e.nDetached.Load() > 0 && e.waitChild() {
 			continue
 		}
 		if n == 0 {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"sync"
 	"time"
 	"unsafe"
@@ -36,16 +37,30 @@ func (e *Exec) newTimer(d time.Duration) *Timer {
 	g := e.cur
 	g.nTmr++
 	e.nTimers++
-	if d < 0 {
-		d = 0
-	}
-	t := &Timer{ID: g.ID + "/t" + itoa(g.nTmr), when: e.now + d, seq: e.nTimers, active: true, creator: g, bubble: g.bubble}
+	t := &Timer{ID: g.ID + "/t" + itoa(g.nTmr), when: e.after(d), seq: e.nTimers, active: true, creator: g, bubble: g.bubble}
 	if e.cfg.Record {
 		t.PC = userPC()
 	}
 	e.timers = append(e.timers, t)
 	raceRelease(unsafe.Pointer(t))
 	return t
+}
+
+// after is the virtual instant d from now. A duration that would take it
+// past the largest instant (a timer Reset to time.Duration(1<<63-1) to
+// mean never, as go-quartz's scheduler does) gives the largest instant,
+// as Go's runtime does, not one in the past: such a timer fired at once,
+// again and again.
+//
+//go:norace
+func (e *Exec) after(d time.Duration) time.Duration { return later(e.now, max(d, 0)) }
+
+// later is when+d (d >= 0), or the largest instant if that overflows.
+func later(when, d time.Duration) time.Duration {
+	if w := when + d; w >= when {
+		return w
+	}
+	return math.MaxInt64
 }
 
 //go:norace
@@ -68,11 +83,8 @@ func (e *Exec) stopTimer(t *Timer) bool {
 
 //go:norace
 func (e *Exec) startTimer(t *Timer, d time.Duration) {
-	if d < 0 {
-		d = 0
-	}
 	e.nTimers++
-	t.when = e.now + d
+	t.when = e.after(d)
 	t.seq = e.nTimers
 	raceRelease(unsafe.Pointer(t))
 	if !t.active {
@@ -92,6 +104,9 @@ func (e *Exec) nextTimer(idle bool) *Timer {
 	for _, t := range e.timers {
 		if idle && t.period > 0 && t.ch != nil && len(t.ch) == cap(t.ch) {
 			continue
+		}
+		if t.when == math.MaxInt64 {
+			continue // never: 292 years from the epoch or more (after)
 		}
 		if best == nil || t.when < best.when || (t.when == best.when && t.seq < best.seq) {
 			best = t
@@ -145,16 +160,16 @@ func (e *Exec) fireEffect(t *Timer) {
 	switch {
 	case t.ch != nil:
 		select {
-		case t.ch <- Epoch.Add(e.now):
+		case t.ch <- e.cfg.Epoch.Add(e.now):
 		default: // a ticker whose last tick was not received drops this one
 		}
 		if t.period > 0 {
 			// The next tick; a ticker that fell behind (the clock moved
 			// on while goroutines polled) skips the ticks it missed, as
 			// Go's tickers do.
-			t.when += t.period
+			t.when = later(t.when, t.period)
 			if t.when <= e.now {
-				t.when += ((e.now-t.when)/t.period + 1) * t.period
+				t.when = later(t.when, ((e.now-t.when)/t.period+1)*t.period)
 			}
 			e.nTimers++
 			t.seq = e.nTimers
@@ -249,7 +264,9 @@ func (e *Exec) AfterFunc(d time.Duration, f func()) *time.Timer {
 	e.goFence() // f's goroutine sees what the caller wrote before
 	t := e.newTimer(d)
 	t.goFn = f
-	tm := &time.Timer{}
+	ft := &afterFuncTimer{f: f}
+	rememberAfterFunc(ft)
+	tm := &ft.tm
 	e.own(unsafe.Pointer(tm), t)
 	return tm
 }
@@ -270,15 +287,21 @@ func (e *Exec) NewTicker(d time.Duration) *time.Ticker {
 	return tk
 }
 
-// OwnsTimer reports whether tm was made by this run.
+// OwnsTimer reports whether tm was made by this run, or by an earlier
+// one, which this run then adopts (staletimer.go).
 //
 //go:norace
-func (e *Exec) OwnsTimer(tm *time.Timer) bool { return e.ownedTimer(unsafe.Pointer(tm)) != nil }
+func (e *Exec) OwnsTimer(tm *time.Timer) bool {
+	return e.ownedTimer(unsafe.Pointer(tm)) != nil || e.adoptTimer(tm)
+}
 
-// OwnsTicker reports whether tk was made by this run.
+// OwnsTicker reports whether tk was made by this run, or by an earlier
+// one, which this run then adopts.
 //
 //go:norace
-func (e *Exec) OwnsTicker(tk *time.Ticker) bool { return e.ownedTimer(unsafe.Pointer(tk)) != nil }
+func (e *Exec) OwnsTicker(tk *time.Ticker) bool {
+	return e.ownedTimer(unsafe.Pointer(tk)) != nil || e.adoptTicker(tk)
+}
 
 // SyncTimerChans reports whether the program's timer channels are
 // synchronous, as they are since Go 1.23 (the asynctimerchan setting,

@@ -41,6 +41,12 @@ type Config struct {
 	// it cannot explore it, and the test passes.
 	StrictNondeterminism bool
 
+	// Epoch is the virtual instant at which every run starts
+	// (engine.Config.Epoch; zero: 2000-01-01 UTC, as in schedules written
+	// before it was recorded). heddle test and heddle run set it to the
+	// wall clock when they start.
+	Epoch time.Time `json:",omitzero"`
+
 	// Run and Skip are heddle test's -run and -skip patterns: the
 	// subtests they do not select are skipped in every run, as go test
 	// skips them (NameMatcher). Recorded in schedules, so that a replay

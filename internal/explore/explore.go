@@ -20,6 +20,7 @@ import (
 
 	"heddle.dev/internal/engine"
 	"heddle.dev/internal/event"
+	"heddle.dev/internal/explore/require"
 	"heddle.dev/internal/schedule"
 	"heddle.dev/internal/strategy"
 )
@@ -476,6 +477,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	x.output.newRun()
 	ec.NoLeaks = x.disabled(engine.KindLeak)
 	ec.MaxStarve = x.cfg.MaxStarve
+	ec.Epoch = x.cfg.Epoch
 	ec.Progress = &x.progress
 	ec.Pool = &x.pool
 	ec.Procs = x.procs
@@ -483,7 +485,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	res := engine.Run(ec, s, func() {
 		rs.attach(engine.Current())
 		defer rs.finish()
-		rs.runBody(func() { x.body(x.t) })
+		rs.runBody(func() { require.Test(x.body, x.t) })
 	})
 	x.mainResult(res)
 	if res.Internal != "" {

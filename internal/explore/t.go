@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"heddle.dev/internal/engine"
+	"heddle.dev/internal/explore/require"
 )
 
 // runT is the testing.TB of one run: failures, logs and cleanups belong to
@@ -399,7 +400,7 @@ func Run(t *testing.T, name string, f func(t *testing.T)) bool {
 	if !ok {
 		return t.Run(name, f)
 	}
-	return rt.runSubtest(x, name, func() { rt.runBody(func() { f(t) }) })
+	return rt.runSubtest(x, name, func() { rt.runBody(func() { require.Test(f, t) }) })
 }
 
 // Parallel is t.Parallel. During an exploration, a subtest that calls it

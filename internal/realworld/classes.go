@@ -118,6 +118,26 @@ var classes = map[string]Class{
 	// golang.org/x/sync
 	"golang.org/x/sync/semaphore.TestWeightedAcquire fail": {Timing, "tryAcquire gives Acquire a 10 ms context; the test assumes it has not expired by the time Acquire checks it"},
 
+	// github.com/allegro/bigcache/v3
+	"github.com/allegro/bigcache/v3.TestAppendAndGetOnCache leak":                  {TestBug, "the test never calls cache.Close(): the cleaning goroutine newBigCache starts (CleanWindow > 0; DefaultConfig's is 1 s) ticks forever"},
+	"github.com/allegro/bigcache/v3.TestAppendRandomly leak":                       {TestBug, "the test never calls cache.Close(): the cleaning goroutine newBigCache starts (CleanWindow > 0; DefaultConfig's is 1 s) ticks forever"},
+	"github.com/allegro/bigcache/v3.TestBigCache_GetWithInfo leak":                 {TestBug, "the test never calls cache.Close(): the cleaning goroutine newBigCache starts (CleanWindow > 0; DefaultConfig's is 1 s) ticks forever"},
+	"github.com/allegro/bigcache/v3.TestCacheDel leak":                             {TestBug, "the test never calls cache.Close(): the cleaning goroutine newBigCache starts (CleanWindow > 0; DefaultConfig's is 1 s) ticks forever"},
+	"github.com/allegro/bigcache/v3.TestCache_RepeatedSetWithBiggerEntry leak":     {TestBug, "the test never calls cache.Close(): the cleaning goroutine newBigCache starts (CleanWindow > 0; DefaultConfig's is 1 s) ticks forever"},
+	"github.com/allegro/bigcache/v3.TestCleanShouldEvictAll leak":                  {TestBug, "the test never calls cache.Close(): the cleaning goroutine newBigCache starts (CleanWindow > 0; DefaultConfig's is 1 s) ticks forever"},
+	"github.com/allegro/bigcache/v3.TestWriteAndGetOnCache leak":                   {TestBug, "the test never calls cache.Close(): the cleaning goroutine newBigCache starts (CleanWindow > 0; DefaultConfig's is 1 s) ticks forever"},
+	"github.com/allegro/bigcache/v3.TestWriteAndReadParallelSameKeyWithStats leak": {TestBug, "the test never calls cache.Close(): the cleaning goroutine newBigCache starts (CleanWindow > 0; DefaultConfig's is 1 s) ticks forever"},
+	"github.com/allegro/bigcache/v3.TestCacheInitialCapacity steplimit":            {HeddleFault, "one goroutine Sets 1,048,576 keys, each under its shard's lock: past the 1,000,000-step bound; a long sequential loop, not a livelock (the bound does not tell them apart)"},
+
+	// github.com/reugn/go-quartz
+	"github.com/reugn/go-quartz/quartz.TestScheduler fail":             {HeddleFault, "the test runs ls in child processes (shell jobs) and expects them done after a 1 s sleep; the sleep fired as soon as nothing else could run, before the child ended, which natively never happens (fixed: a timer now waits for a child process up to its delay); with I/O in the run heddle then says it cannot explore the test"},
+	"github.com/reugn/go-quartz/quartz.TestScheduler_PauseResume fail": {Timing, "sleeps 55 ms and expects five runs of a 10 ms trigger: the sleep ended while the scheduler's goroutine could run; with -budget 30s heddle's timing check says so (a timing verdict), at -budget 1s its replays of the 168,000-step run are cut and the failure stays a bug"},
+
+	// github.com/sasha-s/go-deadlock
+	"github.com/sasha-s/go-deadlock.TestLockDuplicate leak":    {TestBug, "the test's goroutines lock locks they already hold (the recursion the detector reports) and stay blocked forever, as the test's own comment says"},
+	"github.com/sasha-s/go-deadlock.TestTryLockDuplicate leak": {TestBug, "the test's goroutines lock locks they already hold (the recursion the detector reports) and stay blocked forever, as the test's own comment says"},
+	"github.com/sasha-s/go-deadlock.TestOrderMapGC fail":       {HeddleFault, "measures HeapInuse after runtime.GC: heddle's shadow state keeps every object a run synchronised on (fifty 1 MB structs) reachable until the run ends, where natively they are collected; its replay diverges on the heap size"},
+
 	// github.com/sethvargo/go-retry
 	"github.com/sethvargo/go-retry.TestDo fail": {Timing, "the deadline_exceeded subtest asserts that Do returns within 15 ms of wall time; its context's 10 ms deadline was seen 40 ms late (after two 20 ms backoffs), as on a loaded machine with parallel subtests"},
 }

@@ -31,4 +31,10 @@ var Modules = []Module{
 	{Path: "go.uber.org/atomic", Version: "v1.12.0", Why: "typed atomics, stress tests with goroutines; testify"},
 	{Path: "go.uber.org/ratelimit", Version: "v0.3.1", Why: "leaky-bucket rate limiters with atomics and mutexes; testify"},
 	{Path: "github.com/sethvargo/go-retry", Version: "v0.5.0", Why: "retry with backoff, contexts, timers", CI: true},
+	{Path: "golang.org/x/time", Version: "v0.16.0", Why: "token-bucket rate limiter: Wait with contexts and timers, reservations under a mutex"},
+	{Path: "github.com/orcaman/concurrent-map/v2", Version: "v2.0.1", Why: "sharded map of RWMutexes, iteration over buffered channels fed by goroutines"},
+	{Path: "github.com/gammazero/workerpool", Version: "v1.3.0", Why: "worker pool with a dispatcher goroutine, idle timeout, pause and stop-and-wait; a pacer"},
+	{Path: "github.com/reugn/go-quartz", Version: "v0.15.2", Why: "job scheduler: a loop on a timer Reset to the largest duration, worker goroutines, cron triggers against the wall clock"},
+	{Path: "github.com/sasha-s/go-deadlock", Version: "v0.3.9", Why: "drop-in sync mutexes with deadlock detection: AfterFunc timers kept in a sync.Pool across calls, lock-order maps"},
+	{Path: "github.com/allegro/bigcache/v3", Version: "v3.1.0", Why: "sharded byte cache with RWMutexes and a cleaning goroutine on a ticker; a queue and an HTTP server package"},
 }
