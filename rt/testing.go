@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"heddle.dev/internal/engine"
 	"heddle.dev/internal/explore"
 )
 
@@ -29,6 +30,13 @@ func Explore(t *testing.T, body func(t *testing.T)) {
 // otherwise it returns t.
 func TB(t testing.TB) testing.TB {
 	return explore.TB(t)
+}
+
+// TBValue replaces the receiver in the closure the rewriter makes of a
+// method value of a *testing.T or testing.TB (f := t.Fatal): TB, with that
+// closure marked a helper, so that failures name its caller's line.
+func TBValue(t testing.TB) testing.TB {
+	return explore.TBValue(t)
 }
 
 // TRun replaces t.Run(name, f). Inside an exploration the subtest runs in a
@@ -59,6 +67,30 @@ func RunAny(x interface {
 		return TRun(t, name, f)
 	}
 	return x.Run(name, f)
+}
+
+// ReflectMethodByName replaces v.MethodByName(name). During an
+// exploration, the Run and Parallel methods of a *testing.T (or of a value
+// that embeds one), which helper libraries call by reflection (quicktest's
+// C.Run finds c.TB's Run so), are functions of the same type that do what
+// t.Run and t.Parallel do under heddle: the subtest runs in the run. Any
+// other method is v's.
+func ReflectMethodByName(v reflect.Value, name string) reflect.Value {
+	m := v.MethodByName(name)
+	if !m.IsValid() || (name != "Run" && name != "Parallel") || engine.Current() == nil {
+		return m
+	}
+	t, ok := testingT(v)
+	if !ok {
+		return m
+	}
+	switch run := func(name string, f func(*testing.T)) bool { return TRun(t, name, f) }; {
+	case name == "Run" && m.Type() == reflect.TypeOf(run):
+		return reflect.ValueOf(run)
+	case name == "Parallel" && m.Type() == reflect.TypeOf(t.Parallel):
+		return reflect.ValueOf(func() { TParallel(t) })
+	}
+	return m
 }
 
 // testingT finds the *testing.T that v is or embeds.

@@ -387,6 +387,26 @@ func TB(t testing.TB) testing.TB {
 	return t
 }
 
+// TBValue is TB for the closure the rewriter makes of a method value of
+// a *testing.T or testing.TB (fail := t.Fatal, which quicktest passes
+// around): that closure, the caller of rt.TBValue, is marked a helper of
+// the run's T, so that a failure's position skips it, as Go's skips the
+// method value's wrapper, and names the line that called it.
+//
+//go:norace
+func TBValue(t testing.TB) testing.TB {
+	tb := TB(t)
+	if rt, ok := tb.(*runT); ok {
+		if pc, _, _, ok := runtime.Caller(2); ok {
+			if rt.helpers == nil {
+				rt.helpers = map[string]bool{}
+			}
+			rt.helpers[runtime.FuncForPC(pc).Name()] = true
+		}
+	}
+	return tb
+}
+
 // Run runs subtest f of an explored test in a controlled goroutine of the
 // same run and waits for it, as t.Run does.
 //

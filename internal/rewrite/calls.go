@@ -104,6 +104,9 @@ var valueMethodFuncs = map[string]string{
 	"reflect.Value.Recv":    "ReflectRecv",
 	"reflect.Value.TryRecv": "ReflectTryRecv",
 	"reflect.Value.Close":   "ReflectClose",
+	// A helper library calling *testing.T's Run or Parallel by reflection
+	// (quicktest's C.Run).
+	"reflect.Value.MethodByName": "ReflectMethodByName",
 }
 
 type methodKind int
@@ -678,7 +681,11 @@ func (r *rewriter) planMethodValue(sel *ast.SelectorExpr) {
 		recv := r.recvOperand(mp, sel.X)
 		// The call is built on the temporary receiver, which already is
 		// the receiver operand: no path, no address.
-		call := r.buildMethodCall(&methodPlan{kind: mp.kind, rtName: mp.rtName}, fake.Fun.(*ast.SelectorExpr), fake)
+		rtName := mp.rtName
+		if mp.kind == mTB {
+			rtName = "TBValue" // the closure is a helper of the run's T
+		}
+		call := r.buildMethodCall(&methodPlan{kind: mp.kind, rtName: rtName}, fake.Fun.(*ast.SelectorExpr), fake)
 		var stmt ast.Stmt = &ast.ExprStmt{X: call}
 		if sig.Results().Len() > 0 {
 			stmt = &ast.ReturnStmt{Return: pos, Results: []ast.Expr{call}}
