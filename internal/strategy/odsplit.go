@@ -1,9 +1,10 @@
 package strategy
 
 import (
-	"math/rand/v2"
+	"os"
 	"sort"
 	"strconv"
+	"time"
 )
 
 // Splitting optimal DPOR (issue 12, seed-002 §6 with the digest's fix):
@@ -299,7 +300,7 @@ func (u *unionFind) init() {
 func (u *unionFind) sidOf(n int) string {
 	if u.sid[n] == "" {
 		if u.tok == "" {
-			u.tok = strconv.FormatUint(rand.Uint64(), 36)
+			u.tok = strconv.Itoa(os.Getpid()) + "." + strconv.FormatInt(time.Now().UnixNano(), 36)
 		}
 		u.sid[n] = "~" + u.tok + "." + strconv.Itoa(n)
 		u.byStep[u.sid[n]] = n
