@@ -203,7 +203,7 @@ func (x *explorer) run() {
 	// The run numbers: first..end-1 (end 0: no end). A shard's range
 	// (FirstRun) ends at run Runs; otherwise Runs counts the runs made.
 	first, end := max(cfg.FirstRun, 1), 0
-	if u := cfg.Unit; u != nil && u.Frag == nil && cfg.Replay == "" {
+	if u := cfg.Unit; u != nil && u.Frag == nil && u.OD == nil && cfg.Replay == "" {
 		first, end = u.From, u.To
 	}
 	yield := yieldCheck{file: cfg.Yield}

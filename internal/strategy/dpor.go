@@ -83,6 +83,7 @@ type DPOR struct {
 	cut     bool // the current run is longer than MaxSteps
 
 	unit *unitInfo // the subtree explored, when restricted to one (split.go)
+	od   *odInfo   // optimal DPOR: the unit explored (odsplit.go)
 }
 
 type dnode struct {
@@ -246,11 +247,26 @@ func (d *DPOR) Choose(p *engine.Point) int {
 		nd.pend[k] = pendingEvent(p, p.Choices[j])
 	}
 	nd.sleep = append([]*event(nil), d.sleep...)
+	if d.od != nil && i <= len(d.od.levels) {
+		d.follow = d.od.wn[i] // the unit's path (odsplit.go)
+	}
 	if d.follow == nil {
 		d.follow = &wnode{}
 	}
 	nd.wut = d.follow
 	take := ""
+	if d.od != nil && i < len(d.od.levels) {
+		if take = nd.keyOf(nd.wut.children[0]); take == "" {
+			// The unit's path step is not enabled here: as the
+			// sequential exploration drops such a wakeup sequence, the
+			// unit has nothing to explore (odsplit.go).
+			d.WakeupMisses++
+			nd.wut.children = nil
+			d.blockedAt = len(d.re.ev)
+			d.depth--
+			return order[0]
+		}
+	}
 	for d.Optimal && take == "" && len(nd.wut.children) > 0 {
 		take = nd.keyOf(nd.wut.children[0])
 		if take == "" {
@@ -279,6 +295,7 @@ func (d *DPOR) Choose(p *engine.Point) int {
 	nd.taken = take
 	nd.done = []string{take}
 	nd.bt = []string{take}
+	ctxRan := d.od != nil && d.odContext(i, nd)
 	d.curPC = nd.pcBefore + nd.cost(take)
 	d.stack = append(d.stack, nd)
 	// The other ready cases of the select taken: local nondeterminism.
@@ -289,7 +306,7 @@ func (d *DPOR) Choose(p *engine.Point) int {
 			continue
 		}
 		if d.Optimal {
-			if !d.asleepIn(nd.sleep, e) {
+			if !ctxRan && !d.asleepIn(nd.sleep, e) {
 				d.later = append(d.later, laterInsert{nd, e})
 			}
 		} else {
@@ -411,6 +428,9 @@ func (d *DPOR) End(r *engine.Result) {
 		d.spawn(lens)
 	}
 	d.backtrack()
+	if d.od != nil {
+		d.odSnapshot()
+	}
 }
 
 // MaxAnalyzedSteps is the default of DPOR.MaxSteps: analyzing the races of
@@ -1417,7 +1437,9 @@ func weakInitial(s *event, v []*event) bool {
 
 // Proven implements Prover.
 func (d *DPOR) Proven() string {
-	if !d.over || d.diverged || d.guide != nil || d.Lazy || d.CutRuns > 0 {
+	if !d.over && d.od == nil || d.diverged || d.guide != nil || d.Lazy || d.CutRuns > 0 {
+		// (A unit of a split optimal DPOR hands what it has not
+		// explored to other units: odsplit.go.)
 		return ""
 	}
 	if d.boundSkipped {
@@ -1778,6 +1800,9 @@ func (d *DPOR) insert(nd *dnode, w []*pevent) {
 			break
 		}
 		if !descended {
+			if d.od != nil && d.odLate(n, w) {
+				return
+			}
 			for _, x := range w {
 				c := &wnode{ev: x}
 				n.children = append(n.children, c)
@@ -1797,6 +1822,13 @@ type unionFind struct {
 	parent []int
 	byStep map[string]int
 	cur    map[interface{}]int // object -> name, in the current run
+	// For units of a split exploration (odsplit.go): the step that made
+	// each name (a token for a name no step made), and, with track, the
+	// equivalences of steps learned since the log was taken.
+	sid   []string
+	track bool
+	log   [][2]string
+	tok   string
 }
 
 func newUnionFind() *unionFind { return &unionFind{byStep: map[string]int{}} }
@@ -1811,6 +1843,7 @@ func (u *unionFind) find(x int) int {
 
 func (u *unionFind) fresh() int {
 	u.parent = append(u.parent, len(u.parent))
+	u.sid = append(u.sid, "")
 	return len(u.parent) - 1
 }
 
@@ -1833,9 +1866,7 @@ func (u *unionFind) nameOf(obj interface{}) int {
 func (d *DPOR) nameObjects(a *analysis) {
 	u := d.names
 	u.cur = map[interface{}]int{}
-	if len(u.parent) == 0 {
-		u.fresh()
-	}
+	u.init()
 	u.cur[world] = 0
 	counts := map[string]int{}
 	for _, e := range a.ev {
@@ -1863,14 +1894,21 @@ func (d *DPOR) nameObjects(a *analysis) {
 					u.cur[ac.obj] = n
 				} else if u.find(m) != u.find(n) {
 					u.parent[u.find(m)] = u.find(n)
+					if u.track {
+						u.log = append(u.log, [2]string{u.sidOf(m), u.sidOf(n)})
+					}
 				}
 			}
 			if !ok {
 				n = u.fresh()
+				u.sid[n] = id
 				u.cur[ac.obj] = n
 			}
 			if _, seen := u.byStep[id]; !seen {
 				u.byStep[id] = n
+				if u.track && u.sid[n] != id {
+					u.log = append(u.log, [2]string{id, u.sidOf(n)})
+				}
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -38,6 +39,8 @@ type Unit struct {
 	// explored once every unit of pass c is finished (Coordinate), as
 	// the sequential passes follow each other.
 	Pass int `json:"pass,omitempty"`
+	// OD is, for optimal DPOR, the unit (odsplit.go).
+	OD *ODFrag `json:"od,omitempty"`
 }
 
 // Fragment is a subtree of a DFS or source-DPOR exploration: the stack of
@@ -91,35 +94,20 @@ type FragNode struct {
 // SplitKind says how the exploration of strategy name splits: "runs"
 // (random, pct, pos), "tree" (dfs, sdpor, ipb, idb) or "" (not split).
 //
-// Optimal DPOR (odpor) is not split: a wakeup tree at a node is complete
-// only once every subtree before it (in its order) is explored, and a race
-// found in one subtree inserts a sequence into the wakeup tree of a node
-// above it, under the child another unit explores, if that child is an
-// initial of the sequence (seed-002 §5.1); deciding that needs the
-// sequences' steps compared with the names of objects across processes
-// (seed-002 §6's insertion into the coordinator's execution tree), which
-// units do not share (each process names objects by its own runs).
-// Three shortcuts were measured and fail (issue 12, on the 428 corpus
-// programs). Giving a child of the root away with its wakeup subtree as
-// it is, and dropping the sequences a sibling's races would insert under
-// it once it has started ("its own exploration covers them"), loses
-// classes on 9 programs (on 21 when done at every node), so an optimal
-// DPOR subtree does not cover its classes without the insertions its
-// earlier siblings make; inserting such a sequence instead as a new leaf
-// of the root, asleep only for the children explored before, loses none
-// but makes 10 times the runs (21,513 for 2,176). Starting a child
-// early and keeping its exploration when nothing was inserted under it
-// meanwhile does not help either: in readers-n nearly every child gets
-// an insertion from the last run before it starts. Matching sequential
-// optimal DPOR needs the insertion to descend, as the sequential one
-// does, into the subtree another unit explores (seed-002 §6), with its
-// steps' objects named the same in every process.
+// Optimal DPOR (odpor) splits into subtrees only with HEDDLE_SPLIT_ODPOR
+// set (odsplit.go): the split is sound (TestParallelEqualsSequential), but
+// its units explore some tests several times over (readers(11): 9,782
+// runs for 2,048), so by default an odpor test runs in one worker.
 func SplitKind(name string) string {
 	switch name {
 	case "random", "pct", "pos":
 		return "runs"
 	case "dfs", "sdpor", "ipb", "idb":
 		return "tree"
+	case "odpor":
+		if os.Getenv("HEDDLE_SPLIT_ODPOR") != "" {
+			return "tree" // opt-in: see odsplit.go
+		}
 	}
 	return ""
 }
@@ -128,6 +116,10 @@ func SplitKind(name string) string {
 // runs runs (0: no bound in runs).
 func RootUnit(name string, runs int) Unit {
 	u := Unit{Strategy: name}
+	if name == "odpor" {
+		u.OD = &ODFrag{}
+		return u
+	}
 	switch SplitKind(name) {
 	case "runs":
 		u.From = 1
@@ -142,7 +134,7 @@ func RootUnit(name string, runs int) Unit {
 
 // Runs is the number of runs of a run range (0 if it has no end).
 func (u Unit) Runs() int {
-	if u.Frag != nil || u.To == 0 {
+	if u.Frag != nil || u.OD != nil || u.To == 0 {
 		return 0
 	}
 	return u.To - u.From
@@ -150,6 +142,9 @@ func (u Unit) Runs() int {
 
 // String describes the unit for logs.
 func (u Unit) String() string {
+	if u.OD != nil {
+		return fmt.Sprintf("%s subtree at depth %d", u.Strategy, len(u.OD.Path))
+	}
 	if u.Frag == nil {
 		if u.To == 0 {
 			return fmt.Sprintf("%s runs %d..", u.Strategy, u.From)
@@ -185,8 +180,8 @@ func Split(u Unit, n int) []Unit { return SplitWithin(u, n, 0) }
 // units split off are within the runs to explore too; the deepest node
 // with choices left when none is.
 func SplitWithin(u Unit, n, within int) []Unit {
-	if n <= 1 {
-		return []Unit{u}
+	if n <= 1 || u.OD != nil {
+		return []Unit{u} // optimal DPOR: a unit's rest comes as units (Spawned)
 	}
 	if u.Frag == nil {
 		return splitRuns(u, n)
@@ -450,6 +445,9 @@ type UnitState interface {
 // range the ordinary strategy (the explorer numbers the runs), for a
 // subtree a DFS or source DPOR restricted to it.
 func NewForUnit(o Options, u Unit) (engine.Strategy, error) {
+	if u.OD != nil {
+		return newODForUnit(u.OD), nil
+	}
 	if u.Frag == nil {
 		if SplitKind(u.Strategy) != "runs" {
 			return nil, fmt.Errorf("strategy %s does not split by runs", u.Strategy)
@@ -566,6 +564,9 @@ func (d *DPOR) restore(f *Fragment) {
 
 // Rest implements UnitState.
 func (d *DPOR) Rest() *Unit {
+	if d.od != nil {
+		return d.odRestUnit()
+	}
 	if d.over || d.diverged {
 		return nil
 	}
@@ -586,6 +587,9 @@ func (d *DPOR) Rest() *Unit {
 
 // Spawned implements UnitState.
 func (d *DPOR) Spawned() []Unit {
+	if d.od != nil {
+		return d.odSpawned()
+	}
 	if d.unit == nil {
 		return nil
 	}
@@ -911,6 +915,7 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 	}
 	ordered := Ordered(root.Strategy) && root.Frag != nil || root.Frag == nil && SplitKind(root.Strategy) == "runs"
 	fr := NewFrontier()
+	od := NewODCoord() // optimal DPOR's tree (odsplit.go)
 	queue := []Unit{root}
 	fr.Record(root)
 	type out struct {
@@ -1072,7 +1077,7 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 					break
 				}
 			}
-			u := queue[0]
+			u := od.Dispatch(queue[0])
 			queue = queue[1:]
 			id++
 			r := &running{start: time.Now(), yield: make(chan struct{}), kill: make(chan struct{})}
@@ -1149,6 +1154,17 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 			queue = append(queue, *r.o.Rest)
 		}
 		for _, s := range r.o.Spawned {
+			if s.OD != nil {
+				us, late, covered := od.Accept(s)
+				queue = append(queue, us...)
+				if late {
+					st.Spawned++
+				}
+				if covered {
+					st.Dropped++
+				}
+				continue
+			}
 			if s.Pass > pass {
 				if next == nil {
 					next = &s

@@ -1,0 +1,556 @@
+package strategy
+
+import (
+	"os"
+	"sort"
+	"strconv"
+	"time"
+)
+
+// Splitting optimal DPOR (issue 12, seed-002 §6 with the digest's fix):
+// a unit is the subtree at the end of a path of wakeup steps, each level
+// with the steps taken before it there (asleep), and the wakeup tree the
+// unit starts with at its end. A race whose reversal goes into the
+// wakeup tree of a node on the path is inserted there by the unit as the
+// sequential insert does, descending along the path; if it falls off the
+// path at a node above the unit's own, it is reported (late), and the
+// coordinator runs it through its tree T, from the child after the
+// reporter's, with the same insert rule: where it ends it becomes a new
+// unit, asleep at each level only for the steps it was checked against
+// there (and, at the reporter's node, what the reporter had asleep).
+
+// odLevel is one level of a unit's path: the step taken and the steps
+// before it at that node, asleep.
+type odLevel struct {
+	take   *pevent
+	before []*pevent
+	ran    bool // the node was run before (its other select cases were inserted then)
+}
+
+// odUnit is a unit of optimal DPOR.
+type odUnit struct {
+	path []odLevel
+	w    *wnode   // the wakeup tree at the end of path (its children)
+	tp   []*tnode // coordinator: the T node of each level, 0..len(path)
+}
+
+// odInfo is what an optimal DPOR restricted to a unit keeps.
+type odInfo struct {
+	levels []odLevel
+	wn     []*wnode // the wakeup node at each level 0..len(levels)
+	ctx    map[*wnode]int
+	late   []odLateIns
+	// The state after the last run ended (a run cut by a time slice
+	// changes the stack's pending steps): the stack's length, each
+	// node's pending steps and the objects' names of that run.
+	n    int
+	pend []map[string]*event
+	cur  map[interface{}]int
+	// In a worker: the unit as received, and whether its rest was
+	// handed over.
+	frag   *ODFrag
+	handed bool
+	ran    bool // a run ended
+}
+
+func (d *DPOR) odSnapshot() {
+	od := d.od
+	od.ran = true
+	od.n = len(d.stack)
+	od.pend = od.pend[:0]
+	for _, nd := range d.stack {
+		od.pend = append(od.pend, nd.pend)
+	}
+	od.cur = d.names.cur
+}
+
+// odLateIns is a sequence a race inserts at the node of level level,
+// after the unit's path step there: outside the unit.
+type odLateIns struct {
+	level int
+	w     []*pevent
+}
+
+// copyW copies a wakeup tree, without the steps a run cut short added.
+func copyW(w *wnode) *wnode {
+	c := &wnode{ev: w.ev}
+	for _, x := range w.children {
+		if x.ev != nil {
+			c.children = append(c.children, copyW(x))
+		}
+	}
+	return c
+}
+
+// newODUnitDPOR is an optimal DPOR that explores u, naming objects with names.
+func newODUnitDPOR(u *odUnit, names *unionFind) *DPOR {
+	d := NewOptimalDPOR()
+	d.names = names
+	od := &odInfo{levels: u.path, ctx: map[*wnode]int{}}
+	n := &wnode{}
+	for j, l := range u.path {
+		od.wn = append(od.wn, n)
+		od.ctx[n] = j
+		c := &wnode{ev: l.take}
+		n.children = []*wnode{c}
+		n = c
+	}
+	od.wn = append(od.wn, n)
+	if u.w != nil {
+		for _, x := range u.w.children {
+			n.children = append(n.children, copyW(x))
+		}
+	}
+	d.od = od
+	return d
+}
+
+// odContext handles a new node at level i of the path: the steps before
+// the path step there are asleep. It reports whether the node ran before.
+func (d *DPOR) odContext(i int, nd *dnode) bool {
+	if i >= len(d.od.levels) {
+		return false
+	}
+	l := d.od.levels[i]
+	for _, b := range l.before {
+		for _, k := range nd.keys {
+			if k != nd.taken && b.matches(nd.pend[k]) && !contains(nd.done, k) {
+				nd.done = append(nd.done, k)
+				d.sleep = append(d.sleep, nd.pend[k])
+			}
+		}
+	}
+	return l.ran
+}
+
+// odLate reports w, falling off the path at n, if n is above the unit's node.
+func (d *DPOR) odLate(n *wnode, w []*pevent) bool {
+	j, ok := d.od.ctx[n]
+	if !ok {
+		return false
+	}
+	d.od.late = append(d.od.late, odLateIns{level: j, w: append([]*pevent(nil), w...)})
+	return true
+}
+
+// odRest is what is left of the unit, as units: each wakeup child not
+// started yet at the nodes of the unit's own subtree on the stack.
+func (d *DPOR) odRest() (out []*odUnit) {
+	if d.over || d.diverged || !d.od.ran {
+		return nil
+	}
+	m := len(d.od.levels)
+	t := d.od.n - 1
+	levels := append([]odLevel(nil), d.od.levels...)
+	cur := d.names.cur
+	d.names.cur = d.od.cur
+	defer func() { d.names.cur = cur }()
+	for i := m; i <= t; i++ {
+		nd := d.stack[i]
+		ch := nd.wut.children
+		var before []*pevent
+		for _, k := range nd.done {
+			if e := d.od.pend[i][k]; k != nd.taken && e != nil {
+				before = append(before, d.portable(e))
+			}
+		}
+		start := 0
+		if i < t {
+			start = 1
+			levels = append(levels, odLevel{take: ch[0].ev, before: before, ran: true})
+		}
+		b := append([]*pevent(nil), before...)
+		if i < t {
+			b = append(b, ch[0].ev)
+		}
+		for c := start; c < len(ch); c++ {
+			path := append(append([]odLevel(nil), levels[:i]...), odLevel{take: ch[c].ev, before: append([]*pevent(nil), b...)})
+			out = append(out, &odUnit{path: path, w: copyW(ch[c])})
+			b = append(b, ch[c].ev)
+		}
+	}
+	return out
+}
+
+// tnode is a node of the coordinator's tree T: a step (a child of its
+// parent) and the steps known after it.
+type tnode struct {
+	ev       *pevent
+	children []*tnode
+}
+
+func (n *tnode) child(ev *pevent) *tnode {
+	for _, c := range n.children {
+		if psame(c.ev, ev) {
+			return c
+		}
+	}
+	c := &tnode{ev: ev}
+	n.children = append(n.children, c)
+	return c
+}
+
+func (n *tnode) addW(w *wnode) {
+	for _, x := range w.children {
+		n.child(x.ev).addW(x)
+	}
+}
+
+// odCoord is the coordinator's tree.
+type odCoord struct {
+	root *tnode
+	d    *DPOR // for checkInitial, with the coordinator's names
+}
+
+// register places u in T from its parent's T path (the first parent
+// levels are those of the parent).
+func (c *odCoord) register(u *odUnit, parent []*tnode) {
+	u.tp = append([]*tnode(nil), parent...)
+	if len(u.tp) == 0 {
+		u.tp = []*tnode{c.root}
+	}
+	for j := len(u.tp) - 1; j < len(u.path); j++ {
+		u.tp = append(u.tp, u.tp[j].child(u.path[j].take))
+	}
+	if u.w != nil {
+		u.tp[len(u.path)].addW(u.w)
+	}
+}
+
+// route runs the late insertion l of unit u through T; it returns the new
+// unit, or nil if the sequence is covered.
+func (c *odCoord) route(u *odUnit, l odLateIns) *odUnit {
+	j := l.level
+	w := l.w
+	n, pc := u.tp[j], u.tp[j+1]
+	levels := append([]odLevel(nil), u.path[:j]...)
+	tp := append([]*tnode(nil), u.tp[:j+1]...)
+	pre := append(append([]*pevent(nil), u.path[j].before...), u.path[j].take)
+	first := true
+	for {
+		if len(w) == 0 {
+			return nil
+		}
+		var next *tnode
+		var w2 []*pevent
+		failed := append([]*pevent(nil), pre...)
+		started := !first // at the reporter's node, only the steps after its own
+		for _, ch := range n.children {
+			if !started {
+				started = ch == pc
+				continue
+			}
+			x, ok := c.d.checkInitial(ch.ev, w)
+			if !ok {
+				failed = append(failed, ch.ev)
+				continue
+			}
+			if len(ch.children) == 0 {
+				return nil
+			}
+			next, w2 = ch, x
+			break
+		}
+		if next == nil {
+			if len(w) == 1 && pcontains(failed, w[0]) {
+				// A leaf that is a step taken here already (a select
+				// case not ready here stands for a ready one): the
+				// sequential exploration skips it (backtrack).
+				return nil
+			}
+			nu := &odUnit{path: append(levels, odLevel{take: w[0], before: failed})}
+			nu.w = &wnode{}
+			m := nu.w
+			for _, x := range w[1:] {
+				k := &wnode{ev: x}
+				m.children = []*wnode{k}
+				m = k
+			}
+			c.register(nu, tp)
+			return nu
+		}
+		levels = append(levels, odLevel{take: next.ev, before: failed})
+		tp = append(tp, next)
+		n, w, pre, first = next, w2, nil, false
+	}
+}
+
+func pcontains(s []*pevent, p *pevent) bool {
+	for _, x := range s {
+		if psame(x, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// --- names shared by the units ------------------------------------------
+
+// init makes name 0, the pseudo-object every event reads.
+func (u *unionFind) init() {
+	if len(u.parent) == 0 {
+		u.fresh()
+		u.sid[0] = "@world"
+		u.byStep["@world"] = 0
+	}
+}
+
+// sidOf is the portable name of name n: the step that made it, or a
+// token unique to this process.
+func (u *unionFind) sidOf(n int) string {
+	if u.sid[n] == "" {
+		if u.tok == "" {
+			u.tok = strconv.Itoa(os.Getpid()) + "." + strconv.FormatInt(time.Now().UnixNano(), 36)
+		}
+		u.sid[n] = "~" + u.tok + "." + strconv.Itoa(n)
+		u.byStep[u.sid[n]] = n
+	}
+	return u.sid[n]
+}
+
+// importSid is the name of the portable name s.
+func (u *unionFind) importSid(s string) int {
+	u.init()
+	if n, ok := u.byStep[s]; ok {
+		return n
+	}
+	n := u.fresh()
+	u.sid[n] = s
+	u.byStep[s] = n
+	return n
+}
+
+// importEdges merges the names of each pair.
+func (u *unionFind) importEdges(es [][2]string) {
+	for _, e := range es {
+		a, b := u.find(u.importSid(e[0])), u.find(u.importSid(e[1]))
+		if a != b {
+			u.parent[a] = b
+		}
+	}
+}
+
+// --- units as JSON ------------------------------------------------------
+
+// ODFrag is a unit of a split optimal DPOR (Unit.OD), or, from a unit, a
+// report to the coordinator: a sequence a race inserts above the unit
+// (Late), or the equivalences of steps it learned (Names alone).
+type ODFrag struct {
+	// Path is the steps from the root to the unit's node, each with the
+	// steps before it there (asleep); W the wakeup tree there.
+	Path []ODLevel  `json:"path,omitempty"`
+	W    []*ODWNode `json:"w,omitempty"`
+	// Late, if positive: Seq is to be inserted at the node of level
+	// Late-1 of Path (the reporter's), after its step there.
+	Late int       `json:"late,omitempty"`
+	Seq  []ODEvent `json:"seq,omitempty"`
+	// Names are pairs of steps that name the same object (unionFind).
+	Names [][2]string `json:"names,omitempty"`
+}
+
+// ODLevel is one level of a path.
+type ODLevel struct {
+	Take   ODEvent   `json:"take"`
+	Before []ODEvent `json:"before,omitempty"`
+	Ran    bool      `json:"ran,omitempty"`
+}
+
+// ODWNode is a node of a wakeup tree.
+type ODWNode struct {
+	Ev ODEvent    `json:"ev"`
+	Ch []*ODWNode `json:"ch,omitempty"`
+}
+
+// ODEvent is a step (pevent) with its objects named by steps.
+type ODEvent struct {
+	G   []string `json:"g,omitempty"`
+	C   []int    `json:"c,omitempty"`
+	S   []bool   `json:"s,omitempty"`
+	A   []bool   `json:"a,omitempty"`
+	T   string   `json:"t,omitempty"`
+	Acc []ODAcc  `json:"acc,omitempty"`
+}
+
+// ODAcc is an access of a step: the object's name, write, mutex.
+type ODAcc struct {
+	N string `json:"n"`
+	W bool   `json:"w,omitempty"`
+	M bool   `json:"m,omitempty"`
+}
+
+func exportEv(p *pevent, u *unionFind) ODEvent {
+	e := ODEvent{G: p.gids, C: p.cases, S: p.sel, A: p.arr, T: p.timer}
+	for _, a := range p.acc {
+		e.Acc = append(e.Acc, ODAcc{N: u.sidOf(a.name), W: a.write, M: a.mutx})
+	}
+	return e
+}
+
+func importEv(e ODEvent, u *unionFind) *pevent {
+	p := &pevent{gids: e.G, cases: e.C, sel: e.S, arr: e.A, timer: e.T}
+	for _, a := range e.Acc {
+		p.acc = append(p.acc, pacc{name: u.importSid(a.N), write: a.W, mutx: a.M})
+	}
+	return p
+}
+
+func exportEvs(ps []*pevent, u *unionFind) []ODEvent {
+	var out []ODEvent
+	for _, p := range ps {
+		out = append(out, exportEv(p, u))
+	}
+	return out
+}
+
+func importEvs(es []ODEvent, u *unionFind) []*pevent {
+	var out []*pevent
+	for _, e := range es {
+		out = append(out, importEv(e, u))
+	}
+	return out
+}
+
+func exportW(w *wnode, u *unionFind) []*ODWNode {
+	if w == nil {
+		return nil
+	}
+	var out []*ODWNode
+	for _, c := range w.children {
+		if c.ev != nil {
+			out = append(out, &ODWNode{Ev: exportEv(c.ev, u), Ch: exportW(c, u)})
+		}
+	}
+	return out
+}
+
+func importW(ws []*ODWNode, u *unionFind) *wnode {
+	w := &wnode{}
+	for _, c := range ws {
+		x := importW(c.Ch, u)
+		x.ev = importEv(c.Ev, u)
+		w.children = append(w.children, x)
+	}
+	return w
+}
+
+func exportPath(ls []odLevel, u *unionFind) []ODLevel {
+	var out []ODLevel
+	for _, l := range ls {
+		out = append(out, ODLevel{Take: exportEv(l.take, u), Before: exportEvs(l.before, u), Ran: l.ran})
+	}
+	return out
+}
+
+func importPath(ls []ODLevel, u *unionFind) []odLevel {
+	var out []odLevel
+	for _, l := range ls {
+		out = append(out, odLevel{take: importEv(l.Take, u), before: importEvs(l.Before, u), ran: l.Ran})
+	}
+	return out
+}
+
+// --- a unit in a worker -------------------------------------------------
+
+// newODForUnit is the optimal DPOR that explores the unit f.
+func newODForUnit(f *ODFrag) *DPOR {
+	names := newUnionFind()
+	names.importEdges(f.Names)
+	u := &odUnit{path: importPath(f.Path, names), w: importW(f.W, names)}
+	d := newODUnitDPOR(u, names)
+	d.od.frag = f
+	names.track = true
+	return d
+}
+
+// odRestUnit is UnitState.Rest: the unit itself if it has not run, else
+// nil (what it has not explored is in Spawned).
+func (d *DPOR) odRestUnit() *Unit {
+	if !d.od.ran && !d.over && !d.diverged {
+		f := *d.od.frag
+		return &Unit{Strategy: "odpor", OD: &f}
+	}
+	return nil
+}
+
+// odSpawned is UnitState.Spawned: the units of what is left of the unit,
+// the sequences its races insert above it, and the names it learned.
+func (d *DPOR) odSpawned() []Unit {
+	if !d.od.ran || d.od.handed {
+		return nil
+	}
+	d.od.handed = true
+	u := d.names
+	var out []Unit
+	rest := d.odRest()
+	// The deepest units come first, each level's in order: they place
+	// the steps being explored in T before their siblings.
+	sort.SliceStable(rest, func(i, j int) bool { return len(rest[i].path) > len(rest[j].path) })
+	for _, r := range rest {
+		out = append(out, Unit{Strategy: "odpor", OD: &ODFrag{Path: exportPath(r.path, u), W: exportW(r.w, u)}})
+	}
+	for _, l := range d.od.late {
+		out = append(out, Unit{Strategy: "odpor", OD: &ODFrag{Path: exportPath(d.od.levels, u), Late: l.level + 1, Seq: exportEvs(l.w, u)}})
+	}
+	d.od.late = nil
+	if len(u.log) > 0 {
+		out = append(out, Unit{Strategy: "odpor", OD: &ODFrag{Names: u.log}})
+		u.log = nil
+	}
+	return out
+}
+
+// --- the coordinator ----------------------------------------------------
+
+// ODCoord is the coordinator's side of a split optimal DPOR: the tree T
+// of the steps known at each node (seed-002 §6), which the sequences
+// races insert above their units are run through, and the names of
+// objects learned by every unit.
+type ODCoord struct {
+	c     *odCoord
+	names *unionFind
+	edges [][2]string
+}
+
+// NewODCoord returns an empty coordinator tree.
+func NewODCoord() *ODCoord {
+	names := newUnionFind()
+	names.init()
+	return &ODCoord{c: &odCoord{root: &tnode{}, d: &DPOR{Optimal: true, names: names}}, names: names}
+}
+
+// Accept takes a report of a unit: it returns the units to explore (a
+// unit of its rest, placed in T; the new unit a late sequence makes, none
+// if T covers it), whether s was a late sequence and whether T covered it.
+func (oc *ODCoord) Accept(s Unit) (units []Unit, late, covered bool) {
+	f := s.OD
+	if len(f.Names) > 0 {
+		oc.names.importEdges(f.Names)
+		oc.edges = append(oc.edges, f.Names...)
+	}
+	if f.Late > 0 {
+		u := &odUnit{path: importPath(f.Path, oc.names)}
+		oc.c.register(u, nil)
+		nu := oc.c.route(u, odLateIns{level: f.Late - 1, w: importEvs(f.Seq, oc.names)})
+		if nu == nil {
+			return nil, true, true
+		}
+		return []Unit{{Strategy: "odpor", OD: &ODFrag{Path: exportPath(nu.path, oc.names), W: exportW(nu.w, oc.names)}}}, true, false
+	}
+	if len(f.Path) == 0 && len(f.W) == 0 {
+		return nil, false, false // names only
+	}
+	u := &odUnit{path: importPath(f.Path, oc.names), w: importW(f.W, oc.names)}
+	oc.c.register(u, nil)
+	return []Unit{s}, false, false
+}
+
+// Dispatch gives u, about to be explored, the names learned so far.
+func (oc *ODCoord) Dispatch(u Unit) Unit {
+	if u.OD == nil || len(oc.edges) == 0 {
+		return u
+	}
+	f := *u.OD
+	f.Names = oc.edges
+	u.OD = &f
+	return u
+}
