@@ -62,6 +62,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GOFLAGS", "")
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
 			env.Setenv("HEDDLE_CACHE", cache)
+			// One epoch for every command of a script, whose schedules
+			// are compared (parallel.txt): wallclock_epoch.txt unsets it.
+			env.Setenv("HEDDLE_EPOCH", "2026-01-01T00:00:00Z")
 			env.Setenv("EXAMPLES", examples)
 			env.Setenv("HEDDLE_REPO", repo)
 			return nil

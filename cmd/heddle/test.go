@@ -348,8 +348,19 @@ func scheduleDir(out, cache string, prog *build.Program) (string, error) {
 
 // commandEpoch is the virtual instant at which the runs of this command
 // start: the wall clock when it started, to the second, the same for every
-// package and worker (explore.Config.Epoch).
-var commandEpoch = sync.OnceValue(func() time.Time { return time.Now().UTC().Truncate(time.Second) })
+// package and worker (explore.Config.Epoch), or the instant $HEDDLE_EPOCH
+// gives (RFC 3339), so that the jobs of a cluster, or two commands whose
+// schedules are compared, start their clocks at the same instant.
+var commandEpoch = sync.OnceValue(func() time.Time {
+	if v := os.Getenv("HEDDLE_EPOCH"); v != "" {
+		t, err := time.Parse(time.RFC3339, v)
+		if err == nil {
+			return t.UTC()
+		}
+		fmt.Fprintf(os.Stderr, "heddle: ignoring HEDDLE_EPOCH: %v\n", err)
+	}
+	return time.Now().UTC().Truncate(time.Second)
+})
 
 // exploreConfig is the configuration of the test binary of pkg.
 func exploreConfig(f *testFlags, outDir string, prog *build.Program, pkg *build.Package) explore.Config {
