@@ -416,16 +416,25 @@ func (e *Exec) waitChild() bool {
 	if e.childWaited >= min(t.when-e.now, e.cfg.ChildWait) {
 		return false
 	}
+	e.sleepProgress(&e.childWaited)
+	return true
+}
+
+// sleepProgress sleeps a millisecond of real time, for a wait on what
+// heddle does not control, and adds it to *waited; waiting is progress for
+// the watchdog, and the enabled set is rebuilt after it.
+//
+//go:norace
+func (e *Exec) sleepProgress(waited *time.Duration) {
 	d := time.Millisecond
 	time.Sleep(d)
-	e.childWaited += d
+	*waited += d
 	if p := e.cfg.Progress; p != nil {
 		raceDisable()
 		p.Add(1)
 		raceEnable()
 	}
 	e.rebuildAll = true
-	return true
 }
 
 // detachWait is how long a run in which nothing else can run waits for its

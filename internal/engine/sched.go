@@ -631,15 +631,7 @@ func (e *Exec) waitForeign() bool {
 		// A goroutine waits in code heddle does not control: I/O, or a
 		// goroutine heddle does not control, may still end the wait
 		// (detach.go). Waiting is progress, for the watchdog.
-		d := time.Millisecond
-		time.Sleep(d)
-		e.detachWaited += d
-		if p := e.cfg.Progress; p != nil {
-			raceDisable()
-			p.Add(1)
-			raceEnable()
-		}
-		e.rebuildAll = true
+		e.sleepProgress(&e.detachWaited)
 		return true
 	}
 	if e.foreignWaited >= ForeignWait {

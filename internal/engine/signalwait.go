@@ -22,24 +22,12 @@ func (g *G) SignalWait() bool {
 	if g == nil || g.exec == nil || len(g.exec.signalChans) == 0 {
 		return false
 	}
-	switch g.op.Kind {
-	case OpRecv, OpSelect:
-	default:
-		return false
-	}
-	for _, c := range g.op.Cases {
-		if c == nil || c.IsSend() {
-			continue
-		}
-		ch := c.Chan()
-		if ch == nil {
-			continue
-		}
+	return g.recvWaitsOn(func(ch unsafe.Pointer) bool {
 		for _, s := range g.exec.signalChans {
 			if s == ch {
 				return true
 			}
 		}
-	}
-	return false
+		return false
+	})
 }

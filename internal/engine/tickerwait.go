@@ -1,6 +1,9 @@
 package engine
 
-import "time"
+import (
+	"time"
+	"unsafe"
+)
 
 // TickerWait returns the period of an active ticker whose channel g's
 // pending receive or select waits on, or 0. A goroutine left waiting on a
@@ -12,24 +15,36 @@ func (g *G) TickerWait() time.Duration {
 	if g == nil || g.exec == nil {
 		return 0
 	}
+	var period time.Duration
+	g.recvWaitsOn(func(ch unsafe.Pointer) bool {
+		for _, t := range g.exec.timers {
+			if t.period > 0 && t.ch != nil && chanAddr(t.ch) == ch {
+				period = t.period
+				return true
+			}
+		}
+		return false
+	})
+	return period
+}
+
+// recvWaitsOn reports whether g's pending receive or select has a receive
+// case on a channel for which is returns true.
+//
+//go:norace
+func (g *G) recvWaitsOn(is func(ch unsafe.Pointer) bool) bool {
 	switch g.op.Kind {
 	case OpRecv, OpSelect:
 	default:
-		return 0
+		return false
 	}
 	for _, c := range g.op.Cases {
 		if c == nil || c.IsSend() {
 			continue
 		}
-		ch := c.Chan()
-		if ch == nil {
-			continue
-		}
-		for _, t := range g.exec.timers {
-			if t.period > 0 && t.ch != nil && chanAddr(t.ch) == ch {
-				return t.period
-			}
+		if ch := c.Chan(); ch != nil && is(ch) {
+			return true
 		}
 	}
-	return 0
+	return false
 }
