@@ -476,15 +476,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 			nyield++
 			yield := filepath.Join(yieldDir, strconv.Itoa(nyield))
 			mu.Unlock()
-			done := make(chan struct{})
-			defer close(done)
-			go func() {
-				select {
-				case <-w.Yield:
-					os.WriteFile(yield, nil, 0o644)
-				case <-done:
-				}
-			}()
+			defer yieldOnAsk(w.Yield, yield)()
 			defer func() {
 				mu.Lock()
 				inflight--
@@ -697,15 +689,7 @@ func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, 
 	finished, st := strategy.CoordinateWork(rest, f.parallel, 0, func(w strategy.Work) strategy.Outcome {
 		u := w.Unit
 		yield := filepath.Join(yieldDir, strconv.Itoa(int(nyield.Add(1))))
-		done := make(chan struct{})
-		defer close(done)
-		go func() {
-			select {
-			case <-w.Yield:
-				os.WriteFile(yield, nil, 0o644)
-			case <-done:
-			}
-		}()
+		defer yieldOnAsk(w.Yield, yield)()
 		ur, ok := explore(&u, 0, 0, yield, w.Kill, nil)
 		if !ok {
 			select {
@@ -1361,4 +1345,19 @@ func testPackages(prog *build.Program, f *testFlags, outDir string, out *syncWri
 		}
 	}
 	return code
+}
+
+// yieldOnAsk writes the yield file a worker watches (explore's yield
+// check) when the coordinator asks the unit to yield (Work.Yield), until
+// the returned function is called.
+func yieldOnAsk(ask <-chan struct{}, file string) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ask:
+			os.WriteFile(file, nil, 0o644)
+		case <-done:
+		}
+	}()
+	return func() { close(done) }
 }
