@@ -440,12 +440,13 @@ func countAction(evs []event.Event, action string) int {
 	return n
 }
 
-// countRerun counts the tests heddle could not explore past their first
-// run: they fail on any run after it in one process (explore.KindRerun).
-func countRerun(evs []event.Event) int {
+// countVerdict counts the tests heddle could not explore for the reason
+// kind: explore.KindRerun (they fail on any run after their first in one
+// process), explore.KindLong (longer than the step bound).
+func countVerdict(evs []event.Event, kind string) int {
 	n := 0
 	for _, e := range evs {
-		if e.Action == event.Nondeterministic && e.Kind == explore.KindRerun {
+		if e.Action == event.Nondeterministic && e.Kind == kind {
 			n++
 		}
 	}
@@ -530,12 +531,15 @@ func summary(res *runResult, f *testFlags, main bool) string {
 	if n := countTiming(res.Events); n > 0 {
 		s += fmt.Sprintf(", %d timing-dependent %s (not bugs; -strict-timing fails them)", n, plural(n, "test"))
 	}
-	if n, rerun := countAction(res.Events, event.Nondeterministic), countRerun(res.Events); n > rerun {
-		n -= rerun
+	rerun, long := countVerdict(res.Events, explore.KindRerun), countVerdict(res.Events, explore.KindLong)
+	if n := countAction(res.Events, event.Nondeterministic) - rerun - long; n > 0 {
 		s += fmt.Sprintf(", %d %s nondeterministic by %s, not explored (not bugs; -strict-nondeterminism fails them)", n, plural(n, "test"), pluralWord(n, "itself", "themselves"))
 	}
-	if n := countRerun(res.Events); n > 0 {
-		s += fmt.Sprintf(", %d %s failing on any second run in one process, not explored past the first (not reported as bugs; -strict-nondeterminism fails them)", n, plural(n, "test"))
+	if rerun > 0 {
+		s += fmt.Sprintf(", %d %s failing on any second run in one process, not explored past the first (not reported as bugs; -strict-nondeterminism fails them)", rerun, plural(rerun, "test"))
+	}
+	if long > 0 {
+		s += fmt.Sprintf(", %d %s longer than the step bound, not explored (not reported as bugs; -strict-nondeterminism fails them)", long, plural(long, "test"))
 	}
 	if main {
 		s = fmt.Sprintf(" [%s, budget %s%s%s: %d %s of main", strategy, f.budget.Text, unit, within, runs, plural(runs, "run"))

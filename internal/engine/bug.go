@@ -34,6 +34,12 @@ type Bug struct {
 	Running []*G
 	Stack   string
 	Value   any // the panic value
+	// Long is set on a step-bound bug when virtual time stood still over
+	// the second half of the run: no goroutine polled or slept and no
+	// timer fired, every step made progress. A long computation, as far
+	// as heddle can tell, rather than a livelock (which polls, or is kept
+	// alive by timers).
+	Long bool
 }
 
 //go:norace

@@ -355,6 +355,11 @@ type Exec struct {
 	// (signalwait.go).
 	signalChans []unsafe.Pointer
 
+	// nowAtHalf is the virtual time at step StepLimit/2: a run that hits
+	// the step bound with the clock still there is long, not looping
+	// (Bug.Long).
+	nowAtHalf time.Duration
+
 	mainDone     bool
 	mainDoneAt   time.Duration
 	mainDoneStep int

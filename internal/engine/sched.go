@@ -199,9 +199,12 @@ func (e *Exec) pick() *G {
 				return nil
 			}
 		}
+		if e.steps == e.cfg.StepLimit/2 {
+			e.nowAtHalf = e.now
+		}
 		if e.steps > e.cfg.StepLimit {
 			e.res.Truncated = true
-			e.res.Bug = &Bug{Kind: KindStepLimit, Message: "step bound exceeded: " + itoa(e.cfg.StepLimit) + " scheduling steps (livelock, or a loop that never blocks)", G: c.G}
+			e.res.Bug = &Bug{Kind: KindStepLimit, Message: "step bound exceeded: " + itoa(e.cfg.StepLimit) + " scheduling steps (livelock, or a loop that never blocks)", G: c.G, Long: e.now == e.nowAtHalf}
 			return nil
 		}
 		if c.Timer != nil {

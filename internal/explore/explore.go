@@ -354,6 +354,10 @@ func (x *explorer) run() {
 			x.nondeterministic(run, res, bug)
 			break
 		}
+		if bug.Kind == engine.KindStepLimit && bug.Long && !x.cfg.StrictNondeterminism {
+			x.tooLong(run, res, bug)
+			break
+		}
 		if run > first && !x.cfg.StrictNondeterminism && x.failsOnRerun(run, bug) {
 			x.notRerunnable(run, res, bug)
 			break

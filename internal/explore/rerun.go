@@ -13,6 +13,11 @@ import (
 // after its first in one process (failsOnRerun): heddle cannot explore it.
 const KindRerun = "rerun"
 
+// KindLong is the kind of the event that says a test's run is longer than
+// the step bound while making progress (engine.Bug.Long): heddle cannot
+// explore it within the bound.
+const KindLong = "long"
+
 // failsOnRerun reports whether bug, found by a run after the first this
 // process made of the test, comes from running the test again in the same
 // process rather than from the run's schedule: the first run's schedule,
@@ -73,4 +78,24 @@ func pluralRuns(n int) string {
 		return "run was"
 	}
 	return "runs were"
+}
+
+// tooLong says that the test cannot be explored within the step bound: a
+// run passed it while making progress at every step (virtual time stood
+// still: no goroutine polled or slept, no timer fired), which is what a
+// long computation does (a million Sets into a cache) and a livelock does
+// not. The test passes, unless -strict-nondeterminism made this a bug.
+func (x *explorer) tooLong(run int, res *engine.Result, bug *engine.Bug) {
+	x.t.Helper()
+	limit := x.cfg.StepLimit
+	if limit <= 0 {
+		limit = 1000000
+	}
+	text := fmt.Sprintf("heddle: cannot explore %s: run %d is longer than the step bound (%d scheduling steps), and it made progress at\n"+
+		"  every step of its second half (no goroutine polled or slept, no timer fired): a long computation, not a livelock, as\n"+
+		"  far as heddle can tell. This is not reported as a bug; %d %s explored. Raise -step-limit to explore it, or make the test\n"+
+		"  smaller. (-strict-nondeterminism reports it as a steplimit bug.)\n",
+		x.name(), run, limit, run-x.first, pluralRuns(run-x.first))
+	x.emit(event.Event{Action: event.Nondeterministic, Kind: KindLong, Message: oneLine(bug.Message), Run: run, Steps: res.Steps, Report: text})
+	x.t.Log("\n" + strings.TrimRight(text, "\n"))
 }
