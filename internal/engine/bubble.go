@@ -1,6 +1,9 @@
 package engine
 
-import "unsafe"
+import (
+	"time"
+	"unsafe"
+)
 
 // testing/synctest bubbles.
 //
@@ -35,10 +38,24 @@ import "unsafe"
 
 // Bubble is a synctest bubble of a run.
 type Bubble struct {
+	start    time.Duration // the run's virtual time when the bubble began: its clock reads 2000-01-01 00:00 UTC then
 	root     *G
 	live     int  // goroutines of the bubble that have not exited
 	rootDone bool // the root goroutine exited: the bubble's clock stops
 	waiting  *G   // the goroutine in Wait
+}
+
+// clockAt is what a clock read at the run's virtual instant now shows in
+// bubble b (nil: outside any bubble): the run's clock, from its Epoch; or
+// the bubble's, which starts at 2000-01-01 00:00 UTC when the bubble does,
+// as Go's synctest clock does.
+//
+//go:norace
+func (e *Exec) clockAt(b *Bubble, now time.Duration) time.Time {
+	if b != nil {
+		return Epoch.Add(now - b.start)
+	}
+	return e.cfg.Epoch.Add(now)
 }
 
 // GoBubble starts f in a controlled goroutine, the root of a new bubble,
@@ -46,7 +63,7 @@ type Bubble struct {
 //
 //go:norace
 func (e *Exec) GoBubble(f func()) *Bubble {
-	b := &Bubble{live: 1}
+	b := &Bubble{live: 1, start: e.now}
 	g := e.newG(e.cur, f)
 	if e.cfg.Record {
 		g.GoPC = userPC()

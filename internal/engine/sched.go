@@ -114,7 +114,11 @@ func (e *Exec) Now() time.Time {
 	if g := e.cur; g != nil && (e.cfg.Trace || e.cfg.Record) && g.stepIdx < len(e.res.Trace) && e.res.Trace[g.stepIdx].G == g {
 		e.res.Trace[g.stepIdx].ReadsClock = true
 	}
-	t := e.cfg.Epoch.Add(e.now)
+	var b *Bubble
+	if e.cur != nil {
+		b = e.cur.bubble
+	}
+	t := e.clockAt(b, e.now)
 	e.readClock() // time passes: the next read is later
 	return t
 }

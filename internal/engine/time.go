@@ -160,7 +160,7 @@ func (e *Exec) fireEffect(t *Timer) {
 	switch {
 	case t.ch != nil:
 		select {
-		case t.ch <- e.cfg.Epoch.Add(e.now):
+		case t.ch <- e.clockAt(t.bubble, e.now):
 		default: // a ticker whose last tick was not received drops this one
 		}
 		if t.period > 0 {
