@@ -34,10 +34,11 @@ type Bug struct {
 	Running []*G
 	Stack   string
 	Value   any // the panic value
-	// Long is set on a step-bound bug when virtual time stood still over
-	// the second half of the run: no goroutine polled or slept and no
-	// timer fired, every step made progress. A long computation, as far
-	// as heddle can tell, rather than a livelock (which polls, or is kept
+	// Long is set on a step-bound bug when no goroutine polled (a
+	// Gosched, a select's default, a failed TryLock, an unchanged atomic
+	// load) and no timer fired (no sleep ended) over the second half of
+	// the run: every step made progress. A long computation, as far as
+	// heddle can tell, rather than a livelock (which polls, or is kept
 	// alive by timers).
 	Long bool
 }

@@ -355,10 +355,11 @@ type Exec struct {
 	// (signalwait.go).
 	signalChans []unsafe.Pointer
 
-	// nowAtHalf is the virtual time at step StepLimit/2: a run that hits
-	// the step bound with the clock still there is long, not looping
-	// (Bug.Long).
-	nowAtHalf time.Duration
+	// waits counts the polls (a Gosched, a select's default, a failed
+	// TryLock, an unchanged atomic load) and timer firings of the run;
+	// waitsAtHalf is its value at step StepLimit/2: a run that hits the
+	// step bound with no wait since is long, not looping (Bug.Long).
+	waits, waitsAtHalf int
 
 	mainDone     bool
 	mainDoneAt   time.Duration
@@ -715,6 +716,7 @@ const pollDouble = 64
 func (e *Exec) poll(g *G) {
 	runtime.Gosched()
 	g.spins++
+	e.waits++
 	if g.bubble != nil {
 		return // a synctest bubble's clock stands still while its goroutines run (bubble.go)
 	}

@@ -204,11 +204,11 @@ func (e *Exec) pick() *G {
 			}
 		}
 		if e.steps == e.cfg.StepLimit/2 {
-			e.nowAtHalf = e.now
+			e.waitsAtHalf = e.waits
 		}
 		if e.steps > e.cfg.StepLimit {
 			e.res.Truncated = true
-			e.res.Bug = &Bug{Kind: KindStepLimit, Message: "step bound exceeded: " + itoa(e.cfg.StepLimit) + " scheduling steps (livelock, or a loop that never blocks)", G: c.G, Long: e.now == e.nowAtHalf}
+			e.res.Bug = &Bug{Kind: KindStepLimit, Message: "step bound exceeded: " + itoa(e.cfg.StepLimit) + " scheduling steps (livelock, or a loop that never blocks)", G: c.G, Long: e.waits == e.waitsAtHalf}
 			return nil
 		}
 		if c.Timer != nil {

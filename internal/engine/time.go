@@ -125,6 +125,7 @@ func (e *Exec) nextTimer(idle bool) *Timer {
 //
 //go:norace
 func (e *Exec) fire(t *Timer) {
+	e.waits++
 	if t.when > e.now {
 		e.now = t.when
 	}

@@ -81,10 +81,11 @@ func pluralRuns(n int) string {
 }
 
 // tooLong says that the test cannot be explored within the step bound: a
-// run passed it while making progress at every step (virtual time stood
-// still: no goroutine polled or slept, no timer fired), which is what a
-// long computation does (a million Sets into a cache) and a livelock does
-// not. The test passes, unless -strict-nondeterminism made this a bug.
+// run passed it while making progress at every step of its second half
+// (no goroutine polled, no timer fired, no sleep ended: engine.Bug.Long),
+// which is what a long computation does (a million Sets into a cache) and
+// a livelock does not. The test passes, unless -strict-nondeterminism made
+// this a bug.
 func (x *explorer) tooLong(run int, res *engine.Result, bug *engine.Bug) {
 	x.t.Helper()
 	limit := x.cfg.StepLimit
@@ -92,9 +93,10 @@ func (x *explorer) tooLong(run int, res *engine.Result, bug *engine.Bug) {
 		limit = 1000000
 	}
 	text := fmt.Sprintf("heddle: cannot explore %s: run %d is longer than the step bound (%d scheduling steps), and it made progress at\n"+
-		"  every step of its second half (no goroutine polled or slept, no timer fired): a long computation, not a livelock, as\n"+
-		"  far as heddle can tell. This is not reported as a bug; %d %s explored. Raise -step-limit to explore it, or make the test\n"+
-		"  smaller. (-strict-nondeterminism reports it as a steplimit bug.)\n",
+		"  every step of its second half (no goroutine polled, no timer fired, no sleep ended): a long computation rather than a\n"+
+		"  livelock, as far as heddle can tell (an endless loop that makes progress looks the same, and native go test shows it on\n"+
+		"  every run). This is not reported as a bug; %d %s explored. Raise -step-limit to explore it, or make the test smaller.\n"+
+		"  (-strict-nondeterminism reports it as a steplimit bug.)\n",
 		x.name(), run, limit, run-x.first, pluralRuns(run-x.first))
 	x.emit(event.Event{Action: event.Nondeterministic, Kind: KindLong, Message: oneLine(bug.Message), Run: run, Steps: res.Steps, Report: text})
 	x.t.Log("\n" + strings.TrimRight(text, "\n"))
