@@ -8,8 +8,8 @@ type chanState struct {
 	// probe found it closed.
 	closed bool
 	// sendW and recvW are the goroutines whose pending operation has a
-	// send, or a receive, case on this (unbuffered) channel, in the order
-	// they announced it; entries whose goroutine has moved on are dropped
+	// send, or a receive, case on this channel (if queued), in the order
+	// they arrived at it; entries whose goroutine has moved on are dropped
 	// lazily. Two lists, so that finding the oldest of one direction does
 	// not look at every waiter of the other (conc's pool: a hundred
 	// workers receiving, and no sender waiting).
@@ -36,7 +36,7 @@ type chanState struct {
 //go:norace
 func (e *Exec) chanOf(p unsafe.Pointer) *chanState { return &e.objs.obtain(p).ch }
 
-// waiter is a goroutine's pending case on an unbuffered channel.
+// waiter is a goroutine's pending case on a queued channel.
 type waiter struct {
 	g   *G
 	seq uint64 // g.opSeq when it announced the operation
@@ -135,9 +135,9 @@ func tryCase(c ChanCase) (ok, closed bool) {
 	return c.Try(), false
 }
 
-// partner finds the goroutine that can complete a rendezvous with case c of
-// g on an unbuffered channel: the one that has waited longest with a
-// matching operation.
+// partner finds the goroutine whose operation case c of g completes (a
+// rendezvous on an unbuffered channel, a handoff on a buffered one): the
+// one that has waited longest with a matching operation.
 //
 //go:norace
 func (e *Exec) partner(g *G, c ChanCase) (*G, int) {
@@ -236,26 +236,69 @@ func (l *waiterList) scan(out *[2]waiter) {
 // channel operation (a send, a receive, a select without a default) that
 // cannot complete when it is announced does not wait on its channels yet:
 // its goroutine has one choice, to arrive, a step of its own after which
-// it is a waiter, found by partners (which complete the rendezvous with
+// it is a waiter, found by partners (which complete the operation with
 // it) and by polls. An operation that can complete (a buffered slot, a
 // closed channel, a partner that arrived) completes, as in Go, without
 // waiting. Of two partners that have not arrived, one arrives first and
-// the other completes the rendezvous. Only unbuffered channels have
-// waiters that others can see: an operation whose cases are all on
-// buffered (or nil) channels waits without an arrival step, which nobody
-// could tell from no arrival.
+// the other completes the rendezvous.
+//
+// The waiters of a channel are its FIFO queues of senders and receivers,
+// Go's sendq and recvq, and they are observable on buffered channels too:
+// a receive that frees a slot of a full channel moves the value of the
+// oldest waiting sender into the buffer's tail and completes that send
+// (its select case is the one taken) in the same operation, so a sender
+// that comes later finds the buffer full again; a send to an empty
+// channel with waiting receivers hands its value to the oldest of them
+// (runtime/chan.go, recv and send). So a blocking operation arrives on
+// buffered channels as on unbuffered ones, and the receive (or send) that
+// finds a waiter completes with it as one joint step, as a rendezvous
+// does (handsOff). Only the buffered channels made by the run, but for
+// timers' channels, have queues (queued): a foreign channel's buffer
+// changes under code heddle does not control, and a timer's channel is
+// filled by the timer's firing, which is no goroutine; their waiters wait
+// without an arrival step, and any goroutine that finds the operation
+// possible (a slot, a value) may take it.
 
-// mustArrive reports whether op, a send, receive or select, waits on an
-// unbuffered channel when it cannot complete: it then takes an arrival
+// queued reports whether goroutines blocked on case c's channel wait in
+// its queues, in the order of their arrival: every unbuffered channel,
+// and the buffered ones made by the run that are no timer's channel.
+//
+//go:norace
+func (e *Exec) queued(c ChanCase) bool {
+	p := c.Chan()
+	if p == nil {
+		return false
+	}
+	if c.Cap() == 0 {
+		return true
+	}
+	cs := e.chanOf(p)
+	return cs.owned && !cs.timer
+}
+
+// handsOff reports whether case c, about to be performed on an open
+// channel, completes the operation of the oldest waiting partner, if any:
+// always on an unbuffered channel, and on a queued buffered one unless
+// code heddle does not control may operate on it (nativeSeen), which
+// would break the invariant that its senders wait only while it is full
+// and its receivers only while it is empty.
+//
+//go:norace
+func (e *Exec) handsOff(c ChanCase) bool {
+	return c.Cap() == 0 || e.queued(c) && !e.nativeSeen()
+}
+
+// mustArrive reports whether op, a send, receive or select, waits in the
+// queues of a channel when it cannot complete: it then takes an arrival
 // step before it waits.
 //
 //go:norace
-func mustArrive(op *Op) bool {
+func (e *Exec) mustArrive(op *Op) bool {
 	if op.Dflt {
 		return false
 	}
 	for _, c := range op.Cases {
-		if c.Chan() != nil && c.Cap() == 0 {
+		if e.queued(c) {
 			return true
 		}
 	}
@@ -271,17 +314,16 @@ func (e *Exec) arrive(g *G) {
 	e.addWaiters(g)
 }
 
-// addWaiters records g's pending operation on the unbuffered channels of its
-// cases, where partner looks for it.
+// addWaiters records g's pending operation in the queues of the channels
+// of its cases, where partner looks for it.
 //
 //go:norace
 func (e *Exec) addWaiters(g *G) {
 	for i, c := range g.op.Cases {
-		p := c.Chan()
-		if p == nil || c.Cap() != 0 {
+		if !e.queued(c) {
 			continue
 		}
-		cs := e.chanOf(p)
+		cs := e.chanOf(c.Chan())
 		l := &cs.recvW
 		if c.IsSend() {
 			l = &cs.sendW
@@ -340,7 +382,7 @@ func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
 		return i
 	}
 	cs := e.chanOf(c.Chan())
-	if c.Cap() == 0 && !cs.closed {
+	if !cs.closed && e.handsOff(c) {
 		if h, hi := e.partner(g, c); h != nil {
 			e.rendezvous(g, c, h, hi)
 			return i
@@ -350,10 +392,17 @@ func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
 	return i
 }
 
-// rendezvous completes an unbuffered send or receive of g with partner h,
-// as one joint step: h performs its half on the real channel and runs on to
-// its next scheduling point, then g continues. The real channel operation
-// gives the race detector the happens-before edge a rendezvous creates.
+// rendezvous completes g's case c with the operation of partner h, its
+// case hi, as one joint step: h performs its half on the real channel and
+// runs on to its next scheduling point, then g continues. On an unbuffered
+// channel it is a rendezvous; on a buffered one, Go's handoff: g's receive
+// from a full channel takes the head of the buffer and h's send fills the
+// freed tail, or g's send to an empty channel goes to h's receive. h is
+// woken before g's real operation, which h's may precede (h then finds the
+// value or the slot g's will use) or follow (h waits in the real channel's
+// queue, and g's completes it as Go's runtime does): either way the
+// buffer ends as Go's would, and the real operations give the race
+// detector the happens-before edges Go's give.
 //
 //go:norace
 func (e *Exec) rendezvous(g *G, c ChanCase, h *G, hi int) {

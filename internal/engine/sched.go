@@ -371,7 +371,7 @@ func (e *Exec) addChoices(buf []Choice, g *G) []Choice {
 		if len(buf) == n {
 			if op.Dflt {
 				buf = append(buf, Choice{G: g, Case: -1, Select: sel})
-			} else if !g.arrived && mustArrive(op) {
+			} else if !g.arrived && e.mustArrive(op) {
 				buf = append(buf, Choice{G: g, Case: -1, Select: sel, Arrive: true})
 			}
 		}

@@ -2,8 +2,9 @@ package engine
 
 // Support for exploration strategies (package strategy).
 
-// ChoicePartner returns the goroutine that would complete choice c as an
-// unbuffered rendezvous, and its case index, or nil when c is not one:
+// ChoicePartner returns the goroutine whose waiting operation choice c
+// would complete (an unbuffered rendezvous, or a buffered channel's
+// handoff: chan.go), and its case index, or nil when there is none:
 // choosing c runs both as one joint step.
 //
 //go:norace
@@ -22,7 +23,7 @@ func (e *Exec) ChoicePartner(c Choice) (*G, int) {
 	}
 	cc := op.Cases[c.Case]
 	p := cc.Chan()
-	if p == nil || cc.Cap() != 0 || e.chanOf(p).closed {
+	if p == nil || e.chanOf(p).closed || !e.handsOff(cc) {
 		return nil, -1
 	}
 	return e.partner(c.G, cc)

@@ -724,6 +724,11 @@ func ownConflict(e, x *event) bool {
 	if k < 0 {
 		k = 0
 	}
+	if k < len(x.chans[0]) && x.chans[0][k].Cap() != 0 {
+		// A buffered case is ready without the partner (a value or a
+		// slot): run before e, x completes alone.
+		return false
+	}
 	for _, ax := range x.acc {
 		if ax.tag != tagOp && ax.tag != tagCase+k && ax.tag != tagPartner+k || pseudo(ax.obj) {
 			continue
@@ -1314,6 +1319,11 @@ func arrivesInstead(e, x *event) bool {
 	k := x.cases[0]
 	if k < 0 {
 		k = 0
+	}
+	if k < len(x.chans[0]) && x.chans[0][k].Cap() != 0 {
+		// A buffered case is ready without the partner (a value or a
+		// slot): run before e, x completes alone.
+		return false
 	}
 	for _, ax := range x.acc {
 		if ax.tag != tagPartner+k || ax.write {

@@ -228,9 +228,9 @@ func selectAccesses(r []access, cs int, cases []engine.ChanCase, side int, arriv
 		if j != cs {
 			r = append(r, access{obj: c, side: side, tag: tagCase + j})
 		}
-		if cc.Cap() == 0 && (j == cs || !arrived) {
+		if j == cs || cc.Cap() == 0 && !arrived {
 			r = pairAccesses(r, cases, j, arrived, side)
-		} else if cc.Cap() == 0 {
+		} else if arrived {
 			r = queueAccess(r, c, cc.IsSend(), true, side, tagLeave+j)
 		}
 	}
@@ -238,13 +238,14 @@ func selectAccesses(r []access, cs int, cases []engine.ChanCase, side int, arriv
 }
 
 // pairAccesses adds to r the queue access of case j of an operation that
-// takes it, if its channel is unbuffered: an operation that had not
-// arrived pairs with the oldest partner in the queue of its partners
-// (read); one that had arrived leaves its own queue (write).
+// takes it: an operation that had not arrived pairs with the oldest
+// partner in the queue of its partners (read; on a buffered channel, the
+// waiter its receive or send completes, if any); one that had arrived
+// leaves its own queue (write).
 func pairAccesses(r []access, cases []engine.ChanCase, j int, arrived bool, side int) []access {
 	cc := cases[j]
 	c := cc.Chan()
-	if c == nil || cc.Cap() != 0 {
+	if c == nil {
 		return r
 	}
 	if arrived {
@@ -254,10 +255,15 @@ func pairAccesses(r []access, cases []engine.ChanCase, j int, arrived bool, side
 }
 
 // arriveAccesses adds to r the accesses of an arrival: it happened
-// because no case was ready, so it reads each case's channel and, for an
-// unbuffered one, the queue of its partners (had a partner arrived
-// first, the operation would have completed with it); and it joins the
-// queue of each unbuffered case, which partners, and polls, read.
+// because no case was ready, so it reads each case's channel and the
+// queue of its partners (had a partner arrived first on an unbuffered
+// channel, the operation would have completed with it); and it joins the
+// queue of each case, which partners, and polls, read: on a buffered
+// channel too, where the oldest waiter is the one a receive (or send)
+// completes (the engine's handoff). (The engine keeps no queue on a
+// timer's channel or a foreign buffered one: joining it there, in a
+// select that arrives on other channels, only orders the step with the
+// other arrivals on it.)
 func arriveAccesses(r []access, cases []engine.ChanCase, side int) []access {
 	for j, cc := range cases {
 		c := cc.Chan()
@@ -265,10 +271,9 @@ func arriveAccesses(r []access, cases []engine.ChanCase, side int) []access {
 			continue
 		}
 		r = append(r, access{obj: c, side: side, tag: tagCase + j})
-		if cc.Cap() != 0 {
-			continue
+		if cc.Cap() == 0 {
+			r = queueAccess(r, c, !cc.IsSend(), false, side, tagPartner+j)
 		}
-		r = queueAccess(r, c, !cc.IsSend(), false, side, tagPartner+j)
 		r = queueAccess(r, c, cc.IsSend(), true, side, tagJoin+j)
 	}
 	return r
