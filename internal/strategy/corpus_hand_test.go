@@ -400,6 +400,57 @@ var handWritten = []struct {
 			o.log(0, rt.Recv(a)+rt.Recv(b))
 		}
 	}},
+	// Go's handoff on buffered channels (engine/chan.go): a receive from
+	// a full buffer completes the oldest waiting sender's send, a send to
+	// an empty one the oldest waiting receiver's receive, as one joint
+	// step whose partner depends on the order of arrival.
+	{"buffered-handoff-senders", 0, func(o *outcome) {
+		ch := rt.MakeChan[chan int32](1)
+		rt.Send(ch, 0)
+		rt.Go(func() { rt.Send(ch, 1) })
+		rt.Go(func() { rt.Send(ch, 2) })
+		for range 3 {
+			o.log(0, rt.Recv(ch))
+			o.log(0, int32(rt.Len(ch)))
+		}
+	}},
+	{"buffered-handoff-select-send", 0, func(o *outcome) {
+		ch := rt.MakeChan[chan int32](1)
+		quit := rt.MakeChan[chan struct{}](0)
+		rt.Send(ch, 0)
+		rt.Go(func() {
+			if rt.Select(false, rt.SendCase(ch, 1), rt.RecvCase(quit)) == 0 {
+				o.log(1, 1)
+			} else {
+				o.log(1, -1)
+			}
+		})
+		rt.Go(func() { rt.Send(ch, 2) })
+		o.log(0, rt.Recv(ch))
+		rt.Close(quit)
+		o.log(0, rt.Recv(ch))
+		r := rt.RecvCase(ch)
+		if rt.Select(true, r) == 0 {
+			o.log(0, r.V)
+		}
+	}},
+	{"buffered-handoff-receivers", 0, func(o *outcome) {
+		ch := rt.MakeChan[chan int32](1)
+		quit := rt.MakeChan[chan struct{}](0)
+		rt.Go(func() {
+			r := rt.RecvCase(ch)
+			if rt.Select(false, r, rt.RecvCase(quit)) == 0 {
+				o.log(1, r.V)
+			} else {
+				o.log(1, -1)
+			}
+		})
+		rt.Go(func() { o.log(2, rt.Recv(ch)) })
+		rt.Send(ch, 1)
+		o.log(0, int32(rt.Len(ch)))
+		rt.Close(quit)
+		rt.Send(ch, 2)
+	}},
 	{"trylock", 3, func(o *outcome) {
 		var x0 int32
 		o.vars = []*int32{&x0}
