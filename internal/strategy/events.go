@@ -19,10 +19,11 @@ import (
 // virtual time, which any step may read.
 //
 // Channels are modelled as in the Go runtime: a channel's buffer and
-// closed state (the channel's own address), and for an unbuffered one the
-// FIFO queues of its waiting senders and receivers (queueOf), which decide
-// the partner of a rendezvous (the engine pairs a goroutine with the
-// partner that waited longest) and whether a select case is ready. A
+// closed state (the channel's own address), and the FIFO queues of its
+// waiting senders and receivers (queueOf), which decide the partner of a
+// rendezvous, or of a buffered channel's handoff (the engine pairs a
+// goroutine with the partner that waited longest), and, for an
+// unbuffered channel, whether a select case is ready. A
 // goroutine joins the queues of its operation by arriving at it
 // (engine.OpArrive), a step of its own that a blocking operation takes
 // when it cannot complete: the arrival reads what kept each case from
@@ -61,7 +62,7 @@ var world = unsafe.Pointer(new(byte))
 func pseudo(obj unsafe.Pointer) bool { return obj == world }
 
 // queueOf is the pseudo-object of the waiting senders (or receivers) of
-// the unbuffered channel c: an address inside its runtime header, where
+// the channel c: an address inside its runtime header, where
 // no user object lives.
 func queueOf(c unsafe.Pointer, send bool) unsafe.Pointer {
 	if send {
