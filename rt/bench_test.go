@@ -304,9 +304,10 @@ func spawnLock(n int) func() {
 
 // BenchmarkRealShapes is one run per iteration of the shapes of the
 // corpus tests that cost heddle the most per run (docs/results/speed.md),
-// under the default portfolio and under POS, its costliest member, as
-// explore runs them: traced when the strategy needs it, and the run's
-// memory given back to the pool afterwards.
+// under the default portfolio and under its members POS (the costliest),
+// random (which switches goroutines at about every second step) and PCT
+// (which switches least), as explore runs them: traced when the strategy
+// needs it, and the run's memory given back to the pool afterwards.
 func BenchmarkRealShapes(b *testing.B) {
 	shapes := []struct {
 		name string
@@ -317,7 +318,7 @@ func BenchmarkRealShapes(b *testing.B) {
 		{"spawn", spawnLock(200)},
 	}
 	for _, sh := range shapes {
-		for _, name := range []string{"portfolio", "pos"} {
+		for _, name := range []string{"portfolio", "pos", "random", "pct"} {
 			b.Run(sh.name+"/"+name, func(b *testing.B) {
 				s, err := strategy.New(name, strategy.Options{Seed: 1, PCTDepth: 3})
 				if err != nil {

@@ -466,26 +466,48 @@ func newRunEvents() *runEvents {
 // consume adds the trace entries not seen yet.
 func (r *runEvents) consume(tr []engine.Step) {
 	for ; r.pos < len(tr); r.pos++ {
-		st := &tr[r.pos]
-		if st.Kind == engine.OpExit || st.N == 0 {
-			continue
-		}
-		if st.G == nil {
-			e := timerEvent("@"+st.Timer, st.Timer)
-			e.n = st.N
-			r.ev = append(r.ev, e)
-			continue
-		}
-		if n := len(r.ev); n > 0 && r.pos > 0 && sameN(tr, r.pos) {
-			// The partner of an unbuffered rendezvous: same step.
-			r.ev[n-1].addSide(st.G, st.Kind, st.Obj, st.Case, st.Cases, st.Dflt, st.Arrived)
-			continue
-		}
-		e := r.newEvent()
-		e.key, e.pc, e.n = choiceKey(st.G, st.Kind, st.Case), st.PC, st.N
-		e.addSide(st.G, st.Kind, st.Obj, st.Case, st.Cases, st.Dflt, st.Arrived)
-		r.ev = append(r.ev, e)
+		r.take(tr, r.pos)
 	}
+}
+
+// take adds trace entry i.
+func (r *runEvents) take(tr []engine.Step, i int) {
+	st := &tr[i]
+	if st.Kind == engine.OpExit || st.N == 0 {
+		return
+	}
+	if st.G == nil {
+		e := timerEvent("@"+st.Timer, st.Timer)
+		e.n = st.N
+		r.ev = append(r.ev, e)
+		return
+	}
+	if n := len(r.ev); n > 0 && i > 0 && sameN(tr, i) {
+		// The partner of an unbuffered rendezvous: same step.
+		r.ev[n-1].addSide(st.G, st.Kind, st.Obj, st.Case, st.Cases, st.Dflt, st.Arrived)
+		return
+	}
+	e := r.newEvent()
+	e.fill(st)
+	r.ev = append(r.ev, e)
+}
+
+// fill makes empty event e the event of trace entry st, a goroutine's step.
+func (e *event) fill(st *engine.Step) {
+	e.key, e.pc, e.n = choiceKey(st.G, st.Kind, st.Case), st.PC, st.N
+	e.addSide(st.G, st.Kind, st.Obj, st.Case, st.Cases, st.Dflt, st.Arrived)
+}
+
+// partnered reports whether the next non-exit entry after i is a second
+// entry of the step of entry i.
+func partnered(tr []engine.Step, i int) bool {
+	for j := i + 1; j < len(tr); j++ {
+		if tr[j].Kind == engine.OpExit {
+			continue
+		}
+		return tr[j].N == tr[i].N && tr[i].N != 0
+	}
+	return false
 }
 
 // sameN reports whether trace entry i is a second entry of the step of the

@@ -4,3 +4,11 @@ package strategy
 // clock they compute from the index against a scan of the whole prefix
 // (they panic on a difference).
 func SetCheckRaceIndex(on bool) { checkRaceIndex = on }
+
+// SetPOSFast turns POS's shortcut for simple steps on or off (consume);
+// it returns the previous setting.
+func SetPOSFast(on bool) bool {
+	was := posFast
+	posFast = on
+	return was
+}

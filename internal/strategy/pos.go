@@ -42,6 +42,14 @@ type POS struct {
 	// idx is scratch of Choose: the index in prio[g] of the slot of
 	// each select choice, -1 for the others.
 	idx []int
+	// used is the number of events of pool in use in pend.
+	used int
+	// step is the scratch event of a simple step (takeSimple), full that
+	// of its complete event (completeStep); simpleN is the number of the
+	// last simple step taken.
+	step, full event
+	simpleN    int
+	stepSt     *engine.Step // the trace entry of step
 }
 
 // posSlot is the priority of one event, and the operation it was drawn
@@ -76,6 +84,7 @@ func (s *POS) Begin(run int) bool {
 	s.re = newRunEvents()
 	s.re.free = free
 	s.seen = 0
+	s.simpleN = 0
 	return true
 }
 
@@ -176,72 +185,14 @@ func (s *POS) forget(c engine.Choice) {
 
 // Choose implements engine.Strategy.
 func (s *POS) Choose(p *engine.Point) int {
-	s.re.consume(p.Exec.Trace())
 	at := s.slots(p.Choices)
+	s.pend = s.pend[:0]
+	s.used = 0
+	s.consume(p, at)
 	// Reset the priorities of the pending events that race with the
-	// steps taken since the last choice. Building a choice's pending event
-	// costs allocations, and there may be thousands of choices: a cheap
-	// test on the step first tells the choices that cannot race with it.
-	var pend []*event
-	used := 0
+	// steps taken since the last choice.
 	for ; s.seen < len(s.re.ev); s.seen++ {
-		e := s.re.ev[s.seen]
-		all := racesWithAll(e)
-		if !all {
-			s.objs = stepObjects(s.objs[:0], e)
-		}
-		for i, c := range p.Choices {
-			if c.G == nil {
-				// A timer's firing writes virtual time, which every
-				// step reads.
-				s.forget(c)
-				continue
-			}
-			sl := at[i]
-			if !sl.ok {
-				continue // nothing to reset
-			}
-			h, _ := p.Exec.ChoicePartner(c)
-			if inEvent(e, c.G) || (h != nil && inEvent(e, h)) {
-				continue // program order, not a race
-			}
-			if !all && !writesWorld(c.G.PendingKind()) && (h == nil || !writesWorld(h.PendingKind())) {
-				op := c.G.Pending()
-				if !s.mayShare(op) && (h == nil || !s.mayShare(h.Pending())) {
-					continue
-				}
-				if a := simpleAcc[op.Kind]; h == nil && !c.Arrive && a != 0 {
-					// The pending event reads virtual time, which e
-					// does not write (!all), and reads or writes its
-					// object: no need to build it.
-					if a == posWorld || !touches(e, opObj(op), a == posWrite) {
-						continue
-					}
-					sl.ok = false
-					continue
-				}
-				if pend == nil {
-					if cap(s.pend) < len(p.Choices) {
-						s.pend = make([]*event, len(p.Choices))
-					}
-					pend = s.pend[:len(p.Choices)]
-					clear(pend)
-				}
-				if pend[i] == nil {
-					if used == len(s.pool) {
-						s.pool = append(s.pool, new(event))
-					}
-					pe := s.pool[used]
-					used++
-					pe.reset()
-					pend[i] = pendingEventInto(pe, p, c)
-				}
-				if !dependent(e, pend[i], false) {
-					continue
-				}
-			}
-			sl.ok = false
-		}
+		s.resetRacing(p, at, s.re.ev[s.seen], false)
 	}
 	// The events before the last one are not looked at again (the last
 	// one may still gain the partner of a rendezvous): drop them, so that
@@ -414,4 +365,131 @@ func touches(e *event, obj unsafe.Pointer, write bool) bool {
 		}
 	}
 	return false
+}
+
+// resetRacing resets the priorities of the pending events of p's choices
+// (their slots at) that race with step e. Building a choice's pending
+// event costs allocations, and there may be thousands of choices: a cheap
+// test on the step first tells the choices that cannot race with it. The
+// pending events built are kept in s.pend for the rest of the Choose.
+// simple is set when e is POS's scratch event of a simple step
+// (takeSimple), which has its goroutine and its accesses only: its
+// complete event is built before dependent looks at it.
+func (s *POS) resetRacing(p *engine.Point, at []*posSlot, e *event, simple bool) {
+	all := racesWithAll(e)
+	if !all {
+		s.objs = stepObjects(s.objs[:0], e)
+	}
+	for i, c := range p.Choices {
+		if c.G == nil {
+			// A timer's firing writes virtual time, which every
+			// step reads.
+			s.forget(c)
+			continue
+		}
+		sl := at[i]
+		if !sl.ok {
+			continue // nothing to reset
+		}
+		h, _ := p.Exec.ChoicePartner(c)
+		if inEvent(e, c.G) || (h != nil && inEvent(e, h)) {
+			continue // program order, not a race
+		}
+		if !all && !writesWorld(c.G.PendingKind()) && (h == nil || !writesWorld(h.PendingKind())) {
+			op := c.G.Pending()
+			if !s.mayShare(op) && (h == nil || !s.mayShare(h.Pending())) {
+				continue
+			}
+			if a := simpleAcc[op.Kind]; h == nil && !c.Arrive && a != 0 {
+				// The pending event reads virtual time, which e
+				// does not write (!all), and reads or writes its
+				// object: no need to build it.
+				if a == posWorld || !touches(e, opObj(op), a == posWrite) {
+					continue
+				}
+				sl.ok = false
+				continue
+			}
+			if len(s.pend) == 0 {
+				if cap(s.pend) < len(p.Choices) {
+					s.pend = make([]*event, len(p.Choices))
+				}
+				s.pend = s.pend[:len(p.Choices)]
+				clear(s.pend)
+			}
+			if s.pend[i] == nil {
+				if s.used == len(s.pool) {
+					s.pool = append(s.pool, new(event))
+				}
+				pe := s.pool[s.used]
+				s.used++
+				pe.reset()
+				s.pend[i] = pendingEventInto(pe, p, c)
+			}
+			if simple {
+				e = s.completeStep()
+				simple = false
+			}
+			if !dependent(e, s.pend[i], false) {
+				continue
+			}
+		}
+		sl.ok = false
+	}
+}
+
+// posFast turns POS's look at simple steps without their event on
+// (consume); tests turn it off to compare.
+var posFast = true
+
+// consume takes the trace entries added since the last Choose. A simple
+// step (one goroutine's operation whose accesses are those simpleAcc
+// classifies, and no rendezvous partner) is looked at at once, in a
+// scratch event that holds only what resetRacing reads, instead of an
+// event of s.re built, kept until the next Choose and recycled (most steps
+// of a run of atomics or locks: a sixth of a POS run of conc's iter
+// tests). The others become events of s.re, looked at by Choose. The order
+// in which the steps are looked at does not matter: each only resets
+// slots.
+func (s *POS) consume(p *engine.Point, at []*posSlot) {
+	tr := p.Exec.Trace()
+	r := s.re
+	for ; r.pos < len(tr); r.pos++ {
+		st := &tr[r.pos]
+		if st.Kind == engine.OpExit || st.N == 0 {
+			continue
+		}
+		if st.N == s.simpleN && sameN(tr, r.pos) {
+			// A second entry of a simple step already looked at (none
+			// is expected): runEvents.consume adds it to that step's
+			// event, looked at already, which changes nothing.
+			continue
+		}
+		if posFast && st.G != nil && simpleAcc[st.Kind] != 0 && !partnered(tr, r.pos) && !(r.pos > 0 && sameN(tr, r.pos)) {
+			s.simpleN = st.N
+			s.resetRacing(p, at, s.takeSimple(tr, r.pos), true)
+			continue
+		}
+		r.take(tr, r.pos)
+	}
+}
+
+// takeSimple returns the scratch event of simple step i: its goroutine
+// and its accesses, as the event runEvents builds has them.
+func (s *POS) takeSimple(tr []engine.Step, i int) *event {
+	st := &tr[i]
+	e := &s.step
+	e.gs = append(e.gs1[:0], st.G)
+	e.acc = appendAccesses(e.acc1[:0], st.Kind, st.Obj, -1, nil, 0, false)
+	s.stepSt = st
+	return e
+}
+
+// completeStep returns the complete event of the simple step whose
+// scratch event is s.step.
+func (s *POS) completeStep() *event {
+	f := &s.full
+	f.reset()
+	f.fill(s.stepSt)
+	return f
 }
