@@ -96,8 +96,9 @@ type FragNode struct {
 //
 // Optimal DPOR (odpor) splits into subtrees only with HEDDLE_SPLIT_ODPOR
 // set (odsplit.go): the split is sound (TestParallelEqualsSequential), but
-// its units explore some tests several times over (readers(11): 9,782
-// runs for 2,048), so by default an odpor test runs in one worker.
+// its units explore some tests more than once (readers(15): 49,692 runs
+// for 32,768; readers(11) 9,782 for 2,048 before late sequences went into
+// the units waiting), so by default an odpor test runs in one worker.
 func SplitKind(name string) string {
 	switch name {
 	case "random", "pct", "pos":
@@ -1172,7 +1173,7 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 			}
 			st.Units++
 			if trace {
-				fmt.Fprintf(os.Stderr, "TRACE start %d key=%v est=%d runs=%d prefix=%d\n", id, r.key, r.est, runs, prefix())
+				fmt.Fprintf(os.Stderr, "TRACE start %d %v key=%v est=%d runs=%d prefix=%d\n", id, u, r.key, r.est, runs, prefix())
 			}
 			go func(id int, w Work) { results <- out{id, explore(w)} }(id, w)
 		}
