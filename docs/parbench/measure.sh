@@ -12,6 +12,7 @@
 #   whether the two "ok" lines are the same but for their runs (the proof,
 #     the bugs).
 # usage: measure.sh HEDDLE [TEST...]   (run in this directory, docs/parbench)
+# STRATEGIES="dfs ipb" measures those only; HEDDLE_SPLIT_ODPOR=1 splits odpor.
 H=${1:-heddle}
 shift
 tests=${*:-TestReaders15 TestLastzero11 TestIndexer15}
@@ -36,11 +37,11 @@ run() { # strategy budget test
 		$1 $3 $2 ${t[1]} ${t[2]} $(echo "${t[1]} / ${t[2]}" | bc -l) ${c[1]} ${c[2]} $((${r[2]:-0} - ${r[1]:-0})) "${stats:-not split by tree}" "$same"
 }
 for tst in $tests; do
-	run random 300000 $tst
-	run pct 300000 $tst
-	run dfs 300000 $tst
-	run ipb 300000 $tst
-	run sdpor 1000000 $tst
-	run odpor 1000000 $tst
+	for s in ${STRATEGIES:-random pct dfs ipb sdpor odpor}; do
+		case $s in
+		sdpor | odpor) run $s 1000000 $tst ;;
+		*) run $s 300000 $tst ;;
+		esac
+	done
 done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

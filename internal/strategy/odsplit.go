@@ -200,6 +200,47 @@ func (n *tnode) addW(w *wnode) {
 type odCoord struct {
 	root *tnode
 	d    *DPOR // for checkInitial, with the coordinator's names
+	// waiting maps the T nodes of the wakeup trees of the units not
+	// started yet to their units and wakeup nodes: a late sequence that
+	// ends there goes into the unit's wakeup tree, as the sequential
+	// insert puts it into the wakeup tree of a node not explored yet.
+	waiting map[*tnode]wslot
+	merged  int // late sequences put into a waiting unit's wakeup tree
+}
+
+// wslot is a node of a waiting unit's wakeup tree.
+type wslot struct {
+	u *odUnit
+	w *wnode
+}
+
+// wait records the T nodes of u's wakeup tree as waiting.
+func (c *odCoord) wait(u *odUnit) {
+	if u.w == nil {
+		u.w = &wnode{}
+	}
+	var walk func(t *tnode, w *wnode)
+	walk = func(t *tnode, w *wnode) {
+		c.waiting[t] = wslot{u, w}
+		for _, x := range w.children {
+			walk(t.child(x.ev), x)
+		}
+	}
+	walk(u.tp[len(u.path)], u.w)
+}
+
+// start forgets u's wakeup tree as waiting: u is explored from now on.
+func (c *odCoord) start(u *odUnit) {
+	var walk func(t *tnode, w *wnode)
+	walk = func(t *tnode, w *wnode) {
+		if s, ok := c.waiting[t]; ok && s.u == u {
+			delete(c.waiting, t)
+		}
+		for _, x := range w.children {
+			walk(t.child(x.ev), x)
+		}
+	}
+	walk(u.tp[len(u.path)], u.w)
 }
 
 // register places u in T from its parent's T path (the first parent
@@ -256,6 +297,21 @@ func (c *odCoord) route(u *odUnit, l odLateIns) *odUnit {
 				// A leaf that is a step taken here already (a select
 				// case not ready here stands for a ready one): the
 				// sequential exploration skips it (backtrack).
+				return nil
+			}
+			if s, ok := c.waiting[n]; ok {
+				// The node is in the wakeup tree of a unit not started:
+				// w is its last child there, as the sequential insert
+				// makes it, asleep for the children before it.
+				m, t := s.w, n
+				for _, x := range w {
+					k := &wnode{ev: x}
+					m.children = append(m.children, k)
+					t = t.child(x)
+					c.waiting[t] = wslot{s.u, k}
+					m = k
+				}
+				c.merged++
 				return nil
 			}
 			nu := &odUnit{path: append(levels, odLevel{take: w[0], before: failed})}
@@ -509,14 +565,21 @@ type ODCoord struct {
 	c     *odCoord
 	names *unionFind
 	edges [][2]string
+	// units are the units handed out by Accept, not started yet: their
+	// wakeup trees take the late sequences that end in them.
+	units map[*ODFrag]*odUnit
 }
 
 // NewODCoord returns an empty coordinator tree.
 func NewODCoord() *ODCoord {
 	names := newUnionFind()
 	names.init()
-	return &ODCoord{c: &odCoord{root: &tnode{}, d: &DPOR{Optimal: true, names: names}}, names: names}
+	return &ODCoord{c: &odCoord{root: &tnode{}, d: &DPOR{Optimal: true, names: names}, waiting: map[*tnode]wslot{}}, names: names, units: map[*ODFrag]*odUnit{}}
 }
+
+// Merged is the number of late sequences put into the wakeup tree of a
+// unit not started yet (counted as covered by Accept).
+func (oc *ODCoord) Merged() int { return oc.c.merged }
 
 // Accept takes a report of a unit: it returns the units to explore (a
 // unit of its rest, placed in T; the new unit a late sequence makes, none
@@ -534,23 +597,36 @@ func (oc *ODCoord) Accept(s Unit) (units []Unit, late, covered bool) {
 		if nu == nil {
 			return nil, true, true
 		}
-		return []Unit{{Strategy: "odpor", OD: &ODFrag{Path: exportPath(nu.path, oc.names), W: exportW(nu.w, oc.names)}}}, true, false
+		nf := &ODFrag{Path: exportPath(nu.path, oc.names), W: exportW(nu.w, oc.names)}
+		oc.units[nf] = nu
+		oc.c.wait(nu)
+		return []Unit{{Strategy: "odpor", OD: nf}}, true, false
 	}
 	if len(f.Path) == 0 && len(f.W) == 0 {
 		return nil, false, false // names only
 	}
 	u := &odUnit{path: importPath(f.Path, oc.names), w: importW(f.W, oc.names)}
 	oc.c.register(u, nil)
+	oc.units[f] = u
+	oc.c.wait(u)
 	return []Unit{s}, false, false
 }
 
 // Dispatch gives u, about to be explored, the names learned so far.
 func (oc *ODCoord) Dispatch(u Unit) Unit {
-	if u.OD == nil || len(oc.edges) == 0 {
+	if u.OD == nil {
 		return u
 	}
 	f := *u.OD
-	f.Names = oc.edges
+	if ou, ok := oc.units[u.OD]; ok {
+		// Its wakeup tree, with the late sequences put into it.
+		delete(oc.units, u.OD)
+		oc.c.start(ou)
+		f.W = exportW(ou.w, oc.names)
+	}
+	if len(oc.edges) > 0 {
+		f.Names = oc.edges
+	}
 	u.OD = &f
 	return u
 }

@@ -96,8 +96,9 @@ type FragNode struct {
 //
 // Optimal DPOR (odpor) splits into subtrees only with HEDDLE_SPLIT_ODPOR
 // set (odsplit.go): the split is sound (TestParallelEqualsSequential), but
-// its units explore some tests several times over (readers(11): 9,782
-// runs for 2,048), so by default an odpor test runs in one worker.
+// its units explore some tests more than once (readers(15): 49,692 runs
+// for 32,768; readers(11) 9,782 for 2,048 before late sequences went into
+// the units waiting), so by default an odpor test runs in one worker.
 func SplitKind(name string) string {
 	switch name {
 	case "random", "pct", "pos":
@@ -291,22 +292,17 @@ func splitFrag(u Unit, within int) (a Unit, more []Unit, ok bool) {
 		// DFS: the shallowest node with choices left; with within, the
 		// shallowest whose part kept is estimated to hold fewer runs
 		// (the runs after it are the ones given away), or the deepest.
-		last := -1
+		if within > 0 {
+			return splitChunk(u, within)
+		}
 		for i := f.Floor; i < len(f.Nodes); i++ {
 			if len(f.Nodes[i].Order)-f.Nodes[i].Next-1 < 1 {
 				continue
 			}
-			a, more := splitDFSAt(u, i)
-			if within <= 0 || estimate(a) < within {
-				return a, more, true
-			}
-			last = i
+			a, more := splitDFSAt(u, i, -1)
+			return a, more, true
 		}
-		if last < 0 {
-			return u, nil, false
-		}
-		a, more := splitDFSAt(u, last)
-		return a, more, true
+		return u, nil, false
 	}
 	for i := f.Floor; i < len(f.Nodes); i++ {
 		nd := f.Nodes[i]
@@ -356,26 +352,90 @@ func splitFrag(u Unit, within int) (a Unit, more []Unit, ok bool) {
 	return u, nil, false
 }
 
+// ChunkMin is the fewest runs splitChunk gives a unit by its estimate: a
+// unit is a worker process (some 10 ms to start and check determinism).
+var ChunkMin = 2000
+
+// chunkOf is the runs of a chunk (splitChunk) when within runs are to
+// be explored.
+func chunkOf(within int) int { return max(within/4, ChunkMin) }
+
+// splitChunk is splitFrag for an ordered DFS unit of which at most
+// within runs are to be explored (the budget's first runs): the workers
+// explore the sequential order front to back in chunks, so that the runs
+// a worker explores past the budget's end (which only the runs of the
+// units before it tell) are at most about a chunk. a keeps the choice
+// taken at the shallowest node whose part below it is estimated to hold
+// at most a chunk (within/8, at least ChunkMin), more[0] explores the
+// choices after it there that fit in a chunk, more[1] the others there,
+// and the last the choices left above. (Giving away the later half of
+// the choices of a node, as Split does, put the second worker's unit
+// where the estimates of the sizes of the subtrees before it said the
+// budget's end lies; they were off by half on readers, and the
+// second worker's runs past the end were all lost.)
+func splitChunk(u Unit, within int) (a Unit, more []Unit, ok bool) {
+	f := u.Frag
+	chunk := chunkOf(within)
+	if estimate(u) <= chunk {
+		return u, nil, false // a chunk already
+	}
+	last := len(f.Nodes) - 1
+	i, kept := -1, childRuns(f, last) // kept: the runs of a if split at i
+	for k := last; k >= f.Floor; k-- {
+		if len(f.Nodes[k].Order)-f.Nodes[k].Next-1 >= 1 && (i < 0 || kept <= chunk) {
+			i = k
+		}
+		kept = min(kept+max(len(f.Nodes[k].Order)-f.Nodes[k].Next-1, 0)*childRuns(f, k), maxEst)
+	}
+	if i < 0 {
+		return u, nil, false
+	}
+	nd := f.Nodes[i]
+	each := max(childRuns(f, i), 1)
+	give := max(1, chunk/each)
+	a, more = splitDFSAt(u, i, min(nd.Next+1+give, len(nd.Order)))
+	return a, more, true
+}
+
 // splitDFSAt splits a DFS unit at node i, which has choices left after
-// the one taken: more[0] explores the later half of them; a keeps the
-// others (and more[1], when a node above i has choices left, those).
-func splitDFSAt(u Unit, i int) (a Unit, more []Unit) {
+// the one taken: more[0] explores the later half of them (with upto
+// positive, those before position upto, and more[1] those from upto on);
+// a keeps the others (and the last of more, when a node above i has
+// choices left, those).
+func splitDFSAt(u Unit, i, upto int) (a Unit, more []Unit) {
 	f := u.Frag
 	nd := f.Nodes[i]
 	rem := len(nd.Order) - nd.Next - 1
 	cut := nd.Next + 1 + rem/2
+	if upto >= 0 {
+		cut = nd.Next + 1
+	}
 	fa, fb := f.clone(i+1), f.clone(i+1)
 	fa.Nodes = f.cloneNodes()
 	fa.Nodes[i].Order = append([]int(nil), nd.Order[:cut]...)
 	fa.Nodes[i].Costs = append([]int(nil), nd.Costs[:cut]...)
-	fb.Nodes[i].Order = append([]int(nil), nd.Order[cut:]...)
-	fb.Nodes[i].Costs = append([]int(nil), nd.Costs[cut:]...)
+	end := len(nd.Order)
+	if upto >= 0 {
+		end = upto
+	}
+	fb.Nodes[i].Order = append([]int(nil), nd.Order[cut:end]...)
+	fb.Nodes[i].Costs = append([]int(nil), nd.Costs[cut:end]...)
 	fb.Nodes[i].Next = 0
 	fb.Nodes[i].Off = nd.Off + cut
 	fb.Floor = i
 	fillAvg(fa, f)
 	fillAvg(fb, f)
 	more = []Unit{{Strategy: u.Strategy, Frag: fb, Pass: u.Pass}}
+	if end < len(nd.Order) {
+		fd := f.clone(i + 1)
+		fd.Nodes[i].Order = append([]int(nil), nd.Order[end:]...)
+		fd.Nodes[i].Costs = append([]int(nil), nd.Costs[end:]...)
+		fd.Nodes[i].Next = 0
+		fd.Nodes[i].Off = nd.Off + end
+		fd.Floor = i
+		fillAvg(fd, f)
+		more = append(more, Unit{Strategy: u.Strategy, Frag: fd, Pass: u.Pass})
+	}
 	if i > f.Floor {
 		// Split below a node with choices left (SplitWithin):
 		// those come after b's, a unit of their own (c: the
@@ -914,6 +974,9 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 		workers = 1
 	}
 	ordered := Ordered(root.Strategy) && root.Frag != nil || root.Frag == nil && SplitKind(root.Strategy) == "runs"
+	// HEDDLE_PARTRACE prints each unit started and ended (its key, runs
+	// estimated and allowed, and made): a diagnostic of the split.
+	trace := os.Getenv("HEDDLE_PARTRACE") != ""
 	fr := NewFrontier()
 	od := NewODCoord() // optimal DPOR's tree (odsplit.go)
 	queue := []Unit{root}
@@ -967,15 +1030,28 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 		}
 		return n
 	}
-	// aheadOf is the runs estimated of the units running before u.
-	aheadOf := func(u Unit) int {
-		k, n := unitKey(u), 0
-		for _, r := range live {
-			if !r.killed && keyLess(r.key, k) {
-				n += r.est
+	// before is the runs of the sequential order before u, as known:
+	// the runs of the pieces explored before it, and the runs estimated
+	// of the units running or waiting before it; ahead, whether a unit
+	// running before it is not finished.
+	before := func(u Unit) (n int, ahead bool) {
+		k := unitKey(u)
+		for _, p := range pieces {
+			if keyLess(p.key, k) {
+				n += p.runs
 			}
 		}
-		return n
+		for _, r := range live {
+			if !r.killed && keyLess(r.key, k) {
+				n, ahead = n+r.est, true
+			}
+		}
+		for _, q := range queue {
+			if keyLess(unitKey(q), k) {
+				n += estimate(q)
+			}
+		}
+		return n, ahead
 	}
 	// after reports whether key k is past the ordered exploration's end:
 	// after the first bug, or after the budget's runs.
@@ -1031,7 +1107,8 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 			// for the idle workers, within the runs it may make.
 			sort.SliceStable(queue, func(i, j int) bool { return UnitLess(queue[i], queue[j]) })
 			n := len(queue)
-			if left := budget - prefix() - aheadOf(queue[0]); left > 0 {
+			if n, _ := before(queue[0]); budget-n > 0 {
+				left := budget - n
 				sp := SplitWithin(queue[0], 1+workers-len(live), left)
 				queue = append(sp, queue[1:]...)
 			}
@@ -1066,15 +1143,23 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 			runs := 0
 			if ordered && budget > 0 {
 				// The runs of the next unit within the budget: what the
-				// prefix leaves, less the runs estimated of the units
-				// before it not explored yet. A unit with none is held
-				// back (the idle worker asks for a yield instead), but
-				// for the first unit, which has the rest of the budget.
-				ahead := aheadOf(queue[0])
-				runs = budget - prefix() - ahead
-				if ahead > 0 && runs <= 0 {
+				// budget leaves after the runs before it (explored, or
+				// estimated of the units not finished). The first unit
+				// has the rest of the budget; a later one is explored
+				// before the runs before it are known, and its runs
+				// past the budget's end are lost: it is held back when
+				// none are left or when it is estimated to be more than
+				// a chunk (the idle worker asks a unit to yield instead,
+				// whose rest is split in chunks at the front of the
+				// order), and stops after two chunks (its rest waits).
+				n, ahead := before(queue[0])
+				runs = budget - n
+				if ahead && (runs <= 0 || estimate(queue[0]) > chunkOf(runs)) {
 					held = true
 					break
+				}
+				if ahead {
+					runs = min(runs, 2*chunkOf(runs))
 				}
 			}
 			u := od.Dispatch(queue[0])
@@ -1087,6 +1172,9 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 				r.key, r.est = unitKey(u), estimate(u)
 			}
 			st.Units++
+			if trace {
+				fmt.Fprintf(os.Stderr, "TRACE start %d %v key=%v est=%d runs=%d prefix=%d\n", id, u, r.key, r.est, runs, prefix())
+			}
 			go func(id int, w Work) { results <- out{id, explore(w)} }(id, w)
 		}
 		if len(live) == 0 && len(queue) == 0 && next != nil && !stopped {
@@ -1131,6 +1219,9 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 		}
 		rn := live[r.id]
 		st.Runs += r.o.Runs
+		if trace {
+			fmt.Fprintf(os.Stderr, "TRACE end %d runs=%d killed=%v asked=%v rest=%v found=%v\n", r.id, r.o.Runs, rn.killed, rn.asked, r.o.Rest != nil, r.o.Found)
+		}
 		yielded = rn.asked && r.o.Rest != nil
 		delete(live, r.id)
 		if ordered && (rn.killed || after(rn.key)) {

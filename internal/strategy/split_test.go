@@ -326,6 +326,7 @@ type firstBug struct {
 	sched, bug  string
 	runs        int
 	unitsKilled int
+	made        int            // parallelFirst: the runs the units made
 	all         []string       // parallelFirst: every unit's bug
 	order       map[int]string // the schedule of each run, by its sequential number
 }
@@ -429,7 +430,7 @@ func parallelFirst(t *testing.T, root strategy.Unit, workers, slice, budget int,
 		total += p.runs
 	}
 	off := strategy.RunOffsets(units, runs)
-	fb := firstBug{runs: total, unitsKilled: killed}
+	fb := firstBug{runs: total, unitsKilled: killed, made: total}
 	for i, p := range pieces {
 		for k, sc := range p.scheds {
 			if n := off[i] + k + 1; budget == 0 || n <= budget {
@@ -671,12 +672,16 @@ func TestSplitWithinKeepsOrder(t *testing.T) {
 		s.End(engine.Run(cfg, s, body))
 	}
 	rest := s.(strategy.UnitState).Rest()
+	defer func(m int) { strategy.ChunkMin = m }(strategy.ChunkMin)
+	strategy.ChunkMin = 1
 	units := strategy.SplitWithin(*rest, 2, 4)
-	if len(units) != 3 {
-		t.Fatalf("split into %d units, want 3 (a node with choices left above the one split)", len(units))
+	if len(units) < 3 {
+		t.Fatalf("split into %d units, want at least 3 (a node with choices left above the one split)", len(units))
 	}
-	if !strategy.UnitLess(units[0], units[1]) || !strategy.UnitLess(units[1], units[2]) {
-		t.Errorf("units not in order: %v", units)
+	for i := 1; i < len(units); i++ {
+		if !strategy.UnitLess(units[i-1], units[i]) {
+			t.Errorf("units not in order: %v", units)
+		}
 	}
 	n := before
 	for _, u := range units {
@@ -695,5 +700,64 @@ func TestSplitWithinKeepsOrder(t *testing.T) {
 	}
 	if n != seq.runs {
 		t.Errorf("%d runs in all, sequential %d", n, seq.runs)
+	}
+}
+
+// TestOrderedBudgetWaste (issue 12): an ordered split with a budget that
+// ends the search explores the budget's first runs of the sequential
+// order, and the runs a unit makes past them are lost. On orders(n),
+// whose subtrees' sizes differ from the estimates (a goroutine started
+// early enables more choices below), the units given away used to lie
+// where the estimates put the budget's end, and with 2 workers most of
+// their runs were past it (dfs on orders(4) with a budget of half the
+// tree made 1.5 to 2 times the budget); chunks at the front of the order
+// keep the waste to a few percent.
+func TestOrderedBudgetWaste(t *testing.T) {
+	defer func(y time.Duration, m int) { strategy.YieldAfter, strategy.ChunkMin = y, m }(strategy.YieldAfter, strategy.ChunkMin)
+	strategy.YieldAfter, strategy.ChunkMin = 0, 20
+	prog := orders(3)
+	seq, ok := sequentialFirst(strategy.NewDFS(0), 0, 200000, prog)
+	if !ok {
+		t.Fatal("too large")
+	}
+	budget := seq.runs / 2
+	for _, w := range []int{2, 3} {
+		got := parallelFirst(t, strategy.RootUnit("dfs", 0), w, 1<<30, budget, prog)
+		t.Logf("%d workers: %d runs made for a budget of %d (the tree: %d)", w, got.made, budget, seq.runs)
+		if got.runs != budget || got.made > budget+budget/20 {
+			t.Errorf("%d workers: %d runs reported, %d made, for a budget of %d", w, got.runs, got.made, budget)
+		}
+	}
+}
+
+// TestODSplitMergesLateSequences (issue 12): a late sequence of a split
+// optimal DPOR that ends in the wakeup tree of a unit not started yet
+// goes into that unit's wakeup tree, as the sequential insert puts it,
+// instead of becoming a unit of its own that sleeps nothing the other
+// explores: on readers(n), where every child of a wakeup tree gets a
+// sequence inserted under it by the run just before it starts, 2 workers
+// made 1.9 to 2.4 times the sequential runs before (1.2 to 1.4 now).
+func TestODSplitMergesLateSequences(t *testing.T) {
+	defer func(y time.Duration) { strategy.YieldAfter = y }(strategy.YieldAfter)
+	strategy.YieldAfter = 0
+	for n := 4; n <= 6; n++ {
+		prog := func(o *outcome) {
+			var x int32
+			rt.Go(func() { atomic.StoreInt32(rt.AtomicW(&x), 1) })
+			for g := 1; g <= n; g++ {
+				g := g
+				rt.Go(func() { o.log(g, atomic.LoadInt32(rt.AtomicR(&x))) })
+			}
+		}
+		want := exploreUpTo(strategy.NewOptimalDPOR(), 1000, prog)
+		got, finished, _, _ := parallelRun(t, strategy.RootUnit("odpor", 0), 2, 8, prog)
+		if !finished {
+			t.Errorf("readers(%d): not finished", n)
+		}
+		sameSet(t, fmt.Sprintf("readers(%d)", n), "terminal states", "odpor on 2 workers", want.states, got.states)
+		t.Logf("readers(%d): %d runs, sequential %d", n, got.runs, want.runs)
+		if got.runs > want.runs*7/4 {
+			t.Errorf("readers(%d): %d runs, sequential %d", n, got.runs, want.runs)
+		}
 	}
 }
