@@ -142,6 +142,7 @@ type G struct {
 	pooled     bool          // the goroutine went back to the pool
 	unwound    bool          // ended by unwind at the end of the run, at its pending operation
 	couldRun   bool          // g could run when a timer's early firing was weighed, and has not run since (starvation)
+	sq         queued        // g's place in a Mutex's or RWMutex's queue (mutex.go)
 	sb         *storeBuf     // heddle test -racy: g's store buffer (storebuf.go)
 	flushes    *storeBuf     // g is the flusher of this store buffer: a pseudo-goroutine
 	// Detached goroutines (detach.go): claim is set by the run's monitor

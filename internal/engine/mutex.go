@@ -24,6 +24,7 @@ func (e *Exec) MutexLock(p unsafe.Pointer) {
 	nilCheck(p)
 	e.yield(Op{Kind: OpLock, Obj: p})
 	e.syncObj(p, syncMutex)
+	e.acquired(p)
 	setMutexLocked(p, true)
 	raceAcquire(p)
 }
@@ -64,6 +65,16 @@ type rwState struct {
 	// waiting is the writer that claimed the lock and waits for the
 	// readers to leave. While it waits, new readers block, as in Go.
 	waiting *G
+	// queue holds the goroutines queued on a Mutex, or on an RWMutex's
+	// writer slot, in the order they joined (mutex queue, below).
+	queue []*G
+	// disordered is set when a goroutine took the lock ahead of the
+	// queue: the queue's order is no longer known (see acquired).
+	disordered bool
+	// readers are the goroutines blocked in RLock on an RWMutex that
+	// counted themselves as readers, to be admitted by the writer's
+	// Unlock.
+	readers []*G
 }
 
 //go:norace
@@ -83,6 +94,7 @@ func (e *Exec) RWLock(p unsafe.Pointer) {
 	nilCheck(p)
 	e.yield(Op{Kind: OpWLock, Obj: p})
 	rw := e.rw(p)
+	e.acquired(p)
 	rwClaim(p)
 	if rwReaders(p) > 0 {
 		rw.waiting = e.cur
@@ -104,6 +116,7 @@ func (e *Exec) RWUnlock(p unsafe.Pointer) {
 		return
 	}
 	raceRelease(p)
+	e.admitReaders(p)
 	rwRelease(p)
 }
 
@@ -114,7 +127,11 @@ func (e *Exec) RWRLock(p unsafe.Pointer) {
 	nilCheck(p)
 	e.yield(Op{Kind: OpRLock, Obj: p})
 	e.rw(p)
-	rwAddReaders(p, 1)
+	if g := e.cur; g.sq.on(g, p) && g.sq.admitted {
+		g.sq = queued{} // counted by the writer's Unlock that admitted it
+	} else {
+		rwAddReaders(p, 1)
+	}
 	raceAcquire(p)
 }
 
@@ -172,3 +189,187 @@ func (e *Exec) RWTryRLock(p unsafe.Pointer) bool {
 //
 //go:norace
 func readerAddr(p unsafe.Pointer) unsafe.Pointer { return unsafe.Add(p, 1) }
+
+// The mutex queue.
+//
+// In Go a goroutine that finds a Mutex locked spins briefly, then sleeps on
+// the mutex's semaphore, in a FIFO queue. Unlock wakes the oldest sleeper
+// only, and that one competes for the lock with goroutines that have not
+// slept yet (they barge in); one that sleeps behind it cannot take the lock
+// before it (internal/sync/mutex.go, runtime/sema.go). An RWMutex's writers
+// queue the same way on its writer Mutex, and a reader blocked by a writer
+// has already counted itself a reader: the writer's Unlock admits it, so a
+// writer that queued after it waits for it to leave.
+//
+// When a goroutine reaches the queue is not observable in Go, and a
+// goroutine blocked on a lock may in principle not have reached it yet, so
+// heddle orders only what Go orders for certain: a goroutine blocked on a
+// Lock (or on an RWMutex's Lock or RLock) when the virtual clock advances
+// because no goroutine can run (an idle advance: a sleep or timer fires)
+// joins the queue then; those that join at the same advance are in any
+// order among themselves (a batch). While the lock is free, a goroutine not
+// in the queue may take it, and so may those of the queue's first batch;
+// the later batches wait. A blocked reader joins the RWMutex's readers at
+// an idle advance and is admitted (counted as holding a read lock) by the
+// writer's Unlock.
+//
+// Go's queue is not strictly FIFO when goroutines barge in: a woken waiter
+// that loses to a barger goes back to the front, but one whose semaphore
+// wake-up a goroutine entering the queue stole goes to the back. heddle
+// does not follow which happened: once a goroutine outside the queue takes
+// the lock ahead of a non-empty queue, the queue is one batch (any order)
+// until it empties. Go's starvation mode (after a woken waiter has waited 1
+// ms, Unlock hands the lock to it and new goroutines queue instead of
+// barging) is not modelled: it only removes outcomes, so heddle may still
+// let a goroutine barge in where starvation mode would have prevented it.
+
+// queued is a goroutine's place in a lock's queue.
+type queued struct {
+	obj      unsafe.Pointer // the Mutex or RWMutex
+	seq      uint64         // the goroutine's opSeq when it joined: its pending Lock or RLock
+	batch    int            // Exec.steps at the idle advance when it joined
+	admitted bool           // a reader admitted by the writer's Unlock
+}
+
+// on reports whether q, g's, is a place on p for g's pending operation.
+//
+//go:norace
+func (q *queued) on(g *G, p unsafe.Pointer) bool {
+	return q.obj == p && q.seq == g.opSeq && q.obj != nil
+}
+
+// lockEnabled reports whether g's pending Lock, RWMutex Lock or RLock can
+// proceed.
+//
+//go:norace
+func (e *Exec) lockEnabled(g *G) bool {
+	p := g.op.Obj
+	switch g.op.Kind {
+	case OpLock:
+		if e.mutexLocked(p) {
+			return false
+		}
+	case OpRLock:
+		e.rw(p)
+		return !rwClaimed(p) || g.sq.on(g, p) && g.sq.admitted
+	case OpWLock:
+		e.rw(p)
+		if rwClaimed(p) {
+			return false
+		}
+	}
+	if !g.sq.on(g, p) {
+		return true // not queued: it may barge in
+	}
+	h := e.queueHead(p)
+	return h == nil || h.sq.batch == g.sq.batch
+}
+
+// queueHead returns the first goroutine still queued on p, dropping those
+// that left (the run unwound them).
+//
+//go:norace
+func (e *Exec) queueHead(p unsafe.Pointer) *G {
+	q := &e.objs.get(p).rw
+	for len(q.queue) > 0 {
+		h := q.queue[0]
+		if h.state == gParked && h.sq.on(h, p) {
+			return h
+		}
+		q.queue[0] = nil
+		q.queue = q.queue[1:]
+	}
+	q.disordered = false
+	return nil
+}
+
+// acquired is the current goroutine's taking of the Mutex (or RWMutex
+// writer slot) at p: it leaves the queue, and if it was not in it while
+// the queue was not empty, it barged in (see the comment above).
+//
+//go:norace
+func (e *Exec) acquired(p unsafe.Pointer) {
+	g := e.cur
+	o := e.objs.get(p)
+	if o == nil || len(o.rw.queue) == 0 {
+		g.sq = queued{}
+		return
+	}
+	q := &o.rw
+	if g.sq.on(g, p) {
+		g.sq = queued{}
+		for i, h := range q.queue {
+			if h == g {
+				copy(q.queue[i:], q.queue[i+1:])
+				q.queue[len(q.queue)-1] = nil
+				q.queue = q.queue[:len(q.queue)-1]
+				break
+			}
+		}
+		e.queueHead(p)
+		return
+	}
+	if h := e.queueHead(p); h != nil {
+		q.disordered = true
+		for _, x := range q.queue {
+			x.sq.batch = h.sq.batch
+		}
+	}
+}
+
+// idleAdvance is called when the virtual clock advances because no
+// goroutine could run: every goroutine blocked on a Mutex or an RWMutex
+// joins its queue, or its readers (see the comment above).
+//
+//go:norace
+func (e *Exec) idleAdvance() {
+	for _, g := range e.gs {
+		if g.state != gParked {
+			continue
+		}
+		p := g.op.Obj
+		switch g.op.Kind {
+		case OpLock:
+			if !mutexLocked(p) || g.sq.on(g, p) {
+				continue
+			}
+		case OpWLock:
+			if !rwClaimed(p) || g.sq.on(g, p) {
+				continue
+			}
+		case OpRLock:
+			if rwClaimed(p) && !g.sq.on(g, p) {
+				g.sq = queued{obj: p, seq: g.opSeq}
+				q := &e.objs.obtain(p).rw
+				q.readers = append(q.readers, g)
+			}
+			continue
+		default:
+			continue
+		}
+		q := &e.objs.obtain(p).rw
+		batch := e.steps
+		if h := e.queueHead(p); h != nil && q.disordered {
+			batch = h.sq.batch
+		}
+		g.sq = queued{obj: p, seq: g.opSeq, batch: batch}
+		q.queue = append(q.queue, g)
+	}
+}
+
+// admitReaders is the writer's Unlock of the RWMutex at p admitting the
+// readers that blocked on it and counted themselves: they hold a read lock
+// from now on, and will return from RLock.
+//
+//go:norace
+func (e *Exec) admitReaders(p unsafe.Pointer) {
+	q := e.rw(p)
+	for _, g := range q.readers {
+		if g.state == gParked && g.op.Kind == OpRLock && g.sq.on(g, p) {
+			g.sq.admitted = true
+			rwAddReaders(p, 1)
+		}
+	}
+	clear(q.readers)
+	q.readers = q.readers[:0]
+}

@@ -1,0 +1,134 @@
+package rt_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"heddle.dev/rt"
+)
+
+// The lock queues of Mutex and RWMutex (internal/engine/mutex.go): a
+// goroutine blocked on a lock while the clock advances idly has joined the
+// lock's queue, behind those that joined before; natively go test
+// -count=300 of the same programs (with sync instead of rt) never sees
+// another order.
+
+// queueOrder locks l, starts a goroutine per name that locks it and records
+// its name, each after a sleep longer than -max-starve (so that it has
+// blocked and queued), and unlocks.
+func queueOrder(lock, unlock func(), names ...string) func() string {
+	return func() string {
+		var got []string
+		var wg sync.WaitGroup
+		rt.WaitGroupAdd(&wg, len(names))
+		lock()
+		for _, n := range names {
+			rt.Go(func() {
+				lock()
+				got = append(got, n)
+				unlock()
+				rt.WaitGroupDone(&wg)
+			})
+			rt.Sleep(200 * time.Millisecond)
+		}
+		unlock()
+		rt.WaitGroupWait(&wg)
+		return strings.Join(got, " ")
+	}
+}
+
+func TestMutexQueueFIFO(t *testing.T) {
+	var mu sync.Mutex
+	found, bugs, runs := exhaust(t, queueOrder(func() { rt.MutexLock(&mu) }, func() { rt.MutexUnlock(&mu) }, "A", "B", "C"))
+	if len(bugs) > 0 || keys(found) != "A B C" {
+		t.Fatalf("outcomes %q, bugs %v in %d runs; want only A B C: B and C queued behind A", keys(found), bugs, runs)
+	}
+}
+
+func TestRWMutexWriterQueueFIFO(t *testing.T) {
+	var rw sync.RWMutex
+	found, bugs, runs := exhaust(t, queueOrder(func() { rt.RWLock(&rw) }, func() { rt.RWUnlock(&rw) }, "A", "B"))
+	if len(bugs) > 0 || keys(found) != "A B" {
+		t.Fatalf("outcomes %q, bugs %v in %d runs; want only A B", keys(found), bugs, runs)
+	}
+}
+
+// A reader blocked by a writer counted itself a reader: the writer's Unlock
+// admits it, and a writer that queued after it waits for it.
+func TestRWMutexReaderAdmittedByUnlock(t *testing.T) {
+	found, bugs, runs := exhaust(t, func() string {
+		var rw sync.RWMutex
+		var mu sync.Mutex
+		var got []string
+		rec := func(s string) { rt.MutexLock(&mu); got = append(got, s); rt.MutexUnlock(&mu) }
+		var wg sync.WaitGroup
+		rt.WaitGroupAdd(&wg, 2)
+		rt.RWLock(&rw)
+		rt.Go(func() { rt.RWRLock(&rw); rec("R"); rt.RWRUnlock(&rw); rt.WaitGroupDone(&wg) })
+		rt.Sleep(200 * time.Millisecond)
+		rt.Go(func() { rt.RWLock(&rw); rec("W"); rt.RWUnlock(&rw); rt.WaitGroupDone(&wg) })
+		rt.Sleep(200 * time.Millisecond)
+		rt.RWUnlock(&rw)
+		rt.WaitGroupWait(&wg)
+		return strings.Join(got, " ")
+	})
+	if len(bugs) > 0 || keys(found) != "R W" {
+		t.Fatalf("outcomes %q, bugs %v in %d runs; want only R W", keys(found), bugs, runs)
+	}
+}
+
+// Goroutines that blocked before the same idle advance queued in any order.
+func TestMutexQueueSameBatch(t *testing.T) {
+	found, bugs, _ := exhaust(t, func() string {
+		var mu sync.Mutex
+		var got []string
+		var wg sync.WaitGroup
+		rt.WaitGroupAdd(&wg, 2)
+		rt.MutexLock(&mu)
+		for _, n := range []string{"A", "B"} {
+			rt.Go(func() { rt.MutexLock(&mu); got = append(got, n); rt.MutexUnlock(&mu); rt.WaitGroupDone(&wg) })
+		}
+		rt.Sleep(200 * time.Millisecond)
+		rt.MutexUnlock(&mu)
+		rt.WaitGroupWait(&wg)
+		return strings.Join(got, " ")
+	})
+	if len(bugs) > 0 || keys(found) != "A B | B A" {
+		t.Fatalf("outcomes %q, bugs %v; want both orders", keys(found), bugs)
+	}
+}
+
+// A goroutine that has not queued may barge in ahead of the queue, and Go's
+// queue then loses its order: a goroutine entering the semaphore can steal
+// the wake-up of the queue's head, which goes back to the tail
+// (runtime/sema.go). Both orders of A and B stay reachable.
+func TestMutexQueueBarge(t *testing.T) {
+	found, bugs, _ := exhaust(t, func() string {
+		var mu sync.Mutex
+		var got []string
+		var wg sync.WaitGroup
+		rt.WaitGroupAdd(&wg, 3)
+		rec := func(n string) func() {
+			return func() { rt.MutexLock(&mu); got = append(got, n); rt.MutexUnlock(&mu); rt.WaitGroupDone(&wg) }
+		}
+		rt.MutexLock(&mu)
+		rt.Go(rec("A"))
+		rt.Sleep(200 * time.Millisecond)
+		rt.Go(rec("B"))
+		rt.Sleep(200 * time.Millisecond)
+		rt.Go(rec("X"))
+		rt.MutexUnlock(&mu)
+		rt.WaitGroupWait(&wg)
+		return strings.Join(got, " ")
+	})
+	for _, want := range []string{"A B X", "A X B", "X A B", "X B A"} {
+		if !found[want] {
+			t.Errorf("outcome %q not reached; reached %q", want, keys(found))
+		}
+	}
+	if len(bugs) > 0 || found["B A X"] || found["B X A"] {
+		t.Errorf("outcomes %q, bugs %v: B passed A with no one barging in", keys(found), bugs)
+	}
+}
