@@ -132,3 +132,62 @@ func TestMutexQueueBarge(t *testing.T) {
 		t.Errorf("outcomes %q, bugs %v: B passed A with no one barging in", keys(found), bugs)
 	}
 }
+
+// Starvation mode: A queued over 1 ms ago loses the mutex to the test
+// goroutine barging in, sees that it waited over 1 ms, and switches the
+// mutex to starvation mode: the next Unlock hands it the lock, and the test
+// goroutine's Lock queues behind it. Natively (go test -count=300 of the
+// same program with sync) A always records before the test's second Lock.
+func TestMutexStarvationHandoff(t *testing.T) {
+	found, bugs, runs := exhaust(t, func() string {
+		var mu sync.Mutex
+		var got []string
+		var wg sync.WaitGroup
+		rt.WaitGroupAdd(&wg, 1)
+		rt.MutexLock(&mu)
+		rt.Go(func() { rt.MutexLock(&mu); got = append(got, "A"); rt.MutexUnlock(&mu); rt.WaitGroupDone(&wg) })
+		rt.Sleep(200 * time.Millisecond)
+		rt.MutexUnlock(&mu)
+		rt.MutexLock(&mu)
+		got = append(got, "main")
+		rt.Sleep(200 * time.Millisecond)
+		rt.MutexUnlock(&mu)
+		tried := rt.MutexTryLock(&mu)
+		if tried {
+			got = append(got, "trylock")
+			rt.MutexUnlock(&mu)
+		}
+		rt.MutexLock(&mu)
+		got = append(got, "main")
+		rt.MutexUnlock(&mu)
+		rt.WaitGroupWait(&wg)
+		return strings.Join(got, " ")
+	})
+	want := "A main trylock main | main A main | main A trylock main"
+	if len(bugs) > 0 || keys(found) != want {
+		t.Fatalf("outcomes %q, bugs %v in %d runs; want %s (A before the test's second Lock, and TryLock failing while the lock is handed to A)", keys(found), bugs, runs, want)
+	}
+}
+
+// Without a barger, no starvation mode: the waiter that queued 1 ms ago
+// competes with the test's Lock after the test's Unlock.
+func TestMutexNoStarvationWithoutLoss(t *testing.T) {
+	found, bugs, _ := exhaust(t, func() string {
+		var mu sync.Mutex
+		var got []string
+		var wg sync.WaitGroup
+		rt.WaitGroupAdd(&wg, 1)
+		rt.MutexLock(&mu)
+		rt.Go(func() { rt.MutexLock(&mu); got = append(got, "A"); rt.MutexUnlock(&mu); rt.WaitGroupDone(&wg) })
+		rt.Sleep(200 * time.Millisecond)
+		rt.MutexUnlock(&mu)
+		rt.MutexLock(&mu)
+		got = append(got, "main")
+		rt.MutexUnlock(&mu)
+		rt.WaitGroupWait(&wg)
+		return strings.Join(got, " ")
+	})
+	if len(bugs) > 0 || keys(found) != "A main | main A" {
+		t.Fatalf("outcomes %q, bugs %v; want both orders", keys(found), bugs)
+	}
+}

@@ -1,6 +1,9 @@
 package engine
 
-import "unsafe"
+import (
+	"time"
+	"unsafe"
+)
 
 // mutexLocked reports whether the sync.Mutex at p is locked: between a Lock
 // (or successful TryLock) and its Unlock. The state is the Mutex's own
@@ -35,7 +38,7 @@ func (e *Exec) MutexLock(p unsafe.Pointer) {
 func (e *Exec) MutexTryLock(p unsafe.Pointer) bool {
 	nilCheck(p)
 	e.yield(Op{Kind: OpTryLock, Obj: p})
-	if e.mutexLocked(p) {
+	if e.mutexLocked(p) || e.starving(p) {
 		e.poll(e.cur)
 		return false
 	}
@@ -56,6 +59,7 @@ func (e *Exec) MutexUnlock(p unsafe.Pointer) {
 	}
 	raceRelease(p)
 	setMutexLocked(p, false)
+	e.released(p)
 }
 
 // rwState is the shadow state of a sync.RWMutex. Whether a writer holds or
@@ -71,6 +75,13 @@ type rwState struct {
 	// disordered is set when a goroutine took the lock ahead of the
 	// queue: the queue's order is no longer known (see acquired).
 	disordered bool
+	// Starvation mode (see the comment on the mutex queue): starving is
+	// set when a queued goroutine that lost the lock to a barger has
+	// certainly seen that it waited over 1 ms; lost when a barger took
+	// the lock ahead of a queue whose goroutines had waited over 1 ms at
+	// the Unlock before it (unlockAt).
+	starving, lost bool
+	unlockAt       time.Duration
 	// readers are the goroutines blocked in RLock on an RWMutex that
 	// counted themselves as readers, to be admitted by the writer's
 	// Unlock.
@@ -118,6 +129,7 @@ func (e *Exec) RWUnlock(p unsafe.Pointer) {
 	raceRelease(p)
 	e.admitReaders(p)
 	rwRelease(p)
+	e.released(p)
 }
 
 // RWRLock models RWMutex.RLock.
@@ -157,7 +169,7 @@ func (e *Exec) RWTryLock(p unsafe.Pointer) bool {
 	nilCheck(p)
 	e.yield(Op{Kind: OpRWTryLock, Obj: p})
 	e.rw(p)
-	if rwClaimed(p) || rwReaders(p) > 0 {
+	if rwClaimed(p) || rwReaders(p) > 0 || e.starving(p) {
 		e.poll(e.cur)
 		return false
 	}
@@ -218,16 +230,25 @@ func readerAddr(p unsafe.Pointer) unsafe.Pointer { return unsafe.Add(p, 1) }
 // wake-up a goroutine entering the queue stole goes to the back. heddle
 // does not follow which happened: once a goroutine outside the queue takes
 // the lock ahead of a non-empty queue, the queue is one batch (any order)
-// until it empties. Go's starvation mode (after a woken waiter has waited 1
-// ms, Unlock hands the lock to it and new goroutines queue instead of
-// barging) is not modelled: it only removes outcomes, so heddle may still
-// let a goroutine barge in where starvation mode would have prevented it.
+// until it empties.
+//
+// Starvation mode: a woken waiter that loses to a barger after waiting over
+// 1 ms switches the mutex to starvation mode, where Unlock hands the lock
+// to the queue's head and new goroutines queue instead of barging in (and
+// TryLock fails) until a waiter that waited less than 1 ms, or the last
+// one, takes it. On the virtual clock: a queued goroutine waited from the
+// advance at which it joined at the latest, and the head that lost has
+// certainly run (and seen how long it waited, as of the Unlock that woke
+// it) by the next idle advance, which is when heddle enters starvation
+// mode. heddle leaves it when Go may: when a goroutine that may have waited
+// 1 ms or less takes the lock, or the queue empties.
 
 // queued is a goroutine's place in a lock's queue.
 type queued struct {
 	obj      unsafe.Pointer // the Mutex or RWMutex
 	seq      uint64         // the goroutine's opSeq when it joined: its pending Lock or RLock
 	batch    int            // Exec.steps at the idle advance when it joined
+	since    time.Duration  // the virtual time before that advance: it had queued by then
 	admitted bool           // a reader admitted by the writer's Unlock
 }
 
@@ -258,11 +279,31 @@ func (e *Exec) lockEnabled(g *G) bool {
 			return false
 		}
 	}
-	if !g.sq.on(g, p) {
-		return true // not queued: it may barge in
-	}
 	h := e.queueHead(p)
+	if !g.sq.on(g, p) {
+		// Not queued: it may barge in, unless the mutex is in
+		// starvation mode, where it goes to the back of the queue.
+		return h == nil || !e.objs.get(p).rw.starving
+	}
 	return h == nil || h.sq.batch == g.sq.batch
+}
+
+// starving reports whether the Mutex (or RWMutex writer slot) at p is in
+// starvation mode.
+//
+//go:norace
+func (e *Exec) starving(p unsafe.Pointer) bool {
+	o := e.objs.get(p)
+	return o != nil && o.rw.starving && e.queueHead(p) != nil
+}
+
+// released is the Unlock of the Mutex (or RWMutex writer slot) at p.
+//
+//go:norace
+func (e *Exec) released(p unsafe.Pointer) {
+	if o := e.objs.get(p); o != nil && len(o.rw.queue) > 0 {
+		o.rw.unlockAt = e.now
+	}
 }
 
 // queueHead returns the first goroutine still queued on p, dropping those
@@ -279,7 +320,7 @@ func (e *Exec) queueHead(p unsafe.Pointer) *G {
 		q.queue[0] = nil
 		q.queue = q.queue[1:]
 	}
-	q.disordered = false
+	q.disordered, q.starving, q.lost = false, false, false
 	return nil
 }
 
@@ -297,6 +338,14 @@ func (e *Exec) acquired(p unsafe.Pointer) {
 	}
 	q := &o.rw
 	if g.sq.on(g, p) {
+		if q.starving && e.now-g.sq.since <= starvationThreshold {
+			// Handed the lock in starvation mode, it may have waited
+			// less than 1 ms (it queued by g.sq.since): Go may leave
+			// starvation mode, and heddle does, which only lets more
+			// happen (the last waiter leaving it is queueHead's).
+			q.starving = false
+		}
+		q.lost = false
 		g.sq = queued{}
 		for i, h := range q.queue {
 			if h == g {
@@ -310,12 +359,24 @@ func (e *Exec) acquired(p unsafe.Pointer) {
 		return
 	}
 	if h := e.queueHead(p); h != nil {
+		// The woken head lost: once it runs, it sees whether it waited
+		// over 1 ms, as of the Unlock that woke it at the latest.
+		oldest := true
+		for _, x := range q.queue {
+			if x.sq.batch == h.sq.batch && q.unlockAt-x.sq.since <= starvationThreshold {
+				oldest = false
+			}
+		}
+		q.lost = q.lost || oldest
 		q.disordered = true
 		for _, x := range q.queue {
 			x.sq.batch = h.sq.batch
 		}
 	}
 }
+
+// starvationThreshold is sync's starvationThresholdNs.
+const starvationThreshold = time.Millisecond
 
 // idleAdvance is called when the virtual clock advances because no
 // goroutine could run: every goroutine blocked on a Mutex or an RWMutex
@@ -328,6 +389,14 @@ func (e *Exec) idleAdvance() {
 			continue
 		}
 		p := g.op.Obj
+		if g.sq.on(g, p) && !g.sq.admitted {
+			// The head that lost to a barger has run since, and
+			// switched the mutex to starvation mode.
+			if q := &e.objs.obtain(p).rw; q.lost {
+				q.lost = false
+				q.starving = true
+			}
+		}
 		switch g.op.Kind {
 		case OpLock:
 			if !mutexLocked(p) || g.sq.on(g, p) {
@@ -352,7 +421,7 @@ func (e *Exec) idleAdvance() {
 		if h := e.queueHead(p); h != nil && q.disordered {
 			batch = h.sq.batch
 		}
-		g.sq = queued{obj: p, seq: g.opSeq, batch: batch}
+		g.sq = queued{obj: p, seq: g.opSeq, batch: batch, since: e.now}
 		q.queue = append(q.queue, g)
 	}
 }
