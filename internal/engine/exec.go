@@ -344,6 +344,7 @@ type Exec struct {
 	now     time.Duration // virtual time since Epoch
 	lastRun time.Duration // virtual time of the last goroutine step that starved no one
 	idleAt  time.Duration // virtual time of the last timer fired when no goroutine could run
+	lockers []*G          // goroutines found blocked on a lock since the last idle advance (mutex.go)
 	// foreignWaited is the real time spent waiting for foreign channels,
 	// detachWaited for detached goroutines (detach.go).
 	foreignWaited, detachWaited time.Duration

@@ -250,6 +250,7 @@ type queued struct {
 	batch    int            // Exec.steps at the idle advance when it joined
 	since    time.Duration  // the virtual time before that advance: it had queued by then
 	admitted bool           // a reader admitted by the writer's Unlock
+	listed   uint64         // the opSeq for which the goroutine is in Exec.lockers
 }
 
 // on reports whether q, g's, is a place on p for g's pending operation.
@@ -268,14 +269,20 @@ func (e *Exec) lockEnabled(g *G) bool {
 	switch g.op.Kind {
 	case OpLock:
 		if e.mutexLocked(p) {
+			e.blocked(g)
 			return false
 		}
 	case OpRLock:
 		e.rw(p)
-		return !rwClaimed(p) || g.sq.on(g, p) && g.sq.admitted
+		if !rwClaimed(p) || g.sq.on(g, p) && g.sq.admitted {
+			return true
+		}
+		e.blocked(g)
+		return false
 	case OpWLock:
 		e.rw(p)
 		if rwClaimed(p) {
+			e.blocked(g)
 			return false
 		}
 	}
@@ -286,6 +293,16 @@ func (e *Exec) lockEnabled(g *G) bool {
 		return h == nil || !e.objs.get(p).rw.starving
 	}
 	return h == nil || h.sq.batch == g.sq.batch
+}
+
+// blocked notes g, found blocked on a lock, for the next idle advance.
+//
+//go:norace
+func (e *Exec) blocked(g *G) {
+	if g.sq.listed != g.opSeq {
+		g.sq.listed = g.opSeq
+		e.lockers = append(e.lockers, g)
+	}
 }
 
 // starving reports whether the Mutex (or RWMutex writer slot) at p is in
@@ -384,10 +401,12 @@ const starvationThreshold = time.Millisecond
 //
 //go:norace
 func (e *Exec) idleAdvance() {
-	for _, g := range e.gs {
-		if g.state != gParked {
-			continue
+	kept := e.lockers[:0]
+	for _, g := range e.lockers {
+		if g.state != gParked || g.sq.listed != g.opSeq {
+			continue // it moved on
 		}
+		kept = append(kept, g)
 		p := g.op.Obj
 		if g.sq.on(g, p) && !g.sq.admitted {
 			// The head that lost to a barger has run since, and
@@ -408,7 +427,7 @@ func (e *Exec) idleAdvance() {
 			}
 		case OpRLock:
 			if rwClaimed(p) && !g.sq.on(g, p) {
-				g.sq = queued{obj: p, seq: g.opSeq}
+				g.sq = queued{obj: p, seq: g.opSeq, listed: g.sq.listed}
 				q := &e.objs.obtain(p).rw
 				q.readers = append(q.readers, g)
 			}
@@ -421,9 +440,11 @@ func (e *Exec) idleAdvance() {
 		if h := e.queueHead(p); h != nil && q.disordered {
 			batch = h.sq.batch
 		}
-		g.sq = queued{obj: p, seq: g.opSeq, batch: batch, since: e.now}
+		g.sq = queued{obj: p, seq: g.opSeq, batch: batch, since: e.now, listed: g.sq.listed}
 		q.queue = append(q.queue, g)
 	}
+	clear(e.lockers[len(kept):])
+	e.lockers = kept
 }
 
 // admitReaders is the writer's Unlock of the RWMutex at p admitting the
