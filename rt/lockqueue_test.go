@@ -141,34 +141,36 @@ func TestMutexQueueBarge(t *testing.T) {
 // goroutine's Lock queues behind it. Natively (go test -count=300 of the
 // same program with sync) A always records before the test's second Lock.
 func TestMutexStarvationHandoff(t *testing.T) {
-	found, bugs, runs := exhaust(t, func() string {
-		var mu sync.Mutex
-		var got []string
-		var wg sync.WaitGroup
-		rt.WaitGroupAdd(&wg, 1)
-		rt.MutexLock(&mu)
-		rt.Go(func() { rt.MutexLock(&mu); got = append(got, "A"); rt.MutexUnlock(&mu); rt.WaitGroupDone(&wg) })
-		rt.Sleep(200 * time.Millisecond)
-		rt.MutexUnlock(&mu)
-		rt.MutexLock(&mu)
-		got = append(got, "main")
-		rt.Sleep(200 * time.Millisecond)
-		rt.MutexUnlock(&mu)
-		tried := rt.MutexTryLock(&mu)
-		if tried {
-			got = append(got, "trylock")
-			rt.MutexUnlock(&mu)
-		}
-		rt.MutexLock(&mu)
-		got = append(got, "main")
-		rt.MutexUnlock(&mu)
-		rt.WaitGroupWait(&wg)
-		return strings.Join(got, " ")
-	})
+	found, bugs, runs := exhaust(t, starvation)
 	want := "A main trylock main | main A main | main A trylock main"
 	if len(bugs) > 0 || keys(found) != want {
 		t.Fatalf("outcomes %q, bugs %v in %d runs; want %s (A before the test's second Lock, and TryLock failing while the lock is handed to A)", keys(found), bugs, runs, want)
 	}
+}
+
+func starvation() string {
+	var mu sync.Mutex
+	var got []string
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 1)
+	rt.MutexLock(&mu)
+	rt.Go(func() { rt.MutexLock(&mu); got = append(got, "A"); rt.MutexUnlock(&mu); rt.WaitGroupDone(&wg) })
+	rt.Sleep(200 * time.Millisecond)
+	rt.MutexUnlock(&mu)
+	rt.MutexLock(&mu)
+	got = append(got, "main")
+	rt.Sleep(200 * time.Millisecond)
+	rt.MutexUnlock(&mu)
+	tried := rt.MutexTryLock(&mu)
+	if tried {
+		got = append(got, "trylock")
+		rt.MutexUnlock(&mu)
+	}
+	rt.MutexLock(&mu)
+	got = append(got, "main")
+	rt.MutexUnlock(&mu)
+	rt.WaitGroupWait(&wg)
+	return strings.Join(got, " ")
 }
 
 // Without a barger, no starvation mode: the waiter that queued 1 ms ago
@@ -203,8 +205,9 @@ func TestLockQueueStrategiesAgree(t *testing.T) {
 	var mu sync.Mutex
 	var rw sync.RWMutex
 	progs := map[string]func() string{
-		"fifo":   queueOrder(func() { rt.MutexLock(&mu) }, func() { rt.MutexUnlock(&mu) }, "A", "B", "C"),
-		"writer": queueOrder(func() { rt.RWLock(&rw) }, func() { rt.RWUnlock(&rw) }, "A", "B"),
+		"fifo":       queueOrder(func() { rt.MutexLock(&mu) }, func() { rt.MutexUnlock(&mu) }, "A", "B", "C"),
+		"starvation": starvation,
+		"writer":     queueOrder(func() { rt.RWLock(&rw) }, func() { rt.RWUnlock(&rw) }, "A", "B"),
 		"barge": func() string {
 			var got []string
 			var wg sync.WaitGroup
