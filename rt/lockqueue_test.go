@@ -148,6 +148,7 @@ func TestMutexStarvationHandoff(t *testing.T) {
 	}
 }
 
+// starvation is TestMutexStarvationHandoff's program.
 func starvation() string {
 	var mu sync.Mutex
 	var got []string
