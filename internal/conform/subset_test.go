@@ -74,12 +74,19 @@ var subsetPrograms = []string{
 	// (forbidden).
 	"TestChanFIFOSend",
 	"TestChanFIFOSelectSend",
+	// Lock queues (syncfifo.go): orders Go's queues fix (forbidden), and
+	// context.AfterFunc's stop racing a cancel.
+	"TestMutexQueueOrder",
+	"TestRWMutexQueuedReader",
+	"TestCondSignalOrder",
+	"TestMutexStarvation",
+	"TestContextAfterFuncStop",
 }
 
 // forbidden are outcomes (a substring of the outcome) that heddle must not
 // reach: x86-TSO forbids them, and the store buffers of -racy must not
-// produce more than native Go on TSO can; or Go's runtime never produces
-// them.
+// produce more than native Go on TSO can; or Go's runtime (its channel
+// and lock queues) never produces them.
 var forbidden = map[string]string{
 	"TestMessagePassing":  ": flag without data",
 	"TestLoadBuffering":   ": both read 1",
@@ -87,6 +94,12 @@ var forbidden = map[string]string{
 	// Outcomes Go's channel queues rule out (runtime/chan.go).
 	"TestChanFIFOSend":       ": len 1 then 2 1",
 	"TestChanFIFOSelectSend": ": len 1 quit",
+	// Go's lock queues: a goroutine queued later is not served first
+	// (internal/engine/mutex.go).
+	"TestMutexQueueOrder":     ": first B",
+	"TestRWMutexQueuedReader": ": first W",
+	"TestCondSignalOrder":     ": first B",
+	"TestMutexStarvation":     ": A starved",
 }
 
 // knownGap is a program with a native outcome that heddle does not reach

@@ -24,6 +24,7 @@ type ctx struct {
 }
 
 type afterFunc struct {
+	c       *ctx
 	f       func()
 	stopped bool
 	started bool
@@ -248,7 +249,7 @@ func (e *Exec) cancel(c *ctx, err, cause error) {
 
 //go:norace
 func (e *Exec) afterFunc(c *ctx, f func()) func() bool {
-	a := &afterFunc{f: f}
+	a := &afterFunc{c: c, f: f}
 	if c.err != nil {
 		a.started = true
 		e.Go(f)
@@ -258,10 +259,14 @@ func (e *Exec) afterFunc(c *ctx, f func()) func() bool {
 	return a.stop
 }
 
-// stop is the stop function of a context.AfterFunc.
+// stop is the stop function of a context.AfterFunc. It is a scheduling
+// point, a read of the context's cancellation (which its cancel writes):
+// natively a cancel on another goroutine can come before it, start f, and
+// make it return false.
 //
 //go:norace
 func (a *afterFunc) stop() bool {
+	a.c.e.readCtx(a.c)
 	if a.started || a.stopped {
 		return false
 	}

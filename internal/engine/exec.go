@@ -142,6 +142,7 @@ type G struct {
 	pooled     bool          // the goroutine went back to the pool
 	unwound    bool          // ended by unwind at the end of the run, at its pending operation
 	couldRun   bool          // g could run when a timer's early firing was weighed, and has not run since (starvation)
+	sq         queued        // g's place in a Mutex's or RWMutex's queue (mutex.go)
 	sb         *storeBuf     // heddle test -racy: g's store buffer (storebuf.go)
 	flushes    *storeBuf     // g is the flusher of this store buffer: a pseudo-goroutine
 	// Detached goroutines (detach.go): claim is set by the run's monitor
@@ -343,6 +344,7 @@ type Exec struct {
 	now     time.Duration // virtual time since Epoch
 	lastRun time.Duration // virtual time of the last goroutine step that starved no one
 	idleAt  time.Duration // virtual time of the last timer fired when no goroutine could run
+	lockers []*G          // goroutines found blocked on a lock since the last idle advance (mutex.go)
 	// foreignWaited is the real time spent waiting for foreign channels,
 	// detachWaited for detached goroutines (detach.go).
 	foreignWaited, detachWaited time.Duration

@@ -391,11 +391,8 @@ func (e *Exec) addChoices(buf []Choice, g *G) []Choice {
 func (e *Exec) opEnabled(g *G) bool {
 	op := &g.op
 	switch op.Kind {
-	case OpLock:
-		return !e.mutexLocked(op.Obj)
-	case OpRLock, OpWLock:
-		e.rw(op.Obj)
-		return !rwClaimed(op.Obj)
+	case OpLock, OpRLock, OpWLock:
+		return e.lockEnabled(g)
 	case OpWLockWait:
 		e.rw(op.Obj)
 		return rwReaders(op.Obj) == 0

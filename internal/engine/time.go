@@ -127,6 +127,9 @@ func (e *Exec) nextTimer(idle bool) *Timer {
 func (e *Exec) fire(t *Timer) {
 	e.waits++
 	if t.when > e.now {
+		if e.idleAt == t.when {
+			e.idleAdvance() // no goroutine could run (mutex.go)
+		}
 		e.now = t.when
 	}
 	if RaceEnabled {
@@ -201,6 +204,9 @@ func (e *Exec) Sleep(d time.Duration) {
 	t.sleeper = e.cur
 	e.yield(Op{Kind: OpSleep, Timer: t, Obj: unsafe.Pointer(t)})
 	if t.when > e.now {
+		if e.idleAt == t.when {
+			e.idleAdvance() // no goroutine could run (mutex.go)
+		}
 		e.now = t.when
 	}
 	e.stopTimer(t)
