@@ -37,6 +37,7 @@ func useAndDrop(n int) []weak.Pointer[heavy] {
 		})
 		rt.WaitGroupWait(&h.wg)
 		rt.Recv(h.ch)
+		h.data[i] = 1
 		ws = append(ws, weak.Make(h))
 	}
 	return ws

@@ -15,6 +15,7 @@ func TestObjTableReusedAddress(t *testing.T) {
 		mu  sync.Mutex
 		pad [56]byte
 	}
+	_ = blob{}.pad
 	var tab objTable
 	old := map[uintptr]bool{}
 	for i := 0; i < 200; i++ {
@@ -38,7 +39,9 @@ func TestObjTableReusedAddress(t *testing.T) {
 		if o := tab.obtain(p); o.writes != 0 {
 			t.Fatal("obtain gave a new object the state of the collected one")
 		}
+		runtime.KeepAlive(keep)
 		return
 	}
+	runtime.KeepAlive(keep)
 	t.Skip("the allocator reused none of the collected objects' addresses")
 }
