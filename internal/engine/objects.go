@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"unsafe"
-	"weak"
-)
+import "unsafe"
 
 // object is the shadow state of one synchronization object, found by its
 // address. An address is used as one kind of object, so only one part is
@@ -36,7 +33,7 @@ type object struct {
 	// collected as they are natively: go-deadlock's TestOrderMapGC
 	// measures the heap), and an address the collector freed and the
 	// program reused is a new object, not this one (see objTable.get).
-	ref weak.Pointer[byte]
+	ref objRef
 }
 
 // objTable maps addresses to shadow objects. It is a small open-addressing
@@ -81,7 +78,7 @@ func (t *objTable) get(p unsafe.Pointer) *object {
 		switch t.keys[i] {
 		case k:
 			o := t.vals[i]
-			if o.ref.Value() == nil {
+			if o.ref.value() == nil {
 				// The object this state was for was collected, and p
 				// is a new object at its address.
 				o = newObject(p)
@@ -118,7 +115,7 @@ func (t *objTable) at(a uintptr) *object {
 //
 //go:norace
 func newObject(p unsafe.Pointer) *object {
-	return &object{ref: weak.Make((*byte)(p))}
+	return &object{ref: makeObjRef(p)}
 }
 
 // obtain returns the object at p, creating it if needed.

@@ -112,11 +112,10 @@ func (e *Exec) restoreSync() {
 		// The object is the table's only if it is still the one saved
 		// (a collected object's address may hold another one now).
 		o := e.objs.at(a)
-		b := o.ref.Value()
-		if o.saved == syncNone || b == nil || uintptr(unsafe.Pointer(b)) != a {
+		p := o.ref.value()
+		if o.saved == syncNone || p == nil || uintptr(p) != a {
 			continue
 		}
-		p := unsafe.Pointer(b)
 		switch o.saved {
 		case syncMutex:
 			*word32(p, mutexStateOff) = o.pre[0]
