@@ -150,6 +150,8 @@ var classes = map[string]Class{
 	"github.com/jellydator/ttlcache/v3.Test_Cache_OnInsertion fail": {Timing, "assert.Eventually/Never poll every 250 ms for 500 ms for the insertion callbacks' goroutines; the report shows the poll timers firing while those goroutines could run (100 ms of starvation): fails only on a slow machine, yet the timing check did not settle it within -budget 1s"},
 	"github.com/jellydator/ttlcache/v3.Test_Cache_OnEviction fail":  {Timing, "assert.Eventually/Never poll every 250 ms for 500 ms for the eviction callbacks' goroutines (as Test_Cache_OnInsertion): fails only when the poll timers fire while those goroutines could run"},
 	"github.com/jellydator/ttlcache/v3.Test_Cache_OnUpdate fail":    {Timing, "assert.Eventually/Never poll every 250 ms for 500 ms for the update callbacks' goroutines (as Test_Cache_OnInsertion): fails only when the poll timers fire while those goroutines could run"},
+	"github.com/jellydator/ttlcache/v3.Test_Cache_set leak":         {Timing, "go c.Start(); time.Sleep(90 ms); c.Stop(): when the sleep ends before Start has run, Stop is a no-op (stopped is still true) and Start's loop then runs forever; a leak that needs only the test's own sleep to end early, a timing verdict since 82ec773"},
+	"github.com/jellydator/ttlcache/v3.Test_Cache_Start leak":       {Timing, "the second `go cache.Start()` is a no-op only while the first runs: when it starts after assert.Eventually (its 100 ms ticker fired while the goroutine could run, step 99 of the replay) and Stop, it starts a loop nothing stops; the ticker is testify's, not the test's own, so heddle still calls it a bug"},
 }
 
 // Classify looks up the judgement on a report.
