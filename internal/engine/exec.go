@@ -337,9 +337,9 @@ type Exec struct {
 	gen      uint64 // counts passes of enabled, for caches valid during one
 	returnTo *G     // the goroutine to resume when a rendezvous partner parks
 
-	objs    objTable         // shadow state of every object the run touched
-	saved   []unsafe.Pointer // the sync objects to restore (syncstate.go)
-	timers  []*Timer         // active timers
+	objs    objTable  // shadow state of every object the run touched
+	saved   []uintptr // the sync objects to restore, by address (syncstate.go)
+	timers  []*Timer  // active timers
 	nTimers uint64
 	now     time.Duration // virtual time since Epoch
 	lastRun time.Duration // virtual time of the last goroutine step that starved no one
@@ -594,7 +594,11 @@ func (e *Exec) goroutine(g *G) {
 		}
 		e.exit(g)
 	}()
-	g.fn()
+	// The G outlives the goroutine (reports read it): it must not keep
+	// what the function's closure refers to reachable once it returns.
+	fn := g.fn
+	g.fn = nil
+	fn()
 	if g.Index == 0 {
 		e.mainReturned()
 	}
@@ -971,6 +975,9 @@ func (e *Exec) exit(g *G) {
 	}
 	defer e.guardExit(g)
 	g.state = gDone
+	// The G outlives the goroutine: its last operation must not keep the
+	// objects it was on reachable.
+	g.op.Obj, g.op.Cases, g.selChan, g.lastLoad = nil, nil, nil, nil
 	e.markDirty(g)
 	e.live--
 	if b := g.bubble; b != nil {

@@ -28,6 +28,12 @@ type object struct {
 	// touchedDirs are the watchers touched at Exec.gen touched (a
 	// channel arrival touches those of one direction: enabledset.go).
 	touchedDirs uint8
+	// ref is a weak pointer to the program's object at the address: the
+	// table does not keep the object reachable (a run's objects are
+	// collected as they are natively: go-deadlock's TestOrderMapGC
+	// measures the heap), and an address the collector freed and the
+	// program reused is a new object, not this one (see objTable.get).
+	ref objRef
 }
 
 // objTable maps addresses to shadow objects. It is a small open-addressing
@@ -36,15 +42,25 @@ type object struct {
 // reported as a race: the handoff between them is hidden from the detector
 // (see race.go), and the runtime's map code records its accesses even when
 // the caller is not instrumented.
+//
+// Its keys are addresses, not pointers, so that the table does not keep
+// the program's objects reachable: natively an object the program drops is
+// collected, and a test may measure that (runtime.ReadMemStats after
+// runtime.GC). Each shadow object holds a weak pointer to its object
+// instead; once the collector has freed the object the weak pointer is nil
+// (the collector clears it before the memory can be allocated again), and
+// a lookup of its address, which can then only come from a new object
+// allocated there, finds a fresh shadow object: a reused address never
+// inherits the state of the object that was there before.
 type objTable struct {
-	keys []unsafe.Pointer
+	keys []uintptr
 	vals []*object
 	n    int
 }
 
 //go:norace
-func hashPtr(p unsafe.Pointer, mask uintptr) uintptr {
-	h := uintptr(p) >> 3
+func hashPtr(p uintptr, mask uintptr) uintptr {
+	h := p >> 3
 	h *= uintptr(0x9e3779b97f4a7c15 & uint64(^uintptr(0)))
 	return (h ^ h>>29) & mask
 }
@@ -56,16 +72,50 @@ func (t *objTable) get(p unsafe.Pointer) *object {
 	if t.n == 0 {
 		return nil
 	}
+	k := uintptr(p)
 	mask := uintptr(len(t.keys) - 1)
-	for i := hashPtr(p, mask); ; i = (i + 1) & mask {
-		k := t.keys[i]
-		if k == p {
-			return t.vals[i]
-		}
-		if k == nil {
+	for i := hashPtr(k, mask); ; i = (i + 1) & mask {
+		switch t.keys[i] {
+		case k:
+			o := t.vals[i]
+			if o.ref.value() == nil {
+				// The object this state was for was collected, and p
+				// is a new object at its address.
+				o = newObject(p)
+				t.vals[i] = o
+			}
+			return o
+		case 0:
 			return nil
 		}
 	}
+}
+
+// at returns the object the table holds for the address a, whether or not
+// the object there is still the one it was made for (nil if none): for
+// what must not make a pointer of an address that may be freed.
+//
+//go:norace
+func (t *objTable) at(a uintptr) *object {
+	if t.n == 0 {
+		return nil
+	}
+	mask := uintptr(len(t.keys) - 1)
+	for i := hashPtr(a, mask); ; i = (i + 1) & mask {
+		switch t.keys[i] {
+		case a:
+			return t.vals[i]
+		case 0:
+			return nil
+		}
+	}
+}
+
+// newObject returns a fresh shadow object for the object at p.
+//
+//go:norace
+func newObject(p unsafe.Pointer) *object {
+	return &object{ref: makeObjRef(p)}
 }
 
 // obtain returns the object at p, creating it if needed.
@@ -78,13 +128,14 @@ func (t *objTable) obtain(p unsafe.Pointer) *object {
 	if 2*(t.n+1) > len(t.keys) {
 		t.grow()
 	}
-	o := new(object)
+	o := newObject(p)
+	k := uintptr(p)
 	mask := uintptr(len(t.keys) - 1)
-	i := hashPtr(p, mask)
-	for t.keys[i] != nil {
+	i := hashPtr(k, mask)
+	for t.keys[i] != 0 {
 		i = (i + 1) & mask
 	}
-	t.keys[i], t.vals[i] = p, o
+	t.keys[i], t.vals[i] = k, o
 	t.n++
 	return o
 }
@@ -96,15 +147,15 @@ func (t *objTable) grow() {
 		size = 16
 	}
 	keys, vals := t.keys, t.vals
-	t.keys = make([]unsafe.Pointer, size)
+	t.keys = make([]uintptr, size)
 	t.vals = make([]*object, size)
 	mask := uintptr(size - 1)
 	for j, k := range keys {
-		if k == nil {
+		if k == 0 {
 			continue
 		}
 		i := hashPtr(k, mask)
-		for t.keys[i] != nil {
+		for t.keys[i] != 0 {
 			i = (i + 1) & mask
 		}
 		t.keys[i], t.vals[i] = k, vals[j]

@@ -32,8 +32,8 @@ import (
 // outlives it (a package-level Mutex still locked by a goroutine the run
 // unwound, a WaitGroup whose counter the run left positive) must not leak
 // into the next run. Each object is saved when the run first touches it,
-// and restored when the run ends (restoreSync). Objects are kept alive by
-// the run's object table until then, so the memory is still the object's.
+// and restored when the run ends (restoreSync), unless it was collected
+// (the run's object table does not keep objects reachable: objects.go).
 
 // The offsets of the words, found by reflection (the fields are
 // unexported); TestSyncLayout checks them against Go's own operations.
@@ -98,7 +98,7 @@ func (e *Exec) syncObj(p unsafe.Pointer, k syncKind) *object {
 			w := *(*uint64)(unsafe.Add(p, wgStateOff))
 			o.pre[0], o.pre[1] = int32(w>>32), int32(uint32(w))
 		}
-		e.saved = append(e.saved, p)
+		e.saved = append(e.saved, uintptr(p))
 	}
 	return o
 }
@@ -108,8 +108,14 @@ func (e *Exec) syncObj(p unsafe.Pointer, k syncKind) *object {
 //
 //go:norace
 func (e *Exec) restoreSync() {
-	for _, p := range e.saved {
-		o := e.objs.get(p)
+	for _, a := range e.saved {
+		// The object is the table's only if it is still the one saved
+		// (a collected object's address may hold another one now).
+		o := e.objs.at(a)
+		p := o.ref.value()
+		if o.saved == syncNone || p == nil || uintptr(p) != a {
+			continue
+		}
 		switch o.saved {
 		case syncMutex:
 			*word32(p, mutexStateOff) = o.pre[0]

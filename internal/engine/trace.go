@@ -10,11 +10,17 @@ import (
 // Step is one step of a run's trace: one visible operation and the local
 // code after it.
 type Step struct {
-	N    int            // step number, from 1
-	G    *G             // the goroutine; nil for a timer firing
-	Kind OpKind         // the operation
-	Obj  unsafe.Pointer // its object
-	Case int            // the select case taken, -1 if none
+	N    int    // step number, from 1
+	G    *G     // the goroutine; nil for a timer firing
+	Kind OpKind // the operation
+	// Obj is the address of its object: an address, not a pointer, so
+	// that a run's trace does not keep the objects it touched reachable
+	// (objects.go); two objects of a run may have had the same address.
+	Obj  uintptr
+	Case int // the select case taken, -1 if none
+	// Group is, for a racy store's commit (OpRacyCommit), the address of
+	// the group of racy statements it writes (RacyCommitGroup).
+	Group uintptr
 	// Cases are the channel operations of a send, receive or select (the
 	// operation's own slice, not a copy): every channel a select could
 	// take or waited on, and their capacities, which its dependence with
@@ -47,7 +53,8 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 	if !e.cfg.Trace && !e.cfg.Record {
 		return
 	}
-	s := Step{N: e.steps, G: g, Kind: op.Kind, Obj: op.Obj, Case: -1, PC: op.PC, Early: early}
+	obj := op.Obj
+	s := Step{N: e.steps, G: g, Kind: op.Kind, Case: -1, PC: op.PC, Early: early}
 	if g != nil {
 		switch op.Kind {
 		case OpSend, OpRecv, OpSelect:
@@ -55,33 +62,36 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 		case OpArrive:
 			// Waiting synchronizes with nothing: no object, so the
 			// vector clocks of recorded runs get no edge from it.
-			s.Cases, s.Obj = op.Cases, nil
+			s.Cases, obj = op.Cases, nil
+		case OpRacyCommit:
+			s.Group = uintptr(RacyCommitGroup(obj))
 		}
 		if op.Kind == OpSelect {
 			s.Case = g.sel
 			if g.sel >= 0 && g.sel < len(op.Cases) {
 				// The channel of the case taken; a default keeps Obj nil.
-				s.Obj = op.Cases[g.sel].Chan()
+				obj = op.Cases[g.sel].Chan()
 			}
 		}
 		g.stepIdx = len(e.res.Trace)
 	}
 	if op.Kind == OpTimerFire && op.Timer != nil {
 		s.Timer = op.Timer.ID
-		s.Obj = unsafe.Pointer(op.Timer)
+		obj = unsafe.Pointer(op.Timer)
 		if op.Timer.ch != nil {
 			// A firing sends on the timer's channel: it is dependent with
 			// the operations on that channel.
-			s.Obj = chanAddr(op.Timer.ch)
+			obj = chanAddr(op.Timer.ch)
 		}
 	}
+	s.Obj = uintptr(obj)
 	if e.cfg.Record {
 		bound := e.cfg.ClockBound
 		if bound == 0 {
 			bound = defaultClockBound
 		}
 		if e.vcBytes < bound {
-			s.VC = e.clock(g, op, s.Obj)
+			s.VC = e.clock(g, op, obj)
 			e.vcBytes += uint64(len(s.VC)) * uint64(unsafe.Sizeof(VCEntry{}))
 		} else if e.res.ClocksTo == 0 {
 			e.res.ClocksTo = len(e.res.Trace)

@@ -141,6 +141,17 @@ var classes = map[string]Class{
 
 	// github.com/sethvargo/go-retry
 	"github.com/sethvargo/go-retry.TestDo fail": {Timing, "the deadline_exceeded subtest asserts that Do returns within 15 ms of wall time; its context's 10 ms deadline was seen 40 ms late (after two 20 ms backoffs), as on a loaded machine with parallel subtests"},
+
+	// github.com/golang/groupcache
+	"github.com/golang/groupcache.TestTruncatingByteSliceTarget panic": {TestBug, "uses the package-level stringGroup without once.Do(testSetup), which only other tests call: alone (heddle runs each test in a process of its own) it dereferences a nil Getter; natively `go test -run 'TestTruncatingByteSliceTarget$'` panics the same way"},
+
+	// github.com/jellydator/ttlcache/v3
+	"github.com/jellydator/ttlcache/v3.Test_Cache_Get fail":         {HeddleFault, "asserts the number of heap allocations of one cache.Get (allocsPerSingleRun, 0 or 1): heddle's instrumented mutex operations allocate, and the count is 26 to 41 (not fixed)"},
+	"github.com/jellydator/ttlcache/v3.Test_Cache_OnInsertion fail": {TestBug, "assert.Never polls resCh with a 100 ms tick for 200 ms: when its last tick and its deadline come together, Never returns and leaves a condition goroutine that runs later and takes the resCh value the next assert.Eventually waits for (replay step 83 of OnInsertion); the replay without early firings fails too, and natively OnInsertion failed 1 run in 30 (go test -count=30)"},
+	"github.com/jellydator/ttlcache/v3.Test_Cache_OnEviction fail":  {TestBug, "as Test_Cache_OnInsertion: assert.Never polls resCh with a 100 ms tick for 200 ms: when its last tick and its deadline come together, Never returns and leaves a condition goroutine that runs later and takes the resCh value the next assert.Eventually waits for (replay step 83 of OnInsertion); the replay without early firings fails too, and natively OnInsertion failed 1 run in 30 (go test -count=30)"},
+	"github.com/jellydator/ttlcache/v3.Test_Cache_OnUpdate fail":    {TestBug, "as Test_Cache_OnInsertion: assert.Never polls resCh with a 100 ms tick for 200 ms: when its last tick and its deadline come together, Never returns and leaves a condition goroutine that runs later and takes the resCh value the next assert.Eventually waits for (replay step 83 of OnInsertion); the replay without early firings fails too, and natively OnInsertion failed 1 run in 30 (go test -count=30)"},
+	"github.com/jellydator/ttlcache/v3.Test_Cache_set leak":         {Timing, "go c.Start(); time.Sleep(90 ms); c.Stop(): when the sleep ends before Start has run, Stop is a no-op (stopped is still true) and Start's loop then runs forever; a leak that needs only the test's own sleep to end early, a timing verdict since 82ec773"},
+	"github.com/jellydator/ttlcache/v3.Test_Cache_Start leak":       {Timing, "the second `go cache.Start()` is a no-op only while the first runs: when it starts after assert.Eventually (its 100 ms ticker fired while the goroutine could run, step 99 of the replay) and Stop, it starts a loop nothing stops; the ticker is testify's, not the test's own, so heddle still calls it a bug"},
 }
 
 // Classify looks up the judgement on a report.

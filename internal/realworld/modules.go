@@ -37,4 +37,8 @@ var Modules = []Module{
 	{Path: "github.com/reugn/go-quartz", Version: "v0.15.2", Why: "job scheduler: a loop on a timer Reset to the largest duration, worker goroutines, cron triggers against the wall clock"},
 	{Path: "github.com/sasha-s/go-deadlock", Version: "v0.3.9", Why: "drop-in sync mutexes with deadlock detection: AfterFunc timers kept in a sync.Pool across calls, lock-order maps"},
 	{Path: "github.com/allegro/bigcache/v3", Version: "v3.1.0", Why: "sharded byte cache with RWMutexes and a cleaning goroutine on a ticker; a queue and an HTTP server package"},
+	{Path: "github.com/bep/debounce", Version: "v1.2.1", Why: "a debouncer: time.AfterFunc reset under a mutex"},
+	{Path: "github.com/golang/groupcache", Version: "v0.0.0-20241129210726-2c02b8208cf8", Why: "singleflight, an LRU under a mutex, peers over HTTP"},
+	{Path: "github.com/Workiva/go-datastructures", Version: "v1.1.7", Why: "ring buffers and queues with blocking Get/Put and Dispose, futures, batchers, a lock-free trie"},
+	{Path: "github.com/jellydator/ttlcache/v3", Version: "v3.4.1", Why: "a TTL cache with an expiry goroutine on a timer, loaders behind singleflight; testify"},
 }

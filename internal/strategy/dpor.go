@@ -3,7 +3,6 @@ package strategy
 import (
 	"fmt"
 	"strconv"
-	"unsafe"
 
 	"heddle.dev/internal/engine"
 )
@@ -664,9 +663,9 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 // soloEvent is a step of g alone: its operation of kind k on obj, with
 // select case cs, channel cases and default, as a goroutine that has not
 // arrived takes it (with a partner that waits, for an unbuffered case).
-func soloEvent(g *engine.G, k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCase, dflt bool) *event {
+func soloEvent(g *engine.G, k engine.OpKind, obj, group uintptr, cs int, cases []engine.ChanCase, dflt bool) *event {
 	e := &event{key: choiceKey(g, k, cs)}
-	e.addSide(g, k, obj, cs, cases, dflt, false)
+	e.addSide(g, k, obj, group, cs, cases, dflt, false)
 	return e
 }
 
@@ -682,10 +681,10 @@ func (d *DPOR) alternatives(a *analysis, nodeAt map[int]*dnode, ev []*event, j, 
 		}
 		cases := ev[j].chans[k]
 		for m := -1; m < len(cases); m++ {
-			if m == ev[j].cases[k] || m < 0 && !ev[j].dflt[k] || m >= 0 && cases[m].Chan() == nil {
+			if m == ev[j].cases[k] || m < 0 && !ev[j].dflt[k] || m >= 0 && uintptr(cases[m].Chan()) == 0 {
 				continue
 			}
-			x := soloEvent(g, engine.OpSelect, nil, m, cases, ev[j].dflt[k])
+			x := soloEvent(g, engine.OpSelect, 0, 0, m, cases, ev[j].dflt[k])
 			if m >= 0 {
 				x.readPartners(cases, m)
 			}
@@ -700,14 +699,14 @@ func (d *DPOR) alternatives(a *analysis, nodeAt map[int]*dnode, ev []*event, j, 
 func sideEvent(e *event, k int) *event {
 	cases := e.chans[k]
 	cs := e.cases[k]
-	var obj unsafe.Pointer
+	var obj uintptr
 	j := 0
 	if cs >= 0 {
 		j = cs
 	} else if len(cases) > 0 {
-		obj = cases[0].Chan()
+		obj = uintptr(cases[0].Chan())
 	}
-	x := soloEvent(e.gs[k], e.kinds[k], obj, cs, cases, e.dflt[k])
+	x := soloEvent(e.gs[k], e.kinds[k], obj, 0, cs, cases, e.dflt[k])
 	if j < len(cases) {
 		x.readPartners(cases, j)
 	}
@@ -748,7 +747,7 @@ func ownConflict(e, x *event) bool {
 // it reads the queue.
 func blockedEvents(g *engine.G, op engine.Op) []*event {
 	if op.Kind != engine.OpSelect {
-		x := soloEvent(g, op.Kind, opObj(op), -1, op.Cases, op.Dflt)
+		x := soloEvent(g, op.Kind, opObj(op), opGroup(op), -1, op.Cases, op.Dflt)
 		for j := range op.Cases {
 			x.readPartners(op.Cases, j)
 		}
@@ -756,10 +755,10 @@ func blockedEvents(g *engine.G, op engine.Op) []*event {
 	}
 	var xs []*event
 	for j, cc := range op.Cases {
-		if cc.Chan() == nil {
+		if uintptr(cc.Chan()) == 0 {
 			continue
 		}
-		x := soloEvent(g, op.Kind, opObj(op), j, op.Cases, op.Dflt)
+		x := soloEvent(g, op.Kind, opObj(op), opGroup(op), j, op.Cases, op.Dflt)
 		x.readPartners(op.Cases, j)
 		xs = append(xs, x)
 	}
@@ -769,7 +768,7 @@ func blockedEvents(g *engine.G, op engine.Op) []*event {
 // readPartners adds to x a read of the queue of the partners of case j,
 // if it is unbuffered.
 func (x *event) readPartners(cases []engine.ChanCase, j int) {
-	if c := cases[j].Chan(); c != nil && cases[j].Cap() == 0 {
+	if c := uintptr(cases[j].Chan()); c != 0 && cases[j].Cap() == 0 {
 		x.acc = queueAccess(x.acc, c, !cases[j].IsSend(), false, 0, tagPartner+j)
 	}
 }
@@ -1260,7 +1259,7 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 		// x completed with the partner whose arrival e is: run before
 		// e, x's goroutine finds no partner there, and arrives.
 		y := &event{key: x.gs[0].ID}
-		y.addSide(x.gs[0], engine.OpArrive, nil, -1, x.chans[0], false, false)
+		y.addSide(x.gs[0], engine.OpArrive, 0, 0, -1, x.chans[0], false, false)
 		seq := append(append([]*event(nil), prefix[:i]...), v...)
 		extendHB(seq, y, d.created, len(x.vc)-1)
 		x = y

@@ -20,8 +20,8 @@ func TestEventReset(t *testing.T) {
 	e := new(event)
 	e.key, e.n, e.pc, e.timer = "g0.1", 7, 99, "t1"
 	e.proc, e.idx, e.vc, e.lvc = 3, 4, []int{1}, []int{2}
-	e.addSide(g, engine.OpAtomicWrite, unsafe.Pointer(&x), -1, nil, false, false)
-	e.addSide(g, engine.OpLock, unsafe.Pointer(&y), -1, nil, false, false) // past the inline room
+	e.addSide(g, engine.OpAtomicWrite, uintptr(unsafe.Pointer(&x)), 0, -1, nil, false, false)
+	e.addSide(g, engine.OpLock, uintptr(unsafe.Pointer(&y)), 0, -1, nil, false, false) // past the inline room
 	e.reset()
 	v := reflect.ValueOf(e).Elem()
 	for i := 0; i < v.NumField(); i++ {
@@ -49,7 +49,7 @@ func TestEventReset(t *testing.T) {
 			t.Errorf("reset left %s = %v", name, f)
 		}
 	}
-	if e.addSide(g, engine.OpAtomicLoad, unsafe.Pointer(&x), -1, nil, false, false); len(e.gs) != 1 || len(e.acc) != 2 {
+	if e.addSide(g, engine.OpAtomicLoad, uintptr(unsafe.Pointer(&x)), 0, -1, nil, false, false); len(e.gs) != 1 || len(e.acc) != 2 {
 		t.Errorf("after reset, addSide made %d sides and %d accesses, want 1 and 2", len(e.gs), len(e.acc))
 	}
 }

@@ -34,7 +34,7 @@ import (
 // each of its cases ready, so a select that takes its default (a poll)
 // conflicts with the arrival of a partner on one of its channels.
 type access struct {
-	obj   unsafe.Pointer
+	obj   uintptr
 	write bool
 	mutex bool // a Lock/Unlock-family transition (independent under the lazy HBR)
 	// side is the index in the event's gs of the goroutine whose
@@ -55,25 +55,28 @@ const (
 )
 
 // world is the pseudo-object every event reads (virtual time).
-var world = unsafe.Pointer(new(byte))
+var world = uintptr(unsafe.Pointer(worldObj))
+
+// worldObj keeps the address of world from being another object's.
+var worldObj = new(byte)
 
 // pseudo reports whether obj is the pseudo-object every event touches. It
 // has the fixed name 0 across runs.
-func pseudo(obj unsafe.Pointer) bool { return obj == world }
+func pseudo(obj uintptr) bool { return obj == world }
 
 // queueOf is the pseudo-object of the waiting senders (or receivers) of
 // the channel c: an address inside its runtime header, where
 // no user object lives.
-func queueOf(c unsafe.Pointer, send bool) unsafe.Pointer {
+func queueOf(c uintptr, send bool) uintptr {
 	if send {
-		return unsafe.Add(c, 1)
+		return c + 1
 	}
-	return unsafe.Add(c, 2)
+	return c + 2
 }
 
 // queueAccess appends to r an access to the queue of the senders (or
 // receivers) of c.
-func queueAccess(r []access, c unsafe.Pointer, send, write bool, side, tag int) []access {
+func queueAccess(r []access, c uintptr, send, write bool, side, tag int) []access {
 	return append(r, access{obj: queueOf(c, send), write: write, side: side, tag: tag})
 }
 
@@ -110,13 +113,13 @@ type event struct {
 // accesses classifies one goroutine's operation (heddle.md §4): its kind,
 // its object, the select case taken (-1 for a default or a non-select),
 // its channel cases, and whether it had arrived (waited on its channels).
-func accesses(k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCase, side int, arrived bool) []access {
+func accesses(k engine.OpKind, obj uintptr, cs int, cases []engine.ChanCase, side int, arrived bool) []access {
 	return appendAccesses(nil, k, obj, cs, cases, side, arrived)
 }
 
 // appendAccesses is accesses appended to dst, which saves an allocation
 // per step when dst has room.
-func appendAccesses(dst []access, k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCase, side int, arrived bool) []access {
+func appendAccesses(dst []access, k engine.OpKind, obj uintptr, cs int, cases []engine.ChanCase, side int, arrived bool) []access {
 	switch k {
 	case engine.OpArrive:
 		// An arrival runs no code of the program: it does not read
@@ -217,13 +220,13 @@ func appendAccesses(dst []access, k engine.OpKind, obj unsafe.Pointer, cs int, c
 // leaves the queues it joined for its unbuffered cases.
 func selectAccesses(r []access, cs int, cases []engine.ChanCase, side int, arrived bool) []access {
 	if cs >= 0 && cs < len(cases) {
-		if c := cases[cs].Chan(); c != nil {
+		if c := uintptr(cases[cs].Chan()); c != 0 {
 			r = append(r, access{obj: c, write: true, side: side, tag: tagCase + cs})
 		}
 	}
 	for j, cc := range cases {
-		c := cc.Chan()
-		if c == nil {
+		c := uintptr(cc.Chan())
+		if c == 0 {
 			continue
 		}
 		if j != cs {
@@ -245,8 +248,8 @@ func selectAccesses(r []access, cs int, cases []engine.ChanCase, side int, arriv
 // leaves its own queue (write).
 func pairAccesses(r []access, cases []engine.ChanCase, j int, arrived bool, side int) []access {
 	cc := cases[j]
-	c := cc.Chan()
-	if c == nil {
+	c := uintptr(cc.Chan())
+	if c == 0 {
 		return r
 	}
 	if arrived {
@@ -267,8 +270,8 @@ func pairAccesses(r []access, cases []engine.ChanCase, j int, arrived bool, side
 // other arrivals on it.)
 func arriveAccesses(r []access, cases []engine.ChanCase, side int) []access {
 	for j, cc := range cases {
-		c := cc.Chan()
-		if c == nil {
+		c := uintptr(cc.Chan())
+		if c == 0 {
 			continue
 		}
 		r = append(r, access{obj: c, side: side, tag: tagCase + j})
@@ -289,13 +292,13 @@ func choiceKey(g *engine.G, k engine.OpKind, c int) string {
 
 // timerEvent is the event of a timer firing.
 func timerEvent(key, timer string) *event {
-	return &event{key: key, timer: timer, kinds: []engine.OpKind{engine.OpTimerFire}, acc: accesses(engine.OpTimerFire, nil, -1, nil, 0, false)}
+	return &event{key: key, timer: timer, kinds: []engine.OpKind{engine.OpTimerFire}, acc: accesses(engine.OpTimerFire, 0, -1, nil, 0, false)}
 }
 
 // addSide adds goroutine g's side to e: its operation of kind k on obj,
 // select case cs, channel cases, whether it has a default and whether it
 // had arrived.
-func (e *event) addSide(g *engine.G, k engine.OpKind, obj unsafe.Pointer, cs int, cases []engine.ChanCase, dflt, arrived bool) {
+func (e *event) addSide(g *engine.G, k engine.OpKind, obj, group uintptr, cs int, cases []engine.ChanCase, dflt, arrived bool) {
 	if k != engine.OpSelect {
 		cs = -1
 	}
@@ -325,8 +328,8 @@ func (e *event) addSide(g *engine.G, k engine.OpKind, obj unsafe.Pointer, cs int
 	e.dflt = append(e.dflt, dflt)
 	e.acc = appendAccesses(e.acc, k, obj, cs, cases, s, arrived)
 	if k == engine.OpRacyCommit {
-		e.acc = append(e.acc, access{obj: engine.RacyCommitGroup(obj), write: true, side: s, tag: tagGroup},
-			access{obj: g.Buf(), write: true, side: s, tag: tagBuf})
+		e.acc = append(e.acc, access{obj: group, write: true, side: s, tag: tagGroup},
+			access{obj: uintptr(g.Buf()), write: true, side: s, tag: tagBuf})
 	}
 }
 
@@ -368,20 +371,28 @@ func pendingEventInto(e *event, p *engine.Point, c engine.Choice) *event {
 	if c.Arrive {
 		k = engine.OpArrive
 	}
-	e.addSide(c.G, k, opObj(op), c.Case, op.Cases, op.Dflt, c.G.Arrived())
+	e.addSide(c.G, k, opObj(op), opGroup(op), c.Case, op.Cases, op.Dflt, c.G.Arrived())
 	if h, hc := p.Exec.ChoicePartner(c); h != nil {
 		hop := h.Pending()
-		e.addSide(h, hop.Kind, opObj(hop), hc, hop.Cases, hop.Dflt, true)
+		e.addSide(h, hop.Kind, opObj(hop), opGroup(hop), hc, hop.Cases, hop.Dflt, true)
 	}
 	return e
 }
 
 // opObj is the object of op as the trace records it.
-func opObj(op engine.Op) unsafe.Pointer {
+func opObj(op engine.Op) uintptr {
 	if op.Kind == engine.OpSleep && op.Timer != nil {
-		return unsafe.Pointer(op.Timer)
+		return uintptr(unsafe.Pointer(op.Timer))
 	}
-	return op.Obj
+	return uintptr(op.Obj)
+}
+
+// opGroup is the group of racy statements a commit op writes (Step.Group).
+func opGroup(op engine.Op) uintptr {
+	if op.Kind != engine.OpRacyCommit {
+		return 0
+	}
+	return uintptr(engine.RacyCommitGroup(op.Obj))
 }
 
 // dependent reports whether a and b are dependent: they share a goroutine,
@@ -484,7 +495,7 @@ func (r *runEvents) take(tr []engine.Step, i int) {
 	}
 	if n := len(r.ev); n > 0 && i > 0 && sameN(tr, i) {
 		// The partner of an unbuffered rendezvous: same step.
-		r.ev[n-1].addSide(st.G, st.Kind, st.Obj, st.Case, st.Cases, st.Dflt, st.Arrived)
+		r.ev[n-1].addSide(st.G, st.Kind, st.Obj, st.Group, st.Case, st.Cases, st.Dflt, st.Arrived)
 		return
 	}
 	e := r.newEvent()
@@ -495,7 +506,7 @@ func (r *runEvents) take(tr []engine.Step, i int) {
 // fill makes empty event e the event of trace entry st, a goroutine's step.
 func (e *event) fill(st *engine.Step) {
 	e.key, e.pc, e.n = choiceKey(st.G, st.Kind, st.Case), st.PC, st.N
-	e.addSide(st.G, st.Kind, st.Obj, st.Case, st.Cases, st.Dflt, st.Arrived)
+	e.addSide(st.G, st.Kind, st.Obj, st.Group, st.Case, st.Cases, st.Dflt, st.Arrived)
 }
 
 // partnered reports whether the next non-exit entry after i is a second
@@ -581,7 +592,7 @@ func (r *runEvents) finish(res *engine.Result) {
 // f.vc[e.proc] >= e.idx.
 func hb(ev []*event, created map[*engine.G]int, nprocs int, lazy bool) {
 	type objClock struct{ w, r []int }
-	objs := map[unsafe.Pointer]*objClock{}
+	objs := map[uintptr]*objClock{}
 	procVC := map[int][]int{}
 	count := make([]int, nprocs+1)
 	join := func(a, b []int) []int {
@@ -801,7 +812,7 @@ type depIndex struct {
 	ev     []*event
 	nprocs int
 	byProc [][]int32 // the events of each process, ascending
-	objs   map[unsafe.Pointer]*objIndex
+	objs   map[uintptr]*objIndex
 	lazy   *lazyIndex // for lazy DPOR
 	// buffers
 	best  []int32
@@ -922,7 +933,7 @@ func procsOf(e *event, nprocs int, buf []int) []int {
 }
 
 func newDepIndex(ev []*event, nprocs int) *depIndex {
-	x := &depIndex{ev: ev, nprocs: nprocs, byProc: make([][]int32, nprocs+1), objs: map[unsafe.Pointer]*objIndex{}}
+	x := &depIndex{ev: ev, nprocs: nprocs, byProc: make([][]int32, nprocs+1), objs: map[uintptr]*objIndex{}}
 	x.best = make([]int32, nprocs+1)
 	x.clock = make([]int, nprocs+1)
 	x.met = make([]bool, nprocs+1)

@@ -1,8 +1,6 @@
 package strategy
 
 import (
-	"unsafe"
-
 	"heddle.dev/internal/engine"
 )
 
@@ -58,7 +56,7 @@ type hapLast struct {
 
 // learn adds the pairs of one run.
 func (h *hapGuide) learn(ev []*event) {
-	last := map[unsafe.Pointer]hapLast{}
+	last := map[uintptr]hapLast{}
 	for _, p := range ev {
 		if p.timer != "" || isUnlock(p) {
 			continue

@@ -3,7 +3,6 @@ package strategy
 import (
 	"fmt"
 	"sort"
-	"unsafe"
 
 	"heddle.dev/internal/engine"
 )
@@ -65,7 +64,7 @@ func (l *lazyInfo) endRun(a *analysis, r *engine.Result) {
 
 // mutexOf returns the mutex a lock-family step acquires or releases, and
 // whether it acquires; ok is false for other steps.
-func mutexOf(e *event) (m unsafe.Pointer, acquire, ok bool) {
+func mutexOf(e *event) (m uintptr, acquire, ok bool) {
 	for i, k := range e.kinds {
 		_ = i
 		switch k {
@@ -81,15 +80,15 @@ func mutexOf(e *event) (m unsafe.Pointer, acquire, ok bool) {
 			}
 		}
 	}
-	return nil, false, false
+	return 0, false, false
 }
 
 // heldBefore returns, for every event, the mutexes its goroutine held
 // just before it. The sets are shared between events (a new one is made
 // at each Lock and Unlock): they must not be modified.
-func heldBefore(ev []*event) []map[unsafe.Pointer]bool {
-	held := map[*engine.G]map[unsafe.Pointer]bool{}
-	out := make([]map[unsafe.Pointer]bool, len(ev))
+func heldBefore(ev []*event) []map[uintptr]bool {
+	held := map[*engine.G]map[uintptr]bool{}
+	out := make([]map[uintptr]bool, len(ev))
 	for i, e := range ev {
 		if len(e.gs) == 0 {
 			continue
@@ -101,7 +100,7 @@ func heldBefore(ev []*event) []map[unsafe.Pointer]bool {
 		if !ok {
 			continue
 		}
-		cp := map[unsafe.Pointer]bool{}
+		cp := map[uintptr]bool{}
 		for n := range h {
 			cp[n] = true
 		}
@@ -119,12 +118,12 @@ func heldBefore(ev []*event) []map[unsafe.Pointer]bool {
 // before each event, and the Locks of each mutex by each process,
 // ascending.
 type lazyIndex struct {
-	held []map[unsafe.Pointer]bool
-	acq  map[unsafe.Pointer]map[int][]int32
+	held []map[uintptr]bool
+	acq  map[uintptr]map[int][]int32
 }
 
 func newLazyIndex(ev []*event) *lazyIndex {
-	l := &lazyIndex{held: heldBefore(ev), acq: map[unsafe.Pointer]map[int][]int32{}}
+	l := &lazyIndex{held: heldBefore(ev), acq: map[uintptr]map[int][]int32{}}
 	for i, e := range ev {
 		if m, acq, ok := mutexOf(e); ok && acq && len(e.gs) > 0 {
 			by := l.acq[m]
@@ -295,7 +294,7 @@ func lazyWarnings(ev []*event, r *engine.Result) []string {
 	var w []string
 	held := heldBefore(ev)
 	type edge struct {
-		from, to unsafe.Pointer
+		from, to uintptr
 		g        string
 	}
 	var edges []edge

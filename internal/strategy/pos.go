@@ -333,7 +333,7 @@ const (
 // one of the simple shapes above.
 var simpleAcc = func() (t [256]uint8) {
 	var x int
-	obj := unsafe.Pointer(&x)
+	obj := uintptr(unsafe.Pointer(&x))
 	for k := 0; k < 256; k++ {
 		switch engine.OpKind(k) {
 		case engine.OpSend, engine.OpRecv, engine.OpSelect, engine.OpArrive:
@@ -358,7 +358,7 @@ var simpleAcc = func() (t [256]uint8) {
 
 // touches reports whether step e accesses obj in a way that conflicts
 // with an access to it (a write, or any access if write).
-func touches(e *event, obj unsafe.Pointer, write bool) bool {
+func touches(e *event, obj uintptr, write bool) bool {
 	for _, a := range e.acc {
 		if a.obj == obj && (a.write || write) {
 			return true

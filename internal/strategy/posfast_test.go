@@ -14,7 +14,7 @@ import (
 // shortcut says what dependent says.
 func TestPOSSimpleAccesses(t *testing.T) {
 	var x, y int
-	objs := []unsafe.Pointer{unsafe.Pointer(&x), unsafe.Pointer(&y)}
+	objs := []uintptr{uintptr(unsafe.Pointer(&x)), uintptr(unsafe.Pointer(&y))}
 	g, h := new(engine.G), new(engine.G)
 	n := 0
 	for k := range 256 {
@@ -24,11 +24,11 @@ func TestPOSSimpleAccesses(t *testing.T) {
 		}
 		n++
 		pend := &event{}
-		pend.addSide(g, engine.OpKind(k), objs[0], -1, nil, false, false)
+		pend.addSide(g, engine.OpKind(k), objs[0], 0, -1, nil, false, false)
 		for j := range int(engine.OpTestDone) + 1 {
 			for _, o := range objs {
 				step := &event{}
-				step.addSide(h, engine.OpKind(j), o, -1, []engine.ChanCase(nil), false, false)
+				step.addSide(h, engine.OpKind(j), o, 0, -1, []engine.ChanCase(nil), false, false)
 				if racesWithAll(step) {
 					continue
 				}

@@ -1,0 +1,16 @@
+//go:build !go1.24
+
+package engine
+
+import "unsafe"
+
+// objRef is a shadow object's reference to its object. Without weak
+// pointers (before Go 1.24) it is a pointer: the table keeps the run's
+// objects reachable, so an address is never reused within a run.
+type objRef struct{ p unsafe.Pointer }
+
+//go:norace
+func makeObjRef(p unsafe.Pointer) objRef { return objRef{p} }
+
+//go:norace
+func (r objRef) value() unsafe.Pointer { return r.p }
