@@ -147,10 +147,15 @@ func (x *explorer) groupNote(b *strings.Builder, rs *runT) {
 	fmt.Fprintln(b)
 }
 
-// aloneClause ends the proof of a test that called t.Parallel (AloneProof).
+// aloneClause ends the proof of a test that called t.Parallel
+// (AloneProof), or of an example whose output is compared in order
+// (ExampleProof).
 func (x *explorer) aloneClause() string {
 	if x.topParallel && !x.group() {
 		return AloneProof
+	}
+	if orderedExample {
+		return ExampleProof
 	}
 	return ""
 }
