@@ -26,11 +26,14 @@ func parallelTests(evs []event.Event) []string {
 // binary that the tests' own explorations found (their events, evs), when
 // there are at least two, in one process of their own with a test's
 // budget (under -budget-total, what is left, left), and returns what that
-// process did (nil: no group). slot, if set, waits for a worker slot
+// process did (nil: no group). Each run of the group runs all its tests:
+// it is explored for at most as long as the longest of its tests'
+// explorations took, or 10 seconds (groupTime; took is how long those took
+// together, for the tests whose events do not say). slot, if set, waits for a worker slot
 // (heddle test -parallel) and returns its release. Nothing is done after
 // an interrupt, nor, without -keep-going, when one of the tests failed
 // alone: the group would most likely report that failure again.
-func exploreGroup(spec runSpec, evs []event.Event, left time.Duration, slot func() (release func())) (*runResult, error) {
+func exploreGroup(spec runSpec, evs []event.Event, left, took time.Duration, slot func() (release func())) (*runResult, error) {
 	names := parallelTests(evs)
 	if len(names) < 2 || interrupted.Load() {
 		return nil, nil
@@ -53,8 +56,34 @@ func exploreGroup(spec runSpec, evs []event.Event, left time.Duration, slot func
 	if spec.Config.PackageTime > 0 {
 		s.Config.PackageTime, s.Config.Tests = max(left, explore.MinShare), 1
 	}
+	if d := groupTime(evs, names, took); s.Config.Time == 0 || d < s.Config.Time {
+		s.Config.Time = d
+	}
 	return runBinary(s)
 }
+
+// groupTime is the time the group of tests names is explored for at
+// most: as long as the longest of their explorations took (their summary
+// events' Elapsed; took for a test whose summary does not say), and at
+// least minGroupTime.
+func groupTime(evs []event.Event, names []string, took time.Duration) time.Duration {
+	longest := minGroupTime
+	for _, name := range names {
+		d := took
+		for _, e := range evs {
+			if e.Action == event.Summary && e.Test == name && len(e.Group) == 0 && e.Elapsed > 0 {
+				d = time.Duration(e.Elapsed * float64(time.Second))
+			}
+		}
+		longest = max(longest, d)
+	}
+	return longest
+}
+
+// minGroupTime is the least time a group is explored for (its budget in
+// runs allowing): its runs run all its tests, and its schedules are many
+// more than each test's.
+const minGroupTime = 10 * time.Second
 
 // addGroup adds to res what the group's process did (g, nil for none),
 // and returns its output without its closing PASS or FAIL line.
@@ -103,12 +132,12 @@ func anyParallel(runs []*unitRun) bool {
 // groupAfter is exploreGroup after runTests's tests (heddle test
 // -parallel): the group explores in one worker, whose slot comes after
 // those of the binary's tests (bin, tests).
-func groupAfter(spec runSpec, res *runResult, sem *slotQueue, bin, tests int) error {
+func groupAfter(spec runSpec, res *runResult, sem *slotQueue, bin, tests int, took time.Duration) error {
 	slot := func() func() {
 		<-sem.enqueue([3]int{bin, tests, 0}).ch
 		return sem.release
 	}
-	g, err := exploreGroup(spec, res.Events, spec.Config.PackageTime, slot)
+	g, err := exploreGroup(spec, res.Events, spec.Config.PackageTime, took, slot)
 	if err != nil {
 		return err
 	}

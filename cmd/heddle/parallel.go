@@ -223,7 +223,7 @@ func runTests(spec runSpec, f *testFlags) (*runResult, error) {
 		res.Output += h.t.print(spec, f, h.name)
 		res.Events = append(res.Events, h.t.events...)
 	}
-	if err := groupAfter(spec, res, sem, bin, len(tests)); err != nil {
+	if err := groupAfter(spec, res, sem, bin, len(tests), time.Since(start)); err != nil {
 		return nil, err
 	}
 	res.Elapsed = time.Since(start)

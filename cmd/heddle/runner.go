@@ -497,7 +497,7 @@ func runEach(spec runSpec) (*runResult, error) {
 	}
 	// The tests that called t.Parallel, together, as go test runs them
 	// (group.go).
-	g, err := exploreGroup(spec, res.Events, spec.Config.PackageTime-time.Since(start), nil)
+	g, err := exploreGroup(spec, res.Events, spec.Config.PackageTime-time.Since(start), time.Since(start), nil)
 	if err != nil {
 		return nil, err
 	}

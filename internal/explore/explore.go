@@ -151,8 +151,8 @@ func (x *explorer) run() {
 		if err != nil {
 			x.t.Fatalf("heddle: %v", err)
 		}
-		if s.Test != x.name() {
-			x.t.Fatalf("heddle: schedule %s is for test %s, not %s", cfg.Replay, s.Test, x.name())
+		if s.Test != x.scheduleTest() {
+			x.t.Fatalf("heddle: schedule %s is for test %s, not %s", cfg.Replay, s.Test, x.scheduleTest())
 		}
 		choices = s.Choices
 		name = "replay"
@@ -818,7 +818,7 @@ func readSchedule(path string) (*schedule.Schedule, error) {
 // writeSchedule writes the schedule of a bug and returns its path.
 func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (string, error) {
 	h := sha256.New()
-	fmt.Fprintln(h, x.name(), bug.Kind, strings.Join(keys, ","))
+	fmt.Fprintln(h, x.scheduleTest(), bug.Kind, strings.Join(keys, ","))
 	if x.cfg.Main {
 		fmt.Fprintln(h, x.cfg.Args) // heddle run: one program, many argument lists
 	}
@@ -835,7 +835,7 @@ func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (strin
 	}
 	path := filepath.Join(dir, sanitize(x.name())+"-"+bug.Kind+"-"+sum+".sched")
 	s := &schedule.Schedule{
-		Test:        x.name(),
+		Test:        x.scheduleTest(),
 		Package:     x.cfg.Package,
 		Dir:         x.cfg.Dir,
 		Version:     x.cfg.Version,

@@ -159,3 +159,12 @@ func (x *explorer) aloneClause() string {
 	}
 	return ""
 }
+
+// scheduleTest is the test a schedule records: the test's name (heddle
+// run's TestHeddleMain), or the group's.
+func (x *explorer) scheduleTest() string {
+	if x.group() {
+		return GroupName(x.cfg.Group)
+	}
+	return x.t.Name()
+}
