@@ -27,9 +27,9 @@ func parallelTests(evs []event.Event) []string {
 // there are at least two, in one process of their own with a test's
 // budget (under -budget-total, what is left, left), and returns what that
 // process did (nil: no group). Each run of the group runs all its tests:
-// it is explored for at most as long as the longest of its tests'
-// explorations took, or 10 seconds (groupTime; took is how long those took
-// together, for the tests whose events do not say). slot, if set, waits for a worker slot
+// it is explored for at most as long as its tests' explorations took on
+// average, or 10 seconds (groupTime; took is how long those took together,
+// for the tests whose events do not say). slot, if set, waits for a worker slot
 // (heddle test -parallel) and returns its release. Nothing is done after
 // an interrupt, nor, without -keep-going, when one of the tests failed
 // alone: the group would most likely report that failure again.
@@ -63,21 +63,22 @@ func exploreGroup(spec runSpec, evs []event.Event, left, took time.Duration, slo
 }
 
 // groupTime is the time the group of tests names is explored for at
-// most: as long as the longest of their explorations took (their summary
-// events' Elapsed; took for a test whose summary does not say), and at
-// least minGroupTime.
+// most, its share of the package's time: as long as its tests'
+// explorations took on average (their summary events' Elapsed; for the
+// tests whose summary does not say, took, the time they took together,
+// spread over them), and at least minGroupTime.
 func groupTime(evs []event.Event, names []string, took time.Duration) time.Duration {
-	longest := minGroupTime
+	var sum time.Duration
 	for _, name := range names {
-		d := took
+		d := took / time.Duration(len(names))
 		for _, e := range evs {
 			if e.Action == event.Summary && e.Test == name && len(e.Group) == 0 && e.Elapsed > 0 {
 				d = time.Duration(e.Elapsed * float64(time.Second))
 			}
 		}
-		longest = max(longest, d)
+		sum += d
 	}
-	return longest
+	return max(minGroupTime, sum/time.Duration(len(names)))
 }
 
 // minGroupTime is the least time a group is explored for (its budget in

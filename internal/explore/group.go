@@ -25,8 +25,16 @@ import (
 // (subtest.go). Reports, events and schedules name the group GroupName.
 
 // GroupName is the name under which the group of top-level parallel tests
-// names is explored: its events, reports and schedules.
-func GroupName(names []string) string { return strings.Join(names, "+") }
+// names is explored: its events, reports and schedules. Its tests joined
+// by "+", or, for more than three, the first two and how many more
+// ("TestA+TestB+5-more"): the name is part of schedule file names. Events
+// and reports list them all.
+func GroupName(names []string) string {
+	if len(names) > 3 {
+		return fmt.Sprintf("%s+%s+%d-more", names[0], names[1], len(names)-2)
+	}
+	return strings.Join(names, "+")
+}
 
 // GroupRunPattern is the -test.run pattern that selects exactly the tests
 // names, at the top level.
