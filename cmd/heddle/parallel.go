@@ -223,6 +223,9 @@ func runTests(spec runSpec, f *testFlags) (*runResult, error) {
 		res.Output += h.t.print(spec, f, h.name)
 		res.Events = append(res.Events, h.t.events...)
 	}
+	if err := groupAfter(spec, res, sem, bin, len(tests), time.Since(start)); err != nil {
+		return nil, err
+	}
 	res.Elapsed = time.Since(start)
 	end := "PASS\n"
 	if res.Failed {
@@ -908,6 +911,7 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 		interruptedTest = true // its workers were done, the rest never started
 	}
 	sum := event.Event{Action: event.Summary, Package: spec.Package, Test: name, Runs: total, Bugs: bugs, Strategy: f.strategy, Budget: f.budget.Text, Interrupted: interruptedTest}
+	sum.Parallel = anyParallel(runs)
 	if seq && stop > 0 {
 		sum.Runs = stop // as one process stops there
 	}

@@ -229,6 +229,14 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		workDir = pkg.Dir
 	}
 	targs := []string{"-test.run=" + testRunPattern(s.Test), "-test.v=true"}
+	if g := s.Extra["group"]; g != "" {
+		// The top-level parallel tests explored together (explore.Group).
+		if err := json.Unmarshal([]byte(g), &cfg.Group); err != nil || len(cfg.Group) == 0 {
+			fmt.Fprintf(stderr, "heddle: %s: bad group: %q\n", pos[0], g)
+			return exitUsage
+		}
+		targs[0] = "-test.run=" + explore.GroupRunPattern(cfg.Group)
+	}
 
 	if *debugFlag {
 		// Stopping at breakpoints is no sign of a hung run.

@@ -446,7 +446,9 @@ func same(a, b string) bool {
 // made in init, a buffered channel a Stop filled) or could not finish (a
 // run ended at the time budget in the middle). Fuzz targets and examples,
 // which go test runs after the tests, run after them, one process each as
-// well. A binary with one test (or none) runs as it is.
+// well. Then, if at least two tests called t.Parallel, they are explored
+// together in one more process (exploreGroup), as go test runs them
+// concurrently. A binary with one test (or none) runs as it is.
 func runEach(spec runSpec) (*runResult, error) {
 	names, err := listRunnable(spec)
 	if err != nil {
@@ -482,7 +484,7 @@ func runEach(spec runSpec) (*runResult, error) {
 			// -budget-total: what is left of the package's time, over the
 			// tests left (explore.shareTime spreads it within a process).
 			s.Config.PackageTime = max(spec.Config.PackageTime-time.Since(start), explore.MinShare)
-			s.Config.Tests = len(names) - i
+			s.Config.Tests = len(names) - i + groupShare(res.Events)
 		}
 		r, err := runBinary(s)
 		if err != nil {
@@ -493,6 +495,13 @@ func runEach(spec runSpec) (*runResult, error) {
 		res.Elapsed += r.Elapsed
 		out.WriteString(strings.TrimSuffix(strings.TrimSuffix(r.Output, "PASS\n"), "FAIL\n"))
 	}
+	// The tests that called t.Parallel, together, as go test runs them
+	// (group.go).
+	g, err := exploreGroup(spec, res.Events, spec.Config.PackageTime-time.Since(start), time.Since(start), nil)
+	if err != nil {
+		return nil, err
+	}
+	out.WriteString(addGroup(res, g))
 	closing := "PASS"
 	if res.Failed {
 		closing = "FAIL"

@@ -489,12 +489,16 @@ func firstLine(s string) string {
 // summary is the tail of an ok line: the tests explored, the runs made and
 // the budget.
 func summary(res *runResult, f *testFlags, main bool) string {
-	tests, runs, exhausted, stopped := 0, 0, 0, 0
+	tests, groups, runs, exhausted, stopped := 0, 0, 0, 0, 0
 	strategy := f.strategy
 	proven := map[string]bool{}
 	for _, e := range res.Events {
 		if e.Action == event.Summary {
-			tests++
+			if len(e.Group) > 0 {
+				groups++
+			} else {
+				tests++
+			}
 			runs += e.Runs
 			if e.Exhausted {
 				exhausted++
@@ -510,6 +514,7 @@ func summary(res *runResult, f *testFlags, main bool) string {
 			}
 		}
 	}
+	proven = groupProven(res.Events, proven)
 	if tests == 0 {
 		if res.NoTests {
 			return " [no tests to run]"
@@ -524,7 +529,7 @@ func summary(res *runResult, f *testFlags, main bool) string {
 	if f.total > 0 {
 		within = " within -budget-total " + f.total.String()
 	}
-	s := fmt.Sprintf(" [%s, budget %s%s/test%s: %d %s, %d runs", strategy, f.budget.Text, unit, within, tests, plural(tests, "test"), runs)
+	s := fmt.Sprintf(" [%s, budget %s%s/test%s: %d %s%s, %d runs", strategy, f.budget.Text, unit, within, tests, plural(tests, "test"), groupsText(groups), runs)
 	if stopped > 0 {
 		s += ", interrupted"
 	}

@@ -88,6 +88,14 @@ type Event struct {
 	UnitSpawned  json.RawMessage `json:",omitempty"`
 	UnitProven   string          `json:",omitempty"`
 
+	// Parallel, on a Summary, says the test called t.Parallel (itself,
+	// not a subtest): go test runs it beside the package's other
+	// parallel tests. Group, on the Start and Summary of the exploration
+	// of such tests together (Test is then their names joined by "+"),
+	// lists them.
+	Parallel bool     `json:",omitempty"`
+	Group    []string `json:",omitempty"`
+
 	// For Action == Output.
 	Output string `json:",omitempty"`
 }

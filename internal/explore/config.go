@@ -124,6 +124,12 @@ type Config struct {
 	// of Runs and Time. 0: none.
 	PackageTime time.Duration `json:",omitempty"`
 	Tests       int           `json:",omitempty"`
+
+	// Group, if set, names top-level tests that call t.Parallel, in go
+	// test's order: the binary explores them together, as one unit
+	// named GroupName(Group), as go test runs them concurrently (see
+	// group.go). Its -test.run selects them (GroupRunPattern).
+	Group []string `json:",omitempty"`
 }
 
 // DefaultMaxMemory is the default bound of a test binary's live heap: 2 GiB.
@@ -204,7 +210,7 @@ func LoadConfig() (Config, error) {
 		child := loaded
 		child.Strategy, child.Runs, child.Time, child.Budget = "random", 1, 0, "1"
 		child.Events, child.Replay, child.Verbose = "", "", false
-		child.FirstRun, child.Unit, child.Yield = 0, nil, ""
+		child.FirstRun, child.Unit, child.Yield, child.Group = 0, nil, "", nil
 		if b, err := json.Marshal(child); err == nil {
 			os.Setenv(EnvConfig, string(b))
 		}

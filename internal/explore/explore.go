@@ -33,6 +33,10 @@ func Test(t *testing.T, body func(t *testing.T)) {
 	// Every function from here to the t.Error of a report is a helper, so
 	// that go test positions the report at the user's test function.
 	t.Helper()
+	if cfg, err := LoadConfig(); err == nil && len(cfg.Group) > 0 {
+		testGroup(t, cfg, body) // the tests that called t.Parallel, together (group.go)
+		return
+	}
 	test(t, nil, body)
 }
 
@@ -83,6 +87,7 @@ type explorer struct {
 	natives     int64      // operations run natively by goroutines heddle does not control
 	detaches    int        // times a goroutine waited outside heddle's control (engine.Result.Detaches)
 	interrupted bool       // the exploration stopped on a signal
+	topParallel bool       // the test called t.Parallel (itself, not a subtest) in some run
 	output      *testOutput
 	attrs       map[[2]string]bool // the t.Attr key-value pairs passed on to the test
 	deadline    time.Time          // of a time budget: runs still going then are ended
@@ -146,8 +151,8 @@ func (x *explorer) run() {
 		if err != nil {
 			x.t.Fatalf("heddle: %v", err)
 		}
-		if s.Test != x.t.Name() {
-			x.t.Fatalf("heddle: schedule %s is for test %s, not %s", cfg.Replay, s.Test, x.t.Name())
+		if s.Test != x.scheduleTest() {
+			x.t.Fatalf("heddle: schedule %s is for test %s, not %s", cfg.Replay, s.Test, x.scheduleTest())
 		}
 		choices = s.Choices
 		name = "replay"
@@ -170,7 +175,7 @@ func (x *explorer) run() {
 	if rn, ok := strat.(strategy.RecordNeeder); ok && rn.NeedsRecord() {
 		x.needsRecord = true
 	}
-	x.emit(event.Event{Action: event.Start, Strategy: name, Budget: cfg.Budget})
+	x.emit(event.Event{Action: event.Start, Strategy: name, Budget: cfg.Budget, Group: cfg.Group})
 
 	// One controlled goroutine runs at a time, so a second processor
 	// only makes each handoff slower (the woken goroutine may be stolen
@@ -429,7 +434,7 @@ func (x *explorer) run() {
 			proven += ", no bug"
 			var clause string
 			clause, races = x.racesClause(racesBefore)
-			proven += clause
+			proven += clause + x.aloneClause()
 			x.t.Logf("heddle: %s", proven)
 		}
 	}
@@ -437,7 +442,7 @@ func (x *explorer) run() {
 	if x.interrupted {
 		x.t.Logf("heddle: interrupted after %d runs (%v)", made, elapsed.Round(time.Millisecond))
 	}
-	sum := event.Event{Action: event.Summary, Runs: made, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven, Races: races, Interrupted: x.interrupted}
+	sum := event.Event{Action: event.Summary, Runs: made, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven, Races: races, Interrupted: x.interrupted, Parallel: x.topParallel, Group: cfg.Group}
 	if cr, ok := strat.(strategy.ClassReporter); ok {
 		sum.Classes, sum.LazyClasses = cr.Classes()
 		x.t.Logf("heddle: %d happens-before classes, %d lazy happens-before classes", sum.Classes, sum.LazyClasses)
@@ -813,7 +818,7 @@ func readSchedule(path string) (*schedule.Schedule, error) {
 // writeSchedule writes the schedule of a bug and returns its path.
 func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (string, error) {
 	h := sha256.New()
-	fmt.Fprintln(h, x.t.Name(), bug.Kind, strings.Join(keys, ","))
+	fmt.Fprintln(h, x.scheduleTest(), bug.Kind, strings.Join(keys, ","))
 	if x.cfg.Main {
 		fmt.Fprintln(h, x.cfg.Args) // heddle run: one program, many argument lists
 	}
@@ -830,7 +835,7 @@ func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (strin
 	}
 	path := filepath.Join(dir, sanitize(x.name())+"-"+bug.Kind+"-"+sum+".sched")
 	s := &schedule.Schedule{
-		Test:        x.t.Name(),
+		Test:        x.scheduleTest(),
 		Package:     x.cfg.Package,
 		Dir:         x.cfg.Dir,
 		Version:     x.cfg.Version,
@@ -845,7 +850,7 @@ func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (strin
 		Before:      x.beforeText(run),
 		Choices:     keys,
 		Settings:    x.cfg.Settings(),
-		Extra:       x.scheduleExtra(),
+		Extra:       x.groupExtra(x.scheduleExtra()),
 	}
 	// Written through a rename: processes sharing the directory (the
 	// shards of one exploration) may write the same schedule at once, and

@@ -186,6 +186,9 @@ func (x *explorer) name() string {
 	if x.cfg.Main {
 		return "main"
 	}
+	if x.group() {
+		return GroupName(x.cfg.Group)
+	}
 	return x.t.Name()
 }
 
@@ -193,6 +196,9 @@ func (x *explorer) name() string {
 func (x *explorer) g0Origin() string {
 	if x.cfg.Main {
 		return "the main goroutine"
+	}
+	if x.group() {
+		return "the goroutine that starts the tests, in go test's order"
 	}
 	return "the test goroutine"
 }

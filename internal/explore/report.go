@@ -277,7 +277,7 @@ func (x *explorer) freshReport(path, avoid string, limits ...int) freshResult {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, "-test.run="+runPattern(x.t.Name()), "-test.v=true")
+	cmd := exec.CommandContext(ctx, exe, "-test.run="+x.runPatternOf(), "-test.v=true")
 	cmd.Env = append(os.Environ(), EnvConfig+"="+string(b))
 	// Past its time, it is asked to stop (SIGTERM: it ends its run and
 	// cleans up), and killed if it did not soon after; a process it
@@ -572,6 +572,7 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 		}
 	}
 	fmt.Fprintf(b, "  %s\n", msg)
+	x.groupNote(b, rs)
 	x.unselectedNote(b, rs)
 	stack := bug.Stack
 	blockedIn := ""
@@ -630,6 +631,9 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 				if fn := funcName(g.GoPC); fn != "" {
 					origin += " in " + fn
 				}
+			}
+			if sc, ok := rs.scopes[g]; ok && x.group() && sc.parent == &rs.root {
+				origin = "runs " + sc.full // one of the group's tests
 			}
 		}
 		state := "finished"

@@ -107,10 +107,19 @@ func (t *runT) runSubtest(x *engine.Exec, name string, f func()) bool {
 		t.unselected = append(t.unselected, full)
 		return true
 	}
+	return t.startScope(x, parent, sanitize(name), full, f)
+}
+
+// startScope runs f, a test function, in a controlled goroutine with a new
+// scope under parent, and returns when f returned or called t.Parallel:
+// t.Run's subtest, or one test of a group of parallel tests (group.go).
+//
+//go:norace
+func (t *runT) startScope(x *engine.Exec, parent *scope, name, full string, f func()) bool {
 	if parent.bodyDone == nil {
 		parent.bodyDone = x.NewEvent()
 	}
-	sc := &scope{parent: parent, name: sanitize(name), full: full, ready: x.NewEvent(), done: x.NewEvent()}
+	sc := &scope{parent: parent, name: name, full: full, ready: x.NewEvent(), done: x.NewEvent()}
 	parent.kids = append(parent.kids, sc)
 	if t.scopes == nil {
 		t.scopes = map[*engine.G]*scope{}
@@ -155,11 +164,16 @@ func (t *runT) endScope(x *engine.Exec, sc *scope) {
 
 // parallel is t.Parallel in a run. A subtest lets its t.Run return and
 // waits for its parent's function to return, as package testing does; the
-// test itself does nothing: explored tests run one at a time.
+// test itself does nothing: its exploration runs it alone, and notes that
+// it called t.Parallel (go test runs it beside the other parallel tests,
+// which heddle test explores together: group.go).
 //
 //go:norace
 func (t *runT) parallel(x *engine.Exec) {
 	sc := t.current()
+	if sc.parent == nil && t.topParallel != nil {
+		*t.topParallel = true
+	}
 	if sc.parent == nil || sc.parallel {
 		return
 	}

@@ -38,11 +38,14 @@ type runT struct {
 	// unselected are the subtests -run or -skip did not select (not run)
 	unselected []string
 	misuse     testMisuse
+	// topParallel is set when the test itself (not a subtest) calls
+	// t.Parallel: the exploration's explorer.topParallel.
+	topParallel *bool
 }
 
 // newRunT returns the T of a new run of x's test.
 func (x *explorer) newRunT() *runT {
-	return &runT{TB: x.t, attrs: &x.attrs}
+	return &runT{TB: x.t, attrs: &x.attrs, topParallel: &x.topParallel}
 }
 
 // pos returns "file:line: " of the first caller, skip frames above pos,
@@ -512,7 +515,14 @@ func (t *runT) runBody(body func()) {
 	t.misuse.tests = append(t.misuse.tests, g)
 	returned := false
 	defer func() {
-		t.misuse.tests = t.misuse.tests[:len(t.misuse.tests)-1]
+		// Not the last one necessarily: parallel subtests, and the tests
+		// of a group (group.go), end in any order.
+		for i := len(t.misuse.tests) - 1; i >= 0; i-- {
+			if t.misuse.tests[i] == g {
+				t.misuse.tests = append(t.misuse.tests[:i], t.misuse.tests[i+1:]...)
+				break
+			}
+		}
 		if !returned && !t.misuse.exiting[g] && !t.exec.Unwinding() && t.misuse.goexit == "" {
 			t.misuse.goexit = g.ID
 		}

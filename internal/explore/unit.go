@@ -36,7 +36,7 @@ func (x *explorer) unitSummary(strat engine.Strategy, fatal, exhausted bool, fir
 						sum.UnitProven += fmt.Sprintf(" (for the map orders and math/rand numbers of -seed %d)", x.cfg.Seed)
 					}
 					clause, races := x.racesClause(racesBefore)
-					sum.UnitProven += ", no bug" + clause
+					sum.UnitProven += ", no bug" + clause + x.aloneClause()
 					sum.Races = races
 				}
 			}
@@ -50,6 +50,7 @@ func (x *explorer) unitSummary(strat engine.Strategy, fatal, exhausted bool, fir
 		}
 		rest = &r
 	}
+	sum.Parallel, sum.Group = x.topParallel, x.cfg.Group
 	if rest != nil {
 		if b, err := json.Marshal(rest); err == nil {
 			sum.UnitRest = b

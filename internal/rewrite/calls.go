@@ -402,6 +402,9 @@ func (r *rewriter) planCall(call *ast.CallExpr) {
 			r.planMethodExprCall(call, sel)
 			return
 		}
+		if r.planFuzz(call, sel) {
+			return
+		}
 		if mp := r.classifyMethod(sel); mp != nil {
 			r.skip[sel] = true // no method-value closure for the callee
 			r.plans[call] = func(c *astutil.Cursor) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/build/constraint"
+	"go/doc"
 	"go/parser"
 	"go/printer"
 	"go/token"
@@ -159,6 +160,8 @@ type rewriter struct {
 	at         token.Pos         // where the type being spelled is written (see typeExprAt)
 	aliases    map[string]string // type string -> file-level alias declared for it
 	aliasDecls []ast.Decl        // the alias declarations
+
+	exampleList []*doc.Example // the file's examples, once asked for (example.go)
 }
 
 func newRewriter(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.Package, goVersion string) *rewriter {
@@ -390,6 +393,7 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 		}
 	case *ast.FuncDecl:
 		r.planTestFunc(n)
+		r.planExampleFunc(n)
 	case *ast.GoStmt:
 		r.planGo(n)
 	case *ast.SendStmt:
