@@ -78,7 +78,7 @@ func (t *objTable) get(p unsafe.Pointer) *object {
 		switch t.keys[i] {
 		case k:
 			o := t.vals[i]
-			if o.ref.value() == nil {
+			if o.ref.collected() {
 				// The object this state was for was collected, and p
 				// is a new object at its address.
 				o = newObject(p)

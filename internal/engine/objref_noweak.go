@@ -14,3 +14,9 @@ func makeObjRef(p unsafe.Pointer) objRef { return objRef{p} }
 
 //go:norace
 func (r objRef) value() unsafe.Pointer { return r.p }
+
+// collected reports whether the collector has freed the object: never,
+// since the reference keeps it reachable.
+//
+//go:norace
+func (r objRef) collected() bool { return false }
