@@ -69,7 +69,9 @@ func hashPtr(p uintptr, mask uintptr) uintptr {
 //
 //go:norace
 func (t *objTable) get(p unsafe.Pointer) *object {
-	if t.n == 0 {
+	if t.n == 0 || p == nil {
+		// 0 marks an empty slot: a nil channel (cap of a nil chan) or
+		// pointer has no object.
 		return nil
 	}
 	k := uintptr(p)
@@ -97,7 +99,7 @@ func (t *objTable) get(p unsafe.Pointer) *object {
 //
 //go:norace
 func (t *objTable) at(a uintptr) *object {
-	if t.n == 0 {
+	if t.n == 0 || a == 0 {
 		return nil
 	}
 	mask := uintptr(len(t.keys) - 1)

@@ -45,3 +45,19 @@ func TestObjTableReusedAddress(t *testing.T) {
 	runtime.KeepAlive(keep)
 	t.Skip("the allocator reused none of the collected objects' addresses")
 }
+
+// TestObjTableNil checks that a nil pointer has no object, in a table that
+// holds some: cap of a nil channel asks for one (TimerChan), and 0 is also
+// the table's mark of an empty slot (conc's stream.TestStream panicked).
+func TestObjTableNil(t *testing.T) {
+	var tab objTable
+	x := new(int)
+	tab.obtain(unsafe.Pointer(x))
+	if o := tab.get(nil); o != nil {
+		t.Fatalf("get(nil) = %+v, want nil", o)
+	}
+	if o := tab.at(0); o != nil {
+		t.Fatalf("at(0) = %+v, want nil", o)
+	}
+	runtime.KeepAlive(x)
+}
