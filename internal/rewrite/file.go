@@ -1080,18 +1080,7 @@ func (r *rewriter) planTestFunc(fd *ast.FuncDecl) {
 		fd := c.Node().(*ast.FuncDecl)
 		p := fd.Type.Params.List[0]
 		pos := fd.Body.Lbrace
-		outer := ""
-		var innerNames []*ast.Ident
-		if len(p.Names) == 1 && p.Names[0].Name != "_" {
-			outer = p.Names[0].Name
-			innerNames = []*ast.Ident{ident(outer, p.Names[0].Pos())}
-		} else {
-			outer = r.tmp("t")
-			if len(p.Names) == 1 {
-				innerNames = []*ast.Ident{ident("_", pos)}
-			}
-			p.Names = []*ast.Ident{ident(outer, p.Pos())}
-		}
+		outer, innerNames := r.splitTParam(p, pos)
 		lit := &ast.FuncLit{
 			Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{List: []*ast.Field{{Names: innerNames, Type: p.Type}}}},
 			Body: fd.Body,
@@ -1149,4 +1138,22 @@ func (r *rewriter) print(comments bool) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// splitTParam names the *testing.T parameter p of a function whose body
+// the rewrite moves into an inner function literal: it returns the name
+// the outer function's parameter has (the user's, or a fresh one given to
+// p if it had none or was _) and the names of the inner literal's
+// parameter (the user's name, _ , or none, as p had).
+func (r *rewriter) splitTParam(p *ast.Field, pos token.Pos) (outer string, inner []*ast.Ident) {
+	if len(p.Names) == 1 && p.Names[0].Name != "_" {
+		outer = p.Names[0].Name
+		return outer, []*ast.Ident{ident(outer, p.Names[0].Pos())}
+	}
+	outer = r.tmp("t")
+	if len(p.Names) == 1 {
+		inner = []*ast.Ident{ident("_", pos)}
+	}
+	p.Names = []*ast.Ident{ident(outer, p.Pos())}
+	return outer, inner
 }

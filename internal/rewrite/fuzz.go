@@ -38,18 +38,7 @@ func (r *rewriter) planFuzz(call *ast.CallExpr, sel *ast.SelectorExpr) bool {
 			lit := c.Node().(*ast.FuncLit)
 			p := lit.Type.Params.List[0]
 			pos := lit.Body.Lbrace
-			outer := ""
-			var innerNames []*ast.Ident
-			if len(p.Names) == 1 && p.Names[0].Name != "_" {
-				outer = p.Names[0].Name
-				innerNames = []*ast.Ident{ident(outer, p.Names[0].Pos())}
-			} else {
-				outer = r.tmp("t")
-				if len(p.Names) == 1 {
-					innerNames = []*ast.Ident{ident("_", pos)}
-				}
-				p.Names = []*ast.Ident{ident(outer, p.Pos())}
-			}
+			outer, innerNames := r.splitTParam(p, pos)
 			args := []ast.Expr{ident(outer, pos), &ast.FuncLit{
 				Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{List: []*ast.Field{{Names: innerNames, Type: p.Type}}}},
 				Body: lit.Body,
