@@ -102,29 +102,34 @@ func TestMutexQueueSameBatch(t *testing.T) {
 	}
 }
 
+// barge queues A and then B on a locked mutex (each blocked through an
+// idle advance), starts X, which has not queued, and unlocks: it returns
+// the order in which they took the lock.
+func barge() string {
+	var mu sync.Mutex
+	var got []string
+	var wg sync.WaitGroup
+	rt.WaitGroupAdd(&wg, 3)
+	rec := func(n string) func() {
+		return func() { rt.MutexLock(&mu); got = append(got, n); rt.MutexUnlock(&mu); rt.WaitGroupDone(&wg) }
+	}
+	rt.MutexLock(&mu)
+	rt.Go(rec("A"))
+	rt.Sleep(200 * time.Millisecond)
+	rt.Go(rec("B"))
+	rt.Sleep(200 * time.Millisecond)
+	rt.Go(rec("X"))
+	rt.MutexUnlock(&mu)
+	rt.WaitGroupWait(&wg)
+	return strings.Join(got, " ")
+}
+
 // A goroutine that has not queued may barge in ahead of the queue, and Go's
 // queue then loses its order: a goroutine entering the semaphore can steal
 // the wake-up of the queue's head, which goes back to the tail
 // (runtime/sema.go). Both orders of A and B stay reachable.
 func TestMutexQueueBarge(t *testing.T) {
-	found, bugs, _ := exhaust(t, func() string {
-		var mu sync.Mutex
-		var got []string
-		var wg sync.WaitGroup
-		rt.WaitGroupAdd(&wg, 3)
-		rec := func(n string) func() {
-			return func() { rt.MutexLock(&mu); got = append(got, n); rt.MutexUnlock(&mu); rt.WaitGroupDone(&wg) }
-		}
-		rt.MutexLock(&mu)
-		rt.Go(rec("A"))
-		rt.Sleep(200 * time.Millisecond)
-		rt.Go(rec("B"))
-		rt.Sleep(200 * time.Millisecond)
-		rt.Go(rec("X"))
-		rt.MutexUnlock(&mu)
-		rt.WaitGroupWait(&wg)
-		return strings.Join(got, " ")
-	})
+	found, bugs, _ := exhaust(t, barge)
 	for _, want := range []string{"A B X", "A X B", "X A B", "X B A"} {
 		if !found[want] {
 			t.Errorf("outcome %q not reached; reached %q", want, keys(found))
@@ -209,23 +214,7 @@ func TestLockQueueStrategiesAgree(t *testing.T) {
 		"fifo":       queueOrder(func() { rt.MutexLock(&mu) }, func() { rt.MutexUnlock(&mu) }, "A", "B", "C"),
 		"starvation": starvation,
 		"writer":     queueOrder(func() { rt.RWLock(&rw) }, func() { rt.RWUnlock(&rw) }, "A", "B"),
-		"barge": func() string {
-			var got []string
-			var wg sync.WaitGroup
-			rt.WaitGroupAdd(&wg, 3)
-			rec := func(n string) func() {
-				return func() { rt.MutexLock(&mu); got = append(got, n); rt.MutexUnlock(&mu); rt.WaitGroupDone(&wg) }
-			}
-			rt.MutexLock(&mu)
-			rt.Go(rec("A"))
-			rt.Sleep(200 * time.Millisecond)
-			rt.Go(rec("B"))
-			rt.Sleep(200 * time.Millisecond)
-			rt.Go(rec("X"))
-			rt.MutexUnlock(&mu)
-			rt.WaitGroupWait(&wg)
-			return strings.Join(got, " ")
-		},
+		"barge":      barge,
 	}
 	strategies := map[string]func() engine.Strategy{
 		"sdpor": func() engine.Strategy { return strategy.NewSourceDPOR() },
