@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"heddle.dev"
+	"heddle.dev/internal/cachefile"
 	"heddle.dev/internal/rewrite"
 )
 
@@ -192,6 +193,13 @@ func Load(opts Options) (*Program, error) {
 	}
 	opts.Dir = dir
 	started := time.Now()
+	if opts.CacheDir != "" {
+		// Best effort: a cache that cannot be trimmed still works.
+		removed, err := cachefile.Trim(opts.CacheDir, started)
+		if opts.Verbose != nil && (len(removed) > 0 || err != nil) {
+			fmt.Fprintf(opts.Verbose, "heddle: trimmed %d entries unused for %v from the cache %s (%v)\n", len(removed), cachefile.TrimAge, opts.CacheDir, err)
+		}
+	}
 	cached, key := cachedLoad(opts)
 	if cached != nil {
 		return cached, nil
@@ -240,6 +248,7 @@ func Load(opts Options) (*Program, error) {
 	if err := writeToolModfile(mod, p.modfile, runtimeDir, nil, true); err != nil {
 		return nil, err
 	}
+	cachefile.NoteRoot(work, mod.Root)
 	p.note("module %s in %s; runtime %s; go.mod copy %s", mod.Path, mod.Root, runtimeOrSelf(runtimeDir), p.modfile)
 
 	if p.modCache, err = p.goEnvVar("GOMODCACHE"); err != nil {

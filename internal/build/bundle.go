@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"heddle.dev"
+	"heddle.dev/internal/cachefile"
 )
 
 // runtimeFiles lists the runtime source files of fsys under heddle's
@@ -70,7 +71,8 @@ func ExtractRuntime(fsys fs.FS, cacheDir string) (dir, hash string, err error) {
 	}
 	dir = filepath.Join(cacheDir, "rt-"+hash[:16])
 	const done = ".complete"
-	if _, err := os.Stat(filepath.Join(dir, done)); err == nil {
+	if fi, err := os.Stat(filepath.Join(dir, done)); err == nil {
+		cachefile.MarkUsed(filepath.Join(dir, done), fi)
 		return dir, hash, nil
 	}
 	if err := os.MkdirAll(cacheDir, 0o777); err != nil {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"heddle.dev/internal/cachefile"
 	"heddle.dev/internal/rewrite"
 )
 
@@ -247,10 +248,13 @@ func cachedLoad(opts Options) (*Program, string) {
 		}
 	}
 	for _, f := range e.Exist {
-		if _, err := os.Stat(f); err != nil {
+		fi, err := os.Stat(f)
+		if err != nil {
 			return nil, key
 		}
+		cachefile.MarkUsed(f, fi)
 	}
+	cachefile.MarkUsed(slot, nil)
 	m := e.Module
 	p := &Program{Module: &m, RuntimeHash: e.RuntimeHash, BuildFlags: e.BuildFlags, RacyMissed: e.RacyMissed, RacyAdded: e.RacyAdded,
 		opts: opts, modCache: e.ModCache, files: e.Files, fileDirs: e.FileDirs}

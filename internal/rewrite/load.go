@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"heddle.dev/internal/cachefile"
 )
 
 // Version identifies the rewriter's output format. It is part of every
@@ -296,7 +298,9 @@ func Rewrite(opts Options) (*Result, error) {
 		var content []byte
 		if b, err := os.ReadFile(out); err == nil {
 			content = b
-		} else if _, err := os.Stat(none); err == nil {
+			cachefile.MarkUsed(out, nil)
+		} else if fi, err := os.Stat(none); err == nil {
+			cachefile.MarkUsed(none, fi)
 			continue
 		} else {
 			rewriteCount++
@@ -627,7 +631,8 @@ func copyModule(cacheDir string, m *packages.Module) (string, error) {
 	}
 	key := hashStrings(Version, m.Path, m.Version, m.Dir)
 	dst := filepath.Join(cacheDir, "mod", sanitize(m.Path)+"@"+sanitize(m.Version)+"-"+key[:16])
-	if _, err := os.Stat(filepath.Join(dst, ".heddle-copied")); err == nil {
+	if fi, err := os.Stat(filepath.Join(dst, ".heddle-copied")); err == nil {
+		cachefile.MarkUsed(filepath.Join(dst, ".heddle-copied"), fi)
 		return dst, nil
 	}
 	tmp, err := os.MkdirTemp(filepath.Join(cacheDir), ".modcopy-*")
