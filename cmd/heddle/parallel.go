@@ -796,11 +796,12 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 	var reported []event.Event
 	seen := map[string]bool{}
 	keptReports := map[string]bool{}
-	total, bugs := 0, 0
+	total, bugs, fresh := 0, 0, 0
 	interruptedTest := false
 	proofs := map[string]string{} // proof -> races
 	for _, r := range runs {
 		total += r.summary.Runs
+		fresh += r.summary.FreshRuns
 		interruptedTest = interruptedTest || r.summary.Interrupted
 		if r.summary.UnitFinished {
 			proofs[r.summary.UnitProven] = r.summary.Races
@@ -910,7 +911,7 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 	if !finished && stop == 0 && interrupted.Load() {
 		interruptedTest = true // its workers were done, the rest never started
 	}
-	sum := event.Event{Action: event.Summary, Package: spec.Package, Test: name, Runs: total, Bugs: bugs, Strategy: f.strategy, Budget: f.budget.Text, Interrupted: interruptedTest}
+	sum := event.Event{Action: event.Summary, Package: spec.Package, Test: name, Runs: total, Bugs: bugs, Strategy: f.strategy, Budget: f.budget.Text, Interrupted: interruptedTest, FreshRuns: fresh}
 	sum.Parallel = anyParallel(runs)
 	if seq && stop > 0 {
 		sum.Runs = stop // as one process stops there

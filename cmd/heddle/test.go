@@ -440,6 +440,18 @@ func countAction(evs []event.Event, action string) int {
 	return n
 }
 
+// countFresh counts the tests explored with one process per run, as they
+// fail on any run after their first in one process (explore.freshRuns).
+func countFresh(evs []event.Event) int {
+	n := 0
+	for _, e := range evs {
+		if e.Action == event.Summary && e.FreshRuns > 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // countVerdict counts the tests heddle could not explore for the reason
 // kind: explore.KindRerun (they fail on any run after their first in one
 // process), explore.KindLong (longer than the step bound).
@@ -542,6 +554,9 @@ func summary(res *runResult, f *testFlags, main bool) string {
 	}
 	if rerun > 0 {
 		s += fmt.Sprintf(", %d %s failing on any second run in one process, not explored past the first (not reported as bugs; -strict-nondeterminism fails them)", rerun, plural(rerun, "test"))
+	}
+	if n := countFresh(res.Events); n > 0 {
+		s += fmt.Sprintf(", %d %s failing on any second run in one process, explored with one process per run", n, plural(n, "test"))
 	}
 	if long > 0 {
 		s += fmt.Sprintf(", %d %s longer than the step bound, not explored (not reported as bugs; -strict-nondeterminism fails them)", long, plural(long, "test"))

@@ -62,9 +62,12 @@ type Event struct {
 	Strategy  string  `json:",omitempty"`
 	Exhausted bool    `json:",omitempty"` // the strategy covered its whole space
 	// Interrupted: the exploration stopped early on SIGINT or SIGTERM.
-	Interrupted bool   `json:",omitempty"`
-	Budget      string `json:",omitempty"` // the budget used, as given
-	Proven      string `json:",omitempty"` // what an exhaustive strategy proved, e.g. "all schedules with ≤ 2 delays explored, no bug"
+	Interrupted bool `json:",omitempty"`
+	// FreshRuns counts the runs made in new processes, one per run: the
+	// test fails on any run after its first in one process.
+	FreshRuns int    `json:",omitempty"`
+	Budget    string `json:",omitempty"` // the budget used, as given
+	Proven    string `json:",omitempty"` // what an exhaustive strategy proved, e.g. "all schedules with ≤ 2 delays explored, no bug"
 	// Races is what Proven assumes about data races: RacesAssumed,
 	// RacesChecked or RacesExplored. Set whenever Proven is.
 	Races string `json:",omitempty"`

@@ -88,6 +88,11 @@ type Config struct {
 	// "unknown", see freshCut), and makes no report.
 	Deadline time.Time `json:",omitempty"`
 
+	// OneRun says that this process makes one run of a test that cannot
+	// run twice in one process (explorer.freshRuns): it is not checked
+	// for determinism by a second execution here.
+	OneRun bool `json:",omitempty"`
+
 	Events string // file to append JSON events to ("" for none)
 
 	// Racy is the number of racy statements (found by a -race phase) that

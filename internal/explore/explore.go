@@ -70,6 +70,11 @@ type explorer struct {
 	seen  map[string]bool // dedup keys of bugs reported
 	bugs  int
 	runs  int
+	// freshMade counts the runs made in new processes (freshruns.go).
+	freshMade int
+	// schedStrategy is, in a replay, the strategy of the exploration that
+	// recorded the schedule.
+	schedStrategy string
 
 	realFailed  bool // the real T had failed before the current run (see realFailure)
 	needsRecord bool // the strategy reads call sites (Config.Record)
@@ -157,6 +162,7 @@ func (x *explorer) run() {
 		choices = s.Choices
 		name = "replay"
 		sched = s
+		x.schedStrategy = s.Strategy
 	}
 	var strat engine.Strategy
 	var err error
@@ -330,7 +336,7 @@ func (x *explorer) run() {
 				bug = &engine.Bug{Kind: engine.KindRace, Message: "data race: the race detector's report (WARNING: DATA RACE) is printed above", G: res.Gs[0]}
 			}
 		}
-		if bug == nil && run == 2 {
+		if bug == nil && run == 2 && !cfg.OneRun {
 			// Run 2, not run 1: package state that a first run sets up
 			// once (a sync.Once, a cache) stays, as it does natively.
 			bug = x.checkDeterminism(res, randSeed)
@@ -364,7 +370,11 @@ func (x *explorer) run() {
 			break
 		}
 		if run > first && !x.cfg.StrictNondeterminism && x.failsOnRerun(run, bug) {
-			x.notRerunnable(run, res, bug)
+			if x.canRunFresh() {
+				x.freshRuns(run, first, end, bug)
+			} else {
+				x.notRerunnable(run, res, bug)
+			}
 			break
 		}
 		if !x.report(run, res, rs, bug) {
@@ -442,7 +452,7 @@ func (x *explorer) run() {
 	if x.interrupted {
 		x.t.Logf("heddle: interrupted after %d runs (%v)", made, elapsed.Round(time.Millisecond))
 	}
-	sum := event.Event{Action: event.Summary, Runs: made, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven, Races: races, Interrupted: x.interrupted, Parallel: x.topParallel, Group: cfg.Group}
+	sum := event.Event{Action: event.Summary, Runs: made, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven, Races: races, Interrupted: x.interrupted, Parallel: x.topParallel, Group: cfg.Group, FreshRuns: x.freshMade}
 	if cr, ok := strat.(strategy.ClassReporter); ok {
 		sum.Classes, sum.LazyClasses = cr.Classes()
 		x.t.Logf("heddle: %d happens-before classes, %d lazy happens-before classes", sum.Classes, sum.LazyClasses)

@@ -60,6 +60,17 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		defer func() { x.deadline = saved }()
 	}
 
+	if x.cfg.OneRun && !fresh && werr == nil {
+		// This process made the one run of a test that cannot run twice
+		// in one process (freshRuns): the replays that build the report
+		// are made in a new one, as heddle replay makes them.
+		if fr := x.freshReport(path, ""); fr.report != nil {
+			reported := x.freshReported(run, path, fr.report)
+			x.seen[bug.Kind+" "+x.where(bug)] = true
+			return reported
+		}
+	}
+
 	// Reproduce with recording, for positions and the trace, noting the
 	// timers that fire early.
 	seed := x.randSeed(x.strat, run)
@@ -330,8 +341,11 @@ func (x *explorer) freshReported(run int, path string, e *event.Event) bool {
 	}
 	x.seen[e.Key] = true
 	x.seen["file "+path] = true
-	note := "note: the replay that builds a report, made in the exploring process after the run, did not reproduce this bug: the run depended on what the executions of this test before it left in package variables. This report was built in a new process that went through those executions first, as heddle replay does.\n"
-	text := strings.Replace(e.Report, "\nschedule: ", "\n"+note+"schedule: ", 1)
+	text := e.Report
+	if !x.cfg.OneRun {
+		note := "note: the replay that builds a report, made in the exploring process after the run, did not reproduce this bug: the run depended on what the executions of this test before it left in package variables. This report was built in a new process that went through those executions first, as heddle replay does.\n"
+		text = strings.Replace(text, "\nschedule: ", "\n"+note+"schedule: ", 1)
+	}
 	out := event.Event{Action: e.Action, Kind: e.Kind, Key: e.Key, Message: e.Message, Run: run, Steps: e.Steps, Schedule: path, Report: text, Replay: e.Replay}
 	x.emit(out)
 	if e.Action == event.Timing {
@@ -556,7 +570,11 @@ const (
 // timers fired early.
 func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *runT, bug *engine.Bug, early string) {
 	all := x.cfg.Verbose // heddle replay -v: nothing is cut
-	fmt.Fprintf(b, "heddle: %s in %s (run %d, %d steps, strategy %s, seed %d)\n", x.title(bug.Kind), x.name(), run, res.Steps, x.cfg.Strategy, x.cfg.Seed)
+	strat := x.cfg.Strategy
+	if x.cfg.ReportRun && x.schedStrategy != "" {
+		strat = x.schedStrategy // the exploration's, not "replay"
+	}
+	fmt.Fprintf(b, "heddle: %s in %s (run %d, %d steps, strategy %s, seed %d)\n", x.title(bug.Kind), x.name(), run, res.Steps, strat, x.cfg.Seed)
 	msg := bug.Message
 	if bug.Kind == engine.KindLeak && len(bug.Running) == 0 && len(bug.Blocked) > 0 {
 		ticking := 0

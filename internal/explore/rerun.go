@@ -66,7 +66,8 @@ func (x *explorer) notRerunnable(run int, res *engine.Result, bug *engine.Bug) {
 		"  left behind, something registered in a package-level registry (an HTTP handler on DefaultServeMux, a metric,\n"+
 		"  a flag) or a suite that refuses to run twice (ginkgo's RunSpecs); else the test's environment (files, time).\n"+
 		"  heddle explores a test by running it many times in one process; make each run leave package state as it found it\n"+
-		"  (t.Cleanup, a registry or ServeMux of the test's own), and heddle can explore it. This is not reported as a bug;\n"+
+		"  (t.Cleanup, a registry or ServeMux of the test's own), and heddle can explore it; a randomized strategy\n"+
+		"  (-strategy pct, random or pos) explores it with one new process per run. This is not reported as a bug;\n"+
 		"  %d %s explored. (-strict-nondeterminism reports it as the bug it is under go test -count=2.)\n",
 		x.name(), run, bug.Kind, oneLine(bug.Message), run-x.first, pluralRuns(run-x.first))
 	x.emit(event.Event{Action: event.Nondeterministic, Kind: KindRerun, Message: bug.Kind + ": " + oneLine(bug.Message), Run: run, Steps: res.Steps, Report: text})

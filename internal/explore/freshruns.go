@@ -1,0 +1,218 @@
+package explore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"heddle.dev/internal/engine"
+	"heddle.dev/internal/event"
+	"heddle.dev/internal/strategy"
+)
+
+// Tests that cannot run twice in one process.
+//
+// Some tests fail on any run after their first in a process, whatever the
+// schedule, as they do under go test -count=2: they register something in
+// a package-level registry that refuses a second registration
+// (groupcache's NewGroup, a metric, an HTTP handler), or leave package
+// state behind. The design's answer (a fresh process is the fallback when
+// a run diverges because of state that outlives a run) is freshRuns: the
+// exploration goes on with one new process of the test binary per run,
+// each of which runs the test once, as its first run. A randomized
+// strategy's run depends only on the seed and the run number, so that the
+// process making run r explores what run r of the in-process exploration
+// would have, and its schedule (recorded with first=r) replays in a new
+// process as heddle replay runs it.
+
+// freshStrategy is the strategy of the runs in new processes: the
+// exploration's own if it is randomized, PCT for the portfolio (some of
+// whose members learn from the runs before), and none ("") for the
+// systematic strategies, whose runs depend on the runs before them.
+func (x *explorer) freshStrategy() string {
+	if u := x.cfg.Unit; u != nil {
+		if u.Frag != nil || u.OD != nil {
+			return ""
+		}
+		return u.Strategy
+	}
+	switch name := x.cfg.Strategy; {
+	case strategy.SplitKind(name) == "runs":
+		return name
+	case name == "portfolio":
+		return "pct"
+	}
+	return ""
+}
+
+// canRunFresh reports whether the exploration can go on in new processes:
+// it is not a replay, its strategy is randomized (freshStrategy), and the
+// test binary can be run again.
+func (x *explorer) canRunFresh() bool {
+	if x.cfg.Replay != "" || x.cfg.OneRun || x.freshStrategy() == "" {
+		return false
+	}
+	_, err := os.Executable()
+	return err == nil
+}
+
+// freshRuns goes on exploring, from run from, a test that fails on any
+// run after its first in one process (failsOnRerun found that run from's
+// bug happens on the first run's schedule too): each run is made by a new
+// process of this test binary, within the exploration's budget (its run
+// numbers first..end-1 and Config.Runs, its deadline). bug is what run
+// from did in this process, for the note.
+func (x *explorer) freshRuns(from, first, end int, bug *engine.Bug) {
+	x.t.Helper()
+	name := x.freshStrategy()
+	other := ""
+	if name != x.cfg.Strategy && x.cfg.Unit == nil {
+		other = fmt.Sprintf(", with strategy %s (%s's runs depend on the runs before them)", name, x.cfg.Strategy)
+	}
+	x.t.Logf("heddle: %s fails on any run after its first in one process, even on the schedule the first run passed with (run %d: %s: %s),\n"+
+		"  as under go test -count=2: state a run leaves behind, or a package-level registry that refuses a second registration.\n"+
+		"  heddle explores it on with one new process per run%s, which is slower; make each run leave package state as it\n"+
+		"  found it and heddle explores it in one process.",
+		x.name(), from, bug.Kind, oneLine(bug.Message), other)
+	x.runs = from - 1
+	lastProgress := time.Now()
+	for r := from; ; r++ {
+		cfg := x.cfg
+		if cfg.Runs > 0 && ((cfg.FirstRun > 0 && r > cfg.Runs) || (cfg.FirstRun <= 0 && r-first >= cfg.Runs)) {
+			return
+		}
+		if end > 0 && r >= end {
+			return
+		}
+		if !x.deadline.IsZero() && !time.Now().Before(x.deadline) {
+			return
+		}
+		if interrupted.Load() {
+			x.interrupted = true
+			return
+		}
+		evs, err := x.freshRun(name, r)
+		if err != nil {
+			x.t.Logf("heddle: run %d of %s in a new process failed, and the exploration ends: %v", r, x.name(), err)
+			return
+		}
+		x.runs = r
+		x.freshMade++
+		if now := time.Now(); now.Sub(lastProgress) >= progressEvery {
+			lastProgress = now
+			x.emit(event.Event{Action: event.Progress, Runs: r - first, Bugs: x.bugs, Strategy: name})
+		}
+		found := false
+		for _, e := range evs {
+			if x.freshVerdict(r, e) {
+				found = true
+			}
+		}
+		if found && !x.cfg.KeepGoing {
+			return
+		}
+	}
+}
+
+// freshVerdict reports on the test what the process that made run r
+// reported (a bug, a timing verdict, a test heddle cannot explore), once
+// per distinct finding. It returns whether it was a new bug.
+func (x *explorer) freshVerdict(r int, e event.Event) bool {
+	x.t.Helper()
+	switch e.Action {
+	case event.Bug, event.Timing:
+	case event.Nondeterministic:
+		if !x.seen["nd "+e.Kind] {
+			x.seen["nd "+e.Kind] = true
+			x.emit(event.Event{Action: e.Action, Kind: e.Kind, Message: e.Message, Run: r, Steps: e.Steps, Report: e.Report})
+			x.t.Log("\n" + strings.TrimRight(e.Report, "\n"))
+		}
+		return false
+	default:
+		return false
+	}
+	key := e.Key
+	if e.Action == event.Timing {
+		key = KindTiming + " " + e.Key
+	}
+	if x.seen[key] {
+		if e.Schedule != "" && !x.seen["file "+e.Schedule] {
+			os.Remove(e.Schedule) // one schedule per distinct bug
+		}
+		return false
+	}
+	x.seen[key] = true
+	x.seen["file "+e.Schedule] = true
+	out := event.Event{Action: e.Action, Kind: e.Kind, Key: e.Key, Message: e.Message, Run: r, Steps: e.Steps, Schedule: e.Schedule, Report: e.Report, Replay: e.Replay}
+	x.emit(out)
+	if e.Action == event.Timing {
+		x.t.Log("\n" + e.Report)
+		return false
+	}
+	x.bugs++
+	x.t.Error("\n" + e.Report)
+	return true
+}
+
+// freshRun makes run r of strategy name in a new process of this test
+// binary (Config.OneRun) and returns the events it wrote: its verdicts,
+// with reports and schedules.
+func (x *explorer) freshRun(name string, r int) ([]event.Event, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	ev, err := os.CreateTemp("", "heddle-run-*.jsonl")
+	if err != nil {
+		return nil, err
+	}
+	ev.Close()
+	defer os.Remove(ev.Name())
+	cfg := x.cfg
+	cfg.Strategy, cfg.FirstRun, cfg.Runs, cfg.OneRun = name, r, r, true
+	cfg.Unit, cfg.Yield, cfg.PackageTime, cfg.Tests = nil, "", 0, 0
+	cfg.Events, cfg.Verbose, cfg.Output = ev.Name(), false, false
+	cfg.Time = 0
+	limit := 5 * time.Minute
+	if !x.deadline.IsZero() {
+		cfg.Time = max(time.Until(x.deadline), time.Millisecond)
+		// A bug's report gets a little past the budget (reportDeadline).
+		limit = cfg.Time + cfg.Time/graceShare + 30*time.Second
+	}
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, "-test.run="+x.runPatternOf(), "-test.v=true")
+	cmd.Env = append(os.Environ(), EnvConfig+"="+string(b))
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = time.Second
+	out, runErr := cmd.CombinedOutput()
+	data, err := os.ReadFile(ev.Name())
+	if err != nil {
+		return nil, err
+	}
+	var evs []event.Event
+	ended := false
+	for _, l := range strings.Split(string(data), "\n") {
+		var e event.Event
+		if json.Unmarshal([]byte(l), &e) != nil {
+			continue
+		}
+		if e.Action == event.Summary {
+			ended = true
+		}
+		evs = append(evs, e)
+	}
+	if !ended {
+		return nil, fmt.Errorf("it ended without a summary (%v): %s", runErr, oneLine(lastLines(string(out), 3)))
+	}
+	return evs, nil
+}
