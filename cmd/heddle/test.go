@@ -556,7 +556,7 @@ func summary(res *runResult, f *testFlags, main bool) string {
 		s += fmt.Sprintf(", %d %s failing on any second run in one process, not explored past the first (not reported as bugs; -strict-nondeterminism fails them)", rerun, plural(rerun, "test"))
 	}
 	if n := countFresh(res.Events); n > 0 {
-		s += fmt.Sprintf(", %d %s failing on any second run in one process, explored with one process per run", n, plural(n, "test"))
+		s += fmt.Sprintf(", %d %s that cannot run twice in one process, explored with one process per run", n, plural(n, "test"))
 	}
 	if long > 0 {
 		s += fmt.Sprintf(", %d %s longer than the step bound, not explored (not reported as bugs; -strict-nondeterminism fails them)", long, plural(long, "test"))

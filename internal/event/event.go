@@ -65,9 +65,13 @@ type Event struct {
 	Interrupted bool `json:",omitempty"`
 	// FreshRuns counts the runs made in new processes, one per run: the
 	// test fails on any run after its first in one process.
-	FreshRuns int    `json:",omitempty"`
-	Budget    string `json:",omitempty"` // the budget used, as given
-	Proven    string `json:",omitempty"` // what an exhaustive strategy proved, e.g. "all schedules with ≤ 2 delays explored, no bug"
+	FreshRuns int `json:",omitempty"`
+	// Trace is, for a process that made one run of a test in a new
+	// process, a hash of its steps: two such processes making the same
+	// run compare them.
+	Trace  string `json:",omitempty"`
+	Budget string `json:",omitempty"` // the budget used, as given
+	Proven string `json:",omitempty"` // what an exhaustive strategy proved, e.g. "all schedules with ≤ 2 delays explored, no bug"
 	// Races is what Proven assumes about data races: RacesAssumed,
 	// RacesChecked or RacesExplored. Set whenever Proven is.
 	Races string `json:",omitempty"`

@@ -72,6 +72,9 @@ type explorer struct {
 	runs  int
 	// freshMade counts the runs made in new processes (freshruns.go).
 	freshMade int
+	// firstTrace is a hash of the steps of the process's first run
+	// (freshDeterministic).
+	firstTrace string
 	// schedStrategy is, in a replay, the strategy of the exploration that
 	// recorded the schedule.
 	schedStrategy string
@@ -259,7 +262,7 @@ func (x *explorer) run() {
 				break
 			}
 		}
-		trace := run == 2 // the determinism check compares run 2's trace
+		trace := run == 2 || run == first || cfg.OneRun // the determinism checks compare traces
 		if tn, ok := strat.(strategy.TraceNeeder); ok && tn.NeedsTrace() {
 			trace = true
 		}
@@ -288,6 +291,12 @@ func (x *explorer) run() {
 			// (the strategy's state before it) explores it again.
 			x.runs--
 			break
+		}
+		if run == first && cfg.Replay == "" {
+			// For freshDeterministic and, in a new process making one
+			// run, the process that started it. Before End, which may
+			// reuse the trace.
+			x.firstTrace = traceHash(res.Trace)
 		}
 		strat.End(res)
 		if res.RandDraws > 0 {
@@ -362,7 +371,11 @@ func (x *explorer) run() {
 			continue
 		}
 		if bug.Kind == engine.KindNondeterminism && !x.cfg.StrictNondeterminism {
-			x.nondeterministic(run, res, bug)
+			if x.canRunFresh() && x.freshDeterministic(first) {
+				x.freshRuns(run, first, end, bug, false)
+			} else {
+				x.nondeterministic(run, res, bug)
+			}
 			break
 		}
 		if bug.Kind == engine.KindStepLimit && bug.Long && !x.cfg.StrictNondeterminism {
@@ -371,7 +384,7 @@ func (x *explorer) run() {
 		}
 		if run > first && !x.cfg.StrictNondeterminism && x.failsOnRerun(run, bug) {
 			if x.canRunFresh() {
-				x.freshRuns(run, first, end, bug)
+				x.freshRuns(run, first, end, bug, true)
 			} else {
 				x.notRerunnable(run, res, bug)
 			}
@@ -452,7 +465,7 @@ func (x *explorer) run() {
 	if x.interrupted {
 		x.t.Logf("heddle: interrupted after %d runs (%v)", made, elapsed.Round(time.Millisecond))
 	}
-	sum := event.Event{Action: event.Summary, Runs: made, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven, Races: races, Interrupted: x.interrupted, Parallel: x.topParallel, Group: cfg.Group, FreshRuns: x.freshMade}
+	sum := event.Event{Action: event.Summary, Runs: made, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven, Races: races, Interrupted: x.interrupted, Parallel: x.topParallel, Group: cfg.Group, FreshRuns: x.freshMade, Trace: x.firstTrace}
 	if cr, ok := strat.(strategy.ClassReporter); ok {
 		sum.Classes, sum.LazyClasses = cr.Classes()
 		x.t.Logf("heddle: %d happens-before classes, %d lazy happens-before classes", sum.Classes, sum.LazyClasses)

@@ -2,6 +2,8 @@ package explore
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -61,24 +63,34 @@ func (x *explorer) canRunFresh() bool {
 	return err == nil
 }
 
-// freshRuns goes on exploring, from run from, a test that fails on any
-// run after its first in one process (failsOnRerun found that run from's
-// bug happens on the first run's schedule too): each run is made by a new
-// process of this test binary, within the exploration's budget (its run
-// numbers first..end-1 and Config.Runs, its deadline). bug is what run
-// from did in this process, for the note.
-func (x *explorer) freshRuns(from, first, end int, bug *engine.Bug) {
+// freshRuns goes on exploring, from run from, a test that cannot run
+// twice in one process: with rerun, it fails on any run after its first
+// (failsOnRerun found that run from's bug happens on the first run's
+// schedule too); without, it runs differently in one process from run to
+// run but the same in new processes (freshDeterministic). Each run is
+// made by a new process of this test binary, within the exploration's
+// budget (its run numbers first..end-1 and Config.Runs, its deadline).
+// bug is what run from did in this process, for the note.
+func (x *explorer) freshRuns(from, first, end int, bug *engine.Bug, rerun bool) {
 	x.t.Helper()
 	name := x.freshStrategy()
 	other := ""
 	if name != x.cfg.Strategy && x.cfg.Unit == nil {
 		other = fmt.Sprintf(", with strategy %s (%s's runs depend on the runs before them)", name, x.cfg.Strategy)
 	}
-	x.t.Logf("heddle: %s fails on any run after its first in one process, even on the schedule the first run passed with (run %d: %s: %s),\n"+
-		"  as under go test -count=2: state a run leaves behind, or a package-level registry that refuses a second registration.\n"+
-		"  heddle explores it on with one new process per run%s, which is slower; make each run leave package state as it\n"+
-		"  found it and heddle explores it in one process.",
-		x.name(), from, bug.Kind, oneLine(bug.Message), other)
+	if rerun {
+		x.t.Logf("heddle: %s fails on any run after its first in one process, even on the schedule the first run passed with (run %d: %s: %s),\n"+
+			"  as under go test -count=2: state a run leaves behind, or a package-level registry that refuses a second registration.\n"+
+			"  heddle explores it on with one new process per run%s, which is slower; make each run leave package state as it\n"+
+			"  found it and heddle explores it in one process.",
+			x.name(), from, bug.Kind, oneLine(bug.Message), other)
+	} else {
+		x.t.Logf("heddle: %s runs differently from run to run in one process (%s),\n"+
+			"  but the same in new processes: it depends on state its runs leave behind in package variables.\n"+
+			"  heddle explores it on with one new process per run%s, which is slower; make each run leave package state as it\n"+
+			"  found it and heddle explores it in one process.",
+			x.name(), oneLine(ndWhat(bug.Message)), other)
+	}
 	x.runs = from - 1
 	lastProgress := time.Now()
 	for r := from; ; r++ {
@@ -96,7 +108,7 @@ func (x *explorer) freshRuns(from, first, end int, bug *engine.Bug) {
 			x.interrupted = true
 			return
 		}
-		evs, err := x.freshRun(name, r)
+		evs, _, err := x.freshRun(name, r)
 		if err != nil {
 			x.t.Logf("heddle: run %d of %s in a new process failed, and the exploration ends: %v", r, x.name(), err)
 			return
@@ -159,17 +171,68 @@ func (x *explorer) freshVerdict(r int, e event.Event) bool {
 	return true
 }
 
+// ndWhat is what a nondeterminism message says differed, without what
+// it says the cause may be.
+func ndWhat(msg string) string {
+	msg = strings.TrimPrefix(msg, "the test is nondeterministic by itself: ")
+	if i := strings.Index(msg, "; it depends on something heddle does not control"); i >= 0 {
+		msg = msg[:i]
+	}
+	if i := strings.Index(msg, "; the test behaves differently from run to run"); i >= 0 {
+		msg = msg[:i]
+	}
+	return msg
+}
+
+// freshDeterministic reports whether a test that ran differently from run
+// to run in this process runs the same in new processes: two of them make
+// this exploration's first run, as it was made here at the start of the
+// process, and the three runs' steps are the same (and neither new process
+// finds the test nondeterministic). Then what differed here came from
+// what the runs before left behind.
+func (x *explorer) freshDeterministic(first int) bool {
+	if x.firstTrace == "" {
+		return false
+	}
+	name := x.cfg.Strategy
+	if u := x.cfg.Unit; u != nil {
+		name = u.Strategy
+	}
+	for i := 0; i < 2; i++ {
+		evs, trace, err := x.freshRun(name, first)
+		if err != nil || trace != x.firstTrace {
+			return false
+		}
+		for _, e := range evs {
+			if e.Action == event.Nondeterministic {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// traceHash hashes the goroutines and kinds of a run's steps, what diff
+// compares.
+func traceHash(steps []engine.Step) string {
+	h := sha256.New()
+	for _, s := range steps {
+		fmt.Fprintf(h, "%s %s\n", gid(s.G), s.Kind)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
 // freshRun makes run r of strategy name in a new process of this test
-// binary (Config.OneRun) and returns the events it wrote: its verdicts,
-// with reports and schedules.
-func (x *explorer) freshRun(name string, r int) ([]event.Event, error) {
+// binary (Config.OneRun) and returns the events it wrote (its verdicts,
+// with reports and schedules) and the hash of its steps.
+func (x *explorer) freshRun(name string, r int) ([]event.Event, string, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	ev, err := os.CreateTemp("", "heddle-run-*.jsonl")
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	ev.Close()
 	defer os.Remove(ev.Name())
@@ -186,7 +249,7 @@ func (x *explorer) freshRun(name string, r int) ([]event.Event, error) {
 	}
 	b, err := json.Marshal(cfg)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
@@ -197,22 +260,22 @@ func (x *explorer) freshRun(name string, r int) ([]event.Event, error) {
 	out, runErr := cmd.CombinedOutput()
 	data, err := os.ReadFile(ev.Name())
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	var evs []event.Event
-	ended := false
+	ended, trace := false, ""
 	for _, l := range strings.Split(string(data), "\n") {
 		var e event.Event
 		if json.Unmarshal([]byte(l), &e) != nil {
 			continue
 		}
 		if e.Action == event.Summary {
-			ended = true
+			ended, trace = true, e.Trace
 		}
 		evs = append(evs, e)
 	}
 	if !ended {
-		return nil, fmt.Errorf("it ended without a summary (%v): %s", runErr, oneLine(lastLines(string(out), 3)))
+		return nil, "", fmt.Errorf("it ended without a summary (%v): %s", runErr, oneLine(lastLines(string(out), 3)))
 	}
-	return evs, nil
+	return evs, trace, nil
 }
