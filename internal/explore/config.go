@@ -117,6 +117,10 @@ type Config struct {
 	Fingerprint string            // hash of the rewritten program
 	Files       map[string]string // original file name -> content hash
 	BuildFlags  []string          // flags the test binary was built with (-race, -tags=...)
+	// TestOnly are the packages the test binary imports only for the
+	// tests (build.Package.TestOnly): a timer they arm is the test's,
+	// as one armed in a test function is (testPC).
+	TestOnly []string `json:",omitempty"`
 
 	// PackageTime is the time budget of all the binary's tests together
 	// (heddle test -budget-total), Tests their number: each test gets

@@ -22,7 +22,7 @@ var notSettings = []string{
 	"Replay", "Verbose", "Events", "Unit", "Yield",
 	"ReportRun", "Avoid", "AvoidLimit", "AvoidKeep", "Deadline",
 	"Main", "Args", "Output", "WorkDir", "Stdin",
-	"Package", "Dir", "Version", "Fingerprint", "Files", "BuildFlags",
+	"Package", "Dir", "Version", "Fingerprint", "Files", "BuildFlags", "TestOnly",
 }
 
 // Settings returns the exploration settings of c as JSON, for a schedule.

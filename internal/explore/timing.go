@@ -27,6 +27,10 @@ type earlyFiring struct {
 	pc    uintptr       // where the timer was armed
 	test  bool          // armed by the test's own code (testTimer)
 	sleep bool          // a time.Sleep's
+	// helper: armed in a package only the tests import (testOnlyPC),
+	// such as testify's assert.Eventually or a mock clock: the test's
+	// harness waiting on its behalf.
+	helper bool
 }
 
 // earlyWatch wraps a strategy and notes every early firing it chooses.
@@ -50,6 +54,7 @@ func (w *earlyWatch) Choose(p *engine.Point) int {
 			f.pc = t.PC
 			f.test = testTimer(t)
 			f.sleep = t.Sleep()
+			f.helper = testOnlyPC(t.PC)
 		}
 		w.firings = append(w.firings, f)
 	}
@@ -76,6 +81,7 @@ func forcedFirings(trace []engine.Step, seen []earlyFiring) []earlyFiring {
 			f.name = "timer " + st.Timer
 		}
 		f.test = testPC(st.PC)
+		f.helper = testOnlyPC(st.PC)
 		out = append(out, f)
 	}
 	return out
@@ -96,10 +102,11 @@ func timerOf(c engine.Choice) *engine.Timer {
 // testTimer reports whether the test's own code armed t: the call site is
 // in a _test.go file, in the body of a Test, Example, Fuzz or Benchmark
 // function or a function literal in it (a t.Run subtest, a goroutine the
-// test starts). A timer armed by the code under test, or by helpers of the
-// package's test files that are not test functions (GoKer's kernels, test
-// doubles), is the code's: its firing early is something production can
-// see, and a bug it causes stays a bug.
+// test starts), or in a package that only the tests import (testOnlyPC:
+// testify, a mock clock). A timer armed by the code under test, or by
+// helpers of the package's test files that are not test functions
+// (GoKer's kernels, test doubles), is the code's: its firing early is
+// something production can see, and a bug it causes stays a bug.
 func testTimer(t *engine.Timer) bool {
 	return t != nil && testPC(t.PC)
 }
@@ -111,6 +118,9 @@ func testPC(pc uintptr) bool {
 		return false
 	}
 	p := engine.PositionOf(pc)
+	if inTestOnly(p.Func) {
+		return true
+	}
 	if !strings.HasSuffix(p.File, "_test.go") {
 		return false
 	}
@@ -124,6 +134,41 @@ func testPC(pc uintptr) bool {
 		return false
 	}
 	return isTestFunc(parts[1])
+}
+
+// testOnly is the set of packages the test binary imports only for the
+// tests (Config.TestOnly), set when an exploration starts.
+var testOnly map[string]bool
+
+// setTestOnly makes the packages of paths test-only (testOnly).
+func setTestOnly(paths []string) {
+	testOnly = make(map[string]bool, len(paths))
+	for _, p := range paths {
+		testOnly[p] = true
+	}
+}
+
+// testOnlyPC reports whether pc, where a timer was armed, is in a package
+// only the tests import (Config.TestOnly): code that exists for the tests,
+// whose timers wait on the test's behalf (testify's assert.Eventually
+// polls on a ticker, a mock clock sleeps to let its waiters run).
+func testOnlyPC(pc uintptr) bool {
+	return pc != 0 && len(testOnly) > 0 && inTestOnly(engine.PositionOf(pc).Func)
+}
+
+// inTestOnly reports whether the function named fn (as the runtime names
+// it: path/to/pkg.F, path/to/pkg.(*T).M.func1) is in a test-only package.
+func inTestOnly(fn string) bool {
+	if len(testOnly) == 0 {
+		return false
+	}
+	slash := strings.LastIndexByte(fn, '/') + 1
+	for i := slash; i < len(fn); i++ {
+		if fn[i] == '.' && testOnly[fn[:i]] {
+			return true
+		}
+	}
+	return false
 }
 
 // isTestFunc reports whether name is the name go test gives a test,
@@ -208,11 +253,13 @@ func assumption(t *engine.Timer) bool { return testTimer(t) || (t != nil && t.Sl
 //     ended first) and the test asserted it would not;
 //   - a leak stays a bug: a goroutine left behind when a timeout fired
 //     leaks whenever the timeout fires, whatever the machine's speed;
-//     unless it needs only sleeps of the test's own code to end early: a
-//     sleep abandons nothing, it is the test's guess at how long a
-//     goroutine takes to start (`go c.Start(); time.Sleep(d); c.Stop()`
-//     leaks Start's loop when Stop runs first, as ttlcache's
-//     Test_Cache_set does on a slow machine), a timing verdict;
+//     unless it needs only sleeps of the test's own code, or timers of
+//     packages only the tests import, to end early: a sleep abandons
+//     nothing, it is the test's guess at how long a goroutine takes to
+//     start (`go c.Start(); time.Sleep(d); c.Stop()` leaks Start's loop
+//     when Stop runs first, as ttlcache's Test_Cache_set does on a slow
+//     machine), and a test helper's ticker (assert.Eventually polling
+//     before Stop) is the same guess; a timing verdict;
 //   - a deadlock, panic or misuse is a timing verdict when it needs only
 //     timing assumptions to break (see assumption; for a panic or misuse,
 //     only the test's own timers), and a bug when it still happens with
@@ -264,7 +311,7 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, seed u
 	avoid := "test"
 	switch bug.Kind {
 	case engine.KindLeak:
-		breaks = func(f earlyFiring) bool { return f.test && f.sleep }
+		breaks = testWait
 		avoid = "testsleep"
 	case engine.KindDeadlock:
 		breaks = func(f earlyFiring) bool { return f.test || f.sleep }
@@ -291,8 +338,14 @@ var avoidModes = map[string]func(*engine.Timer) bool{
 	"all":        func(*engine.Timer) bool { return true },
 	"test":       testTimer,
 	"assumption": assumption,
-	"testsleep":  func(t *engine.Timer) bool { return testTimer(t) && t.Sleep() },
+	"testsleep":  func(t *engine.Timer) bool { return t != nil && (testTimer(t) && t.Sleep() || testOnlyPC(t.PC)) },
 }
+
+// testWait reports whether an early firing is the test waiting a while
+// for its goroutines: a sleep of the test's own code, or any timer of a
+// package only the tests import (a helper polling, a mock clock). A leak
+// that needs only such firings is timing-dependent ("testsleep").
+func testWait(f earlyFiring) bool { return f.test && f.sleep || f.helper }
 
 // all is every early firing of the run the watch saw, with trace: those
 // chosen and those forced (forcedFirings), in step order.
@@ -304,11 +357,12 @@ func (w *earlyWatch) all(trace []engine.Step) []earlyFiring {
 
 // timingFirings are the early firings a timing verdict shows: for a failed
 // assertion all of them, for a deadlock the test's timers and sleeps, for
-// a leak the test's sleeps, else the test's own timers.
+// a leak the test's sleeps and its helpers' timers (testWait), else the
+// test's own timers.
 func timingFirings(kind string, firings []earlyFiring) []earlyFiring {
 	var out []earlyFiring
 	for _, f := range firings {
-		if kind == engine.KindFail || f.test && (kind != engine.KindLeak || f.sleep) || (kind == engine.KindDeadlock && f.sleep) {
+		if kind == engine.KindFail || f.test && kind != engine.KindLeak || kind == engine.KindLeak && testWait(f) || (kind == engine.KindDeadlock && f.sleep) {
 			out = append(out, f)
 		}
 	}

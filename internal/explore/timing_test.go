@@ -34,3 +34,22 @@ func TestStarvedText(t *testing.T) {
 		t.Errorf("timing message for no starvation: %q", m)
 	}
 }
+
+func TestInTestOnly(t *testing.T) {
+	defer setTestOnly(nil)
+	setTestOnly([]string{"github.com/stretchr/testify/assert", "gopkg.in/yaml.v3", "example.com/m/internal/waitfor"})
+	for fn, want := range map[string]bool{
+		"github.com/stretchr/testify/assert.Eventually":       true,
+		"github.com/stretchr/testify/assert.Eventually.func1": true,
+		"gopkg.in/yaml.v3.(*decoder).unmarshal":               true,
+		"example.com/m/internal/waitfor.Wait":                 true,
+		"github.com/stretchr/testify/require.Eventually":      false,
+		"example.com/m.(*Worker).Start":                       false,
+		"example.com/m/internal/waitforever.Wait":             false,
+		"":                                                    false,
+	} {
+		if got := inTestOnly(fn); got != want {
+			t.Errorf("inTestOnly(%q) = %v, want %v", fn, got, want)
+		}
+	}
+}
