@@ -82,6 +82,9 @@ type Config struct {
 	Avoid      string `json:",omitempty"`
 	AvoidLimit int    `json:",omitempty"`
 	AvoidKeep  bool   `json:",omitempty"`
+	// AvoidTarget is the goroutine whose return ends that replay
+	// (avoidEarly.target).
+	AvoidTarget string `json:",omitempty"`
 	// Deadline, if set, is when such a replay must be over: the report
 	// it builds is within the exploration's time budget. Past it, its
 	// executions are ended and it says it was cut (a replay event of kind

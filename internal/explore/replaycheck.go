@@ -20,7 +20,7 @@ import (
 var notSettings = []string{
 	"Strategy", "Runs", "Time", "Budget", "Seed", "KeepGoing", "OutDir",
 	"Replay", "Verbose", "Events", "Unit", "Yield",
-	"ReportRun", "Avoid", "AvoidLimit", "AvoidKeep", "Deadline",
+	"ReportRun", "Avoid", "AvoidLimit", "AvoidKeep", "AvoidTarget", "Deadline",
 	"Main", "Args", "Output", "WorkDir", "Stdin",
 	"Package", "Dir", "Version", "Fingerprint", "Files", "BuildFlags", "TestOnly",
 }

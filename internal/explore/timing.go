@@ -192,14 +192,26 @@ func isTestFunc(name string) bool {
 // avoid selects; where the recorded choice is such a firing, or is not
 // enabled, it looks a few choices ahead, and else lets the goroutine that
 // ran last go on. It tells whether a bug needs those early firings.
+//
+// With a target (the goroutine a panic or misuse happened in), off the
+// recorded choices it runs the target whenever it can, else the goroutine
+// that waited longest, and it ends the run (settled) as soon as the target
+// has returned: the bug, which only the target could have, did not happen.
+// The tests a group explores beside the failing one need not run to their
+// end for that (x/sync's semaphore tests: the hammering of TestWeighted
+// went on for tens of thousands of steps after TestWeightedAcquire passed).
 type avoidEarly struct {
 	keys  []string
 	next  int
 	avoid func(*engine.Timer) bool
+
+	target  string    // id of the goroutine the bug happened in, or ""
+	g       *engine.G // the target, once created
+	settled bool      // the run was ended because the target returned
 }
 
 func (a *avoidEarly) Begin(run int) bool {
-	a.next = 0
+	a.next, a.g, a.settled = 0, nil, false
 	return run == 1
 }
 
@@ -207,6 +219,20 @@ func (a *avoidEarly) End(*engine.Result) {}
 
 func (a *avoidEarly) Choose(p *engine.Point) int {
 	ok := func(c engine.Choice) bool { return c.Early == 0 || !a.avoid(timerOf(c)) }
+	if a.target != "" {
+		if a.g == nil {
+			for _, g := range p.Exec.Gs() {
+				if g.ID == a.target {
+					a.g = g
+					break
+				}
+			}
+		}
+		if a.g != nil && a.g.Done() {
+			a.settled = true
+			return engine.Diverged // ends the run
+		}
+	}
 	for look := 0; look < 4 && a.next+look < len(a.keys); look++ {
 		want := a.keys[a.next+look]
 		for i, c := range p.Choices {
@@ -214,6 +240,23 @@ func (a *avoidEarly) Choose(p *engine.Point) int {
 				a.next += look + 1
 				return i
 			}
+		}
+	}
+	if a.g != nil {
+		best := -1
+		for i, c := range p.Choices {
+			if c.G == nil || !ok(c) {
+				continue
+			}
+			if c.G == a.g {
+				return i
+			}
+			if best < 0 || c.G.LastStep() < p.Choices[best].G.LastStep() {
+				best = i
+			}
+		}
+		if best >= 0 {
+			return best
 		}
 	}
 	if p.Prev >= 0 && ok(p.Choices[p.Prev]) {
@@ -225,6 +268,115 @@ func (a *avoidEarly) Choose(p *engine.Point) int {
 		}
 	}
 	return 0
+}
+
+// avoidTarget is the goroutine whose return settles earlyNeeded's replay
+// of a bug of kind (avoidEarly.target): the goroutine a panic or a misuse
+// happened in, which no other goroutine can have in its place (a panic's
+// place is its goroutine and frame, see explorer.where). None for other
+// kinds: a deadlock or a leak is seen at the end of the run, and a failed
+// assertion can come from any goroutine.
+func avoidTarget(kind string, g *engine.G) string {
+	if g == nil || kind != engine.KindPanic && kind != engine.KindMisuse {
+		return ""
+	}
+	return g.ID
+}
+
+// avoidRecord reports whether earlyNeeded's replay avoiding the timers mode
+// names, of a bug of kind, records positions: it needs them to tell whose
+// timer fires (every mode but "all") and where a deadlock or leak blocks;
+// a replay that records none runs several times faster.
+func avoidRecord(mode, kind string) bool {
+	return mode != "all" || kind != engine.KindFail && kind != engine.KindPanic && kind != engine.KindMisuse
+}
+
+// avoidConfig is the configuration of earlyNeeded's replay of a run of a
+// bug of kind with seed, avoiding the early firings mode names, within
+// limit steps, keeping spinning goroutines if keep. With a target the
+// strategy chooses to the end (FairAfter), fairly.
+func avoidConfig(seed uint64, mode, kind string, limit int, keep bool, target string) engine.Config {
+	c := engine.Config{Seed: seed, Record: avoidRecord(mode, kind), StepLimit: limit, KeepSpinners: keep}
+	if target != "" {
+		c.FairAfter = limit
+	}
+	return c
+}
+
+// avoidSteps is the step bound of earlyNeeded's replays of a run of steps:
+// twice the run, and at least 100,000 steps (a group of parallel tests
+// whose siblings hammer a semaphore with 10 µs sleeps takes tens of
+// thousands of steps to let a 10 ms timeout fire when nothing can run).
+func avoidSteps(steps int) int { return max(2*steps, 100000) }
+
+// maxRechecks is how many more bugs at a place whose report was a timing
+// verdict are checked (explorer.recheck).
+const maxRechecks = 8
+
+// timingAt notes that the bug at place key (a dedup key) made a timing
+// verdict: it needed early firings. The same failure may happen without
+// them on another schedule (ratelimit's TestSlack deadlocks either way):
+// the next bugs there are checked again (recheck).
+func (x *explorer) timingAt(key string) {
+	if x.rechecks == nil {
+		x.rechecks = map[string]int{}
+	}
+	if _, ok := x.rechecks[key]; !ok {
+		x.rechecks[key] = 0
+	}
+}
+
+// mayRecheck reports whether a bug at place key, reported already, may be
+// checked again (recheck).
+func (x *explorer) mayRecheck(key string) bool {
+	n, ok := x.rechecks[key]
+	return ok && n < maxRechecks
+}
+
+// recheck reports whether a bug at place key, reported already, is checked
+// again, and counts it: the report there was a timing verdict, and at most
+// maxRechecks bugs there are. One that does not need early firings is
+// reported as a bug, and ends the rechecks there.
+func (x *explorer) recheck(key string) bool {
+	if !x.mayRecheck(key) {
+		return false
+	}
+	x.rechecks[key]++
+	return true
+}
+
+// firedEarly reports whether a run fired a timer early by a strategy's
+// choice (not counting firings left as the only choice).
+func firedEarly(res *engine.Result) bool {
+	for _, c := range res.Choices {
+		if c.Early > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// reportAllowance is how long the replays that build the report of a bug
+// found by a run that took lastRun and fired timers early may take, in
+// this process and in new ones, whatever is left of the time budget:
+// sixty times the run (a recorded replay took up to twenty-five times
+// go-quartz's 0.87 s run, and the replays that decide a timing verdict
+// run up to twice as many steps), between 10 s and two minutes. A recorded
+// replay cut short leaves no early firings to check, and a timing check
+// cut short decides nothing: the timing-dependent test stays a bug.
+func reportAllowance(lastRun time.Duration) time.Duration {
+	return min(max(60*lastRun, 10*time.Second), 2*time.Minute)
+}
+
+// timingAllowance is how long earlyNeeded's replays may take, from when
+// they start, whatever is left of the time budget: three times what
+// replays of their step bound take at the pace of the recorded replay
+// (took for steps), between 10 s and a minute. The verdict needs them to
+// end (a replay cut short decides nothing, and a timing-dependent test
+// stays a bug), and their step bound ends them anyway.
+func timingAllowance(took time.Duration, steps, limit int) time.Duration {
+	d := 3 * time.Duration(float64(took)*float64(limit)/float64(max(steps, 1)))
+	return min(max(d, 10*time.Second), time.Minute)
 }
 
 // earlyNeed says how a bug depends on timers firing early.
@@ -264,7 +416,7 @@ func assumption(t *engine.Timer) bool { return testTimer(t) || (t != nil && t.Sl
 //     timing assumptions to break (see assumption; for a panic or misuse,
 //     only the test's own timers), and a bug when it still happens with
 //     those kept from firing early: the code's timeout path is broken.
-func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, seed uint64, firings []earlyFiring) earlyNeed {
+func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, took time.Duration, seed uint64, firings []earlyFiring) earlyNeed {
 	if len(firings) == 0 {
 		return earlyNotNeeded
 	}
@@ -278,9 +430,21 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, seed u
 	where := x.where(bug)
 	// A replay kept from firing early may run on long past where the bug
 	// was (a timeout that does not fire lets a loop go on): it is bounded
-	// at twice the steps of the run that found the bug, and a replay
-	// cut short decides nothing, so the bug stays a bug.
-	limit := max(2*steps, 10000)
+	// (avoidSteps), and a replay cut short decides nothing, so the bug
+	// stays a bug. Its time is its own (timingAllowance), not what is
+	// left of the budget: go-quartz's 168,000-step run and x/sync's group
+	// of nine tests were cut at -budget 1s and stayed bugs.
+	limit := avoidSteps(steps)
+	if !x.deadline.IsZero() && x.cfg.Deadline.IsZero() {
+		// In a new process (Config.Deadline), the replays are within
+		// the allowance of the report that started it (reportAllowance).
+		saved := x.deadline
+		defer func() { x.deadline = saved }()
+		if d := time.Now().Add(timingAllowance(took, steps, limit)); d.After(x.deadline) {
+			x.deadline = d
+		}
+	}
+	target := avoidTarget(bug.Kind, bug.G)
 	// Spinning goroutines set aside beside a timer make its early firing
 	// the only choice (forcedFirings), and in a strategy's view forced:
 	// the replays keep them, so that the firing can be avoided. Not for a
@@ -290,11 +454,15 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, seed u
 	same := func(mode string) bool {
 		avoid := avoidModes[mode]
 		if x.cfg.ReportRun {
-			kind, w, unknown := x.freshAvoided(mode, limit, keep)
+			kind, w, unknown := x.freshAvoided(mode, limit, keep, target)
 			return unknown || kind == bug.Kind && w == where
 		}
 		rs := x.newRunT()
-		res := x.exec(engine.Config{Seed: seed, Record: true, StepLimit: limit, KeepSpinners: keep}, &avoidEarly{keys: keys, avoid: avoid}, rs)
+		a := &avoidEarly{keys: keys, avoid: avoid, target: target}
+		res := x.exec(avoidConfig(seed, mode, bug.Kind, limit, keep, target), a, rs)
+		if a.settled {
+			return false // the target returned without the bug
+		}
 		if res.OverMemory != "" || res.OverTime || (res.Bug != nil && res.Bug.Kind == engine.KindStepLimit && bug.Kind != engine.KindStepLimit) {
 			return true // unknown: the bug stays a bug
 		}
