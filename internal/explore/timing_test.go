@@ -97,3 +97,24 @@ func TestAvoidTarget(t *testing.T) {
 		t.Error("avoidRecord: a replay that needs positions must record them")
 	}
 }
+
+func TestRecheckAfterTiming(t *testing.T) {
+	x := &explorer{seen: map[string]bool{}}
+	const key = "deadlock m_test.go:12"
+	if x.mayRecheck(key) || x.recheck(key) {
+		t.Fatal("a place without a timing verdict is not checked again")
+	}
+	x.timingAt(key)
+	for i := 0; i < maxRechecks; i++ {
+		if !x.recheck(key) {
+			t.Fatalf("recheck %d refused", i+1)
+		}
+	}
+	if x.recheck(key) {
+		t.Errorf("more than %d rechecks", maxRechecks)
+	}
+	x.timingAt(key) // a later timing verdict there does not start over
+	if x.mayRecheck(key) {
+		t.Error("rechecks started over")
+	}
+}
