@@ -304,14 +304,22 @@ func avoidConfig(seed uint64, mode, kind string, limit int, keep bool, target st
 }
 
 // avoidSteps is the step bound of earlyNeeded's replays of a run of steps:
-// twice the run, and at least 100,000 steps (a group of parallel tests
-// whose siblings hammer a semaphore with 10 µs sleeps takes tens of
-// thousands of steps to let a 10 ms timeout fire when nothing can run).
-func avoidSteps(steps int) int { return max(2*steps, 100000) }
+// twice the run, and at least 100,000 steps for a replay that records no
+// positions (a group of parallel tests whose siblings hammer a semaphore
+// with 10 µs sleeps takes tens of thousands of steps to let a 10 ms
+// timeout fire when nothing can run), 10,000 for one that does (record),
+// several times slower: a deadlock of ratelimit's TestSlack whose replay
+// without early firings never ends took 10 s to reach 100,000 steps.
+func avoidSteps(steps int, record bool) int {
+	if record {
+		return max(2*steps, 10000)
+	}
+	return max(2*steps, 100000)
+}
 
 // maxRechecks is how many more bugs at a place whose report was a timing
 // verdict are checked (explorer.recheck).
-const maxRechecks = 8
+const maxRechecks = 4
 
 // timingAt notes that the bug at place key (a dedup key) made a timing
 // verdict: it needed early firings. The same failure may happen without
@@ -434,13 +442,13 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, took t
 	// stays a bug. Its time is its own (timingAllowance), not what is
 	// left of the budget: go-quartz's 168,000-step run and x/sync's group
 	// of nine tests were cut at -budget 1s and stayed bugs.
-	limit := avoidSteps(steps)
+	limit := func(mode string) int { return avoidSteps(steps, avoidRecord(mode, bug.Kind)) }
 	if !x.deadline.IsZero() && x.cfg.Deadline.IsZero() {
 		// In a new process (Config.Deadline), the replays are within
 		// the allowance of the report that started it (reportAllowance).
 		saved := x.deadline
 		defer func() { x.deadline = saved }()
-		if d := time.Now().Add(timingAllowance(took, steps, limit)); d.After(x.deadline) {
+		if d := time.Now().Add(timingAllowance(took, steps, limit("all"))); d.After(x.deadline) {
 			x.deadline = d
 		}
 	}
@@ -454,12 +462,12 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, took t
 	same := func(mode string) bool {
 		avoid := avoidModes[mode]
 		if x.cfg.ReportRun {
-			kind, w, unknown := x.freshAvoided(mode, limit, keep, target)
+			kind, w, unknown := x.freshAvoided(mode, limit(mode), keep, target)
 			return unknown || kind == bug.Kind && w == where
 		}
 		rs := x.newRunT()
 		a := &avoidEarly{keys: keys, avoid: avoid, target: target}
-		res := x.exec(avoidConfig(seed, mode, bug.Kind, limit, keep, target), a, rs)
+		res := x.exec(avoidConfig(seed, mode, bug.Kind, limit(mode), keep, target), a, rs)
 		if a.settled {
 			return false // the target returned without the bug
 		}

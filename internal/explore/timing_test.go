@@ -69,14 +69,14 @@ func TestTimingAllowances(t *testing.T) {
 	}
 	// A replay of 100,000 steps at the pace of a recorded replay of 118
 	// steps in 1 ms: 0.85 s, three times that is under the floor.
-	if d := timingAllowance(time.Millisecond, 118, avoidSteps(118)); d != 10*time.Second {
+	if d := timingAllowance(time.Millisecond, 118, avoidSteps(118, false)); d != 10*time.Second {
 		t.Errorf("timingAllowance(1ms for 118 steps) = %v", d)
 	}
-	if d := timingAllowance(20*time.Second, 168759, avoidSteps(168759)); d != time.Minute {
+	if d := timingAllowance(20*time.Second, 168759, avoidSteps(168759, false)); d != time.Minute {
 		t.Errorf("timingAllowance(20s for 168759 steps) = %v", d)
 	}
-	if n := avoidSteps(118); n < 60000 {
-		t.Errorf("avoidSteps(118) = %d: x/sync's group needs some 60,000 steps without early firings", n)
+	if n := avoidSteps(118, false); n < 60000 {
+		t.Errorf("avoidSteps(118, false) = %d: x/sync's group needs some 60,000 steps without early firings", n)
 	}
 }
 
