@@ -224,6 +224,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	cfg.Fingerprint = pkg.Fingerprint
 	cfg.Files = pkg.Files
 	cfg.BuildFlags = prog.BuildFlags
+	cfg.TestOnly = pkg.TestOnly
 	cfg.Main, cfg.Args, cfg.Output, cfg.WorkDir, cfg.Stdin = isMain, mainArgs, true, workDir, mainStdin
 	if workDir == "" {
 		workDir = pkg.Dir

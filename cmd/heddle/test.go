@@ -394,6 +394,7 @@ func exploreConfig(f *testFlags, outDir string, prog *build.Program, pkg *build.
 	cfg.Fingerprint = pkg.Fingerprint
 	cfg.Files = pkg.Files
 	cfg.BuildFlags = prog.BuildFlags
+	cfg.TestOnly = pkg.TestOnly
 	return cfg
 }
 

@@ -104,6 +104,13 @@ type Package struct {
 	// and tests the others.
 	BuildErr string
 
+	// TestOnly are the import paths of the packages its test binary
+	// imports only for its tests: those its test files import, directly
+	// or not, that neither it nor the packages it imports do (testify, a
+	// mock clock, a helper package of the module), the standard library
+	// left out. Their timers are the tests' (explore.Config.TestOnly).
+	TestOnly []string
+
 	depDirs   map[string]bool // directories of everything its test binary is built from
 	srcFiles  []string        // its files and those of its main-module dependencies
 	testFiles []string        // its _test.go files, absolute
@@ -519,6 +526,7 @@ func (p *Program) list() error {
 		deps := l.Deps
 		if tm := byPath[l.ImportPath+".test"]; tm != nil && !p.opts.Main {
 			deps = tm.Deps
+			pkg.TestOnly = testOnly(l, deps, byPath)
 		}
 		seen := map[string]bool{}
 		addFiles := func(dir string, names ...[]string) {
@@ -559,6 +567,33 @@ func (p *Program) list() error {
 		return &Error{Msg: fmt.Sprintf("heddle: no packages to test: %s matched no packages", strings.Join(p.opts.Patterns, " "))}
 	}
 	return nil
+}
+
+// testOnly returns the packages of testDeps (the dependencies of l's test
+// binary) that l's tests import and l does not, directly or not: not l,
+// not one of l.Deps, not a standard package, not the test main. A package
+// that imports l is among them in a variant built for the test ("q
+// [l.test]"); its plain import path is returned.
+func testOnly(l *listed, testDeps []string, byPath map[string]*listed) []string {
+	code := map[string]bool{l.ImportPath: true}
+	for _, d := range l.Deps {
+		code[d] = true
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, d := range testDeps {
+		if dl := byPath[d]; dl == nil || dl.Standard {
+			continue
+		}
+		path, _, _ := strings.Cut(d, " [")
+		if code[path] || seen[path] || path == l.ImportPath+"_test" || path == l.ImportPath+".test" {
+			continue
+		}
+		seen[path] = true
+		out = append(out, path)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // addInput records the directory and go.mod of a listed package outside

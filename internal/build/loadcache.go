@@ -83,6 +83,7 @@ type cachedPackage struct {
 	Fingerprint           string
 	DepDirs               map[string]bool
 	SrcFiles, TestFiles   []string
+	TestOnly              []string `json:",omitempty"`
 }
 
 // loadInput is a file (its content's hash, "" when it must not exist) or
@@ -272,7 +273,7 @@ func cachedLoad(opts Options) (*Program, string) {
 	}
 	for _, c := range e.Packages {
 		p.Packages = append(p.Packages, &Package{ImportPath: c.ImportPath, Name: c.Name, Dir: c.Dir, HasTests: c.HasTests,
-			Files: c.Files, Fingerprint: c.Fingerprint, depDirs: c.DepDirs, srcFiles: c.SrcFiles, testFiles: c.TestFiles})
+			Files: c.Files, Fingerprint: c.Fingerprint, TestOnly: c.TestOnly, depDirs: c.DepDirs, srcFiles: c.SrcFiles, testFiles: c.TestFiles})
 	}
 	loadCacheHits++
 	p.note("loaded from heddle's load cache %s: no input changed", slot)
@@ -335,7 +336,7 @@ func (p *Program) saveLoad(key string, started time.Time, runtimeDir, notes, std
 	e := loadEntry{Key: key, Module: *p.Module, RuntimeHash: p.RuntimeHash, BuildFlags: p.BuildFlags, RacyMissed: p.RacyMissed,
 		RacyAdded: p.RacyAdded, ModCache: p.modCache, Files: p.files, FileDirs: p.fileDirs, Notes: notes, Stderr: stderr}
 	for _, pkg := range p.Packages {
-		e.Packages = append(e.Packages, cachedPackage{pkg.ImportPath, pkg.Name, pkg.Dir, pkg.HasTests, pkg.Files, pkg.Fingerprint, pkg.depDirs, pkg.srcFiles, pkg.testFiles})
+		e.Packages = append(e.Packages, cachedPackage{pkg.ImportPath, pkg.Name, pkg.Dir, pkg.HasTests, pkg.Files, pkg.Fingerprint, pkg.depDirs, pkg.srcFiles, pkg.testFiles, pkg.TestOnly})
 	}
 	if e.Modfile, err = os.ReadFile(p.modfile); err != nil {
 		return err

@@ -82,6 +82,9 @@ type Config struct {
 	Avoid      string `json:",omitempty"`
 	AvoidLimit int    `json:",omitempty"`
 	AvoidKeep  bool   `json:",omitempty"`
+	// AvoidTarget is the goroutine whose return ends that replay
+	// (avoidEarly.target).
+	AvoidTarget string `json:",omitempty"`
 	// Deadline, if set, is when such a replay must be over: the report
 	// it builds is within the exploration's time budget. Past it, its
 	// executions are ended and it says it was cut (a replay event of kind
@@ -122,6 +125,10 @@ type Config struct {
 	Fingerprint string            // hash of the rewritten program
 	Files       map[string]string // original file name -> content hash
 	BuildFlags  []string          // flags the test binary was built with (-race, -tags=...)
+	// TestOnly are the packages the test binary imports only for the
+	// tests (build.Package.TestOnly): a timer they arm is the test's,
+	// as one armed in a test function is (testPC).
+	TestOnly []string `json:",omitempty"`
 
 	// PackageTime is the time budget of all the binary's tests together
 	// (heddle test -budget-total), Tests their number: each test gets

@@ -117,10 +117,15 @@ type explorer struct {
 	// the early firings of its run, and the seed of its random numbers.
 	watch     *earlyWatch
 	freshSeed uint64
+
+	// rechecks counts, by dedup key, the bugs checked again at a place
+	// whose report was a timing verdict (explorer.recheck).
+	rechecks map[string]int
 }
 
 func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
 	x := &explorer{t: t, cfg: cfg, body: body, seen: map[string]bool{}, stuck: make(chan struct{}), stop: make(chan struct{})}
+	setTestOnly(cfg.TestOnly)
 	if cfg.Events != "" {
 		f, err := os.OpenFile(cfg.Events, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 		if err != nil {
@@ -674,10 +679,11 @@ func (x *explorer) warmUp(s *schedule.Schedule) (uint64, bool) {
 				x.rerunFirst()
 			case "replay", "replay+early":
 				keys := choiceKeys(res.Choices)
+				began := time.Now()
 				res2, rs2, firings := x.recordedReplay(keys, seed)
 				if what == "replay+early" {
 					if b := classify(res2, rs2); b != nil && res2.OverMemory == "" && !res2.OverTime {
-						x.earlyNeeded(b, keys, res2.Steps, seed, firings)
+						x.earlyNeeded(b, keys, res2.Steps, time.Since(began), seed, firings)
 					}
 				}
 			}
@@ -705,9 +711,12 @@ func (x *explorer) freshCut() {
 // emits how the run ended: a replay event with the bug's kind ("unknown"
 // when the run was cut short) and where it happened (Key).
 func (x *explorer) avoided(s *schedule.Schedule, seed uint64, rs *runT) {
-	res := x.exec(engine.Config{Seed: seed, Record: true, StepLimit: x.cfg.AvoidLimit, KeepSpinners: x.cfg.AvoidKeep}, &avoidEarly{keys: s.Choices, avoid: avoidModes[x.cfg.Avoid]}, rs)
+	a := &avoidEarly{keys: s.Choices, avoid: avoidModes[x.cfg.Avoid], target: x.cfg.AvoidTarget}
+	res := x.exec(avoidConfig(seed, x.cfg.Avoid, s.Kind, x.cfg.AvoidLimit, x.cfg.AvoidKeep, x.cfg.AvoidTarget), a, rs)
 	e := event.Event{Action: event.Replayed, Steps: res.Steps}
 	switch b := classify(res, rs); {
+	case a.settled:
+		e.Kind = "settled" // the target returned without the bug
 	case res.OverMemory != "" || res.OverTime || (res.Bug != nil && res.Bug.Kind == engine.KindStepLimit && s.Kind != engine.KindStepLimit):
 		e.Kind = "unknown"
 	case b != nil:

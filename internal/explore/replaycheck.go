@@ -20,9 +20,9 @@ import (
 var notSettings = []string{
 	"Strategy", "Runs", "Time", "Budget", "Seed", "KeepGoing", "OutDir",
 	"Replay", "Verbose", "Events", "Unit", "Yield", "FirstRun", "OneRun", "PackageTime", "Tests",
-	"ReportRun", "Avoid", "AvoidLimit", "AvoidKeep", "Deadline",
+	"ReportRun", "Avoid", "AvoidLimit", "AvoidKeep", "AvoidTarget", "Deadline",
 	"Main", "Args", "Output", "WorkDir", "Stdin",
-	"Package", "Dir", "Version", "Fingerprint", "Files", "BuildFlags",
+	"Package", "Dir", "Version", "Fingerprint", "Files", "BuildFlags", "TestOnly",
 }
 
 // Settings returns the exploration settings of c as JSON, for a schedule.

@@ -22,7 +22,7 @@ import (
 // It returns false when the bug is filtered out or was reported already.
 func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug) bool {
 	x.t.Helper()
-	if bug.Kind == engine.KindFail && x.seen[bug.Kind+" "+x.where(bug)] {
+	if k := bug.Kind + " " + x.where(bug); bug.Kind == engine.KindFail && x.seen[k] && !x.mayRecheck(k) {
 		return false // known without replaying it
 	}
 	keys := choiceKeys(res.Choices)
@@ -57,6 +57,11 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	if !x.deadline.IsZero() && x.cfg.Deadline.IsZero() {
 		saved, now := x.deadline, time.Now()
 		x.deadline = replayDeadline(now, reportDeadline(now, saved, x.cfg.Time, x.lastRun), x.lastRun)
+		if d := now.Add(reportAllowance(x.lastRun)); firedEarly(res) && !x.seen[bug.Kind+" "+x.where(bug)] && d.After(x.deadline) {
+			// Whether the bug needs its early firings decides what the
+			// report says: its replays have their own time.
+			x.deadline = d
+		}
 		defer func() { x.deadline = saved }()
 	}
 
@@ -64,7 +69,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		// This process made the one run of a test that cannot run twice
 		// in one process (freshRuns): the replays that build the report
 		// are made in a new one, as heddle replay makes them.
-		if fr := x.freshReport(path, ""); fr.report != nil {
+		if fr := x.freshReport(path, "", ""); fr.report != nil {
 			reported := x.freshReported(run, path, fr.report)
 			x.seen[bug.Kind+" "+x.where(bug)] = true
 			return reported
@@ -77,12 +82,14 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	var res2 *engine.Result
 	var rs2 *runT
 	var firings []earlyFiring
+	took := x.lastRun // how long the recorded replay took
 	if fresh {
 		seed = x.freshSeed
 		res2, rs2, firings = res, rs, x.watch.all(res.Trace)
 	} else {
 		began := time.Now()
 		res2, rs2, firings = x.recordedReplay(keys, seed)
+		took = time.Since(began)
 		if !x.deadline.IsZero() && x.cfg.Deadline.IsZero() {
 			// The replays that decide a timing verdict are about as
 			// long as this one.
@@ -120,7 +127,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 			// run left: replay the schedule where heddle replay runs it,
 			// in a new process that goes through the executions before
 			// the run first, and build the report there.
-			fr := x.freshReport(path, "")
+			fr := x.freshReport(path, "", "")
 			switch {
 			case fr.cut:
 				note = "note: the replay that builds a report, made in the exploring process after the run, did not reproduce this bug, and its replay in a new process (as heddle replay runs it) was cut at the time budget: this report shows the run that found the bug, unrecorded (no positions, no early firings); heddle replay replays its schedule"
@@ -154,7 +161,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		return drop()
 	}
 	key := bug2.Kind + " " + x.where(bug2)
-	if x.seen[key] {
+	if x.seen[key] && !x.recheck(key) {
 		return drop()
 	}
 	x.seen[key] = true
@@ -165,7 +172,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	if !fresh {
 		x.before[len(x.before)-1] = fmt.Sprintf("%d:replay+early", run)
 	}
-	switch x.earlyNeeded(bug2, keys, res2.Steps, seed, firings) {
+	switch x.earlyNeeded(bug2, keys, res2.Steps, took, seed, firings) {
 	case earlyBug:
 		header := "this bug needs a timer of the code under test to fire early, as it can on a slow or loaded machine"
 		if bug2.Kind == engine.KindLeak && !anyCodeTimer(firings) {
@@ -180,6 +187,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		if x.cfg.KeepGoing {
 			tkey += " " + key
 		}
+		x.timingAt(key)
 		if x.disabled(KindTiming) || x.seen[tkey] {
 			return drop()
 		}
@@ -191,6 +199,9 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		b.Kind = KindTiming
 		b.Message = timingMessage(slowest(shown), bug2)
 		bug2 = &b
+	}
+	if _, ok := x.rechecks[key]; ok && !timing {
+		x.rechecks[key] = maxRechecks // a bug there after all: reported once
 	}
 	if werr == nil && note == "" {
 		x.recordPlace(path, placed, res2.Steps)
@@ -256,7 +267,7 @@ type freshResult struct {
 // builds the report (Config.ReportRun), and its bug or timing event is
 // returned; with avoid, it replays the schedule keeping the timers avoid
 // names from firing early (earlyNeeded), and returns how it ended.
-func (x *explorer) freshReport(path, avoid string, limits ...int) freshResult {
+func (x *explorer) freshReport(path, avoid, target string, limits ...int) freshResult {
 	exe, err := os.Executable()
 	if err != nil {
 		return freshResult{err: err}
@@ -275,6 +286,7 @@ func (x *explorer) freshReport(path, avoid string, limits ...int) freshResult {
 	if len(limits) == 2 {
 		cfg.AvoidLimit, cfg.AvoidKeep = limits[0], limits[1] != 0
 	}
+	cfg.AvoidTarget = target
 	// Within the time budget (report's deadline, reportDeadline), with a
 	// little more to end by itself; without one, 5 minutes.
 	cfg.Deadline = x.deadline
@@ -361,12 +373,12 @@ func (x *explorer) freshReported(run int, path string, e *event.Event) bool {
 // firing early, made in a new process (freshReport) when this process
 // replays a schedule to report it: a replay made here after another starts
 // from the state that one left. unknown: it could not decide.
-func (x *explorer) freshAvoided(avoid string, limit int, keep bool) (kind, where string, unknown bool) {
+func (x *explorer) freshAvoided(avoid string, limit int, keep bool, target string) (kind, where string, unknown bool) {
 	k := 0
 	if keep {
 		k = 1
 	}
-	r := x.freshReport(x.cfg.Replay, avoid, limit, k)
+	r := x.freshReport(x.cfg.Replay, avoid, target, limit, k)
 	if r.err != nil || r.kind == "unknown" {
 		return "", "", true
 	}

@@ -27,6 +27,10 @@ type earlyFiring struct {
 	pc    uintptr       // where the timer was armed
 	test  bool          // armed by the test's own code (testTimer)
 	sleep bool          // a time.Sleep's
+	// helper: armed in a package only the tests import (testOnlyPC),
+	// such as testify's assert.Eventually or a mock clock: the test's
+	// harness waiting on its behalf.
+	helper bool
 }
 
 // earlyWatch wraps a strategy and notes every early firing it chooses.
@@ -50,6 +54,7 @@ func (w *earlyWatch) Choose(p *engine.Point) int {
 			f.pc = t.PC
 			f.test = testTimer(t)
 			f.sleep = t.Sleep()
+			f.helper = testOnlyPC(t.PC)
 		}
 		w.firings = append(w.firings, f)
 	}
@@ -76,6 +81,7 @@ func forcedFirings(trace []engine.Step, seen []earlyFiring) []earlyFiring {
 			f.name = "timer " + st.Timer
 		}
 		f.test = testPC(st.PC)
+		f.helper = testOnlyPC(st.PC)
 		out = append(out, f)
 	}
 	return out
@@ -96,10 +102,11 @@ func timerOf(c engine.Choice) *engine.Timer {
 // testTimer reports whether the test's own code armed t: the call site is
 // in a _test.go file, in the body of a Test, Example, Fuzz or Benchmark
 // function or a function literal in it (a t.Run subtest, a goroutine the
-// test starts). A timer armed by the code under test, or by helpers of the
-// package's test files that are not test functions (GoKer's kernels, test
-// doubles), is the code's: its firing early is something production can
-// see, and a bug it causes stays a bug.
+// test starts), or in a package that only the tests import (testOnlyPC:
+// testify, a mock clock). A timer armed by the code under test, or by
+// helpers of the package's test files that are not test functions
+// (GoKer's kernels, test doubles), is the code's: its firing early is
+// something production can see, and a bug it causes stays a bug.
 func testTimer(t *engine.Timer) bool {
 	return t != nil && testPC(t.PC)
 }
@@ -111,6 +118,9 @@ func testPC(pc uintptr) bool {
 		return false
 	}
 	p := engine.PositionOf(pc)
+	if inTestOnly(p.Func) {
+		return true
+	}
 	if !strings.HasSuffix(p.File, "_test.go") {
 		return false
 	}
@@ -124,6 +134,41 @@ func testPC(pc uintptr) bool {
 		return false
 	}
 	return isTestFunc(parts[1])
+}
+
+// testOnly is the set of packages the test binary imports only for the
+// tests (Config.TestOnly), set when an exploration starts.
+var testOnly map[string]bool
+
+// setTestOnly makes the packages of paths test-only (testOnly).
+func setTestOnly(paths []string) {
+	testOnly = make(map[string]bool, len(paths))
+	for _, p := range paths {
+		testOnly[p] = true
+	}
+}
+
+// testOnlyPC reports whether pc, where a timer was armed, is in a package
+// only the tests import (Config.TestOnly): code that exists for the tests,
+// whose timers wait on the test's behalf (testify's assert.Eventually
+// polls on a ticker, a mock clock sleeps to let its waiters run).
+func testOnlyPC(pc uintptr) bool {
+	return pc != 0 && len(testOnly) > 0 && inTestOnly(engine.PositionOf(pc).Func)
+}
+
+// inTestOnly reports whether the function named fn (as the runtime names
+// it: path/to/pkg.F, path/to/pkg.(*T).M.func1) is in a test-only package.
+func inTestOnly(fn string) bool {
+	if len(testOnly) == 0 {
+		return false
+	}
+	slash := strings.LastIndexByte(fn, '/') + 1
+	for i := slash; i < len(fn); i++ {
+		if fn[i] == '.' && testOnly[fn[:i]] {
+			return true
+		}
+	}
+	return false
 }
 
 // isTestFunc reports whether name is the name go test gives a test,
@@ -147,14 +192,26 @@ func isTestFunc(name string) bool {
 // avoid selects; where the recorded choice is such a firing, or is not
 // enabled, it looks a few choices ahead, and else lets the goroutine that
 // ran last go on. It tells whether a bug needs those early firings.
+//
+// With a target (the goroutine a panic or misuse happened in), off the
+// recorded choices it runs the target whenever it can, else the goroutine
+// that waited longest, and it ends the run (settled) as soon as the target
+// has returned: the bug, which only the target could have, did not happen.
+// The tests a group explores beside the failing one need not run to their
+// end for that (x/sync's semaphore tests: the hammering of TestWeighted
+// went on for tens of thousands of steps after TestWeightedAcquire passed).
 type avoidEarly struct {
 	keys  []string
 	next  int
 	avoid func(*engine.Timer) bool
+
+	target  string    // id of the goroutine the bug happened in, or ""
+	g       *engine.G // the target, once created
+	settled bool      // the run was ended because the target returned
 }
 
 func (a *avoidEarly) Begin(run int) bool {
-	a.next = 0
+	a.next, a.g, a.settled = 0, nil, false
 	return run == 1
 }
 
@@ -162,6 +219,20 @@ func (a *avoidEarly) End(*engine.Result) {}
 
 func (a *avoidEarly) Choose(p *engine.Point) int {
 	ok := func(c engine.Choice) bool { return c.Early == 0 || !a.avoid(timerOf(c)) }
+	if a.target != "" {
+		if a.g == nil {
+			for _, g := range p.Exec.Gs() {
+				if g.ID == a.target {
+					a.g = g
+					break
+				}
+			}
+		}
+		if a.g != nil && a.g.Done() {
+			a.settled = true
+			return engine.Diverged // ends the run
+		}
+	}
 	for look := 0; look < 4 && a.next+look < len(a.keys); look++ {
 		want := a.keys[a.next+look]
 		for i, c := range p.Choices {
@@ -169,6 +240,23 @@ func (a *avoidEarly) Choose(p *engine.Point) int {
 				a.next += look + 1
 				return i
 			}
+		}
+	}
+	if a.g != nil {
+		best := -1
+		for i, c := range p.Choices {
+			if c.G == nil || !ok(c) {
+				continue
+			}
+			if c.G == a.g {
+				return i
+			}
+			if best < 0 || c.G.LastStep() < p.Choices[best].G.LastStep() {
+				best = i
+			}
+		}
+		if best >= 0 {
+			return best
 		}
 	}
 	if p.Prev >= 0 && ok(p.Choices[p.Prev]) {
@@ -180,6 +268,123 @@ func (a *avoidEarly) Choose(p *engine.Point) int {
 		}
 	}
 	return 0
+}
+
+// avoidTarget is the goroutine whose return settles earlyNeeded's replay
+// of a bug of kind (avoidEarly.target): the goroutine a panic or a misuse
+// happened in, which no other goroutine can have in its place (a panic's
+// place is its goroutine and frame, see explorer.where). None for other
+// kinds: a deadlock or a leak is seen at the end of the run, and a failed
+// assertion can come from any goroutine.
+func avoidTarget(kind string, g *engine.G) string {
+	if g == nil || kind != engine.KindPanic && kind != engine.KindMisuse {
+		return ""
+	}
+	return g.ID
+}
+
+// avoidRecord reports whether earlyNeeded's replay avoiding the timers mode
+// names, of a bug of kind, records positions: it needs them to tell whose
+// timer fires (every mode but "all") and where a deadlock or leak blocks;
+// a replay that records none runs several times faster.
+func avoidRecord(mode, kind string) bool {
+	return mode != "all" || kind != engine.KindFail && kind != engine.KindPanic && kind != engine.KindMisuse
+}
+
+// avoidConfig is the configuration of earlyNeeded's replay of a run of a
+// bug of kind with seed, avoiding the early firings mode names, within
+// limit steps, keeping spinning goroutines if keep. With a target the
+// strategy chooses to the end (FairAfter), fairly.
+func avoidConfig(seed uint64, mode, kind string, limit int, keep bool, target string) engine.Config {
+	c := engine.Config{Seed: seed, Record: avoidRecord(mode, kind), StepLimit: limit, KeepSpinners: keep}
+	if target != "" {
+		c.FairAfter = limit
+	}
+	return c
+}
+
+// avoidSteps is the step bound of earlyNeeded's replays of a run of steps:
+// twice the run, and at least 100,000 steps for a replay that records no
+// positions (a group of parallel tests whose siblings hammer a semaphore
+// with 10 µs sleeps takes tens of thousands of steps to let a 10 ms
+// timeout fire when nothing can run), 10,000 for one that does (record),
+// several times slower: a deadlock of ratelimit's TestSlack whose replay
+// without early firings never ends took 10 s to reach 100,000 steps.
+func avoidSteps(steps int, record bool) int {
+	if record {
+		return max(2*steps, 10000)
+	}
+	return max(2*steps, 100000)
+}
+
+// maxRechecks is how many more bugs at a place whose report was a timing
+// verdict are checked (explorer.recheck).
+const maxRechecks = 4
+
+// timingAt notes that the bug at place key (a dedup key) made a timing
+// verdict: it needed early firings. The same failure may happen without
+// them on another schedule (ratelimit's TestSlack deadlocks either way):
+// the next bugs there are checked again (recheck).
+func (x *explorer) timingAt(key string) {
+	if x.rechecks == nil {
+		x.rechecks = map[string]int{}
+	}
+	if _, ok := x.rechecks[key]; !ok {
+		x.rechecks[key] = 0
+	}
+}
+
+// mayRecheck reports whether a bug at place key, reported already, may be
+// checked again (recheck).
+func (x *explorer) mayRecheck(key string) bool {
+	n, ok := x.rechecks[key]
+	return ok && n < maxRechecks
+}
+
+// recheck reports whether a bug at place key, reported already, is checked
+// again, and counts it: the report there was a timing verdict, and at most
+// maxRechecks bugs there are. One that does not need early firings is
+// reported as a bug, and ends the rechecks there.
+func (x *explorer) recheck(key string) bool {
+	if !x.mayRecheck(key) {
+		return false
+	}
+	x.rechecks[key]++
+	return true
+}
+
+// firedEarly reports whether a run fired a timer early by a strategy's
+// choice (not counting firings left as the only choice).
+func firedEarly(res *engine.Result) bool {
+	for _, c := range res.Choices {
+		if c.Early > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// reportAllowance is how long the replays that build the report of a bug
+// found by a run that took lastRun and fired timers early may take, in
+// this process and in new ones, whatever is left of the time budget:
+// sixty times the run (a recorded replay took up to twenty-five times
+// go-quartz's 0.87 s run, and the replays that decide a timing verdict
+// run up to twice as many steps), between 10 s and two minutes. A recorded
+// replay cut short leaves no early firings to check, and a timing check
+// cut short decides nothing: the timing-dependent test stays a bug.
+func reportAllowance(lastRun time.Duration) time.Duration {
+	return min(max(60*lastRun, 10*time.Second), 2*time.Minute)
+}
+
+// timingAllowance is how long earlyNeeded's replays may take, from when
+// they start, whatever is left of the time budget: three times what
+// replays of their step bound take at the pace of the recorded replay
+// (took for steps), between 10 s and a minute. The verdict needs them to
+// end (a replay cut short decides nothing, and a timing-dependent test
+// stays a bug), and their step bound ends them anyway.
+func timingAllowance(took time.Duration, steps, limit int) time.Duration {
+	d := 3 * time.Duration(float64(took)*float64(limit)/float64(max(steps, 1)))
+	return min(max(d, 10*time.Second), time.Minute)
 }
 
 // earlyNeed says how a bug depends on timers firing early.
@@ -208,16 +413,18 @@ func assumption(t *engine.Timer) bool { return testTimer(t) || (t != nil && t.Sl
 //     ended first) and the test asserted it would not;
 //   - a leak stays a bug: a goroutine left behind when a timeout fired
 //     leaks whenever the timeout fires, whatever the machine's speed;
-//     unless it needs only sleeps of the test's own code to end early: a
-//     sleep abandons nothing, it is the test's guess at how long a
-//     goroutine takes to start (`go c.Start(); time.Sleep(d); c.Stop()`
-//     leaks Start's loop when Stop runs first, as ttlcache's
-//     Test_Cache_set does on a slow machine), a timing verdict;
+//     unless it needs only sleeps of the test's own code, or timers of
+//     packages only the tests import, to end early: a sleep abandons
+//     nothing, it is the test's guess at how long a goroutine takes to
+//     start (`go c.Start(); time.Sleep(d); c.Stop()` leaks Start's loop
+//     when Stop runs first, as ttlcache's Test_Cache_set does on a slow
+//     machine), and a test helper's ticker (assert.Eventually polling
+//     before Stop) is the same guess; a timing verdict;
 //   - a deadlock, panic or misuse is a timing verdict when it needs only
 //     timing assumptions to break (see assumption; for a panic or misuse,
 //     only the test's own timers), and a bug when it still happens with
 //     those kept from firing early: the code's timeout path is broken.
-func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, seed uint64, firings []earlyFiring) earlyNeed {
+func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, took time.Duration, seed uint64, firings []earlyFiring) earlyNeed {
 	if len(firings) == 0 {
 		return earlyNotNeeded
 	}
@@ -231,9 +438,21 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, seed u
 	where := x.where(bug)
 	// A replay kept from firing early may run on long past where the bug
 	// was (a timeout that does not fire lets a loop go on): it is bounded
-	// at twice the steps of the run that found the bug, and a replay
-	// cut short decides nothing, so the bug stays a bug.
-	limit := max(2*steps, 10000)
+	// (avoidSteps), and a replay cut short decides nothing, so the bug
+	// stays a bug. Its time is its own (timingAllowance), not what is
+	// left of the budget: go-quartz's 168,000-step run and x/sync's group
+	// of nine tests were cut at -budget 1s and stayed bugs.
+	limit := func(mode string) int { return avoidSteps(steps, avoidRecord(mode, bug.Kind)) }
+	if !x.deadline.IsZero() && x.cfg.Deadline.IsZero() {
+		// In a new process (Config.Deadline), the replays are within
+		// the allowance of the report that started it (reportAllowance).
+		saved := x.deadline
+		defer func() { x.deadline = saved }()
+		if d := time.Now().Add(timingAllowance(took, steps, limit("all"))); d.After(x.deadline) {
+			x.deadline = d
+		}
+	}
+	target := avoidTarget(bug.Kind, bug.G)
 	// Spinning goroutines set aside beside a timer make its early firing
 	// the only choice (forcedFirings), and in a strategy's view forced:
 	// the replays keep them, so that the firing can be avoided. Not for a
@@ -243,11 +462,15 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, seed u
 	same := func(mode string) bool {
 		avoid := avoidModes[mode]
 		if x.cfg.ReportRun {
-			kind, w, unknown := x.freshAvoided(mode, limit, keep)
+			kind, w, unknown := x.freshAvoided(mode, limit(mode), keep, target)
 			return unknown || kind == bug.Kind && w == where
 		}
 		rs := x.newRunT()
-		res := x.exec(engine.Config{Seed: seed, Record: true, StepLimit: limit, KeepSpinners: keep}, &avoidEarly{keys: keys, avoid: avoid}, rs)
+		a := &avoidEarly{keys: keys, avoid: avoid, target: target}
+		res := x.exec(avoidConfig(seed, mode, bug.Kind, limit(mode), keep, target), a, rs)
+		if a.settled {
+			return false // the target returned without the bug
+		}
 		if res.OverMemory != "" || res.OverTime || (res.Bug != nil && res.Bug.Kind == engine.KindStepLimit && bug.Kind != engine.KindStepLimit) {
 			return true // unknown: the bug stays a bug
 		}
@@ -264,7 +487,7 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, seed u
 	avoid := "test"
 	switch bug.Kind {
 	case engine.KindLeak:
-		breaks = func(f earlyFiring) bool { return f.test && f.sleep }
+		breaks = testWait
 		avoid = "testsleep"
 	case engine.KindDeadlock:
 		breaks = func(f earlyFiring) bool { return f.test || f.sleep }
@@ -291,8 +514,14 @@ var avoidModes = map[string]func(*engine.Timer) bool{
 	"all":        func(*engine.Timer) bool { return true },
 	"test":       testTimer,
 	"assumption": assumption,
-	"testsleep":  func(t *engine.Timer) bool { return testTimer(t) && t.Sleep() },
+	"testsleep":  func(t *engine.Timer) bool { return t != nil && (testTimer(t) && t.Sleep() || testOnlyPC(t.PC)) },
 }
+
+// testWait reports whether an early firing is the test waiting a while
+// for its goroutines: a sleep of the test's own code, or any timer of a
+// package only the tests import (a helper polling, a mock clock). A leak
+// that needs only such firings is timing-dependent ("testsleep").
+func testWait(f earlyFiring) bool { return f.test && f.sleep || f.helper }
 
 // all is every early firing of the run the watch saw, with trace: those
 // chosen and those forced (forcedFirings), in step order.
@@ -304,11 +533,12 @@ func (w *earlyWatch) all(trace []engine.Step) []earlyFiring {
 
 // timingFirings are the early firings a timing verdict shows: for a failed
 // assertion all of them, for a deadlock the test's timers and sleeps, for
-// a leak the test's sleeps, else the test's own timers.
+// a leak the test's sleeps and its helpers' timers (testWait), else the
+// test's own timers.
 func timingFirings(kind string, firings []earlyFiring) []earlyFiring {
 	var out []earlyFiring
 	for _, f := range firings {
-		if kind == engine.KindFail || f.test && (kind != engine.KindLeak || f.sleep) || (kind == engine.KindDeadlock && f.sleep) {
+		if kind == engine.KindFail || f.test && kind != engine.KindLeak || kind == engine.KindLeak && testWait(f) || (kind == engine.KindDeadlock && f.sleep) {
 			out = append(out, f)
 		}
 	}

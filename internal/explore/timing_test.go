@@ -34,3 +34,87 @@ func TestStarvedText(t *testing.T) {
 		t.Errorf("timing message for no starvation: %q", m)
 	}
 }
+
+func TestInTestOnly(t *testing.T) {
+	defer setTestOnly(nil)
+	setTestOnly([]string{"github.com/stretchr/testify/assert", "gopkg.in/yaml.v3", "example.com/m/internal/waitfor"})
+	for fn, want := range map[string]bool{
+		"github.com/stretchr/testify/assert.Eventually":       true,
+		"github.com/stretchr/testify/assert.Eventually.func1": true,
+		"gopkg.in/yaml.v3.(*decoder).unmarshal":               true,
+		"example.com/m/internal/waitfor.Wait":                 true,
+		"github.com/stretchr/testify/require.Eventually":      false,
+		"example.com/m.(*Worker).Start":                       false,
+		"example.com/m/internal/waitforever.Wait":             false,
+		"": false,
+	} {
+		if got := inTestOnly(fn); got != want {
+			t.Errorf("inTestOnly(%q) = %v, want %v", fn, got, want)
+		}
+	}
+}
+
+func TestTimingAllowances(t *testing.T) {
+	// The replays that decide a timing verdict have their own time: not
+	// what is left of a 1 s budget (go-quartz's run of 0.87 s, whose
+	// recorded replay took 4 to 9 s, was cut at five times the run).
+	if d := reportAllowance(870 * time.Millisecond); d < 30*time.Second || d > 2*time.Minute {
+		t.Errorf("reportAllowance(870ms) = %v", d)
+	}
+	if d := reportAllowance(time.Millisecond); d != 10*time.Second {
+		t.Errorf("reportAllowance(1ms) = %v, want the 10s floor", d)
+	}
+	if d := reportAllowance(time.Hour); d != 2*time.Minute {
+		t.Errorf("reportAllowance(1h) = %v, want the 2m bound", d)
+	}
+	// A replay of 100,000 steps at the pace of a recorded replay of 118
+	// steps in 1 ms: 0.85 s, three times that is under the floor.
+	if d := timingAllowance(time.Millisecond, 118, avoidSteps(118, false)); d != 10*time.Second {
+		t.Errorf("timingAllowance(1ms for 118 steps) = %v", d)
+	}
+	if d := timingAllowance(20*time.Second, 168759, avoidSteps(168759, false)); d != time.Minute {
+		t.Errorf("timingAllowance(20s for 168759 steps) = %v", d)
+	}
+	if n := avoidSteps(118, false); n < 60000 {
+		t.Errorf("avoidSteps(118, false) = %d: x/sync's group needs some 60,000 steps without early firings", n)
+	}
+}
+
+func TestAvoidTarget(t *testing.T) {
+	g := &engine.G{ID: "g0.7"}
+	for kind, want := range map[string]string{
+		engine.KindPanic: "g0.7", engine.KindMisuse: "g0.7",
+		engine.KindFail: "", engine.KindDeadlock: "", engine.KindLeak: "",
+	} {
+		if got := avoidTarget(kind, g); got != want {
+			t.Errorf("avoidTarget(%s) = %q, want %q", kind, got, want)
+		}
+	}
+	if got := avoidTarget(engine.KindPanic, nil); got != "" {
+		t.Errorf("avoidTarget(panic, nil) = %q", got)
+	}
+	if avoidRecord("all", engine.KindDeadlock) != true || avoidRecord("test", engine.KindFail) != true || avoidRecord("all", engine.KindPanic) != false {
+		t.Error("avoidRecord: a replay that needs positions must record them")
+	}
+}
+
+func TestRecheckAfterTiming(t *testing.T) {
+	x := &explorer{seen: map[string]bool{}}
+	const key = "deadlock m_test.go:12"
+	if x.mayRecheck(key) || x.recheck(key) {
+		t.Fatal("a place without a timing verdict is not checked again")
+	}
+	x.timingAt(key)
+	for i := 0; i < maxRechecks; i++ {
+		if !x.recheck(key) {
+			t.Fatalf("recheck %d refused", i+1)
+		}
+	}
+	if x.recheck(key) {
+		t.Errorf("more than %d rechecks", maxRechecks)
+	}
+	x.timingAt(key) // a later timing verdict there does not start over
+	if x.mayRecheck(key) {
+		t.Error("rechecks started over")
+	}
+}
