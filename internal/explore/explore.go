@@ -109,6 +109,12 @@ type explorer struct {
 	// the early firings of its run, and the seed of its random numbers.
 	watch     *earlyWatch
 	freshSeed uint64
+
+	// fair is the fair run measured when a run first passed the step
+	// bound (steplimit.go), nil before; measureCap bounds the steps of
+	// that run while it runs (exec).
+	fair       *fairRun
+	measureCap int
 }
 
 func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
@@ -283,6 +289,10 @@ func (x *explorer) run() {
 			x.runs--
 			break
 		}
+		if b := res.Bug; b != nil && b.Kind == engine.KindStepLimit && name != "replay" && !x.disabled(engine.KindStepLimit) {
+			// A long test, or a livelock? (steplimit.go)
+			res, rs = x.pastBound(run, res, rs, engine.Config{Seed: randSeed, Record: x.needsRecord, Trace: trace})
+		}
 		strat.End(res)
 		if res.RandDraws > 0 {
 			x.usedRand = true
@@ -359,7 +369,9 @@ func (x *explorer) run() {
 			x.nondeterministic(run, res, bug)
 			break
 		}
-		if bug.Kind == engine.KindStepLimit && bug.Long && !x.cfg.StrictNondeterminism {
+		if bug.Kind == engine.KindStepLimit && bug.Long && (x.fair == nil || !x.fair.ended) && !x.cfg.StrictNondeterminism {
+			// Progress at every step, and no fair run that ended to
+			// say the test is short (steplimit.go): too long to explore.
 			x.tooLong(run, res, bug)
 			break
 		}
@@ -471,8 +483,16 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 		defer x.srv.sync()
 		s = served{Strategy: s, srv: x.srv}
 	}
-	if ec.StepLimit <= 0 || ec.StepLimit > x.cfg.StepLimit {
-		ec.StepLimit = x.cfg.StepLimit
+	if limit := max(x.cfg.StepLimit, x.measureCap); ec.StepLimit <= 0 || ec.StepLimit > limit {
+		ec.StepLimit = limit
+	}
+	if f := x.cfg.FairAfter; f > 0 && ec.FairAfter == 0 && f < ec.StepLimit {
+		// The bound was raised (steplimit.go): runs are scheduled as
+		// under the bound they were first made with, and fairly after.
+		ec.FairAfter, ec.PostMainMax = f, f
+	}
+	if ec.FairSteps == 0 {
+		ec.FairSteps = x.cfg.FairSteps
 	}
 	ec.MaxHeap = x.cfg.MaxMemory
 	ec.Deadline = x.deadline
@@ -649,6 +669,8 @@ func (x *explorer) warmUp(s *schedule.Schedule) (uint64, bool) {
 				x.exec(engine.Config{Seed: seed, Trace: true}, strategy.NewReplay(choiceKeys(res.Choices)), x.newRunT())
 			case "rerun":
 				x.rerunFirst()
+			case "fair":
+				x.measureFair(seed)
 			case "replay", "replay+early":
 				keys := choiceKeys(res.Choices)
 				res2, rs2, firings := x.recordedReplay(keys, seed)
@@ -661,6 +683,9 @@ func (x *explorer) warmUp(s *schedule.Schedule) (uint64, bool) {
 		}
 	}
 	seed = x.randSeed(warm, s.Run)
+	if strings.Contains(extra[s.Run], "fair") {
+		x.measureFair(seed) // before the run was made again (steplimit.go)
+	}
 	if n := engine.RaceErrors(); n > x.races {
 		x.races = n
 	}
@@ -703,7 +728,9 @@ func (x *explorer) beforeText(run int) string {
 	}
 	for _, b := range x.before {
 		var r int
-		if _, err := fmt.Sscanf(b, "%d:", &r); err == nil && r < run {
+		// A fair run (steplimit.go) is made before the run it is
+		// recorded at is made again.
+		if _, err := fmt.Sscanf(b, "%d:", &r); err == nil && (r < run || r == run && strings.HasSuffix(b, ":fair")) {
 			parts = append(parts, b)
 		}
 	}
