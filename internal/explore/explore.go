@@ -491,6 +491,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 		// under the bound they were first made with, and fairly after.
 		ec.FairAfter, ec.PostMainMax = f, f
 	}
+	ec.TraceMax = x.traceMax()
 	if ec.FairSteps == 0 {
 		ec.FairSteps = x.cfg.FairSteps
 	}

@@ -152,3 +152,11 @@ func fairText(f *fairRun, limit int) string {
 	}
 	return fmt.Sprintf("ends in %d steps: the test is long", f.steps)
 }
+
+// traceMax bounds the trace of a run (engine.Config.TraceMax): when the
+// test's step bound was raised, to the first bound (twice the step of fair
+// scheduling), so that a run of millions of steps keeps no more trace
+// than one under the first bound; 0 otherwise.
+func (x *explorer) traceMax() int {
+	return 2 * x.cfg.FairAfter
+}
