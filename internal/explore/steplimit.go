@@ -2,9 +2,11 @@ package explore
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"heddle.dev/internal/engine"
+	"heddle.dev/internal/event"
 	"heddle.dev/internal/strategy"
 )
 
@@ -52,7 +54,7 @@ const fairCap = 10
 type fairRun struct {
 	steps int  // how many steps it took (when it ended, or was cut)
 	ended bool // it ended by itself within its bound
-	cut   bool // it was cut by the time budget or the memory bound: nothing is known
+	cut   string // what cut it (the time budget, the memory bound): nothing is known
 }
 
 // firstChoice schedules the first step of the fair run (the engine's fair
@@ -75,8 +77,12 @@ func (x *explorer) measureFair(seed uint64) *fairRun {
 	res := x.exec(engine.Config{Seed: seed, StepLimit: x.measureCap, FairAfter: 1}, firstChoice{}, x.newRunT())
 	f := &fairRun{steps: res.Steps}
 	switch {
-	case res.OverTime || res.OverMemory != "" || res.Interrupted:
-		f.cut = true
+	case res.Interrupted:
+		f.cut = "an interrupt"
+	case res.OverMemory != "":
+		f.cut = "the memory bound (" + res.OverMemory + ")"
+	case res.OverTime:
+		f.cut = "the time budget"
 	case res.Bug == nil || res.Bug.Kind != engine.KindStepLimit:
 		f.ended = true
 	default:
@@ -98,15 +104,14 @@ func (x *explorer) pastBound(run int, res *engine.Result, rs *runT, ec engine.Co
 		began := time.Now()
 		x.fair = x.measureFair(ec.Seed)
 		x.before = append(x.before, fmt.Sprintf("%d:fair", run))
-		if f := x.fair; !f.cut {
+		if f := x.fair; f.cut == "" {
 			x.t.Logf("heddle: run %d of %s passed the step bound (%d steps); a fair run of the test %s (%v)",
 				run, x.name(), x.cfg.StepLimit, fairText(f, x.cfg.StepLimit), time.Since(began).Round(time.Millisecond))
 		}
 	}
 	f := x.fair
-	if f.cut {
-		x.t.Logf("heddle: run %d of %s passed the step bound (%d steps), and the fair run that tells a livelock from a long test was cut by the time budget (or the memory bound) after %d steps: not reported, nothing is known",
-			run, x.name(), x.cfg.StepLimit, f.steps)
+	if f.cut != "" {
+		x.fairCut(run, res, f)
 		res.Bug = nil
 		res.OverTime = true
 		return res, rs
@@ -159,4 +164,19 @@ func fairText(f *fairRun, limit int) string {
 // than one under the first bound; 0 otherwise.
 func (x *explorer) traceMax() int {
 	return 2 * x.cfg.FairAfter
+}
+
+// fairCut says that the test cannot be explored within its budget: run
+// passed the step bound, and the fair run that tells a livelock from a
+// long test was cut before it ended. Nothing is known: no bug is reported,
+// and the exploration of the test ends. The test passes.
+func (x *explorer) fairCut(run int, res *engine.Result, f *fairRun) {
+	x.t.Helper()
+	text := fmt.Sprintf("heddle: cannot explore %s within its budget: run %d is longer than the step bound (%d scheduling steps), and the\n"+
+		"  fair run that tells a long test from a livelock was cut by %s after %d steps, before it ended.\n"+
+		"  Nothing is known: this is not reported as a bug; %d %s explored. Give it a larger budget (-budget 2m), or make\n"+
+		"  the test smaller.\n",
+		x.name(), run, x.cfg.StepLimit, f.cut, f.steps, run-x.first, pluralRuns(run-x.first))
+	x.emit(event.Event{Action: event.Nondeterministic, Kind: KindLong, Message: "step bound exceeded, and the fair run was cut by " + f.cut, Run: run, Steps: res.Steps, Report: text})
+	x.t.Log("\n" + strings.TrimRight(text, "\n"))
 }
