@@ -275,6 +275,7 @@ type Config struct {
 	// raised to millions of steps keep as much trace as under the first
 	// bound.
 	TraceMax int
+
 	MaxStarve time.Duration
 	// Horizon is how far virtual time may advance after the test function
 	// returned, to let leftover goroutines finish, before the ones still

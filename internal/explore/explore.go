@@ -292,6 +292,12 @@ func (x *explorer) run() {
 		if b := res.Bug; b != nil && b.Kind == engine.KindStepLimit && name != "replay" && !x.disabled(engine.KindStepLimit) {
 			// A long test, or a livelock? (steplimit.go)
 			res, rs = x.pastBound(run, res, rs, engine.Config{Seed: randSeed, Record: x.needsRecord, Trace: trace})
+			if res.Interrupted || res.OverTime && cfg.Unit != nil {
+				// As above: not a run.
+				x.interrupted = x.interrupted || res.Interrupted
+				x.runs--
+				break
+			}
 		}
 		strat.End(res)
 		if res.RandDraws > 0 {

@@ -52,10 +52,13 @@ const fairCap = 10
 
 // fairRun is what the fair run of a test measured.
 type fairRun struct {
-	steps int  // how many steps it took (when it ended, or was cut)
-	ended bool // it ended by itself within its bound
+	steps int    // how many steps it took (when it ended, or was cut)
+	ended bool   // it ended by itself within its bound
 	cut   string // what cut it (the time budget, the memory bound): nothing is known
 }
+
+// cutInterrupt is fairRun.cut when an interrupt ended the fair run.
+const cutInterrupt = "an interrupt"
 
 // firstChoice schedules the first step of the fair run (the engine's fair
 // scheduler takes over from the next one: Config.FairAfter 1).
@@ -78,7 +81,7 @@ func (x *explorer) measureFair(seed uint64) *fairRun {
 	f := &fairRun{steps: res.Steps}
 	switch {
 	case res.Interrupted:
-		f.cut = "an interrupt"
+		f.cut = cutInterrupt
 	case res.OverMemory != "":
 		f.cut = "the memory bound (" + res.OverMemory + ")"
 	case res.OverTime:
@@ -97,8 +100,8 @@ func (x *explorer) measureFair(seed uint64) *fairRun {
 // saying what the fair run of the test did, or res made again under a
 // raised bound (see above). When the time budget ran out while it
 // measured, the run is no bug (nothing is known) and the result says
-// that the budget is spent (OverTime). ec is the configuration run was
-// made with.
+// that the budget is spent (OverTime), or that an interrupt came
+// (Interrupted). ec is the configuration run was made with.
 func (x *explorer) pastBound(run int, res *engine.Result, rs *runT, ec engine.Config) (*engine.Result, *runT) {
 	if x.fair == nil {
 		began := time.Now()
@@ -111,9 +114,16 @@ func (x *explorer) pastBound(run int, res *engine.Result, rs *runT, ec engine.Co
 	}
 	f := x.fair
 	if f.cut != "" {
-		x.fairCut(run, res, f)
 		res.Bug = nil
-		res.OverTime = true
+		switch {
+		case f.cut == cutInterrupt:
+			res.Interrupted = true
+		case x.cfg.Unit != nil:
+			res.OverTime = true // a unit's time slice: its rest explores the run again
+		default:
+			x.fairCut(run, res, f)
+			res.OverTime = true
+		}
 		return res, rs
 	}
 	fairAfter := x.cfg.FairAfter
