@@ -146,7 +146,9 @@ func (x *explorer) pastBound(run int, res *engine.Result, rs *runT, ec engine.Co
 	x.cfg.FairAfter, x.cfg.StepLimit = fairAfter, limit
 	keys := choiceKeys(res.Choices)
 	rs2 := x.newRunT()
+	began := time.Now()
 	res2 := x.exec(engine.Config{Seed: ec.Seed, Record: ec.Record, Trace: ec.Trace}, strategy.NewReplay(keys), rs2)
+	x.lastRun = time.Since(began) // the run's length, for its report's replays
 	if b := res2.Bug; b != nil && b.Kind == engine.KindNondeterminism && !res2.OverTime {
 		// The schedule did not replay: the test is not the same on
 		// every run (the determinism check says so at run 2). The run
