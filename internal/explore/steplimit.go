@@ -114,6 +114,12 @@ func (x *explorer) pastBound(run int, res *engine.Result, rs *runT, ec engine.Co
 	}
 	f := x.fair
 	if f.cut != "" {
+		switch {
+		case f.cut != cutInterrupt && x.cfg.Unit == nil && x.cfg.StrictNondeterminism:
+			// A test heddle cannot explore within its budget:
+			// -strict-nondeterminism reports it, as before the fair run.
+			return res, rs
+		}
 		res.Bug = nil
 		switch {
 		case f.cut == cutInterrupt:
