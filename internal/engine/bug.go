@@ -122,3 +122,18 @@ func (e *Exec) Unwinding() bool { return e.aborting }
 func nilCheck(p unsafe.Pointer) {
 	_ = *(*byte)(p)
 }
+
+// StepLimitMessage is the message of a step-bound bug of a run bounded to
+// limit steps, scheduled fairly from step fairAfter, of a test whose fair
+// run ended in fairSteps steps (negative: had not ended after -fairSteps;
+// 0: not measured).
+func StepLimitMessage(limit, fairAfter, fairSteps int) string {
+	msg := "step bound exceeded: " + itoa(limit) + " scheduling steps"
+	switch {
+	case fairSteps > 0:
+		return msg + ", scheduled fairly from step " + itoa(fairAfter) + ", while a fair schedule of the test ends in " + itoa(fairSteps) + " steps (this schedule livelocks, or loops without blocking)"
+	case fairSteps < 0:
+		return msg + " (livelock, or a loop that never blocks: a fair schedule of the test had not ended after " + itoa(-fairSteps) + " steps either)"
+	}
+	return msg + " (livelock, or a loop that never blocks)"
+}

@@ -265,6 +265,17 @@ type Config struct {
 	// strategy for the rest of the run (default StepLimit/2); see
 	// fairChoice.
 	FairAfter int
+	// FairSteps, if not 0, is what heddle knows of a fair run of the test
+	// (explore measures one when a run passes the step bound): it ended
+	// in FairSteps steps or, if negative, had not ended after -FairSteps.
+	// The step-bound message says so (StepLimitMessage).
+	FairSteps int
+	// TraceMax, if not 0, bounds the steps the trace keeps (Trace,
+	// Record): the first TraceMax. The runs of a test whose step bound was
+	// raised to millions of steps keep as much trace as under the first
+	// bound.
+	TraceMax int
+
 	MaxStarve time.Duration
 	// Horizon is how far virtual time may advance after the test function
 	// returned, to let leftover goroutines finish, before the ones still

@@ -208,7 +208,7 @@ func (e *Exec) pick() *G {
 		}
 		if e.steps > e.cfg.StepLimit {
 			e.res.Truncated = true
-			e.res.Bug = &Bug{Kind: KindStepLimit, Message: "step bound exceeded: " + itoa(e.cfg.StepLimit) + " scheduling steps (livelock, or a loop that never blocks)", G: c.G, Long: e.waits == e.waitsAtHalf}
+			e.res.Bug = &Bug{Kind: KindStepLimit, Message: StepLimitMessage(e.cfg.StepLimit, e.cfg.FairAfter, e.cfg.FairSteps), G: c.G, Long: e.waits == e.waitsAtHalf}
 			return nil
 		}
 		if c.Timer != nil {

@@ -53,6 +53,12 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 	if !e.cfg.Trace && !e.cfg.Record {
 		return
 	}
+	if e.cfg.TraceMax > 0 && len(e.res.Trace) >= e.cfg.TraceMax {
+		if g != nil {
+			g.stepIdx = len(e.res.Trace) // not in the trace
+		}
+		return
+	}
 	obj := op.Obj
 	s := Step{N: e.steps, G: g, Kind: op.Kind, Case: -1, PC: op.PC, Early: early}
 	if g != nil {

@@ -41,6 +41,14 @@ type Config struct {
 	// it cannot explore it, and the test passes.
 	StrictNondeterminism bool
 
+	// FairAfter and FairSteps are set by the exploration when a run
+	// passes the step bound (steplimit.go), and recorded in schedules
+	// with the StepLimit it may have raised: the step from which runs are
+	// scheduled fairly (0: half the step bound) and the length of a fair
+	// run of the test (negative: it had not ended after -FairSteps steps).
+	FairAfter int `json:",omitempty"`
+	FairSteps int `json:",omitempty"`
+
 	// Epoch is the virtual instant at which every run starts
 	// (engine.Config.Epoch; zero: 2000-01-01 UTC, as in schedules written
 	// before it was recorded). heddle test and heddle run set it to the

@@ -121,6 +121,11 @@ type explorer struct {
 	// rechecks counts, by dedup key, the bugs checked again at a place
 	// whose report was a timing verdict (explorer.recheck).
 	rechecks map[string]int
+	// fair is the fair run measured when a run first passed the step
+	// bound (steplimit.go), nil before; measureCap bounds the steps of
+	// that run while it runs (exec).
+	fair       *fairRun
+	measureCap int
 }
 
 func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
@@ -297,6 +302,16 @@ func (x *explorer) run() {
 			x.runs--
 			break
 		}
+		if b := res.Bug; b != nil && b.Kind == engine.KindStepLimit && name != "replay" && !x.disabled(engine.KindStepLimit) {
+			// A long test, or a livelock? (steplimit.go)
+			res, rs = x.pastBound(run, res, rs, engine.Config{Seed: randSeed, Record: x.needsRecord, Trace: trace})
+			if res.Interrupted || res.OverTime && cfg.Unit != nil {
+				// As above: not a run.
+				x.interrupted = x.interrupted || res.Interrupted
+				x.runs--
+				break
+			}
+		}
 		if run == first && cfg.Replay == "" {
 			// For freshDeterministic and, in a new process making one
 			// run, the process that started it. Before End, which may
@@ -383,7 +398,9 @@ func (x *explorer) run() {
 			}
 			break
 		}
-		if bug.Kind == engine.KindStepLimit && bug.Long && !x.cfg.StrictNondeterminism {
+		if bug.Kind == engine.KindStepLimit && bug.Long && (x.fair == nil || !x.fair.ended) && !x.cfg.StrictNondeterminism {
+			// Progress at every step, and no fair run that ended to
+			// say the test is short (steplimit.go): too long to explore.
 			x.tooLong(run, res, bug)
 			break
 		}
@@ -499,8 +516,17 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 		defer x.srv.sync()
 		s = served{Strategy: s, srv: x.srv}
 	}
-	if ec.StepLimit <= 0 || ec.StepLimit > x.cfg.StepLimit {
-		ec.StepLimit = x.cfg.StepLimit
+	if limit := max(x.cfg.StepLimit, x.measureCap); ec.StepLimit <= 0 || ec.StepLimit > limit {
+		ec.StepLimit = limit
+	}
+	if f := x.cfg.FairAfter; f > 0 && ec.FairAfter == 0 && f < ec.StepLimit {
+		// The bound was raised (steplimit.go): runs are scheduled as
+		// under the bound they were first made with, and fairly after.
+		ec.FairAfter, ec.PostMainMax = f, f
+	}
+	ec.TraceMax = x.traceMax()
+	if ec.FairSteps == 0 {
+		ec.FairSteps = x.cfg.FairSteps
 	}
 	ec.MaxHeap = x.cfg.MaxMemory
 	ec.Deadline = x.deadline
@@ -677,6 +703,8 @@ func (x *explorer) warmUp(s *schedule.Schedule) (uint64, bool) {
 				x.exec(engine.Config{Seed: seed, Trace: true}, strategy.NewReplay(choiceKeys(res.Choices)), x.newRunT())
 			case "rerun":
 				x.rerunFirst()
+			case "fair":
+				x.measureFair(seed)
 			case "replay", "replay+early":
 				keys := choiceKeys(res.Choices)
 				began := time.Now()
@@ -690,6 +718,9 @@ func (x *explorer) warmUp(s *schedule.Schedule) (uint64, bool) {
 		}
 	}
 	seed = x.randSeed(warm, s.Run)
+	if strings.Contains(extra[s.Run], "fair") {
+		x.measureFair(seed) // before the run was made again (steplimit.go)
+	}
 	if n := engine.RaceErrors(); n > x.races {
 		x.races = n
 	}
@@ -735,7 +766,9 @@ func (x *explorer) beforeText(run int) string {
 	}
 	for _, b := range x.before {
 		var r int
-		if _, err := fmt.Sscanf(b, "%d:", &r); err == nil && r < run {
+		// A fair run (steplimit.go) is made before the run it is
+		// recorded at is made again.
+		if _, err := fmt.Sscanf(b, "%d:", &r); err == nil && (r < run || r == run && strings.HasSuffix(b, ":fair")) {
 			parts = append(parts, b)
 		}
 	}

@@ -907,7 +907,13 @@ const maxEnabledShown = 16
 func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 	tr := res.Trace
 	from := 0
-	if max > 0 && len(tr) > max {
+	if m := x.traceMax(); m > 0 && len(tr) >= m {
+		// A long test's raised bound (steplimit.go).
+		if max > 0 && len(tr) > max {
+			from = len(tr) - max
+		}
+		fmt.Fprintf(b, "steps (the last %d of the first %d, which are all the trace keeps of the run's %d):\n", len(tr)-from, len(tr), res.Steps)
+	} else if max > 0 && len(tr) > max {
 		from = len(tr) - max
 		fmt.Fprintf(b, "steps (the last %d of %d):\n", max, len(tr))
 	} else {

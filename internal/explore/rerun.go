@@ -85,7 +85,8 @@ func pluralRuns(n int) string {
 // run passed it while making progress at every step of its second half
 // (no goroutine polled, no timer fired, no sleep ended: engine.Bug.Long),
 // which is what a long computation does (a million Sets into a cache) and
-// a livelock does not. The test passes, unless -strict-nondeterminism made
+// a livelock does not, and a fair run of the test had not ended after ten
+// times the bound (steplimit.go; a shorter one raises the bound). The test passes, unless -strict-nondeterminism made
 // this a bug.
 func (x *explorer) tooLong(run int, res *engine.Result, bug *engine.Bug) {
 	x.t.Helper()
@@ -93,12 +94,16 @@ func (x *explorer) tooLong(run int, res *engine.Result, bug *engine.Bug) {
 	if limit <= 0 {
 		limit = 1000000
 	}
-	text := fmt.Sprintf("heddle: cannot explore %s: run %d is longer than the step bound (%d scheduling steps), and it made progress at\n"+
+	fair := ""
+	if x.fair != nil && !x.fair.ended {
+		fair = fmt.Sprintf(" a fair run of it had not\n  ended after %d steps,", x.fair.steps)
+	}
+	text := fmt.Sprintf("heddle: cannot explore %s: run %d is longer than the step bound (%d scheduling steps),%s and it made progress at\n"+
 		"  every step of its second half (no goroutine polled, no timer fired, no sleep ended): a long computation rather than a\n"+
 		"  livelock, as far as heddle can tell (an endless loop that makes progress looks the same, and native go test shows it on\n"+
 		"  every run). This is not reported as a bug; %d %s explored. Raise -step-limit to explore it, or make the test smaller.\n"+
 		"  (-strict-nondeterminism reports it as a steplimit bug.)\n",
-		x.name(), run, limit, run-x.first, pluralRuns(run-x.first))
+		x.name(), run, limit, fair, run-x.first, pluralRuns(run-x.first))
 	x.emit(event.Event{Action: event.Nondeterministic, Kind: KindLong, Message: oneLine(bug.Message), Run: run, Steps: res.Steps, Report: text})
 	x.t.Log("\n" + strings.TrimRight(text, "\n"))
 }

@@ -1,0 +1,111 @@
+package rt_test
+
+import (
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"heddle.dev/internal/engine"
+	"heddle.dev/internal/strategy"
+	"heddle.dev/rt"
+)
+
+// longLockFree is a long test, not a livelock: two goroutines add 1,000
+// times each to a counter by CAS retries while a third loads it (its
+// loads of an unchanged value are polls), about 8,000 steps in all.
+func longLockFree() {
+	var n int64
+	done := rt.MakeChan[chan bool](0)
+	for w := 0; w < 2; w++ {
+		rt.Go(func() {
+			for i := 0; i < 1000; i++ {
+				for {
+					v := atomic.LoadInt64(rt.AtomicR(&n))
+					if atomic.CompareAndSwapInt64(rt.AtomicW(&n), v, v+1) {
+						break
+					}
+				}
+			}
+			rt.Send(done, true)
+		})
+	}
+	rt.Go(func() {
+		for i := 0; i < 2000; i++ {
+			_ = atomic.LoadInt64(rt.AtomicR(&n))
+		}
+		rt.Send(done, true)
+	})
+	for i := 0; i < 3; i++ {
+		rt.Recv(done)
+	}
+}
+
+// TestStepBoundRaised checks what explore relies on when it raises a long
+// test's step bound (explore/steplimit.go): a fair run from the first
+// step ends; the run that passed the first bound, made again with its
+// choices under a raised bound and fair scheduling from the step it had
+// it, follows the same steps and ends; and it replays so.
+func TestStepBoundRaised(t *testing.T) {
+	const limit = 2000
+	s := strategy.NewRandom(3)
+	s.Begin(1)
+	res := engine.Run(engine.Config{StepLimit: limit}, s, longLockFree)
+	if res.Bug == nil || res.Bug.Kind != engine.KindStepLimit {
+		t.Fatalf("run under a bound of %d: %v in %d steps, want steplimit", limit, res.Bug, res.Steps)
+	}
+	if want := "step bound exceeded: 2000 scheduling steps (livelock, or a loop that never blocks)"; res.Bug.Message != want {
+		t.Errorf("message %q, want %q", res.Bug.Message, want)
+	}
+	fair := engine.Run(engine.Config{StepLimit: 10 * limit, FairAfter: 1}, first{}, longLockFree)
+	if fair.Bug != nil {
+		t.Fatalf("fair run: %v in %d steps", fair.Bug, fair.Steps)
+	}
+	raised := 4 * fair.Steps
+	if raised <= limit {
+		t.Fatalf("fair run of %d steps: not longer than a quarter of %d", fair.Steps, limit)
+	}
+	cfg := engine.Config{StepLimit: raised, FairAfter: limit / 2, PostMainMax: limit / 2, FairSteps: fair.Steps, Trace: true, TraceMax: limit}
+	keys := keysOf(res.Choices)
+	again := engine.Run(cfg, strategy.NewReplay(keys), longLockFree)
+	if again.Bug != nil {
+		t.Fatalf("made again under a bound of %d: %v in %d steps", raised, again.Bug, again.Steps)
+	}
+	if got := keysOf(again.Choices); strings.Join(got, " ") != strings.Join(keys, " ") {
+		t.Fatalf("made again, the strategy's %d choices differ from the run's %d", len(got), len(keys))
+	}
+	if len(again.Trace) != limit {
+		t.Errorf("trace of a %d-step run bounded to %d steps has %d", again.Steps, limit, len(again.Trace))
+	}
+	for i := 0; i < 3; i++ {
+		r := engine.Run(cfg, strategy.NewReplay(keys), longLockFree)
+		if r.Bug != nil || r.Steps != again.Steps {
+			t.Fatalf("replay %d: %v in %d steps, want no bug in %d", i, r.Bug, r.Steps, again.Steps)
+		}
+	}
+}
+
+// TestStepBoundMessageSaysFairRun checks that a run past the bound says
+// what the fair run of its test did.
+func TestStepBoundMessageSaysFairRun(t *testing.T) {
+	spin := func() {
+		var a atomic.Int32
+		rt.Go(func() {
+			for rt.AtomicR(&a).Load() == 0 {
+			}
+		})
+		for rt.AtomicR(&a).Load() == 0 {
+		}
+	}
+	for _, c := range []struct {
+		fairSteps int
+		want      string
+	}{
+		{-20000, "step bound exceeded: 2000 scheduling steps (livelock, or a loop that never blocks: a fair schedule of the test had not ended after 20000 steps either)"},
+		{300, "step bound exceeded: 2000 scheduling steps, scheduled fairly from step 1000, while a fair schedule of the test ends in 300 steps (this schedule livelocks, or loops without blocking)"},
+	} {
+		res := engine.Run(engine.Config{StepLimit: 2000, FairSteps: c.fairSteps}, first{}, spin)
+		if res.Bug == nil || res.Bug.Message != c.want {
+			t.Errorf("FairSteps %d: %v, want %q", c.fairSteps, res.Bug, c.want)
+		}
+	}
+}
