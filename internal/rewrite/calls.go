@@ -36,6 +36,8 @@ var renamed = map[string]string{
 	"runtime.NumGoroutine":      "NumGoroutine",
 	"runtime.GOMAXPROCS":        "GOMAXPROCS",
 	"runtime.Stack":             "Stack",
+	"runtime.Caller":            "Caller",
+	"runtime.Callers":           "Callers",
 	"runtime.SetFinalizer":      "SetFinalizer",
 	"sync.OnceFunc":             "OnceFunc",
 	"sync.OnceValue":            "OnceValue",
