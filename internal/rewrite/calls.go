@@ -38,6 +38,8 @@ var renamed = map[string]string{
 	"runtime.Stack":             "Stack",
 	"runtime.Caller":            "Caller",
 	"runtime.Callers":           "Callers",
+	"runtime.ReadMemStats":      "ReadMemStats",
+	"testing.AllocsPerRun":      "AllocsPerRun",
 	"runtime.SetFinalizer":      "SetFinalizer",
 	"sync.OnceFunc":             "OnceFunc",
 	"sync.OnceValue":            "OnceValue",

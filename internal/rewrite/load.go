@@ -21,7 +21,7 @@ import (
 
 // Version identifies the rewriter's output format. It is part of every
 // cache key: change it whenever the generated code changes.
-const Version = "heddle-rewrite-19"
+const Version = "heddle-rewrite-20"
 
 // Options configures Rewrite.
 type Options struct {
@@ -496,7 +496,7 @@ func loadErrors(pkgs []*packages.Package) error {
 var waitsOrInspects = map[string]bool{
 	"time.Sleep": true, "time.After": true, "time.Tick": true, "time.NewTimer": true,
 	"time.NewTicker": true, "time.AfterFunc": true,
-	"runtime.Stack": true, "runtime.Caller": true, "runtime.Callers": true, "runtime.Gosched": true, "runtime.NumGoroutine": true, "runtime.Goexit": true,
+	"runtime.Stack": true, "runtime.Caller": true, "runtime.Callers": true, "runtime.ReadMemStats": true, "runtime.Gosched": true, "runtime.NumGoroutine": true, "runtime.Goexit": true,
 }
 
 // usesConcurrency scans a dependency's files (syntax only) and says why
