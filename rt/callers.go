@@ -1,7 +1,9 @@
 package rt
 
 import (
+	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 )
@@ -24,11 +26,19 @@ import (
 // records them from the real test goroutine.
 var testTail atomic.Pointer[[]uintptr]
 
-// recordTestTail records testTail from the calling goroutine, a test's
-// (called by testing.tRunner), once.
+// testTailText is testTail as a stack dump shows it: from testing.tRunner's
+// frame to the line that says which goroutine created the test's.
+var testTailText atomic.Pointer[string]
+
+// recordTestTail records testTail and testTailText from the calling
+// goroutine, a test's (called by testing.tRunner), once.
 func recordTestTail() {
 	if testTail.Load() != nil {
 		return
+	}
+	if s := string(debug.Stack()); strings.Contains(s, "\ntesting.tRunner(") {
+		tail := s[strings.Index(s, "\ntesting.tRunner(")+1:]
+		testTailText.Store(&tail)
 	}
 	pcs := callersFrom(1)
 	for i, pc := range pcs {
@@ -118,4 +128,47 @@ func Caller(skip int) (pc uintptr, file string, line int, ok bool) {
 	}
 	frame, _ := runtime.CallersFrames(pcs[skip+1 : skip+2]).Next()
 	return frame.PC, frame.File, frame.Line, frame.PC != 0
+}
+
+// DebugStack replaces runtime/debug.Stack: the calling goroutine's stack as
+// the program would see it natively (see above).
+func DebugStack() []byte {
+	return []byte(programStack(string(debug.Stack())))
+}
+
+// DebugPrintStack replaces runtime/debug.PrintStack, which writes
+// debug.Stack to standard error.
+func DebugPrintStack() {
+	os.Stderr.Write(DebugStack())
+}
+
+// programStack returns a goroutine's stack dump (runtime.Stack's format)
+// without heddle's frames, and with a test's function called by
+// testing.tRunner as natively. The goroutine that created one of the
+// run's goroutines is not known: the dump has no "created by" line for it.
+func programStack(dump string) string {
+	lines := strings.Split(strings.TrimRight(dump, "\n"), "\n")
+	out := lines[:1]
+	for i := 1; i < len(lines); i++ {
+		l := lines[i]
+		hasFile := i+1 < len(lines) && strings.HasPrefix(lines[i+1], "\t")
+		if name := strings.TrimPrefix(l, "created by "); isHeddleFunc(name) {
+			if strings.HasPrefix(name, heddleTestCaller+"(") {
+				if tail := testTailText.Load(); tail != nil {
+					out = append(out, strings.TrimRight(*tail, "\n"))
+					break
+				}
+			}
+			if hasFile {
+				i++
+			}
+			continue
+		}
+		out = append(out, l)
+		if hasFile {
+			out = append(out, lines[i+1])
+			i++
+		}
+	}
+	return strings.Join(out, "\n") + "\n"
 }

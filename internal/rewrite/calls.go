@@ -39,6 +39,8 @@ var renamed = map[string]string{
 	"runtime.Caller":            "Caller",
 	"runtime.Callers":           "Callers",
 	"runtime.ReadMemStats":      "ReadMemStats",
+	"runtime/debug.Stack":       "DebugStack",
+	"runtime/debug.PrintStack":  "DebugPrintStack",
 	"testing.AllocsPerRun":      "AllocsPerRun",
 	"runtime.SetFinalizer":      "SetFinalizer",
 	"sync.OnceFunc":             "OnceFunc",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"runtime/debug"
 	"time"
 )
 
@@ -56,6 +57,10 @@ func f(parent context.Context) (time.Duration, error) {
 	// Allocation counts leave heddle's scheduling out.
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
+	if ms.Mallocs == 0 {
+		debug.PrintStack()
+		_ = debug.Stack()
+	}
 	<-ctx6.Done()
 	return time.Since(start), context.Cause(ctx4)
 }
