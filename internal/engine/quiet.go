@@ -18,7 +18,8 @@ import (
 // call by a goroutine opens a region, its next one closes it. In a region
 // the goroutine's mutex and atomic operations that can proceed at once
 // (a Lock or RLock of a lock nobody holds or waits for, an Unlock, an
-// atomic load or write) are performed without a scheduling point: no
+// atomic load or write, a sync.Map method, a context's Err, a channel's
+// len) are performed without a scheduling point: no
 // choice, no trace step, the state change only (quietStep), which does not
 // allocate once the object is known. The goroutine keeps the processor
 // through the region, as it may natively (testing.AllocsPerRun sets
@@ -99,9 +100,9 @@ func (e *Exec) quietStep(g *G, op *Op) bool {
 		e.quietRegister(p, syncMutex)
 	case OpWUnlock, OpRUnlock:
 		e.quietRegister(p, syncRW)
-	case OpAtomicWrite:
+	case OpAtomicWrite, OpMapWrite:
 		e.quietRegister(p, syncNone)
-	case OpAtomicLoad:
+	case OpAtomicLoad, OpMapRead, OpCtxErr, OpChanLen:
 	default:
 		return false
 	}
