@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
+	"unsafe"
 
 	"heddle.dev/internal/engine"
 	"heddle.dev/internal/strategy"
@@ -83,5 +85,54 @@ func TestAllocsPerRunLeavesHeddleOut(t *testing.T) {
 	}
 	if n != 101 {
 		t.Errorf("n = %d, want 101", n)
+	}
+}
+
+// A lock first used in a region at the address of a lock of the same run
+// that was collected: heddle replaces the state it kept for the old one,
+// and that allocation is heddle's, not the program's.
+func TestAllocsAtAReusedAddress(t *testing.T) {
+	type counter struct {
+		mu sync.Mutex
+		n  int64
+	}
+	use := func(c *counter) {
+		rt.MutexLock(&c.mu)
+		atomic.AddInt64(rt.AtomicW(&c.n), 1)
+		rt.MutexUnlock(&c.mu)
+	}
+	var counts []uint64
+	reused := 0
+	s := strategy.NewRandom(1)
+	s.Begin(1)
+	res := engine.Run(engine.Config{}, s, func() {
+		seen := map[uintptr]bool{}
+		for i := 0; i < 50; i++ {
+			c := new(counter)
+			if seen[uintptr(unsafe.Pointer(c))] {
+				reused++
+			}
+			seen[uintptr(unsafe.Pointer(c))] = true
+			var m runtime.MemStats
+			rt.ReadMemStats(&m)
+			before := m.Mallocs
+			use(c)
+			rt.ReadMemStats(&m)
+			counts = append(counts, m.Mallocs-before)
+			c = nil
+			runtime.GC()
+			time.Sleep(10 * time.Millisecond) // the runtime's own work after a collection allocates
+		}
+	})
+	if res.Bug != nil {
+		t.Fatalf("bug: %v", res.Bug.Message)
+	}
+	if reused == 0 {
+		t.Skip("no address was reused")
+	}
+	for i, n := range counts {
+		if n != 0 {
+			t.Errorf("measure %d: %d allocations, want 0 (addresses reused %d times)", i, n, reused)
+		}
 	}
 }

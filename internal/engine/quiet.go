@@ -103,6 +103,7 @@ func (e *Exec) quietStep(g *G, op *Op) bool {
 	case OpAtomicWrite, OpMapWrite:
 		e.quietRegister(p, syncNone)
 	case OpAtomicLoad, OpMapRead, OpCtxErr, OpChanLen:
+		e.quietRefresh(p)
 	default:
 		return false
 	}
@@ -122,19 +123,43 @@ func (e *Exec) quietStep(g *G, op *Op) bool {
 // yet, as the operation would after its step (a sync object of kind k, or
 // an atomic's version if k is syncNone), and counts what that allocated as
 // heddle's: natively, the first use of a Mutex or an atomic allocates
-// nothing. Reading the statistics stops the world: it is done once per
-// object and run, only in a region.
+// nothing. A state the table still holds for a collected object at the
+// same address is replaced (objTable.get), which allocates too. Reading
+// the statistics stops the world: it is done once per object and run,
+// only in a region.
 //
 //go:norace
 func (e *Exec) quietRegister(p unsafe.Pointer, k syncKind) {
-	if o := e.objs.get(p); o != nil && (k == syncNone || o.saved != syncNone) {
+	e.quietBracket(p, k, true)
+}
+
+// quietRefresh is quietRegister for an operation that makes no state
+// (a load): only a collected object's state is replaced.
+//
+//go:norace
+func (e *Exec) quietRefresh(p unsafe.Pointer) {
+	e.quietBracket(p, syncNone, false)
+}
+
+//go:norace
+func (e *Exec) quietBracket(p unsafe.Pointer, k syncKind, make bool) {
+	o := e.objs.at(uintptr(p))
+	stale := o != nil && o.ref.collected()
+	switch {
+	case stale:
+	case o == nil && !make:
+		return
+	case o != nil && (k == syncNone || o.saved != syncNone):
 		return
 	}
 	q := e.quietMem
 	runtime.ReadMemStats(&q.before)
-	if k == syncNone {
+	switch {
+	case !make:
+		e.objs.get(p)
+	case k == syncNone:
 		e.objs.obtain(p)
-	} else {
+	default:
 		e.syncObj(p, k)
 	}
 	runtime.ReadMemStats(&q.after)
