@@ -21,6 +21,7 @@ import (
 // the environment that `heddle test` sets; see heddle.dev/internal/explore.
 func Explore(t *testing.T, body func(t *testing.T)) {
 	t.Helper()
+	recordTestTail()
 	explore.Test(t, body)
 }
 

@@ -112,7 +112,9 @@ func monitor() {
 			continue
 		}
 		g := e.cur
-		if g != nil && !e.ended && g.state == gRunning {
+		// A goroutine in a region of allocation counting (quiet.go) is
+		// not looked at: a look allocates, and the region counts it.
+		if g != nil && !e.ended && g.state == gRunning && g.quiet == 0 {
 			var ok bool
 			start := time.Now()
 			buf, _, ok = blockedOutside(buf, e, g)

@@ -157,6 +157,8 @@ type G struct {
 	waitsChild bool
 	// bubble is the testing/synctest bubble g belongs to, if any (bubble.go).
 	bubble *Bubble
+	// quiet is g's state in a region of allocation counting (quiet.go).
+	quiet int
 }
 
 // Result is what a run produced.
@@ -186,6 +188,9 @@ type Result struct {
 	// code that is not rewritten) performed natively during the run: they
 	// were not explored.
 	Natives int64
+	// Quiet counts the operations performed without a scheduling point
+	// in regions of allocation counting (quiet.go): not explored.
+	Quiet int64
 	// Detaches counts the times a goroutine of the run was detached: it
 	// waited outside heddle's control (a system call, I/O, code that is
 	// not rewritten), and when that wait ended was up to the operating
@@ -431,6 +436,9 @@ type Exec struct {
 	// does not control, which ran natively (see Current).
 	natives atomic.Int64
 	probed  bool // a probe performed an operation on a foreign channel
+
+	// quietMem is what regions of allocation counting need (quiet.go).
+	quietMem *quietMem
 	// overtime is set once the run is past Config.Deadline, finishing
 	// within Config.Grace.
 	overtime bool
@@ -904,6 +912,9 @@ func (e *Exec) yield(op Op) {
 			return
 		}
 		runtime.Goexit()
+	}
+	if g.quiet > 0 && e.quietStep(g, &op) {
+		return
 	}
 	if sb := g.sb; sb != nil && !e.ended {
 		// heddle test -racy's store buffers (storebuf.go).

@@ -94,6 +94,7 @@ type explorer struct {
 	main        *mainState // heddle run's output, nil for a test
 	natives     int64      // operations run natively by goroutines heddle does not control
 	detaches    int        // times a goroutine waited outside heddle's control (engine.Result.Detaches)
+	quiet       int64      // operations without a scheduling point in regions of allocation counting (engine.Result.Quiet)
 	interrupted bool       // the exploration stopped on a signal
 	topParallel bool       // the test called t.Parallel (itself, not a subtest) in some run
 	output      *testOutput
@@ -324,6 +325,7 @@ func (x *explorer) run() {
 		}
 		x.natives += res.Natives
 		x.detaches += res.Detaches
+		x.quiet += res.Quiet
 		if res.Truncated {
 			x.truncated = true
 		}
@@ -453,6 +455,16 @@ func (x *explorer) run() {
 		// run met were not explored.
 		if exhausted {
 			x.t.Logf("heddle: %s ended, but goroutines waited outside heddle's control (I/O, system calls, code that is not rewritten) %d times, and when those waits ended was up to the operating system, not explored: no claim that all schedules were explored", name, x.detaches)
+		}
+		exhausted = false
+		x.truncated = true
+	}
+	if x.quiet > 0 {
+		// Between two readings of the memory statistics a goroutine's
+		// locks and atomics took no scheduling point (engine/quiet.go):
+		// the orders of those operations were not explored.
+		if exhausted {
+			x.t.Logf("heddle: %s ended, but %d lock and atomic operations between readings of the memory statistics (testing.AllocsPerRun, runtime.ReadMemStats) ran without scheduling points, not explored: no claim that all schedules were explored", name, x.quiet)
 		}
 		exhausted = false
 		x.truncated = true

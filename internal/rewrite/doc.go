@@ -7,7 +7,8 @@
 // (Sleep, Now, Since, Until, After, Tick, NewTimer, NewTicker, AfterFunc,
 // Timer/Ticker Stop/Reset), context (WithCancel(Cause), WithTimeout(Cause),
 // WithDeadline(Cause), AfterFunc, Cause), runtime.Gosched/Goexit/
-// NumGoroutine/SetFinalizer/Stack, map iteration order (drawn per run), the top-level functions of math/rand
+// NumGoroutine/SetFinalizer/Stack/Caller/Callers/ReadMemStats and
+// testing.AllocsPerRun, map iteration order (drawn per run), the top-level functions of math/rand
 // and math/rand/v2, testing/quick.Check and CheckEqual (seeded from the
 // run), reflect's channel operations (reflect.Select, reflect.MakeChan,
 // and the Send, Recv, TrySend, TryRecv and Close methods of reflect.Value,
@@ -34,7 +35,8 @@
 //   - Packages of other modules in their import graph that start
 //     goroutines, use channels or select, import sync or sync/atomic, or
 //     call a function that waits on the clock, yields or reads the
-//     goroutines (time.Sleep, the timers, runtime.Stack, ...: see
+//     goroutines or the stack or allocation counts (time.Sleep, the
+//     timers, runtime.Stack, runtime.Callers, ...: see
 //     waitsOrInspects), found by a syntactic scan, such as golang.org/x/sync/errgroup. Their
 //     module cannot be overlaid in the read-only module cache, so the whole
 //     module is copied into the cache directory, rewritten there, and

@@ -23,7 +23,7 @@ import (
 
 // Version identifies the rewriter's output format. It is part of every
 // cache key: change it whenever the generated code changes.
-const Version = "heddle-rewrite-18"
+const Version = "heddle-rewrite-21"
 
 // Options configures Rewrite.
 type Options struct {
@@ -500,7 +500,7 @@ func loadErrors(pkgs []*packages.Package) error {
 var waitsOrInspects = map[string]bool{
 	"time.Sleep": true, "time.After": true, "time.Tick": true, "time.NewTimer": true,
 	"time.NewTicker": true, "time.AfterFunc": true,
-	"runtime.Stack": true, "runtime.Gosched": true, "runtime.NumGoroutine": true, "runtime.Goexit": true,
+	"runtime.Stack": true, "runtime.Caller": true, "runtime.Callers": true, "runtime.ReadMemStats": true, "runtime/debug.Stack": true, "runtime/debug.PrintStack": true, "runtime.Gosched": true, "runtime.NumGoroutine": true, "runtime.Goexit": true,
 }
 
 // usesConcurrency scans a dependency's files (syntax only) and says why
@@ -512,14 +512,14 @@ func usesConcurrency(p *packages.Package) string {
 		if err != nil {
 			continue
 		}
-		names := map[string]string{} // local name -> "time" or "runtime"
+		names := map[string]string{} // local name -> "time", "runtime" or "runtime/debug"
 		for _, imp := range f.Imports {
 			switch imp.Path.Value {
 			case `"sync"`, `"sync/atomic"`:
 				return "imports " + imp.Path.Value
-			case `"time"`, `"runtime"`:
+			case `"time"`, `"runtime"`, `"runtime/debug"`:
 				path, _ := strconv.Unquote(imp.Path.Value)
-				name := path
+				name := path[strings.LastIndexByte(path, '/')+1:]
 				if imp.Name != nil {
 					name = imp.Name.Name
 				}

@@ -36,6 +36,7 @@ func TestThing(t *testing.T) {
 		t.Skip("short")
 	}
 	_, _ = t.Deadline()
+	_ = testing.AllocsPerRun(10, func() {})
 }
 
 func TestUnnamed(*testing.T) {}

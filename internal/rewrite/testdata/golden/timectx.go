@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"runtime/debug"
 	"time"
 )
 
@@ -47,6 +48,18 @@ func f(parent context.Context) (time.Duration, error) {
 	runtime.Gosched()
 	if runtime.NumGoroutine() > 100 {
 		runtime.Goexit()
+	}
+	// What a program sees of its stack leaves heddle's frames out.
+	if _, file, _, ok := runtime.Caller(1); ok && file == "" {
+		pcs := make([]uintptr, 10)
+		_ = runtime.CallersFrames(pcs[:runtime.Callers(0, pcs)])
+	}
+	// Allocation counts leave heddle's scheduling out.
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	if ms.Mallocs == 0 {
+		debug.PrintStack()
+		_ = debug.Stack()
 	}
 	<-ctx6.Done()
 	return time.Since(start), context.Cause(ctx4)
