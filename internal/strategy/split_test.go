@@ -788,7 +788,9 @@ func TestOrderedBudgetWasteFamilies(t *testing.T) {
 			budget := seq.runs / div
 			got := parallelFirst(t, strategy.RootUnit("dfs", 0), 2, 1<<30, budget, prog)
 			t.Logf("%s: %d runs made for a budget of %d (the tree: %d)", c.name, got.made, budget, seq.runs)
-			if got.runs != budget || got.made > budget+budget/20 {
+			// A few percent, and half a chunk (ChunkMin): a unit split
+			// where the runs are measured may still hold some more.
+			if got.runs != budget || got.made > budget+budget/20+strategy.ChunkMin/2 {
 				t.Errorf("%s: %d runs reported, %d made, for a budget of %d", c.name, got.runs, got.made, budget)
 			}
 		}
