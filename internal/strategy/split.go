@@ -180,11 +180,7 @@ func Split(u Unit, n int) []Unit { return SplitWithin(u, n, 0) }
 // SplitWithin is Split for a DFS, IPB or IDB unit of which at most within
 // runs are to be explored (0: no bound; CoordinateWork's Work.Runs): the
 // runs of an ordered split with a budget are the budget's first, so the
-// choices given away are taken at the shallowest node whose choices left
-// are estimated to hold at most within runs (the product of the numbers
-// of choices of the nodes below it on the fragment's path), so that the
-// units split off are within the runs to explore too; the deepest node
-// with choices left when none is.
+// order is explored front to back in chunks of them (splitChunk).
 func SplitWithin(u Unit, n, within int) []Unit {
 	if n <= 1 || u.OD != nil {
 		return []Unit{u} // optimal DPOR: a unit's rest comes as units (Spawned)
