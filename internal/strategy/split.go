@@ -75,7 +75,12 @@ type FragNode struct {
 	Off int `json:"off,omitempty"`
 	// Avg is the runs below one choice of the node, as measured by the
 	// choices explored below it (0: none yet): SplitWithin's estimates.
+	// Est is, when none were, the product of the numbers of choices
+	// below it on the path of the fragment this one was split from: a
+	// guess, off by ten times on the DPOR families (splitChunk splits
+	// the part a worker keeps where it is measured).
 	Avg int `json:"avg,omitempty"`
+	Est int `json:"est,omitempty"`
 	// Source DPOR (see dnode).
 	Pos      int      `json:"pos,omitempty"`
 	NChoice  int      `json:"nchoice,omitempty"`
@@ -175,11 +180,7 @@ func Split(u Unit, n int) []Unit { return SplitWithin(u, n, 0) }
 // SplitWithin is Split for a DFS, IPB or IDB unit of which at most within
 // runs are to be explored (0: no bound; CoordinateWork's Work.Runs): the
 // runs of an ordered split with a budget are the budget's first, so the
-// choices given away are taken at the shallowest node whose choices left
-// are estimated to hold at most within runs (the product of the numbers
-// of choices of the nodes below it on the fragment's path), so that the
-// units split off are within the runs to explore too; the deepest node
-// with choices left when none is.
+// order is explored front to back in chunks of them (splitChunk).
 func SplitWithin(u Unit, n, within int) []Unit {
 	if n <= 1 || u.OD != nil {
 		return []Unit{u} // optimal DPOR: a unit's rest comes as units (Spawned)
@@ -242,10 +243,14 @@ const maxEst = 1 << 40
 
 // childRuns estimates the runs below one choice of node k of a DFS
 // fragment: as measured there (Avg), or the product of the numbers of
-// choices of the nodes below it on the fragment's path.
+// choices of the nodes below it on the fragment's path (or, for a node
+// the fragment's path ends at, on its parent's: Est).
 func childRuns(f *Fragment, k int) int {
 	if a := f.Nodes[k].Avg; a > 0 {
 		return a
+	}
+	if e := f.Nodes[k].Est; e > 0 {
+		return e
 	}
 	below := 1
 	for j := k + 1; j < len(f.Nodes); j++ {
@@ -254,32 +259,72 @@ func childRuns(f *Fragment, k int) int {
 	return below
 }
 
-// fillAvg sets the runs per choice of the nodes of dst that have none
-// from those estimated on src, the fragment dst was split from (whose
-// path may go deeper).
+// measured reports whether childRuns(f, k) is measured: node k had
+// choices explored below it, or it is the end of the fragment's path,
+// whose choices are runs that branch no more than the run that made it
+// (as far as it is known).
+func measured(f *Fragment, k int) bool {
+	n := f.Nodes[k]
+	return n.Avg > 0 || k == len(f.Nodes)-1 && n.Est == 0
+}
+
+// fillAvg sets the estimated runs per choice (Est) of the nodes of dst
+// that have no measured ones from those estimated on src, the fragment
+// dst was split from (whose path may go deeper).
 func fillAvg(dst, src *Fragment) {
 	for k := range dst.Nodes {
-		if k < len(src.Nodes) && dst.Nodes[k].Avg == 0 {
-			dst.Nodes[k].Avg = childRuns(src, k)
+		if k >= len(src.Nodes) || dst.Nodes[k].Avg > 0 || dst.Nodes[k].Est > 0 {
+			continue
+		}
+		if k < len(src.Nodes)-1 || src.Nodes[k].Est > 0 {
+			dst.Nodes[k].Est = childRuns(src, k)
 		}
 	}
 }
 
+// below estimates, for each node k of a DFS fragment from its floor
+// down, the runs left below the choice taken at k (runs[k]) and whether
+// they are measured (known[k]): the choices left at the nodes below k by
+// the runs below each, and the runs below the choice taken at the last
+// node; when node k's runs per choice are measured (Avg), at most those,
+// and measured (the choice taken holds about as many runs as those
+// explored before it; the estimates of the nodes below it a run made
+// and none explored are products, off by ten times on the DPOR
+// families).
+func below(f *Fragment) (runs []int, known []bool) {
+	last := len(f.Nodes) - 1
+	runs, known = make([]int, len(f.Nodes)), make([]bool, len(f.Nodes))
+	runs[last], known[last] = childRuns(f, last), measured(f, last)
+	for k := last; k >= f.Floor; k-- {
+		if k < last {
+			rem := max(len(f.Nodes[k+1].Order)-f.Nodes[k+1].Next-1, 0)
+			runs[k] = min(runs[k+1]+rem*childRuns(f, k+1), maxEst)
+			known[k] = known[k+1] && (rem < 1 || measured(f, k+1))
+		}
+		if a := f.Nodes[k].Avg; a > 0 && k < last {
+			runs[k], known[k] = min(runs[k], a), true
+		}
+	}
+	return runs, known
+}
+
 // estimate is the number of runs of an ordered DFS unit, estimated: the
-// choices left at each owned node by the runs below each, and the runs
-// below the choice taken at the last node. 0 for other units.
-func estimate(u Unit) int {
+// runs below the choice taken at its floor node (below) and those of the
+// choices left there. 0 for other units. sure reports whether the
+// estimate is measured.
+func estimate(u Unit) int { n, _ := estimateSure(u); return n }
+
+func sure(u Unit) bool { _, ok := estimateSure(u); return ok }
+
+func estimateSure(u Unit) (int, bool) {
 	f := u.Frag
 	if f == nil || len(f.Nodes) == 0 || f.Nodes[0].Order == nil {
-		return 0
+		return 0, true
 	}
-	last := len(f.Nodes) - 1
-	n := childRuns(f, last)
-	for k := f.Floor; k <= last; k++ {
-		rem := len(f.Nodes[k].Order) - f.Nodes[k].Next - 1
-		n = min(n+max(rem, 0)*childRuns(f, k), maxEst)
-	}
-	return n
+	runs, known := below(f)
+	k := f.Floor
+	rem := max(len(f.Nodes[k].Order)-f.Nodes[k].Next-1, 0)
+	return min(runs[k]+rem*childRuns(f, k), maxEst), known[k] && (rem < 1 || measured(f, k))
 }
 
 // splitFrag splits off some choices of the shallowest owned node that
@@ -365,27 +410,32 @@ func chunkOf(within int) int { return max(within/4, ChunkMin) }
 // explore the sequential order front to back in chunks, so that the runs
 // a worker explores past the budget's end (which only the runs of the
 // units before it tell) are at most about a chunk. a keeps the choice
-// taken at the shallowest node whose part below it is estimated to hold
-// at most a chunk (within/8, at least ChunkMin), more[0] explores the
-// choices after it there that fit in a chunk, more[1] the others there,
-// and the last the choices left above. (Giving away the later half of
-// the choices of a node, as Split does, put the second worker's unit
-// where the estimates of the sizes of the subtrees before it said the
-// budget's end lies; they were off by half on readers, and the
-// second worker's runs past the end were all lost.)
+// taken at the shallowest node whose part below it is measured (below)
+// to hold at most a chunk (chunkOf; half the unit when it is measured
+// to be within a chunk), more[0] explores the choices after it there
+// that fit in a chunk, more[1] the others there, and the last the
+// choices left above. (Giving away the later half of the choices of a
+// node, as Split does, put the second worker's unit where the estimates
+// of the sizes of the subtrees before it said the budget's end lies;
+// they were off by half on readers, and the second worker's runs past
+// the end were all lost; and a part kept estimated, not measured, was
+// off by twenty times on lastzero.)
 func splitChunk(u Unit, within int) (a Unit, more []Unit, ok bool) {
 	f := u.Frag
 	chunk := chunkOf(within)
-	if estimate(u) <= chunk {
-		return u, nil, false // a chunk already
+	if est := estimate(u); est <= ChunkMin && sure(u) {
+		return u, nil, false // too small to be worth a worker process
+	} else if est <= chunk && sure(u) {
+		chunk = est / 2 // a chunk already: halves, for the idle workers
 	}
-	last := len(f.Nodes) - 1
-	i, kept := -1, childRuns(f, last) // kept: the runs of a if split at i
-	for k := last; k >= f.Floor; k-- {
-		if len(f.Nodes[k].Order)-f.Nodes[k].Next-1 >= 1 && (i < 0 || kept <= chunk) {
+	// The shallowest node whose part kept is measured to hold at most
+	// a chunk, or the deepest with choices left.
+	kept, known := below(f)
+	i := -1
+	for k := len(f.Nodes) - 1; k >= f.Floor; k-- {
+		if len(f.Nodes[k].Order)-f.Nodes[k].Next-1 >= 1 && (i < 0 || kept[k] <= chunk && known[k]) {
 			i = k
 		}
-		kept = min(kept+max(len(f.Nodes[k].Order)-f.Nodes[k].Next-1, 0)*childRuns(f, k), maxEst)
 	}
 	if i < 0 {
 		return u, nil, false
@@ -990,7 +1040,8 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 		yield  chan struct{}
 		kill   chan struct{}
 		key    []int
-		est    int // ordered, with a budget: the unit's runs, estimated
+		est    int  // ordered, with a budget: the unit's runs, estimated
+		sure   bool // est is measured (sure)
 		asked  bool
 		killed bool
 	}
@@ -1033,25 +1084,39 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 	// before is the runs of the sequential order before u, as known:
 	// the runs of the pieces explored before it, and the runs estimated
 	// of the units running or waiting before it; ahead, whether a unit
-	// running before it is not finished.
-	before := func(u Unit) (n int, ahead bool) {
+	// running before it is not finished; far, the same with the
+	// estimates that are not measured (sure) multiplied by guess: the
+	// most a unit finished held for its estimate not measured (at least
+	// once it; 4 times before any is known).
+	guess, guessed := 4.0, false
+	before := func(u Unit) (n int, ahead bool, far int) {
 		k := unitKey(u)
+		add := func(est int, ok bool) {
+			n += est
+			if ok {
+				far += est
+			} else {
+				far += int(min(float64(est)*guess, maxEst))
+			}
+		}
 		for _, p := range pieces {
 			if keyLess(p.key, k) {
-				n += p.runs
+				add(p.runs, true)
 			}
 		}
 		for _, r := range live {
 			if !r.killed && keyLess(r.key, k) {
-				n, ahead = n+r.est, true
+				add(r.est, r.sure)
+				ahead = true
 			}
 		}
 		for _, q := range queue {
 			if keyLess(unitKey(q), k) {
-				n += estimate(q)
+				est, ok := estimateSure(q)
+				add(est, ok)
 			}
 		}
-		return n, ahead
+		return n, ahead, far
 	}
 	// after reports whether key k is past the ordered exploration's end:
 	// after the first bug, or after the budget's runs.
@@ -1107,7 +1172,7 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 			// for the idle workers, within the runs it may make.
 			sort.SliceStable(queue, func(i, j int) bool { return UnitLess(queue[i], queue[j]) })
 			n := len(queue)
-			if n, _ := before(queue[0]); budget-n > 0 {
+			if n, _, _ := before(queue[0]); budget-n > 0 {
 				left := budget - n
 				sp := SplitWithin(queue[0], 1+workers-len(live), left)
 				queue = append(sp, queue[1:]...)
@@ -1148,18 +1213,20 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 				// has the rest of the budget; a later one is explored
 				// before the runs before it are known, and its runs
 				// past the budget's end are lost: it is held back when
-				// none are left or when it is estimated to be more than
-				// a chunk (the idle worker asks a unit to yield instead,
-				// whose rest is split in chunks at the front of the
-				// order), and stops after two chunks (its rest waits).
-				n, ahead := before(queue[0])
+				// none are left or when it may start more than a chunk
+				// past the front of the order (by the estimates not
+				// measured times guess: they are off by ten times on
+				// the DPOR families): the idle worker asks a unit to
+				// yield instead, whose rest is split in chunks at the
+				// front. It stops after a chunk (its rest waits).
+				n, ahead, far := before(queue[0])
 				runs = budget - n
-				if ahead && (runs <= 0 || estimate(queue[0]) > chunkOf(runs)) {
+				if ahead && (runs <= 0 || far-prefix() > chunkOf(budget-prefix())) {
 					held = true
 					break
 				}
 				if ahead {
-					runs = min(runs, 2*chunkOf(runs))
+					runs = min(runs, chunkOf(budget-prefix()))
 				}
 			}
 			u := od.Dispatch(queue[0])
@@ -1169,11 +1236,11 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 			w := Work{Unit: u, Yield: r.yield, Kill: r.kill, Runs: runs}
 			live[id] = r
 			if ordered {
-				r.key, r.est = unitKey(u), estimate(u)
+				r.key, r.est, r.sure = unitKey(u), estimate(u), sure(u)
 			}
 			st.Units++
 			if trace {
-				fmt.Fprintf(os.Stderr, "TRACE start %d %v key=%v est=%d runs=%d prefix=%d\n", id, u, r.key, r.est, runs, prefix())
+				fmt.Fprintf(os.Stderr, "TRACE start %d %v key=%v est=%d sure=%v runs=%d prefix=%d\n", id, u, r.key, r.est, r.sure, runs, prefix())
 			}
 			go func(id int, w Work) { results <- out{id, explore(w)} }(id, w)
 		}
@@ -1239,6 +1306,13 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 		}
 		if ordered {
 			pieces = append(pieces, piece{rn.key, r.o.Runs})
+			if r.o.Rest == nil && !rn.sure && rn.est > 0 {
+				// A unit finished: how far off its guessed estimate was.
+				g := max(1, float64(r.o.Runs)/float64(rn.est))
+				if !guessed || g > guess {
+					guess, guessed = g, true
+				}
+			}
 		}
 		if r.o.Rest != nil {
 			fr.Record(*r.o.Rest)
