@@ -74,7 +74,7 @@ func (e *Exec) caseReady(g *G, c ChanCase) bool {
 		} else if c.Len() > 0 {
 			return true
 		}
-	} else if h, _ := e.partner(g, c); h != nil {
+	} else if h, _ := e.partnerIn(g, c, cs); h != nil {
 		return true
 	}
 	if cs.owned && !e.nativeSeen() {
@@ -141,7 +141,14 @@ func tryCase(c ChanCase) (ok, closed bool) {
 //
 //go:norace
 func (e *Exec) partner(g *G, c ChanCase) (*G, int) {
-	cs := e.chanOf(c.Chan())
+	return e.partnerIn(g, c, e.chanOf(c.Chan()))
+}
+
+// partnerIn is partner with the state of c's channel at hand (caseReady
+// has it: one lookup in the objects' table per case, not two).
+//
+//go:norace
+func (e *Exec) partnerIn(g *G, c ChanCase, cs *chanState) (*G, int) {
 	if cs.gen != e.gen {
 		e.scanWaiters(cs)
 	}

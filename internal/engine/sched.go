@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"time"
+	"unsafe"
 )
 
 // Choice is one thing the scheduler may do next: run a goroutine (for a
@@ -314,6 +315,14 @@ func (e *Exec) enabled() {
 	e.choices = e.gch
 	e.overdue = false
 	e.addTimerChoices()
+	if !e.overdue && len(e.choices) > len(e.gch) && unsafe.SliceData(e.choices) != unsafe.SliceData(e.gch) {
+		// The timer choices outgrew e.gch's array: append made a larger
+		// one, which holds e.gch's choices first. e.gch keeps it, so
+		// that the next steps append their timer choices in place: a
+		// hundred sleepers due together (conc's pool tests) allocated
+		// and copied an array of every choice at every step.
+		e.gch = e.choices[:len(e.gch)]
+	}
 	e.dropSpinners()
 }
 

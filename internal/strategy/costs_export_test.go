@@ -18,7 +18,7 @@ func CheckOrderAndCosts(p *engine.Point) error {
 	if want := refOrder(p, ok); fmt.Sprint(order) != fmt.Sprint(want) {
 		return fmt.Errorf("round-robin order %v, want %v", order, want)
 	}
-	pc, dc := preemptionCosts(p, ok, order), delayCosts(p, ok, order)
+	pc, dc := preemptionCosts(nil, p, ok, order), delayCosts(nil, p, ok, order)
 	for k, j := range order {
 		if want := refPreemptionCost(p, ok, j); pc[k] != want {
 			return fmt.Errorf("preemption cost of choice %d (%s) is %d, want %d", j, p.Choices[j].Key(), pc[k], want)

@@ -47,6 +47,10 @@ type DFS struct {
 	bugs     int
 
 	sub *unitInfo // the subtree explored, when restricted to one (split.go)
+
+	// Scratch slices of Choose, kept from point to point: it ran at
+	// every point of a run and allocated them each time.
+	okBuf, orderBuf, costBuf []int
 }
 
 type dfsNode struct {
@@ -116,11 +120,13 @@ func (d *DFS) Choose(p *engine.Point) int {
 		}
 		return nd.order[nd.next]
 	}
-	ok := d.spin.allowed(p)
-	order := rrOrder(p, ok)
+	ok := d.spin.allowedTo(d.okBuf, p)
+	order := rrOrderTo(d.orderBuf, p, ok)
+	d.okBuf, d.orderBuf = ok, order
 	var costs []int
 	if d.cost != nil {
-		costs = d.cost(p, ok, order)
+		costs = d.cost(d.costBuf, p, ok, order)
+		d.costBuf = costs
 	}
 	if d.MaxDepth > 0 && i >= d.MaxDepth {
 		if len(order) > 1 {
@@ -139,6 +145,17 @@ func (d *DFS) Choose(p *engine.Point) int {
 		return order[0]
 	}
 	nd := dfsNode{n: len(p.Choices), base: d.cur}
+	if len(d.stack) < cap(d.stack) {
+		// The node that was here was popped (End): nothing else holds
+		// its arrays (split.go copies a node's), so this one reuses them.
+		old := d.stack[:len(d.stack)+1][len(d.stack)]
+		nd.order, nd.costs = old.order[:0], old.costs[:0]
+	}
+	if cap(nd.order) < len(order) || cap(nd.costs) < len(order) {
+		// One array for both, at their largest.
+		buf := make([]int, 2*len(order))
+		nd.order, nd.costs = buf[:0:len(order)], buf[len(order):len(order)]
+	}
 	if d.sub != nil {
 		nd.keys = choiceKeys(p)
 	}
@@ -156,7 +173,7 @@ func (d *DFS) Choose(p *engine.Point) int {
 	}
 	if len(nd.order) == 0 {
 		// Cannot happen: the round-robin choice costs nothing.
-		nd.order, nd.costs = order[:1], []int{0}
+		nd.order, nd.costs = append(nd.order, order[0]), append(nd.costs, 0)
 	}
 	nd.start = d.runs
 	d.stack = append(d.stack, nd)

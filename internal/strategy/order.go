@@ -133,8 +133,14 @@ func heddleFunc(fn string) bool {
 // under fair scheduling: a spinning goroutine only runs when nothing else
 // can.
 func (t *spinTracker) allowed(p *engine.Point) []int {
+	return t.allowedTo(nil, p)
+}
+
+// allowedTo is allowed appending to dst[:0] (a scratch slice the caller
+// keeps from point to point: DFS.Choose).
+func (t *spinTracker) allowedTo(dst []int, p *engine.Point) []int {
 	t.observe(p)
-	out := make([]int, 0, len(p.Choices))
+	out := dst[:0]
 	for i, c := range p.Choices {
 		if c.G != nil && t.spinning(c.G) {
 			continue
@@ -171,6 +177,12 @@ func rrStart(p *engine.Point) int {
 // select's cases) stay together and in p's order; it costs O(n log n),
 // which matters when thousands of goroutines are enabled at once.
 func rrOrder(p *engine.Point, idx []int) []int {
+	return rrOrderTo(nil, p, idx)
+}
+
+// rrOrderTo is rrOrder appending to dst[:0], which must not share idx's
+// array.
+func rrOrderTo(dst []int, p *engine.Point, idx []int) []int {
 	start := rrStart(p)
 	ngs := len(p.Exec.Gs())
 	if ngs == 0 {
@@ -183,18 +195,19 @@ func rrOrder(p *engine.Point, idx []int) []int {
 		}
 		return ((c.G.Index-start)%ngs + ngs) % ngs
 	}
-	if out, ok := rrRotate(p, idx, start); ok {
+	if out, ok := rrRotate(dst, p, idx, start); ok {
 		return out
 	}
-	out := append([]int(nil), idx...)
+	out := append(dst[:0], idx...)
 	sort.SliceStable(out, func(a, b int) bool { return dist(out[a]) < dist(out[b]) })
 	return out
 }
 
 // rrRotate is rrOrder in one pass when idx lists goroutines in creation
 // order, then timers, as the engine offers them: round-robin order is then
-// a rotation. ok is false when idx is not in that order.
-func rrRotate(p *engine.Point, idx []int, start int) (out []int, ok bool) {
+// a rotation, appended to dst[:0]. ok is false when idx is not in that
+// order.
+func rrRotate(dst []int, p *engine.Point, idx []int, start int) (out []int, ok bool) {
 	split, timers := len(idx), len(idx) // first goroutine at or after start; first timer
 	last := -1
 	for a, i := range idx {
@@ -216,8 +229,7 @@ func rrRotate(p *engine.Point, idx []int, start int) (out []int, ok bool) {
 	if split > timers {
 		split = timers
 	}
-	out = make([]int, 0, len(idx))
-	out = append(out, idx[split:timers]...)
+	out = append(dst[:0], idx[split:timers]...)
 	out = append(out, idx[:split]...)
 	return append(out, idx[timers:]...), true
 }
@@ -225,15 +237,27 @@ func rrRotate(p *engine.Point, idx []int, start int) (out []int, ok bool) {
 // costsFunc returns the cost of each choice of order, which is p's
 // allowed choices ok in round-robin order (rrOrder): the preemptions or
 // delays that taking it adds to the run. One pass over the order, not one
-// per choice: a point may have thousands of choices.
-type costsFunc func(p *engine.Point, ok, order []int) []int
+// per choice: a point may have thousands of choices. The costs are
+// written to dst[:len(order)] (grown if needed): a scratch slice the
+// caller keeps from point to point.
+type costsFunc func(dst []int, p *engine.Point, ok, order []int) []int
+
+// zeroed returns dst resliced (or grown) to n elements, all zero.
+func zeroed(dst []int, n int) []int {
+	if cap(dst) < n {
+		return make([]int, n)
+	}
+	dst = dst[:n]
+	clear(dst)
+	return dst
+}
 
 // preemptionCosts is seed-004 §2.2 (Maple's IsPreemptiveChoice): choosing
 // a choice costs 1 when the goroutine that ran the previous step is still
 // enabled (and not deprioritized as spinning) and the choice is not one of
 // its own.
-func preemptionCosts(p *engine.Point, ok, order []int) []int {
-	out := make([]int, len(order))
+func preemptionCosts(dst []int, p *engine.Point, ok, order []int) []int {
+	out := zeroed(dst, len(order))
 	if p.Prev < 0 {
 		return out
 	}
@@ -265,8 +289,8 @@ func preemptionCosts(p *engine.Point, ok, order []int) []int {
 // scheduler takes the first). In round-robin order a goroutine's choices
 // are contiguous, so the cost of the k-th choice of the n-th goroutine
 // passed is n + k.
-func delayCosts(p *engine.Point, ok, order []int) []int {
-	out := make([]int, len(order))
+func delayCosts(dst []int, p *engine.Point, ok, order []int) []int {
+	out := zeroed(dst, len(order))
 	blocks := 0 // goroutines passed before the current one
 	var cur *engine.G
 	k := 0 // the choice's rank among its goroutine's
