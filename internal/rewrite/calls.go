@@ -452,6 +452,9 @@ func (r *rewriter) planCall(call *ast.CallExpr) {
 		}
 	case "math/rand", "math/rand/v2":
 		name := fn.Name()
+		if r.planRandSource(call, path, name) {
+			return
+		}
 		if name == "Seed" || name == "N" || strings.HasPrefix(name, "New") {
 			return
 		}

@@ -21,7 +21,7 @@ import (
 
 // Version identifies the rewriter's output format. It is part of every
 // cache key: change it whenever the generated code changes.
-const Version = "heddle-rewrite-18"
+const Version = "heddle-rewrite-19"
 
 // Options configures Rewrite.
 type Options struct {
