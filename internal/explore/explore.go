@@ -742,8 +742,9 @@ func (x *explorer) nondeterministic(run int, res *engine.Result, bug *engine.Bug
 	why := strings.TrimPrefix(bug.Message, "the test is nondeterministic by itself: ")
 	text := fmt.Sprintf("heddle: cannot explore %s: it is nondeterministic by itself (run %d): %s\n"+
 		"  This is not a bug in the code, and the test was not explored further. Make what it does depend only on its schedule:\n"+
-		"  draw random numbers from math/rand's functions or a source with a fixed seed, not one seeded with the clock, read\n"+
-		"  the clock through package time in code heddle rewrites, and reset package state at the start of the test.\n"+
+		"  draw random numbers from math/rand (its functions, or a source made with rand.NewSource, which heddle seeds per\n"+
+		"  run), not from a source of your own, read the clock through package time in code heddle rewrites, and reset\n"+
+		"  package state at the start of the test.\n"+
 		"  (-strict-nondeterminism makes this fail the test.)\n",
 		x.name(), run, why)
 	x.emit(event.Event{Action: event.Nondeterministic, Kind: engine.KindNondeterminism, Message: bug.Message, Run: run, Steps: res.Steps, Report: text})
