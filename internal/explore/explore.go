@@ -741,6 +741,7 @@ func (x *explorer) nondeterministic(run int, res *engine.Result, bug *engine.Bug
 	x.t.Helper()
 	why := strings.TrimPrefix(bug.Message, "the test is nondeterministic by itself: ")
 	text := fmt.Sprintf("heddle: cannot explore %s: it is nondeterministic by itself (run %d): %s\n"+
+		x.uncontrolledNote()+
 		"  This is not a bug in the code, and the test was not explored further. Make what it does depend only on its schedule:\n"+
 		"  draw random numbers from math/rand (its functions, or a source made with rand.NewSource, which heddle seeds per\n"+
 		"  run), not from a source of your own, read the clock through package time in code heddle rewrites, and reset\n"+
@@ -751,6 +752,23 @@ func (x *explorer) nondeterministic(run int, res *engine.Result, bug *engine.Bug
 	x.t.Log("\n" + text)
 }
 
+// uncontrolledNote names, for a test that ran differently under one
+// schedule, what heddle saw run outside its control during the runs: the
+// likely cause, which the generic list of causes does not single out.
+func (x *explorer) uncontrolledNote() string {
+	var note string
+	if x.natives > 0 {
+		note += fmt.Sprintf("  During its runs, goroutines heddle does not control (started in init, by a finalizer, or by code that is not\n"+
+			"  rewritten) ran %d calls of rewritten code natively, at instants of real time (a ticker of a package-level\n"+
+			"  pool or cache, say): what they do is not part of the schedule.\n", x.natives)
+	}
+	if x.detaches > 0 {
+		note += fmt.Sprintf("  During its runs, goroutines waited %d times in code heddle does not control (I/O, a subprocess, a lock of\n"+
+			"  code that is not rewritten): when they come back is not part of the schedule.\n", x.detaches)
+	}
+	return note
+}
+
 // checkDeterminism replays a run and compares the steps: a test
 // whose behaviour under a fixed schedule changes from run to run cannot be
 // explored or replayed faithfully.
@@ -758,6 +776,8 @@ func (x *explorer) checkDeterminism(first *engine.Result, seed uint64) *engine.B
 	keys := choiceKeys(first.Choices)
 	rs := x.newRunT()
 	res := x.exec(engine.Config{Seed: seed, Trace: true}, strategy.NewReplay(keys), rs)
+	x.natives += res.Natives
+	x.detaches += res.Detaches
 	if res.OverMemory != "" || res.OverTime {
 		return nil // the next run that grows so says so; or the budget is spent
 	}
