@@ -32,3 +32,40 @@ var defaultRandV2 = randv2.New(v2Global{})
 type v2Global struct{}
 
 func (v2Global) Uint64() uint64 { return randv2.Uint64() }
+
+// RandV2New replaces math/rand/v2.New(src) when src is a generator the
+// call makes (NewPCG, NewChaCha8): as RandNewSource does for math/rand,
+// the Rand draws from src in the run that made it from a seed that is not
+// the clock's, and otherwise, in a run, from a state seeded from the run's
+// random source when the run first draws from it.
+func RandV2New(src randv2.Source, clock bool) *randv2.Rand {
+	s := &runSourceV2{native: src}
+	if x := engine.Current(); x != nil && !clock {
+		s.owner = runIDOf(x)
+	}
+	return randv2.New(s)
+}
+
+type runSourceV2 struct {
+	native randv2.Source
+	owner  uint64
+	run    uint64
+	cur    randv2.Source
+}
+
+func (s *runSourceV2) Uint64() uint64 {
+	x := engine.Current()
+	if x == nil {
+		return s.native.Uint64()
+	}
+	id := runIDOf(x)
+	if id == s.owner {
+		return s.native.Uint64()
+	}
+	if s.run != id || s.cur == nil {
+		s.run = id
+		src := x.RandSource()
+		s.cur = randv2.NewPCG(src.Uint64(), src.Uint64())
+	}
+	return s.cur.Uint64()
+}

@@ -818,13 +818,32 @@ func (x *explorer) nondeterministic(run int, res *engine.Result, bug *engine.Bug
 	x.t.Helper()
 	why := strings.TrimPrefix(bug.Message, "the test is nondeterministic by itself: ")
 	text := fmt.Sprintf("heddle: cannot explore %s: it is nondeterministic by itself (run %d): %s\n"+
+		x.uncontrolledNote()+
 		"  This is not a bug in the code, and the test was not explored further. Make what it does depend only on its schedule:\n"+
-		"  draw random numbers from math/rand's functions or a source with a fixed seed, not one seeded with the clock, read\n"+
-		"  the clock through package time in code heddle rewrites, and reset package state at the start of the test.\n"+
+		"  draw random numbers from math/rand (its functions, or a source made with rand.NewSource, which heddle seeds per\n"+
+		"  run), not from a source of your own, read the clock through package time in code heddle rewrites, and reset\n"+
+		"  package state at the start of the test.\n"+
 		"  (-strict-nondeterminism makes this fail the test.)\n",
 		x.name(), run, why)
 	x.emit(event.Event{Action: event.Nondeterministic, Kind: engine.KindNondeterminism, Message: bug.Message, Run: run, Steps: res.Steps, Report: text})
 	x.t.Log("\n" + text)
+}
+
+// uncontrolledNote names, for a test that ran differently under one
+// schedule, what heddle saw run outside its control during the runs: the
+// likely cause, which the generic list of causes does not single out.
+func (x *explorer) uncontrolledNote() string {
+	var note string
+	if x.natives > 0 {
+		note += fmt.Sprintf("  During its runs, goroutines heddle does not control (started in init, by a finalizer, or by code that is not\n"+
+			"  rewritten) ran %d calls of rewritten code natively, at instants of real time (a ticker of a package-level\n"+
+			"  pool or cache, say): what they do is not part of the schedule.\n", x.natives)
+	}
+	if x.detaches > 0 {
+		note += fmt.Sprintf("  During its runs, goroutines waited %d times in code heddle does not control (I/O, a subprocess, a lock of\n"+
+			"  code that is not rewritten): when they come back is not part of the schedule.\n", x.detaches)
+	}
+	return note
 }
 
 // checkDeterminism replays a run and compares the steps: a test
@@ -834,6 +853,8 @@ func (x *explorer) checkDeterminism(first *engine.Result, seed uint64) *engine.B
 	keys := choiceKeys(first.Choices)
 	rs := x.newRunT()
 	res := x.exec(engine.Config{Seed: seed, Trace: true}, strategy.NewReplay(keys), rs)
+	x.natives += res.Natives
+	x.detaches += res.Detaches
 	if res.OverMemory != "" || res.OverTime {
 		return nil // the next run that grows so says so; or the budget is spent
 	}

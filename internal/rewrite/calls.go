@@ -92,6 +92,8 @@ var methodFuncs = map[string]string{
 	"sync.Cond.Wait":        "CondWait",
 	"sync.Cond.Signal":      "CondSignal",
 	"sync.Cond.Broadcast":   "CondBroadcast",
+	"sync.Pool.Get":         "PoolGet",
+	"sync.Pool.Put":         "PoolPut",
 	"time.Timer.Stop":       "TimerStop",
 	"time.Timer.Reset":      "TimerReset",
 	"time.Ticker.Stop":      "TickerStop",
@@ -458,6 +460,9 @@ func (r *rewriter) planCall(call *ast.CallExpr) {
 		}
 	case "math/rand", "math/rand/v2":
 		name := fn.Name()
+		if r.planRandSource(call, path, name) {
+			return
+		}
 		if name == "Seed" || name == "N" || strings.HasPrefix(name, "New") {
 			return
 		}

@@ -2,15 +2,16 @@
 // test with full type information and rewrites, in the AST, every
 // concurrency construct into a call into heddle.dev/rt: go statements,
 // channel make/send/receive/close/len/cap, select, range over channels,
-// sync (Mutex, RWMutex, WaitGroup, Once, OnceFunc/OnceValue(s), Cond, Map,
+// sync (Mutex, RWMutex, WaitGroup, Once, OnceFunc/OnceValue(s), Cond, Map, Pool,
 // interface Lock/Unlock), sync/atomic functions and typed atomics, time
 // (Sleep, Now, Since, Until, After, Tick, NewTimer, NewTicker, AfterFunc,
 // Timer/Ticker Stop/Reset), context (WithCancel(Cause), WithTimeout(Cause),
 // WithDeadline(Cause), AfterFunc, Cause), runtime.Gosched/Goexit/
 // NumGoroutine/SetFinalizer/Stack/Caller/Callers/ReadMemStats and
 // testing.AllocsPerRun, map iteration order (drawn per run), the top-level functions of math/rand
-// and math/rand/v2, testing/quick.Check and CheckEqual (seeded from the
-// run), reflect's channel operations (reflect.Select, reflect.MakeChan,
+// and math/rand/v2 and the sources a program makes (math/rand.NewSource,
+// math/rand/v2.New of NewPCG/NewChaCha8), testing/quick.Check and
+// CheckEqual (seeded from the run), reflect's channel operations (reflect.Select, reflect.MakeChan,
 // and the Send, Recv, TrySend, TryRecv and Close methods of reflect.Value,
 // through a pointer too), iter.Pull and iter.Pull2 (whose iterator runs as
 // the goroutine that calls next), testing/synctest.Test and Wait (the

@@ -117,3 +117,15 @@ func generic[L sync.Locker](l L) {
 	l.Lock()
 	l.Unlock()
 }
+
+// A sync.Pool is the run's own during a run.
+type workers struct {
+	cache sync.Pool
+}
+
+func (w *workers) get(p *sync.Pool) any {
+	v := w.cache.Get()
+	w.cache.Put(v)
+	p.Put(p.Get())
+	return v
+}
