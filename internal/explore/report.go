@@ -22,7 +22,7 @@ import (
 // It returns false when the bug is filtered out or was reported already.
 func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug) bool {
 	x.t.Helper()
-	if k := bug.Kind + " " + x.where(bug); bug.Kind == engine.KindFail && x.seen[k] && !x.mayRecheck(k) {
+	if k := bug.Kind + " " + x.where(bug); bug.Kind == engine.KindFail && x.seen[k] && (firedEarly(res) || !x.mayRecheck(k)) {
 		return false // known without replaying it
 	}
 	keys := choiceKeys(res.Choices)
@@ -161,7 +161,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		return drop()
 	}
 	key := bug2.Kind + " " + x.where(bug2)
-	if x.seen[key] && !x.recheck(key) {
+	if x.seen[key] && (firedEarly(res) || !x.recheck(key)) {
 		return drop()
 	}
 	x.seen[key] = true
