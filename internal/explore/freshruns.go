@@ -226,20 +226,9 @@ func traceHash(steps []engine.Step) string {
 // binary (Config.OneRun) and returns the events it wrote (its verdicts,
 // with reports and schedules) and the hash of its steps.
 func (x *explorer) freshRun(name string, r int) ([]event.Event, string, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, "", err
-	}
-	ev, err := os.CreateTemp("", "heddle-run-*.jsonl")
-	if err != nil {
-		return nil, "", err
-	}
-	ev.Close()
-	defer os.Remove(ev.Name())
 	cfg := x.cfg
 	cfg.Strategy, cfg.FirstRun, cfg.Runs, cfg.OneRun = name, r, r, true
 	cfg.Unit, cfg.Yield, cfg.PackageTime, cfg.Tests = nil, "", 0, 0
-	cfg.Events, cfg.Verbose, cfg.Output = ev.Name(), false, false
 	cfg.Time = 0
 	limit := 5 * time.Minute
 	if !x.deadline.IsZero() {
@@ -247,35 +236,56 @@ func (x *explorer) freshRun(name string, r int) ([]event.Event, string, error) {
 		// A bug's report gets a little past the budget (reportDeadline).
 		limit = cfg.Time + cfg.Time/graceShare + 30*time.Second
 	}
-	b, err := json.Marshal(cfg)
+	evs, out, runErr, _, err := x.runSelf(cfg, limit, time.Second)
 	if err != nil {
 		return nil, "", err
+	}
+	for _, e := range evs {
+		if e.Action == event.Summary {
+			return evs, e.Trace, nil
+		}
+	}
+	return nil, "", fmt.Errorf("it ended without a summary (%v): %s", runErr, oneLine(lastLines(string(out), 3)))
+}
+
+// runSelf runs this test binary on the test, with configuration cfg and
+// its events written to a temporary file, which it returns. Past limit,
+// the process is asked to stop (SIGTERM: it ends its run and cleans up),
+// and killed if it did not within wait; a process it started in turn may
+// hold the output open: it is not waited for. timedOut says the limit was
+// reached.
+func (x *explorer) runSelf(cfg Config, limit, wait time.Duration) (evs []event.Event, out []byte, runErr error, timedOut bool, err error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, nil, nil, false, err
+	}
+	ev, err := os.CreateTemp("", "heddle-self-*.jsonl")
+	if err != nil {
+		return nil, nil, nil, false, err
+	}
+	ev.Close()
+	defer os.Remove(ev.Name())
+	cfg.Events, cfg.Verbose, cfg.Output = ev.Name(), false, false
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, nil, nil, false, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, "-test.run="+x.runPatternOf(), "-test.v=true")
 	cmd.Env = append(os.Environ(), EnvConfig+"="+string(b))
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	cmd.WaitDelay = time.Second
-	out, runErr := cmd.CombinedOutput()
+	cmd.WaitDelay = wait
+	out, runErr = cmd.CombinedOutput()
 	data, err := os.ReadFile(ev.Name())
 	if err != nil {
-		return nil, "", err
+		return nil, nil, nil, false, err
 	}
-	var evs []event.Event
-	ended, trace := false, ""
 	for _, l := range strings.Split(string(data), "\n") {
 		var e event.Event
-		if json.Unmarshal([]byte(l), &e) != nil {
-			continue
+		if json.Unmarshal([]byte(l), &e) == nil {
+			evs = append(evs, e)
 		}
-		if e.Action == event.Summary {
-			ended, trace = true, e.Trace
-		}
-		evs = append(evs, e)
 	}
-	if !ended {
-		return nil, "", fmt.Errorf("it ended without a summary (%v): %s", runErr, oneLine(lastLines(string(out), 3)))
-	}
-	return evs, trace, nil
+	return evs, out, runErr, ctx.Err() != nil, nil
 }

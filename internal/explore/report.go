@@ -1,15 +1,11 @@
 package explore
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"time"
 
 	"heddle.dev/internal/engine"
@@ -268,19 +264,9 @@ type freshResult struct {
 // returned; with avoid, it replays the schedule keeping the timers avoid
 // names from firing early (earlyNeeded), and returns how it ended.
 func (x *explorer) freshReport(path, avoid, target string, limits ...int) freshResult {
-	exe, err := os.Executable()
-	if err != nil {
-		return freshResult{err: err}
-	}
-	ev, err := os.CreateTemp("", "heddle-fresh-*.jsonl")
-	if err != nil {
-		return freshResult{err: err}
-	}
-	ev.Close()
-	defer os.Remove(ev.Name())
 	cfg := x.cfg
 	cfg.Strategy, cfg.Replay, cfg.Runs, cfg.Time, cfg.Budget = "replay", path, 1, 0, "1"
-	cfg.Events, cfg.Verbose, cfg.Output, cfg.KeepGoing = ev.Name(), false, false, false
+	cfg.KeepGoing = false
 	cfg.Unit, cfg.FirstRun, cfg.PackageTime, cfg.Tests = nil, 0, 0, 0
 	cfg.ReportRun, cfg.Avoid = avoid == "", avoid
 	if len(limits) == 2 {
@@ -290,49 +276,29 @@ func (x *explorer) freshReport(path, avoid, target string, limits ...int) freshR
 	// Within the time budget (report's deadline, reportDeadline), with a
 	// little more to end by itself; without one, 5 minutes.
 	cfg.Deadline = x.deadline
-	limit := 5 * time.Minute
+	limit, wait := 5*time.Minute, time.Second
 	if !x.deadline.IsZero() {
 		limit = time.Until(x.deadline) + freshSlack(x.cfg.Time)
+		wait = max(freshSlack(x.cfg.Time), 100*time.Millisecond)
 	}
-	b, err := json.Marshal(cfg)
-	if err != nil {
-		return freshResult{err: err}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, "-test.run="+x.runPatternOf(), "-test.v=true")
-	cmd.Env = append(os.Environ(), EnvConfig+"="+string(b))
-	// Past its time, it is asked to stop (SIGTERM: it ends its run and
-	// cleans up), and killed if it did not soon after; a process it
-	// started in turn may hold the output open: do not wait for it.
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	cmd.WaitDelay = time.Second
-	if !x.deadline.IsZero() {
-		cmd.WaitDelay = max(freshSlack(x.cfg.Time), 100*time.Millisecond)
-	}
-	out, runErr := cmd.CombinedOutput()
-	data, err := os.ReadFile(ev.Name())
+	evs, out, runErr, timedOut, err := x.runSelf(cfg, limit, wait)
 	if err != nil {
 		return freshResult{err: err}
 	}
 	var r freshResult
 	verdict := false
-	for _, l := range strings.Split(string(data), "\n") {
-		var e event.Event
-		if json.Unmarshal([]byte(l), &e) != nil {
-			continue
-		}
-		switch e.Action {
+	for i := range evs {
+		switch e := &evs[i]; e.Action {
 		case event.Bug, event.Timing:
 			verdict = true
-			r.report = &e
+			r.report = e
 		case event.Replayed:
 			verdict = true
 			r.why, r.kind, r.where = e.Message, e.Kind, e.Key
 			r.cut = e.Kind == "unknown" && e.Message == cutMessage
 		}
 	}
-	if !verdict && !x.deadline.IsZero() && ctx.Err() != nil {
+	if !verdict && !x.deadline.IsZero() && timedOut {
 		return freshResult{cut: true, kind: "unknown"}
 	}
 	if !verdict {
