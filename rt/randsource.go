@@ -24,17 +24,21 @@ import (
 // clock), clock telling whether the seed expression reads the clock. The
 // source it returns draws, in a run, from a state of that run: the seed it
 // was given when the run made it (or reseeded it) from a seed that is not
-// the clock's; otherwise a state seeded, when the run first draws from it,
-// from the run's random source (the one math/rand's top-level functions
-// draw from in a run, seeded from the run and recorded in its schedule).
-// The numbers vary from run to run as the native ones vary from process to
-// process, and the same schedule draws the same numbers, in the exploring
+// the clock's; for a source made before the run with such a seed, that
+// seed's numbers from the start, as the test run alone in a new process
+// draws them natively (a package generator with a fixed seed gives every
+// run the same numbers, not numbers no native run draws); otherwise (the
+// clock's seed) a state seeded, when the run first draws from it, from the
+// run's random source (the one math/rand's top-level functions draw from
+// in a run, seeded from the run and recorded in its schedule): those
+// numbers vary from run to run as the native ones vary from process to
+// process. The same schedule draws the same numbers, in the exploring
 // process and in `heddle replay`. Outside a run it is the native source.
 
 // RandNewSource replaces math/rand.NewSource. clock says the seed was
 // read from the clock.
 func RandNewSource(seed int64, clock bool) mathrand.Source {
-	s := &runSource{native: mathrand.NewSource(seed).(mathrand.Source64)}
+	s := &runSource{native: mathrand.NewSource(seed).(mathrand.Source64), seed: seed, clock: clock}
 	if x := engine.Current(); x != nil && !clock {
 		s.owner = runIDOf(x)
 	}
@@ -48,6 +52,8 @@ type runSource struct {
 	owner  uint64            // the run that made or seeded native; 0: none
 	run    uint64            // the run whose state cur is
 	cur    mathrand.Source64
+	seed   int64 // the last seed the program gave
+	clock  bool  // it was read from the clock
 }
 
 // src returns the state to draw from.
@@ -62,7 +68,11 @@ func (s *runSource) src() mathrand.Source64 {
 	}
 	if s.run != id || s.cur == nil {
 		s.run = id
-		s.cur = mathrand.NewSource(x.RandSource().Int63()).(mathrand.Source64)
+		seed := s.seed
+		if s.clock {
+			seed = x.RandSource().Int63()
+		}
+		s.cur = mathrand.NewSource(seed).(mathrand.Source64)
 	}
 	return s.cur
 }
@@ -74,6 +84,7 @@ func (s *runSource) Uint64() uint64 { return s.src().Uint64() }
 // source the run made; outside a run it is the native seed again.
 func (s *runSource) Seed(seed int64) {
 	s.native.Seed(seed)
+	s.seed, s.clock = seed, false
 	s.owner = 0
 	if x := engine.Current(); x != nil {
 		s.owner = runIDOf(x)

@@ -24,13 +24,16 @@ func runSeed(t *testing.T, seed uint64, body func()) {
 }
 
 // TestRandSourceAcrossRuns: a source made before the runs (a package
-// variable, as go-datastructures' skip list keeps one, seeded from the
-// clock) draws, in a run, what the run's seed gives: the same seed gives
-// the same numbers however many runs drew from the source before (the
-// replay of a schedule in the same process), and seeds give different
-// numbers. Natively the second run would go on from where the first left
-// the source.
+// variable, as go-datastructures' skip list keeps one) draws, in a run,
+// the same numbers however many runs drew from it before (the replay of a
+// schedule in the same process; natively the second run would go on from
+// where the first left the source). Seeded from the clock, those are what
+// the run's seed gives, and seeds give different numbers; from a fixed
+// seed, they are that seed's first numbers in every run, as the test run
+// alone in a new process draws them natively.
 func TestRandSourceAcrossRuns(t *testing.T) {
+	native := mathrand.New(mathrand.NewSource(12345))
+	fixed := fmt.Sprint(native.Int63(), native.Intn(1000))
 	for _, clock := range []bool{false, true} {
 		global := mathrand.New(rt.RandNewSource(12345, clock))
 		draw := func(seed uint64) string {
@@ -46,8 +49,11 @@ func TestRandSourceAcrossRuns(t *testing.T) {
 		for seed := uint64(1); seed <= 20; seed++ {
 			seen[draw(seed)] = true
 		}
-		if len(seen) < 20 {
-			t.Errorf("clock %v: 20 seeds drew %d different pairs of numbers, want 20", clock, len(seen))
+		switch {
+		case clock && len(seen) < 20:
+			t.Errorf("clock seed: 20 seeds drew %d different pairs of numbers, want 20", len(seen))
+		case !clock && (len(seen) != 1 || !seen[fixed]):
+			t.Errorf("fixed seed: 20 runs drew %v, want only the seed's own %s", seen, fixed)
 		}
 	}
 	// Outside a run, the native source with its seed.
@@ -88,19 +94,32 @@ func TestRandSourceMadeInRun(t *testing.T) {
 
 // TestRandV2NewAcrossRuns is TestRandSourceAcrossRuns for math/rand/v2.
 func TestRandV2NewAcrossRuns(t *testing.T) {
-	global := rt.RandV2New(randv2.NewPCG(1, 2), false)
-	draw := func(seed uint64) uint64 {
-		var out uint64
-		runSeed(t, seed, func() { out = global.Uint64() })
-		return out
-	}
-	if a, b := draw(3), draw(3); a != b {
-		t.Errorf("seed 3 drew %d, then %d", a, b)
-	}
-	if a, b := draw(3), draw(4); a == b {
-		t.Errorf("seeds 3 and 4 both drew %d", a)
-	}
 	want := randv2.New(randv2.NewPCG(1, 2)).Uint64()
+	for _, clock := range []bool{false, true} {
+		global := rt.RandV2New(randv2.NewPCG(1, 2), clock)
+		draw := func(seed uint64) uint64 {
+			var out uint64
+			runSeed(t, seed, func() { out = global.Uint64() })
+			return out
+		}
+		if a, b := draw(3), draw(3); a != b {
+			t.Errorf("clock %v: seed 3 drew %d, then %d", clock, a, b)
+		}
+		a, b := draw(3), draw(4)
+		if clock && a == b {
+			t.Errorf("clock seed: seeds 3 and 4 both drew %d", a)
+		}
+		if !clock && (a != want || b != want) {
+			t.Errorf("fixed seed: seeds 3 and 4 drew %d and %d, want PCG(1, 2)'s first, %d", a, b, want)
+		}
+	}
+	g := rt.RandV2New(randv2.NewChaCha8([32]byte{1}), false)
+	wantC := randv2.New(randv2.NewChaCha8([32]byte{1})).Uint64()
+	runSeed(t, 6, func() {
+		if got := g.Uint64(); got != wantC {
+			t.Errorf("ChaCha8 made before the run: %d, want its first, %d", got, wantC)
+		}
+	})
 	runSeed(t, 5, func() {
 		if got := rt.RandV2New(randv2.NewPCG(1, 2), false).Uint64(); got != want {
 			t.Errorf("made in the run from PCG(1, 2): %d, want %d", got, want)

@@ -3,6 +3,7 @@
 package rt
 
 import (
+	"encoding"
 	randv2 "math/rand/v2"
 
 	"heddle.dev/internal/engine"
@@ -37,11 +38,18 @@ func (v2Global) Uint64() uint64 { return randv2.Uint64() }
 // call makes (NewPCG, NewChaCha8): as RandNewSource does for math/rand,
 // the Rand draws from src in the run that made it from a seed that is not
 // the clock's, and otherwise, in a run, from a state seeded from the run's
-// random source when the run first draws from it.
+// random source when the run first draws from it; a generator made
+// before the run from a fixed seed draws its numbers from the start in
+// every run, as a test run alone in a new process draws them natively.
 func RandV2New(src randv2.Source, clock bool) *randv2.Rand {
 	s := &runSourceV2{native: src}
-	if x := engine.Current(); x != nil && !clock {
-		s.owner = runIDOf(x)
+	if !clock {
+		if m, ok := src.(encoding.BinaryMarshaler); ok {
+			s.start, _ = m.MarshalBinary()
+		}
+		if x := engine.Current(); x != nil {
+			s.owner = runIDOf(x)
+		}
 	}
 	return randv2.New(s)
 }
@@ -51,6 +59,24 @@ type runSourceV2 struct {
 	owner  uint64
 	run    uint64
 	cur    randv2.Source
+	start  []byte // the state it was made with (PCG, ChaCha8), unless from the clock
+}
+
+// restart returns a generator of src's type in state, or nil.
+func restart(src randv2.Source, state []byte) randv2.Source {
+	switch src.(type) {
+	case *randv2.PCG:
+		p := new(randv2.PCG)
+		if p.UnmarshalBinary(state) == nil {
+			return p
+		}
+	case *randv2.ChaCha8:
+		c := new(randv2.ChaCha8)
+		if c.UnmarshalBinary(state) == nil {
+			return c
+		}
+	}
+	return nil
 }
 
 func (s *runSourceV2) Uint64() uint64 {
@@ -64,8 +90,13 @@ func (s *runSourceV2) Uint64() uint64 {
 	}
 	if s.run != id || s.cur == nil {
 		s.run = id
-		src := x.RandSource()
-		s.cur = randv2.NewPCG(src.Uint64(), src.Uint64())
+		if s.cur = nil; s.start != nil {
+			s.cur = restart(s.native, s.start)
+		}
+		if s.cur == nil {
+			src := x.RandSource()
+			s.cur = randv2.NewPCG(src.Uint64(), src.Uint64())
+		}
 	}
 	return s.cur.Uint64()
 }
