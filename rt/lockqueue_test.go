@@ -154,7 +154,13 @@ func TestMutexStarvationHandoff(t *testing.T) {
 }
 
 // starvation is TestMutexStarvationHandoff's program.
-func starvation() string {
+func starvation() string { return handoff(true) }
+
+// handoff: the test holds a lock a goroutine A waits on for 200 ms, then
+// unlocks and locks it again; with starve, it keeps it another 200 ms
+// (A, waiting over 1 ms, puts the mutex in starvation mode), tries it
+// once unlocked, and locks it again.
+func handoff(starve bool) string {
 	var mu sync.Mutex
 	var got []string
 	var wg sync.WaitGroup
@@ -165,15 +171,16 @@ func starvation() string {
 	rt.MutexUnlock(&mu)
 	rt.MutexLock(&mu)
 	got = append(got, "main")
-	rt.Sleep(200 * time.Millisecond)
-	rt.MutexUnlock(&mu)
-	tried := rt.MutexTryLock(&mu)
-	if tried {
-		got = append(got, "trylock")
+	if starve {
+		rt.Sleep(200 * time.Millisecond)
 		rt.MutexUnlock(&mu)
+		if rt.MutexTryLock(&mu) {
+			got = append(got, "trylock")
+			rt.MutexUnlock(&mu)
+		}
+		rt.MutexLock(&mu)
+		got = append(got, "main")
 	}
-	rt.MutexLock(&mu)
-	got = append(got, "main")
 	rt.MutexUnlock(&mu)
 	rt.WaitGroupWait(&wg)
 	return strings.Join(got, " ")
@@ -182,21 +189,7 @@ func starvation() string {
 // Without a barger, no starvation mode: the waiter that queued 1 ms ago
 // competes with the test's Lock after the test's Unlock.
 func TestMutexNoStarvationWithoutLoss(t *testing.T) {
-	found, bugs, _ := exhaust(t, func() string {
-		var mu sync.Mutex
-		var got []string
-		var wg sync.WaitGroup
-		rt.WaitGroupAdd(&wg, 1)
-		rt.MutexLock(&mu)
-		rt.Go(func() { rt.MutexLock(&mu); got = append(got, "A"); rt.MutexUnlock(&mu); rt.WaitGroupDone(&wg) })
-		rt.Sleep(200 * time.Millisecond)
-		rt.MutexUnlock(&mu)
-		rt.MutexLock(&mu)
-		got = append(got, "main")
-		rt.MutexUnlock(&mu)
-		rt.WaitGroupWait(&wg)
-		return strings.Join(got, " ")
-	})
+	found, bugs, _ := exhaust(t, func() string { return handoff(false) })
 	if len(bugs) > 0 || keys(found) != "A main | main A" {
 		t.Fatalf("outcomes %q, bugs %v; want both orders", keys(found), bugs)
 	}

@@ -21,6 +21,19 @@ func readers(n int) func() {
 	}
 }
 
+// readersLogged is readers(n) whose readers log what they read: the
+// terminal states of an outcome are the 2^n classes.
+func readersLogged(n int) func(o *outcome) {
+	return func(o *outcome) {
+		var x int32
+		rt.Go(func() { atomic.StoreInt32(rt.AtomicW(&x), 1) })
+		for g := 1; g <= n; g++ {
+			g := g
+			rt.Go(func() { o.log(g, atomic.LoadInt32(rt.AtomicR(&x))) })
+		}
+	}
+}
+
 // lastzero(n): an array of n+1 zeros; goroutine 0 finds the highest index
 // holding zero, scanning down from n; goroutine j (1..n) sets
 // x[j] = x[j-1] + 1.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -170,14 +169,7 @@ func TestParallelEqualsSequential(t *testing.T) {
 // either: this test does not tell the two rules apart.)
 func TestSplitReadersKeepsEveryClass(t *testing.T) {
 	for n := 2; n <= 4; n++ {
-		prog := func(o *outcome) {
-			var x int32
-			rt.Go(func() { atomic.StoreInt32(rt.AtomicW(&x), 1) })
-			for g := 1; g <= n; g++ {
-				g := g
-				rt.Go(func() { o.log(g, atomic.LoadInt32(rt.AtomicR(&x))) })
-			}
-		}
+		prog := readersLogged(n)
 		want := exploreUpTo(strategy.NewSourceDPOR(), 1000, prog)
 		if len(want.outcomes) != 1<<n {
 			t.Fatalf("sequential source DPOR reaches %d outcomes, want %d: %v", len(want.outcomes), 1<<n, want.outcomes)
@@ -741,14 +733,7 @@ func TestODSplitMergesLateSequences(t *testing.T) {
 	defer func(y time.Duration) { strategy.YieldAfter = y }(strategy.YieldAfter)
 	strategy.YieldAfter = 0
 	for n := 4; n <= 6; n++ {
-		prog := func(o *outcome) {
-			var x int32
-			rt.Go(func() { atomic.StoreInt32(rt.AtomicW(&x), 1) })
-			for g := 1; g <= n; g++ {
-				g := g
-				rt.Go(func() { o.log(g, atomic.LoadInt32(rt.AtomicR(&x))) })
-			}
-		}
+		prog := readersLogged(n)
 		want := exploreUpTo(strategy.NewOptimalDPOR(), 1000, prog)
 		got, finished, _, _ := parallelRun(t, strategy.RootUnit("odpor", 0), 2, 8, prog)
 		if !finished {
