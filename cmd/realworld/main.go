@@ -112,18 +112,23 @@ func mainErr(command, budget, flags string, timeout, nativeTO, replayTO time.Dur
 }
 
 // write writes the page to out (- for standard output) and, beside it,
-// the results as JSON (out with .json for .md), from which -from renders
-// the page again once reports are classified.
+// the reports' texts (out with -reports.md for .md) and the results as
+// JSON (out with .json for .md), from which -from renders the pages again
+// once reports are classified.
 func write(res *realworld.Results, out string) error {
-	md := res.Markdown()
 	if out == "-" {
-		_, err := os.Stdout.WriteString(md)
+		_, err := os.Stdout.WriteString(res.Markdown())
 		return err
 	}
+	reports := strings.TrimSuffix(out, ".md") + "-reports.md"
+	res.Page, res.ReportsPage = filepath.Base(out), filepath.Base(reports)
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(out, []byte(md), 0o644); err != nil {
+	if err := os.WriteFile(out, []byte(res.Markdown()), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(reports, []byte(res.ReportsMarkdown()), 0o644); err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(res, "", "\t")

@@ -45,6 +45,11 @@ type Results struct {
 
 	// How the results were made, for the page.
 	Command, Machine, Commit string
+
+	// The pages' file names, for the links between them: the page of
+	// results and the page of report texts (ReportsMarkdown). Set by
+	// whoever writes them; not saved.
+	Page, ReportsPage string `json:"-"`
 }
 
 // Reclassify looks up every report's classification again (after
@@ -101,6 +106,7 @@ type HeddleResult struct {
 type TimingVerdict struct {
 	Package, Test, Message string
 	Schedule               string
+	Text                   string // the verdict's report as heddle printed it
 	Replayed               bool   // its printed replay command reproduced the failure
 	ReplayOut              string // why not, when it did not
 }
@@ -117,6 +123,7 @@ type Report struct {
 	Package, Test, Kind, Message string
 	Schedule, Replay             string
 	First                        string // the report's first line after the heading
+	Text                         string // the report as heddle printed it
 	Replayed                     bool   // the printed replay command said "reproduced" and exited 1
 	ReplayOut                    string // why not, when it did not
 	Class                        Class
@@ -204,7 +211,7 @@ func RunModule(ctx context.Context, cfg Config, m Module) *ModuleResult {
 	var bugs []event.Event
 	mr.Heddle, bugs = runHeddleTest(ctx, cfg, dir, filepath.Join(dir, ".heddle-schedules"))
 	for _, e := range bugs {
-		r := &Report{Package: e.Package, Test: e.Test, Kind: e.Kind, Message: e.Message, Schedule: e.Schedule, Replay: e.Replay, First: reportFirst(e.Report)}
+		r := &Report{Package: e.Package, Test: e.Test, Kind: e.Kind, Message: e.Message, Schedule: e.Schedule, Replay: e.Replay, First: reportFirst(e.Report), Text: e.Report}
 		r.Class = Classify(r.Package, r.Test, r.Kind)
 		if r.Schedule == "" {
 			r.ReplayOut = "no schedule was written"
@@ -528,7 +535,7 @@ func runHeddleTest(ctx context.Context, cfg Config, dir, schedules string) (Hedd
 			bugs = append(bugs, e)
 			reported[e.Package+"."+e.Test] = true
 		case event.Timing:
-			r.Timing = append(r.Timing, TimingVerdict{Package: e.Package, Test: e.Test, Message: e.Message, Schedule: e.Schedule})
+			r.Timing = append(r.Timing, TimingVerdict{Package: e.Package, Test: e.Test, Message: e.Message, Schedule: e.Schedule, Text: e.Report})
 		case event.Nondeterministic:
 			r.Unexplorable = append(r.Unexplorable, Unexplorable{Package: e.Package, Test: e.Test, Why: e.Message})
 		case event.Summary:

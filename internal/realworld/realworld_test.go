@@ -66,8 +66,9 @@ func TestMarkdown(t *testing.T) {
 			Timing:       []TimingVerdict{{Package: "example.com/m/p", Test: "TestC", Replayed: true, Message: "the test assumes the machine is never slower than 10ms: ...\n  the failure: fail: p_test.go:20: late"}},
 			Unexplorable: []Unexplorable{{Package: "example.com/m/q", Test: "TestQuick", Why: "the same schedule ran differently twice (step 15 was g0 lock, then g0 atomic.load)"}}},
 		Reports: []*Report{
-			{Package: "example.com/m/p", Test: "TestA", Kind: "fail", First: "p_test.go:9: got 0", Replayed: true},
-			{Package: "example.com/m/p", Test: "TestB", Kind: "leak", ReplayOut: "exit 2: diverged"},
+			{Package: "example.com/m/p", Test: "TestA", Kind: "fail", First: "p_test.go:9: got 0", Replayed: true,
+				Text: "heddle: fail in TestA (run 3)\n\np_test.go:9: got 0\n\nsee ```this``` quoted\n"},
+			{Package: "example.com/m/p", Test: "TestB", Kind: "leak", ReplayOut: "exit 2: diverged", Message: "1 goroutine leaked"},
 		},
 	}, {Module: Module{Path: "example.com/gone", Version: "v0.1.0"}, Err: "go mod download: not found"}}
 	res.Reclassify()
@@ -76,8 +77,8 @@ func TestMarkdown(t *testing.T) {
 		"| example.com/m | v1.0.0 | ok (2s) | ok | 2 / 2 / 0 (1 not explorable) | 1 fail: 1, 1 leak: 0 | 30s | 100 | 0.0× |",
 		"| example.com/gone | v0.1.0 | not run: go mod download: not found |",
 		"2 reports: 0 bugs in the code, 1 bugs in the test, 0 timing-dependent tests, 0 heddle faults, 1 unclassified; 100% (1 of 1 classified) genuine. 1 of 2 replay",
-		"| example.com/m | p TestA | fail | yes | bug in the test | asserts before waiting | p_test.go:9: got 0 |",
-		"| example.com/m | p TestB | leak | no: exit 2: diverged | unclassified |",
+		"| 1 | example.com/m | p TestA | fail | yes | bug in the test | asserts before waiting | p_test.go:9: got 0 |",
+		"| 2 | example.com/m | p TestB | leak | no: exit 2: diverged | unclassified |",
 		"1 timing verdicts: tests that fail only when a timer fires early",
 		"| example.com/m | p TestC | yes | the test assumes the machine is never slower than 10ms: ... |",
 		"## Tests heddle cannot explore",
@@ -85,6 +86,24 @@ func TestMarkdown(t *testing.T) {
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("results lack %q:\n%s", want, md)
+		}
+	}
+
+	// The reports' page: every report's text, numbered as in the table,
+	// in a fence the text cannot close, and what a replay that failed said.
+	res.Page, res.ReportsPage = "realworld.md", "realworld-reports.md"
+	if md := res.Markdown(); !strings.Contains(md, "is in [realworld-reports.md](realworld-reports.md), numbered as here") {
+		t.Errorf("results do not link the reports' page:\n%s", md)
+	}
+	rp := res.ReportsMarkdown()
+	for _, want := range []string{
+		"the run of [realworld.md](realworld.md)",
+		"## 1. example.com/m p TestA: fail\n\nVerdict: **bug in the test**. asserts before waiting\n\n````\nheddle: fail in TestA (run 3)\n\np_test.go:9: got 0\n\nsee ```this``` quoted\n````\n",
+		"## 2. example.com/m p TestB: leak\n\nVerdict: **unclassified**.\n\nThe printed replay command did not reproduce it: exit 2: diverged\n\n```\n(the report's text was not kept by this run; its message:)\n1 goroutine leaked\n```\n",
+		"## T1. example.com/m p TestC\n",
+	} {
+		if !strings.Contains(rp, want) {
+			t.Errorf("reports' page lacks %q:\n%s", want, rp)
 		}
 	}
 }

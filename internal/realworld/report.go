@@ -41,9 +41,12 @@ func (res *Results) Markdown() string {
 	p("%d reports: %d bugs in the code, %d bugs in the test, %d timing-dependent tests, %d heddle faults, %d unclassified; %s genuine. %d of %d replay with their printed command.\n\n",
 		len(all), counts[CodeBug], counts[TestBug], counts[Timing], counts[HeddleFault], counts[Unclassified], pct(genuine, len(all)-counts[Unclassified]), replayed, len(all))
 	if len(all) > 0 {
-		p("| module | test | kind | replays | verdict | why | report |\n")
-		p("|---|---|---|---|---|---|---|\n")
-		for _, mr := range all {
+		if res.ReportsPage != "" {
+			p("Each report's text, as heddle printed it, is in [%s](%s), numbered as here.\n\n", res.ReportsPage, res.ReportsPage)
+		}
+		p("| # | module | test | kind | replays | verdict | why | report |\n")
+		p("|---|---|---|---|---|---|---|---|\n")
+		for i, mr := range all {
 			r := mr.r
 			rep := "yes"
 			if !r.Replayed {
@@ -53,11 +56,7 @@ func (res *Results) Markdown() string {
 			if v == "" {
 				v = "unclassified"
 			}
-			test := r.Test
-			if sub := strings.TrimPrefix(strings.TrimPrefix(r.Package, mr.module), "/"); sub != "" {
-				test = sub + " " + test
-			}
-			p("| %s | %s | %s | %s | %s | %s | %s |\n", mr.module, test, r.Kind, rep, v, cell(r.Class.Why), cell(trunc(r.First, 160)))
+			p("| %d | %s | %s | %s | %s | %s | %s | %s |\n", i+1, mr.module, testName(mr.module, r.Package, r.Test), r.Kind, rep, v, cell(r.Class.Why), cell(trunc(r.First, 160)))
 		}
 		p("\n")
 	}
@@ -220,4 +219,75 @@ func trunc(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// ReportsMarkdown renders every report's text, as heddle printed it, for
+// docs/results/realworld-reports.md: the page of results classifies each
+// report by its first line, and a reader checks the classification, or
+// judges a report as a Go team would, from its text.
+func (res *Results) ReportsMarkdown() string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p("# heddle's reports on real test suites\n\n")
+	page := "the results page"
+	if res.Page != "" {
+		page = fmt.Sprintf("[%s](%s)", res.Page, res.Page)
+	}
+	p("Every report and timing verdict of the run of %s (`%s`, %s), as `heddle test` printed it, with the verdict of the classification and, when its printed replay command did not reproduce it, what the replay said.\n\n", page, res.Command, res.Commit)
+	for i, mr := range res.sortedReports() {
+		r := mr.r
+		v := string(r.Class.Verdict)
+		if v == "" {
+			v = "unclassified"
+		}
+		p("## %d. %s %s: %s\n\n", i+1, mr.module, testName(mr.module, r.Package, r.Test), r.Kind)
+		p("%s\n\n", strings.TrimSpace(fmt.Sprintf("Verdict: **%s**. %s", v, r.Class.Why)))
+		if !r.Replayed {
+			p("The printed replay command did not reproduce it: %s\n\n", cell(r.ReplayOut))
+		}
+		p("%s\n", fence(reportText(r.Text, r.Message)))
+	}
+	n := 0
+	for _, mr := range res.Modules {
+		for _, v := range mr.Heddle.Timing {
+			if n == 0 {
+				p("# Timing verdicts\n\n")
+			}
+			n++
+			p("## T%d. %s %s\n\n", n, mr.Module.Path, testName(mr.Module.Path, v.Package, v.Test))
+			if !v.Replayed {
+				p("The printed replay command did not reproduce it: %s\n\n", cell(v.ReplayOut))
+			}
+			p("%s\n", fence(reportText(v.Text, v.Message)))
+		}
+	}
+	return b.String()
+}
+
+// testName is a test's name on the pages: the package within the module,
+// then the test.
+func testName(module, pkg, test string) string {
+	if sub := strings.TrimPrefix(strings.TrimPrefix(pkg, module), "/"); sub != "" {
+		return sub + " " + test
+	}
+	return test
+}
+
+// reportText is a report's text, or its message when the results predate
+// the texts.
+func reportText(text, msg string) string {
+	if text == "" {
+		return "(the report's text was not kept by this run; its message:)\n" + msg
+	}
+	return text
+}
+
+// fence puts text in a fenced code block whose fence is longer than any
+// run of backquotes in it.
+func fence(text string) string {
+	f := "```"
+	for strings.Contains(text, f) {
+		f += "`"
+	}
+	return f + "\n" + strings.TrimRight(text, "\n") + "\n" + f + "\n"
 }
