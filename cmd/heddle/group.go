@@ -52,6 +52,7 @@ func exploreGroup(spec runSpec, evs []event.Event, left, took time.Duration, slo
 	s.Part = true
 	s.Args = argsForRun(spec.Args, explore.GroupRunPattern(names))
 	s.Config.Group = names
+	s.Lines = groupLines(names)
 	s.Config.Unit, s.Config.Yield = nil, ""
 	if spec.Config.PackageTime > 0 {
 		s.Config.PackageTime, s.Config.Tests = max(left, explore.MinShare), 1
@@ -95,7 +96,65 @@ func addGroup(res, g *runResult) string {
 	res.Events = append(res.Events, g.Events...)
 	res.Failed = res.Failed || g.Failed
 	res.Elapsed += g.Elapsed
-	return strings.TrimSuffix(strings.TrimSuffix(g.Output, "PASS\n"), "FAIL\n")
+	out := strings.TrimSuffix(strings.TrimSuffix(g.Output, "PASS\n"), "FAIL\n")
+	var names []string
+	for _, e := range g.Events {
+		if len(e.Group) > 0 {
+			names = e.Group
+			break
+		}
+	}
+	if names == nil {
+		return out
+	}
+	lines := groupLines(names)
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(out, "\n") {
+		if l == "" {
+			continue
+		}
+		if l, keep := lines(strings.TrimSuffix(l, "\n")); keep {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// groupLines returns the rewriting of the output lines of the process
+// that explores the group of parallel tests names (runSpec.Lines). That
+// process runs each of the tests again, and the last one explores them
+// all; with -v, go test's lines would show each test run and pass a second
+// time. They show the group instead, named as its events name it: one
+// "=== RUN" line for the group, no line for a test that passed on to the
+// last, and the last one's "--- PASS" as the group's. A test's "--- FAIL"
+// stays: the report under it says which tests ran together.
+func groupLines(names []string) func(string) (string, bool) {
+	group, last := explore.GroupName(names), names[len(names)-1]
+	ran := false
+	return func(line string) (string, bool) {
+		for _, n := range names {
+			switch line {
+			case "=== RUN   " + n:
+				if ran {
+					return "", false
+				}
+				ran = true
+				return "=== RUN   " + group, true
+			case "=== PAUSE " + n, "=== CONT  " + n:
+				return "", false
+			}
+			if rest, ok := strings.CutPrefix(line, "--- PASS: "+n+" "); ok {
+				if n != last {
+					return "", false
+				}
+				return "--- PASS: " + group + " " + rest, true
+			}
+		}
+		if strings.Contains(line, "heddle: "+explore.GroupPassedOn+" ") {
+			return "", false
+		}
+		return line, true
+	}
 }
 
 // groupShare is the number of shares of -budget-total to keep for the

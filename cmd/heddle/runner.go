@@ -47,6 +47,9 @@ type runSpec struct {
 	Part bool
 	// Env is added to the binary's environment.
 	Env []string
+	// Lines, if set, rewrites each line of the binary's output before it
+	// is printed (drop: false leaves it out); Output keeps it as it was.
+	Lines func(line string) (out string, keep bool)
 }
 
 // runResult is what a test binary did.
@@ -296,6 +299,12 @@ func runBinary(spec runSpec) (*runResult, error) {
 		out.WriteString(line + "\n")
 		if spec.Part && (line == "PASS" || line == "FAIL") {
 			continue // runEach prints one for the package
+		}
+		if spec.Lines != nil {
+			var keep bool
+			if line, keep = spec.Lines(line); !keep {
+				continue
+			}
 		}
 		if spec.JSON {
 			spec.Out.printEvent(event.Event{Action: event.Output, Package: spec.Package, Output: line + "\n"})

@@ -61,6 +61,10 @@ var groupBodies struct {
 	m map[string]func(*testing.T)
 }
 
+// GroupPassedOn is what a test of the group, other than the last, logs:
+// the last one explores them all.
+const GroupPassedOn = "explored with the package's other parallel tests, as"
+
 // testGroup is Test in a binary that explores the group cfg.Group: each of
 // its tests gives its function, and the last one, go test's last, explores
 // them together on its own T.
@@ -84,7 +88,7 @@ func testGroup(t *testing.T, cfg Config, body func(t *testing.T)) {
 	}
 	groupBodies.Unlock()
 	if bodies == nil {
-		t.Logf("heddle: explored with the package's other parallel tests, as %s", GroupName(cfg.Group))
+		t.Logf("heddle: %s %s", GroupPassedOn, GroupName(cfg.Group))
 		return
 	}
 	test(t, nil, groupBody(cfg.Group, bodies))
