@@ -188,13 +188,15 @@ func manyEnabled(copies int) func() {
 				send := j == 0
 				rt.Go(func() {
 					defer rt.WaitGroupDone(&wg)
+					v := 0
 					for k := 0; k < 4; k++ {
 						rt.MutexLock(&mu)
 						n++
+						v = n
 						rt.MutexUnlock(&mu)
 					}
 					if send {
-						rt.Send(ch, n)
+						rt.Send(ch, v)
 					} else {
 						rt.Recv(ch)
 					}

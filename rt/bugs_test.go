@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -55,16 +56,16 @@ var bugPrograms = []struct {
 	}},
 	{engine.KindMisuse, "unlock of unlocked mutex", func() {
 		var mu sync.Mutex
-		locked := false
+		var locked atomic.Bool // not a scheduling point: rt's tests are not rewritten
 		rt.Go(func() {
-			if !locked {
+			if !locked.Load() {
 				rt.MutexUnlock(&mu)
 			}
 		})
 		rt.MutexLock(&mu)
-		locked = true
+		locked.Store(true)
 		rt.Gosched()
-		locked = false
+		locked.Store(false)
 		rt.MutexUnlock(&mu)
 	}},
 	{engine.KindMisuse, "negative WaitGroup counter", func() {
@@ -75,15 +76,15 @@ var bugPrograms = []struct {
 	}},
 	{engine.KindMisuse, "close of closed channel", func() {
 		ch := rt.MakeChan[chan int](0)
-		closed := false
+		var closed atomic.Bool
 		rt.Go(func() {
-			if !closed {
+			if !closed.Load() {
 				rt.Close(ch)
 			}
 		})
 		rt.Gosched()
-		if !closed {
-			closed = true
+		if !closed.Load() {
+			closed.Store(true)
 			rt.Close(ch)
 		}
 	}},
@@ -139,6 +140,9 @@ func keysOf(cs []engine.Choice) []string {
 func TestEveryBugKindFoundAndReplayed(t *testing.T) {
 	for _, p := range bugPrograms {
 		t.Run(p.kind+"/"+strings.ReplaceAll(p.msg, " ", "-"), func(t *testing.T) {
+			if engine.RaceEnabled && p.msg == "send on closed channel" {
+				t.Skip("a send unordered with a close is a data race for the race detector, natively too")
+			}
 			res := findBug(t, p.run)
 			if res.Bug.Kind != p.kind || !strings.Contains(res.Bug.Message, p.msg) {
 				t.Fatalf("found %s %q, want %s containing %q", res.Bug.Kind, res.Bug.Message, p.kind, p.msg)

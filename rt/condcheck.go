@@ -25,10 +25,15 @@ func condCheck(c *sync.Cond) {
 	if condChecker == ^uintptr(0) {
 		return
 	}
+	if c == nil {
+		_ = c.L // the nil dereference Go's check makes (not unsafe.Add on nil)
+	}
+	// sync's copyChecker reads the field plainly; sync is not
+	// instrumented by the race detector, heddle's runtime is: atomic loads.
 	p := (*uintptr)(unsafe.Add(unsafe.Pointer(c), condChecker))
-	if *p != uintptr(unsafe.Pointer(p)) &&
+	if atomic.LoadUintptr(p) != uintptr(unsafe.Pointer(p)) &&
 		!atomic.CompareAndSwapUintptr(p, 0, uintptr(unsafe.Pointer(p))) &&
-		*p != uintptr(unsafe.Pointer(p)) {
+		atomic.LoadUintptr(p) != uintptr(unsafe.Pointer(p)) {
 		panic("sync.Cond is copied")
 	}
 }

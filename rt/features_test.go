@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -293,22 +294,25 @@ func TestBubbleWaitSeesBlocked(t *testing.T) {
 // goroutine that can still run always finishes before the root's sleep
 // ends, where a timer of the run outside a bubble may fire early.
 func TestBubbleTimeWaitsForRunnable(t *testing.T) {
-	work := func(flag *bool) func() {
+	// flag is atomic: a sleep's end does not order the sleeper after
+	// another goroutine of its bubble for the race detector, natively too.
+	work := func(flag *atomic.Bool) func() {
 		return func() {
 			var mu sync.Mutex
 			for i := 0; i < 3; i++ {
 				rt.MutexLock(&mu)
 				rt.MutexUnlock(&mu)
 			}
-			*flag = true
+			flag.Store(true)
 		}
 	}
 	outcomes, _ := exhaustControlled(t, func() string {
-		var flag, seen bool
+		var flag atomic.Bool
+		var seen bool
 		bubble(func() {
 			rt.Go(work(&flag))
 			rt.Sleep(time.Millisecond)
-			seen = flag
+			seen = flag.Load()
 		})
 		return fmt.Sprint(seen)
 	})
@@ -316,10 +320,10 @@ func TestBubbleTimeWaitsForRunnable(t *testing.T) {
 		t.Errorf("in a bubble: outcomes %q, want %q", keys(outcomes), want)
 	}
 	outside, _ := exhaustControlled(t, func() string {
-		var flag bool
+		var flag atomic.Bool
 		rt.Go(work(&flag))
 		rt.Sleep(time.Millisecond)
-		return fmt.Sprint(flag)
+		return fmt.Sprint(flag.Load())
 	})
 	if !outside["false"] {
 		t.Errorf("outside a bubble: outcomes %q, want the sleep to end first in some", keys(outside))

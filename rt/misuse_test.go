@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"heddle.dev/internal/engine"
@@ -54,9 +55,13 @@ var misusePrograms = []struct {
 		rt.RWUnlock(&rw)
 	}},
 	{"close-nil-channel", "close of nil channel", func() {
-		var ch chan int
-		rt.Go(func() { ch = rt.MakeChan[chan int](0) })
-		rt.Close(ch) // before g0.1 made it
+		var ch atomic.Pointer[chan int]
+		rt.Go(func() { c := rt.MakeChan[chan int](0); ch.Store(&c) })
+		var c chan int
+		if p := ch.Load(); p != nil {
+			c = *p
+		}
+		rt.Close(c) // before g0.1 made it
 	}},
 	{"cond-copied", "sync.Cond is copied", func() {
 		var mu sync.Mutex

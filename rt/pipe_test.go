@@ -2,6 +2,7 @@ package rt_test
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"net"
 	"os"
@@ -178,14 +179,14 @@ func TestChildProcessWaitTooLongIsBlocked(t *testing.T) {
 	}
 	s := strategy.NewRandom(1)
 	s.Begin(1)
-	var cmd *exec.Cmd
+	// The run abandons the goroutine waiting for the child: cancelling
+	// the context kills the child (its Process is the abandoned
+	// goroutine's, still running).
+	ctx, cancel := context.WithCancel(context.Background())
 	res := engine.Run(engine.Config{DetachWait: 50 * time.Millisecond, ChildWait: 100 * time.Millisecond}, s, func() {
-		cmd = exec.Command("sleep", "5")
-		cmd.Run()
+		exec.CommandContext(ctx, "sleep", "5").Run()
 	})
-	if cmd != nil && cmd.Process != nil {
-		cmd.Process.Kill()
-	}
+	cancel()
 	if res.Bug == nil || res.Bug.Kind != engine.KindBlocked || !strings.Contains(res.Bug.Message, "waited for a child process for 100ms") {
 		t.Fatalf("got %v, want blocked waiting for a child process", res.Bug)
 	}

@@ -2,6 +2,7 @@ package rt_test
 
 import (
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -33,17 +34,17 @@ func TestStarvationPerGoroutine(t *testing.T) {
 	const maxStarve = 100 * time.Millisecond
 	var g0Steps []time.Time
 	res := engine.Run(engine.Config{MaxStarve: maxStarve, Record: true}, greedyEarly{}, func() {
-		stop := false
+		var stop atomic.Bool // not a scheduling point: rt's tests are not rewritten
 		rt.Go(func() {
 			for i := 0; i < 20; i++ {
 				rt.Sleep(50 * time.Millisecond)
 				rt.Gosched()
 			}
-			stop = true
+			stop.Store(true)
 		})
 		for {
 			g0Steps = append(g0Steps, rt.Now())
-			if stop {
+			if stop.Load() {
 				break
 			}
 			rt.Gosched()
@@ -101,11 +102,11 @@ func TestStarvationWhileBlockedByTheRunner(t *testing.T) {
 	var waited time.Duration
 	res := engine.Run(engine.Config{MaxStarve: maxStarve, StepLimit: 200000}, greedyEarly{}, func() {
 		var mu sync.Mutex
-		done := false
+		var done atomic.Bool
 		rt.Go(func() {
 			tick := rt.NewTicker(time.Millisecond)
 			defer rt.TickerStop(tick)
-			for !done {
+			for !done.Load() {
 				rt.Recv(tick.C)
 				rt.MutexLock(&mu)
 				rt.MutexUnlock(&mu)
@@ -115,7 +116,7 @@ func TestStarvationWhileBlockedByTheRunner(t *testing.T) {
 		start := rt.Now()
 		rt.MutexLock(&mu)
 		waited = rt.Since(start)
-		done = true
+		done.Store(true)
 		rt.MutexUnlock(&mu)
 	})
 	if res.Bug != nil {

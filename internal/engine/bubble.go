@@ -119,12 +119,34 @@ func (e *Exec) BubbleWait() {
 	}
 	b.waiting = g
 	e.bubbleWaits++
-	defer func() {
-		e.bubbleWaits--
-		b.waiting = nil
-	}()
+	defer e.bubbleWaited(b)
 	e.yield(Op{Kind: OpBubbleWait, Obj: unsafe.Pointer(b)})
+	// What the bubble's goroutines did before they blocked happens
+	// before Wait returns, as in the runtime (see yield).
+	raceAcquire(unsafe.Pointer(b))
 }
+
+// bubbleWaited ends a BubbleWait. (A method, not a deferred closure: a
+// closure would be compiled with the race detector's instrumentation.)
+//
+//go:norace
+func (e *Exec) bubbleWaited(b *Bubble) {
+	e.bubbleWaits--
+	b.waiting = nil
+}
+
+// bubbleEndWait is BubbleEnd's wait for the bubble to be over.
+//
+//go:norace
+func (e *Exec) bubbleEndWait(b *Bubble) {
+	defer e.bubbleWaitsDone()
+	e.yield(Op{Kind: OpBubbleEnd, Obj: unsafe.Pointer(b)})
+}
+
+// bubbleWaitsDone ends a BubbleEnd's wait.
+//
+//go:norace
+func (e *Exec) bubbleWaitsDone() { e.bubbleWaits-- }
 
 // BubbleEnd waits until b is over, and returns "" when its goroutines all
 // exited, or the runtime's message when they are deadlocked.
@@ -135,10 +157,8 @@ func (e *Exec) BubbleEnd(b *Bubble) string {
 		return ""
 	}
 	e.bubbleWaits++
-	func() {
-		defer func() { e.bubbleWaits-- }()
-		e.yield(Op{Kind: OpBubbleEnd, Obj: unsafe.Pointer(b)})
-	}()
+	e.bubbleEndWait(b)
+	raceAcquire(unsafe.Pointer(b)) // see BubbleWait
 	switch {
 	case b.live == 0:
 		return ""

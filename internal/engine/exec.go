@@ -472,6 +472,8 @@ var Epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 //
 //go:norace
 func Run(cfg Config, s Strategy, body func()) *Result {
+	s, unserve := raceServe(s)
+	defer unserve()
 	e := &Exec{
 		cfg:    cfg,
 		strat:  s,
@@ -543,8 +545,9 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 		e.stuck()
 	}
 	e.restoreSync()
+	raceAcquire(unsafe.Pointer(&e.res)) // see exit
 	if e.tw != nil {
-		e.tw <- nil // not close: see stratServer.close in package explore
+		e.tw <- nil // not close: see raceServe
 	}
 	e.res.Steps = e.steps
 	e.res.Gs = e.gs
@@ -925,6 +928,13 @@ func (e *Exec) yield(op Op) {
 		defer e.sbEnter(g)
 	}
 	defer e.guard(g)
+	if RaceEnabled && g.bubble != nil {
+		// synctest: what a goroutine of a bubble did before it blocks
+		// happens before synctest.Wait returns (BubbleWait), as the
+		// runtime records when a bubble's goroutine parks. Every
+		// scheduling point releases: the one it is blocked at is the last.
+		raceReleaseMerge(unsafe.Pointer(g.bubble))
+	}
 	if e.cfg.Record {
 		op.PC = userPC()
 	}
@@ -991,6 +1001,13 @@ func (e *Exec) park(g *G) {
 //
 //go:norace
 func (e *Exec) exit(g *G) {
+	// What the goroutine did happens before Run returns (Run waits for
+	// it): the caller of Run acquires this at the end of the run. No
+	// controlled goroutine acquires it, so it orders none of them.
+	raceReleaseMerge(unsafe.Pointer(&e.res))
+	if RaceEnabled && g.bubble != nil {
+		raceReleaseMerge(unsafe.Pointer(g.bubble)) // as at a scheduling point (yield), as the runtime's goexit does
+	}
 	if e.aborting {
 		e.exited <- struct{}{}
 		return

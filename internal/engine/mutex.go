@@ -366,7 +366,11 @@ func (e *Exec) acquired(p unsafe.Pointer) {
 		g.sq = queued{}
 		for i, h := range q.queue {
 			if h == g {
-				copy(q.queue[i:], q.queue[i+1:])
+				// Not copy: its runtime code reports its writes to the
+				// race detector even from norace code (see moveChoices).
+				for j := i; j < len(q.queue)-1; j++ {
+					q.queue[j] = q.queue[j+1]
+				}
 				q.queue[len(q.queue)-1] = nil
 				q.queue = q.queue[:len(q.queue)-1]
 				break

@@ -23,3 +23,7 @@ func ShowSync() {}
 
 // RaceErrors is the number of data races the race detector reported so far.
 func RaceErrors() int { return 0 }
+
+// raceServe returns s: without the race detector, Choose runs on the
+// controlled goroutines.
+func raceServe(s Strategy) (Strategy, func()) { return s, func() {} }

@@ -88,7 +88,10 @@ func (r *randomish) Choose(p *Point) int {
 func TestStarvationMatchesDefinition(t *testing.T) {
 	checked, early := 0, 0
 	var mismatch string
+	var mu sync.Mutex // the hook runs on the controlled goroutines, with go test -race too
 	starvationHook = func(e *Exec, tm *Timer, got time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
 		since := tm.when
 		see := func(g *G) {
 			if g != nil && g != tm.sleeper {

@@ -85,9 +85,8 @@ type explorer struct {
 	usedRand    bool // some run drew numbers from rewritten math/rand
 	truncated   bool // some run was cut short: no exhaustion can be claimed
 	pool        engine.Pool
-	procs       int          // GOMAXPROCS before the exploration, which the program sees
-	srv         *stratServer // runs Choose under the race detector
-	races       int          // races the detector had reported before this run
+	procs       int // GOMAXPROCS before the exploration, which the program sees
+	races       int // races the detector had reported before this run
 	progress    atomic.Int64
 	stuck       chan struct{}
 	stop        chan struct{}
@@ -206,11 +205,6 @@ func (x *explorer) run() {
 
 	go x.watchdog()
 	defer close(x.stop)
-	defer func() {
-		if x.srv != nil {
-			x.srv.close()
-		}
-	}()
 	defer x.pool.Close()
 
 	start := time.Now()
@@ -520,14 +514,6 @@ func (x *explorer) run() {
 
 // exec runs one execution with the watchdog armed.
 func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.Result {
-	if engine.RaceEnabled {
-		if x.srv == nil {
-			x.srv = newStratServer()
-		}
-		x.srv.sync()
-		defer x.srv.sync()
-		s = served{Strategy: s, srv: x.srv}
-	}
 	if limit := max(x.cfg.StepLimit, x.measureCap); ec.StepLimit <= 0 || ec.StepLimit > limit {
 		ec.StepLimit = limit
 	}
