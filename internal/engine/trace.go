@@ -169,7 +169,7 @@ func userPC() uintptr {
 		if f.Function == "runtime.goexit" {
 			return 0 // only heddle's frames: no call site in the program
 		}
-		if !isRuntimeFunc(f.Function) {
+		if !isRuntimeFunc(f.Function) && !isGoMachinery(f.Function) {
 			return f.PC + 1 // a return address, as runtime.CallersFrames expects
 		}
 		if !more {
@@ -189,6 +189,16 @@ func isRuntimeFunc(fn string) bool {
 		}
 	}
 	return false
+}
+
+// isGoMachinery reports whether fn is Go's runtime or package testing,
+// which call an operation of the program only as a deferred call run by a
+// panic or runtime.Goexit (a t.Fatal): the position of such a step is the
+// program's line that panicked or failed (ctx_test.go:30), not panic.go.
+//
+//go:norace
+func isGoMachinery(fn string) bool {
+	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "testing.")
 }
 
 // Position is a source position.

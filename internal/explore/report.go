@@ -611,12 +611,20 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 		key      bool   // part of the bug: blocked, failed
 	}
 	var lines []*line
+	holders := lockHolders(res.Trace, res.Steps)
 	for _, g := range res.Gs {
-		if g.System {
-			continue
-		}
 		origin := x.g0Origin()
-		if g.Index > 0 {
+		switch {
+		case g.System:
+			// Its steps show in the trace: say what it is (the only
+			// system goroutine is a context's watcher, engine.watch).
+			if g.Done() {
+				lines = append(lines, &line{id: g.ID, text: systemOrigin + "; finished"})
+			} else {
+				lines = append(lines, &line{id: g.ID, text: systemOrigin})
+			}
+			continue
+		case g.Index > 0:
 			// A run that was not recorded (the report of a bug whose
 			// recorded replay did not reproduce it or was cut short) knows
 			// no call sites: no "created at ?", and a goroutine that
@@ -645,6 +653,7 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 			if fn := funcName(op.PC); fn != "" {
 				state += " in " + fn
 			}
+			state += x.heldBy(holders, g, op)
 		case bug.G == g && bug.Kind == engine.KindBlocked:
 			state = "blocked outside heddle's control"
 			if blockedIn != "" {
