@@ -878,26 +878,53 @@ func trimStack(s string) string {
 // the whole trace (heddle replay -v, max 0) lists them all.
 const maxEnabledShown = 16
 
-// steps writes the trace, the last max steps of it if max > 0.
+// steps writes the trace, the last max lines of it if max > 0, with the
+// steps a loop repeats folded (foldSteps).
 func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 	tr := res.Trace
+	var shown []stepLine
+	if max > 0 {
+		shown = foldSteps(tr, max)
+	} else {
+		shown = make([]stepLine, len(tr))
+		for i := range tr {
+			shown[i] = stepLine{i: i}
+		}
+	}
+	folded := ""
+	for _, l := range shown {
+		if l.repeats > 0 {
+			folded = ", a loop's repetitions folded"
+			break
+		}
+	}
 	from := 0
+	if len(shown) > 0 {
+		from = shown[0].i
+	}
 	if m := x.traceMax(); m > 0 && len(tr) >= m {
 		// A long test's raised bound (steplimit.go).
-		if max > 0 && len(tr) > max {
-			from = len(tr) - max
-		}
-		fmt.Fprintf(b, "steps (the last %d of the first %d, which are all the trace keeps of the run's %d):\n", len(tr)-from, len(tr), res.Steps)
-	} else if max > 0 && len(tr) > max {
-		from = len(tr) - max
-		fmt.Fprintf(b, "steps (the last %d of %d):\n", max, len(tr))
+		fmt.Fprintf(b, "steps (the last %d of the first %d, which are all the trace keeps of the run's %d%s):\n", len(tr)-from, len(tr), res.Steps, folded)
+	} else if from > 0 {
+		fmt.Fprintf(b, "steps (the last %d of %d%s):\n", len(tr)-from, len(tr), folded)
+	} else if folded != "" {
+		fmt.Fprintf(b, "steps (all %d%s):\n", len(tr), folded)
 	} else {
 		fmt.Fprintf(b, "steps:\n")
 	}
 	if res.EnabledFrom > from {
 		fmt.Fprintf(b, "  (the enabled choices of the first %d steps were not kept, to bound the replay's memory)\n", res.EnabledFrom)
 	}
-	for _, s := range tr[from:] {
+	for _, l := range shown {
+		if l.repeats > 0 {
+			what := "step above repeats"
+			if l.period > 1 {
+				what = fmt.Sprintf("%d steps above repeat", l.period)
+			}
+			fmt.Fprintf(b, "         (the %s %d more %s, to step %d)\n", what, l.repeats, plural(l.repeats, "time", "times"), tr[l.i].N)
+			continue
+		}
+		s := tr[l.i]
 		who := gid(s.G)
 		what := s.Kind.String()
 		if s.Case >= 0 {
@@ -920,6 +947,74 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 		}
 		fmt.Fprintf(b, "  %5d  %-8s %-16s %s%s\n", s.N, who, what, where, choice)
 	}
+}
+
+// stepLine is a line of a report's steps: trace step i, or, with repeats
+// set, the note that the period steps above it repeat that many more
+// times, up to trace step i.
+type stepLine struct {
+	i               int
+	period, repeats int
+	round           bool // a step of the round a note folds
+}
+
+// maxPeriod is the longest loop, in steps, whose repetitions a report
+// folds.
+const maxPeriod = 32
+
+// minFolded is the fewest steps a fold leaves out: folding fewer would
+// add a note for little (the steps of goroutines spinning in turn).
+const minFolded = 8
+
+// foldSteps chooses the last max lines of a trace's steps, folding a run
+// of steps that repeats one loop at least three times into its first
+// round and a note: a goroutine left looping after the test returned, or
+// a livelock, would otherwise fill the lines with one loop, and hide the
+// steps that led to it.
+func foldSteps(tr []engine.Step, max int) []stepLine {
+	same := func(i, j int) bool {
+		a, b := tr[i], tr[j]
+		return a.G == b.G && a.Kind == b.Kind && a.Case == b.Case && a.Timer == b.Timer && a.PC == b.PC
+	}
+	var rev []stepLine
+	for end := len(tr) - 1; end >= 0 && len(rev) < max; {
+		// The period whose repetitions ending at end cover the most steps.
+		best, bestLen := 0, 0
+		for p := 1; p <= maxPeriod && p <= end+1; p++ {
+			n := p // steps covered: the last round, and each that matches the one after it
+			for end-n >= 0 && same(end-n, end-n+p) {
+				n++
+				if n%p == 0 && n/p >= 3 && n-p >= minFolded && n > bestLen {
+					best, bestLen = p, n
+				}
+			}
+		}
+		if best == 0 {
+			rev = append(rev, stepLine{i: end})
+			end--
+			continue
+		}
+		start := end - bestLen + 1
+		rev = append(rev, stepLine{i: end, period: best, repeats: bestLen/best - 1})
+		for i := start + best - 1; i >= start; i-- {
+			rev = append(rev, stepLine{i: i, round: true})
+		}
+		end = start - 1
+	}
+	if len(rev) > max {
+		cut := max
+		for cut < len(rev) && rev[cut].round && rev[cut-1].round {
+			cut++ // a round shows whole, or not at all
+		}
+		rev = rev[:cut]
+	}
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	for len(rev) > 0 && rev[0].repeats > 0 {
+		rev = rev[1:] // a note whose round was cut
+	}
+	return rev
 }
 
 func describe(op engine.Op) string {

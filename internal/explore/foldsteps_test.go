@@ -1,0 +1,54 @@
+package explore
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"heddle.dev/internal/engine"
+)
+
+// TestFoldSteps checks that the steps a loop repeats show once, with a
+// note, leaving room for the steps before the loop; that short repetitions
+// stay as they are; and that the lines shown stay within the cap.
+func TestFoldSteps(t *testing.T) {
+	g0, g1 := &engine.G{ID: "g0"}, &engine.G{ID: "g0.1"}
+	var tr []engine.Step
+	add := func(g *engine.G, k engine.OpKind, pc uintptr) {
+		tr = append(tr, engine.Step{N: len(tr), G: g, Kind: k, Case: -1, PC: pc})
+	}
+	add(g0, engine.OpStart, 0)
+	add(g0, engine.OpLock, 1)
+	add(g0, engine.OpUnlock, 2)
+	add(g0, engine.OpLock, 1) // two rounds only: not folded
+	add(g0, engine.OpUnlock, 2)
+	for i := 0; i < 100; i++ { // a loop of three steps, a hundred times
+		add(g1, engine.OpRecv, 3)
+		add(g1, engine.OpLock, 4)
+		add(g1, engine.OpUnlock, 5)
+	}
+	add(g1, engine.OpRecv, 3) // a round begun
+	show := func(ls []stepLine) string {
+		var b strings.Builder
+		for _, l := range ls {
+			if l.repeats > 0 {
+				fmt.Fprintf(&b, "(%d x%d to %d) ", l.period, l.repeats, tr[l.i].N)
+				continue
+			}
+			fmt.Fprintf(&b, "%d ", tr[l.i].N)
+		}
+		return strings.TrimSpace(b.String())
+	}
+	if got, want := show(foldSteps(tr, 40)), "0 1 2 3 4 5 6 7 8 (3 x99 to 305)"; got != want {
+		t.Errorf("folded: %s, want %s", got, want)
+	}
+	// A round shows whole, past the cap if need be.
+	if got, want := show(foldSteps(tr, 3)), "6 7 8 (3 x99 to 305)"; got != want {
+		t.Errorf("folded within 3 lines: %s, want %s", got, want)
+	}
+	// Fewer than minFolded steps left out: shown as they are.
+	short := tr[:5+3*3]
+	if got := show(foldSteps(short, 40)); strings.Contains(got, "x") {
+		t.Errorf("three rounds of three steps folded: %s", got)
+	}
+}
