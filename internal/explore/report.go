@@ -584,7 +584,10 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 			fmt.Fprintln(b)
 		}
 	}
-	if (bug.Kind == engine.KindFail || bug.Kind == KindTiming) && len(rs.msgs) > 0 {
+	// The test's output, unless it is only the message above (a testify
+	// failure would show twice).
+	if (bug.Kind == engine.KindFail || bug.Kind == KindTiming) && len(rs.msgs) > 0 &&
+		!(len(rs.msgs) == 1 && strings.TrimSpace(rs.msgs[0]) == strings.TrimSpace(msg)) {
 		var lines []string
 		for _, m := range rs.msgs {
 			lines = append(lines, strings.Split(m, "\n")...)
