@@ -48,11 +48,32 @@ func (x *explorer) failsOnRerun(run int, bug *engine.Bug) bool {
 	return b.Kind == bug.Kind && x.where(b) == x.where(bug)
 }
 
-// rerunFirst replays the first run's schedule (firstKeys).
+// rerunFirst replays the first run's schedule (firstKeys), as far as the
+// run follows it: a test that fails on every rerun may also run
+// differently on a rerun (a goroutine per earlier run, a subprocess's
+// timing), and a replay that stopped where it diverged would never reach
+// the failure. Past that, it goes on with the first choice at each point.
 func (x *explorer) rerunFirst() (*engine.Result, *runT) {
 	rs := x.newRunT()
-	res := x.exec(engine.Config{Seed: x.firstSeed, Trace: true}, strategy.NewReplay(x.firstKeys), rs)
+	res := x.exec(engine.Config{Seed: x.firstSeed, Trace: true}, &followReplay{Replay: strategy.NewReplay(x.firstKeys)}, rs)
 	return res, rs
+}
+
+// followReplay replays a schedule, and once the run leaves it, makes the
+// first choice at every point instead of ending the run as diverged.
+type followReplay struct {
+	*strategy.Replay
+	left bool
+}
+
+func (f *followReplay) Choose(p *engine.Point) int {
+	if !f.left {
+		if i := f.Replay.Choose(p); i != engine.Diverged {
+			return i
+		}
+		f.left = true
+	}
+	return 0
 }
 
 // notRerunnable says that the test cannot be explored past its first run:
