@@ -53,11 +53,24 @@ func test(t *testing.T, m *mainState, body func(t *testing.T)) {
 	if watchInterrupt() {
 		t.Skip("heddle: interrupted")
 	}
-	x := newExplorer(t, cfg, body)
-	x.main = m
-	x.output = captureTestOutput(cfg)
-	defer x.output.restore()
-	x.run()
+	var out *testOutput
+	defer func() { out.restore() }()
+	for {
+		x := newExplorer(t, cfg, body)
+		x.main = m
+		x.output = captureTestOutput(cfg)
+		out = x.output
+		x.run()
+		out.restore()
+		if !cfg.Serve || !x.clean() {
+			return
+		}
+		next, ok := nextUnit()
+		if !ok {
+			return
+		}
+		cfg = next.apply(cfg)
+	}
 }
 
 type explorer struct {
@@ -127,6 +140,10 @@ type explorer struct {
 	// that run while it runs (exec).
 	fair       *fairRun
 	measureCap int
+
+	// noted: an event other than the start, progress, summary and pass
+	// was emitted (a bug, a verdict, a skip): the unit is not clean.
+	noted bool
 }
 
 func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
@@ -144,6 +161,11 @@ func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
 }
 
 func (x *explorer) emit(e event.Event) {
+	switch e.Action {
+	case event.Start, event.Progress, event.Summary, event.Pass:
+	default:
+		x.noted = true
+	}
 	if x.ev == nil {
 		return
 	}
