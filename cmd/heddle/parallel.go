@@ -983,11 +983,22 @@ func verdictEvent(pkg, name string, t *testResult) event.Event {
 // that are not reported: found again by another worker, past the bug one
 // process would have stopped at, or by a worker killed as useless. One
 // schedule file per distinct bug, as one process writes.
+//
+// A worker says which file it is about to write (event.Writing) before it
+// writes it: one killed while it made the report (a bug before its unit
+// made its work useless) leaves the file, or the temporary it is written
+// through, which are removed too.
 func (t *testResult) removeSchedules(all []*unitRun) {
 	for _, r := range all {
 		for _, e := range r.res.Events {
-			if (e.Action == event.Bug || e.Action == event.Timing) && e.Schedule != "" && !t.kept[e.Schedule] {
+			if (e.Action == event.Bug || e.Action == event.Timing || e.Action == event.Writing) && e.Schedule != "" && !t.kept[e.Schedule] {
 				os.Remove(e.Schedule)
+				if e.Action == event.Writing {
+					tmps, _ := filepath.Glob(e.Schedule + ".*.tmp")
+					for _, f := range tmps {
+						os.Remove(f)
+					}
+				}
 			}
 		}
 	}

@@ -954,6 +954,11 @@ func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (strin
 		return "", err
 	}
 	path := filepath.Join(dir, sanitize(x.name())+"-"+bug.Kind+"-"+sum+".sched")
+	if x.cfg.Unit != nil {
+		// Said before the file (or its temporary) exists: a worker
+		// killed before it reports the bug leaves it to heddle.
+		x.emit(event.Event{Action: event.Writing, Schedule: path})
+	}
 	s := &schedule.Schedule{
 		Test:        x.scheduleTest(),
 		Package:     x.cfg.Package,

@@ -277,3 +277,65 @@ func TestServedUnits(t *testing.T) {
 	}
 }
 
+// TestUnitBugChild is a test with a bug in some orders (run by
+// TestUnitWritingFirst in a child process).
+func TestUnitBugChild(t *testing.T) {
+	if os.Getenv("HEDDLE_UNIT_CHILD") == "" {
+		t.Skip("run by TestUnitWritingFirst")
+	}
+	rt.Explore(t, func(t *testing.T) {
+		c := rt.MakeChan[chan int](0)
+		for i := 0; i < 2; i++ {
+			rt.Go(func() { rt.Send(c, i) })
+		}
+		if rt.Recv(c) == 1 {
+			t.Error("1 first")
+		}
+		rt.Recv(c)
+	})
+}
+
+// TestUnitWritingFirst: a unit's worker says which schedule file it
+// writes (event.Writing, emitted before the file is made) ahead of the
+// bug's report, so that heddle can remove it if the worker is killed
+// in between.
+func TestUnitWritingFirst(t *testing.T) {
+	evs := filepath.Join(t.TempDir(), "events.jsonl")
+	u := strategy.RootUnit("dfs", 0)
+	cfg := explore.DefaultConfig()
+	cfg.Strategy, cfg.Unit, cfg.Events, cfg.OutDir = u.Strategy, &u, evs, t.TempDir()
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestUnitBugChild$")
+	cmd.Env = append(os.Environ(), "HEDDLE_UNIT_CHILD=1", explore.EnvConfig+"="+string(b))
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("no bug found:\n%s", out)
+	}
+	data, err := os.ReadFile(evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writing := ""
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var e event.Event
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatal(err)
+		}
+		switch e.Action {
+		case event.Writing:
+			writing = e.Schedule
+		case event.Bug:
+			if e.Schedule == "" || e.Schedule != writing {
+				t.Fatalf("bug with schedule %q after writing %q", e.Schedule, writing)
+			}
+			if _, err := os.Stat(e.Schedule); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+	}
+	t.Fatalf("no bug event:\n%s", data)
+}
