@@ -278,7 +278,10 @@ type unitRun struct {
 
 // worker explores unit u (nil: the whole test) of test name, with a
 // budget of runs runs (0: the configured budget).
-func worker(spec runSpec, f *testFlags, name string, u *strategy.Unit, runs int, slice time.Duration, yield string, cancel <-chan struct{}, onEvent func(event.Event)) (*unitRun, error) {
+//
+// With pool, the unit goes to one of the test's served worker processes
+// (serve.go).
+func worker(spec runSpec, f *testFlags, name string, u *strategy.Unit, runs int, slice time.Duration, yield string, cancel <-chan struct{}, onEvent func(event.Event), pool *serverPool) (*unitRun, error) {
 	s := spec
 	s.OnEvent = onEvent
 	s.Args = argsForTest(spec.Args, name)
@@ -290,16 +293,23 @@ func worker(spec runSpec, f *testFlags, name string, u *strategy.Unit, runs int,
 	s.Quiet = true
 	s.JSON = false // runTests prints the merged events
 	s.Cancel = cancel
-	// A worker killed (its work made useless by a bug elsewhere) cannot
-	// remove what the test put in t.TempDir: each worker gets a temporary
-	// directory of its own, removed when it ends.
-	tmp, err := os.MkdirTemp("", "heddle-worker-")
-	if err != nil {
-		return nil, fmt.Errorf("heddle: %v", err)
+	var res *runResult
+	var err error
+	if pool != nil && u != nil {
+		// Its TMPDIR is the process's (startServer).
+		res, err = pool.run(s)
+	} else {
+		// A worker killed (its work made useless by a bug elsewhere)
+		// cannot remove what the test put in t.TempDir: each worker
+		// gets a temporary directory of its own, removed when it ends.
+		tmp, terr := os.MkdirTemp("", "heddle-worker-")
+		if terr != nil {
+			return nil, fmt.Errorf("heddle: %v", terr)
+		}
+		defer os.RemoveAll(tmp)
+		s.Env = append(append([]string(nil), spec.Env...), "TMPDIR="+tmp)
+		res, err = runBinary(s)
 	}
-	defer os.RemoveAll(tmp)
-	s.Env = append(append([]string(nil), spec.Env...), "TMPDIR="+tmp)
-	res, err := runBinary(s)
 	if err != nil {
 		return nil, err
 	}
@@ -345,6 +355,11 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 	var runs, all []*unitRun // the units whose work counts; all units that ran
 	var firstErr error
 	prog := &testProgress{spec: spec, name: name, strategy: f.strategy}
+	var pool *serverPool // the test's served worker processes
+	if serveUnits(spec) {
+		pool = &serverPool{maxAge: f.timeout / 2}
+		defer pool.close()
+	}
 	ask := func(u *strategy.Unit) *slotWaiter {
 		seq := int(units.Add(1))
 		if u != nil && u.From > 0 {
@@ -385,7 +400,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 			}
 		}()
 		id := prog.begin()
-		ur, err := worker(spec, f, name, u, budget, slice, yield, k, func(e event.Event) { prog.event(id, e) })
+		ur, err := worker(spec, f, name, u, budget, slice, yield, k, func(e event.Event) { prog.event(id, e) }, pool)
 		close(done)
 		prog.end(id, ur)
 		mu.Lock()
@@ -430,9 +445,10 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 		if finished, st, err = exploreRuns(f, explore, ask, isReady, probe); err != nil {
 			return nil, err
 		}
+		pool.close()
 		if os.Getenv("HEDDLE_PARSTATS") != "" && st.Units > 0 {
 			cpu := cpuTime() - cpu0
-			fmt.Fprintf(os.Stderr, "heddle: parallel %s: %v, %.2fs processor time in %.2fs (%.2fs per unit)\n", name, st, cpu.Seconds(), time.Since(wall0).Seconds(), cpu.Seconds()/float64(max(st.Units, 1)))
+			fmt.Fprintf(os.Stderr, "heddle: parallel %s: %v, %d worker processes, %.2fs processor time in %.2fs (%.2fs per unit)\n", name, st, pool.processes(st.Units), cpu.Seconds(), time.Since(wall0).Seconds(), cpu.Seconds()/float64(max(st.Units, 1)))
 		}
 	case "tree":
 		root := strategy.RootUnit(f.strategy, 0)
@@ -528,11 +544,12 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 			}
 			return o
 		})
+		pool.close() // its processes' time counts
 		if os.Getenv("HEDDLE_PARSTATS") != "" {
 			// Processor time: heddle's and every child's it waited for
 			// meanwhile (the workers', when one test is explored).
 			cpu := cpuTime() - cpu0
-			fmt.Fprintf(os.Stderr, "heddle: parallel %s: %v, %.2fs processor time in %.2fs (%.2fs per unit)\n", name, st, cpu.Seconds(), time.Since(wall0).Seconds(), cpu.Seconds()/float64(max(st.Units, 1)))
+			fmt.Fprintf(os.Stderr, "heddle: parallel %s: %v, %d worker processes, %.2fs processor time in %.2fs (%.2fs per unit)\n", name, st, pool.processes(st.Units), cpu.Seconds(), time.Since(wall0).Seconds(), cpu.Seconds()/float64(max(st.Units, 1)))
 		}
 	default:
 		explore(nil, 0, 0, "", cancel, nil)
@@ -966,11 +983,22 @@ func verdictEvent(pkg, name string, t *testResult) event.Event {
 // that are not reported: found again by another worker, past the bug one
 // process would have stopped at, or by a worker killed as useless. One
 // schedule file per distinct bug, as one process writes.
+//
+// A worker says which file it is about to write (event.Writing) before it
+// writes it: one killed while it made the report (a bug before its unit
+// made its work useless) leaves the file, or the temporary it is written
+// through, which are removed too.
 func (t *testResult) removeSchedules(all []*unitRun) {
 	for _, r := range all {
 		for _, e := range r.res.Events {
-			if (e.Action == event.Bug || e.Action == event.Timing) && e.Schedule != "" && !t.kept[e.Schedule] {
+			if (e.Action == event.Bug || e.Action == event.Timing || e.Action == event.Writing) && e.Schedule != "" && !t.kept[e.Schedule] {
 				os.Remove(e.Schedule)
+				if e.Action == event.Writing {
+					tmps, _ := filepath.Glob(e.Schedule + ".*.tmp")
+					for _, f := range tmps {
+						os.Remove(f)
+					}
+				}
 			}
 		}
 	}

@@ -3,7 +3,12 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"heddle.dev/internal/event"
 )
 
 // The slots go to the lowest key first, whatever the order of asking.
@@ -78,5 +83,43 @@ func TestDropReports(t *testing.T) {
 	}
 	if b := testBody("=== RUN   TestX\n    log\n--- FAIL: TestX (0.01s)\nFAIL\n", "TestX"); b != "    log\n" {
 		t.Errorf("testBody: %q", b)
+	}
+}
+
+// A worker killed while it made a bug's report (a bug before its unit
+// made its work useless) said which schedule file it was writing
+// (event.Writing) but reported no bug: the file, and the temporary it
+// is written through, are removed; the reported bug's file stays, even
+// when another worker was writing it too.
+func TestRemoveSchedulesOfKilledWorkers(t *testing.T) {
+	dir := t.TempDir()
+	path := func(n string) string { return filepath.Join(dir, n) }
+	for _, n := range []string{"kept.sched", "orphan.sched", "orphan.sched.123.tmp", "other.sched.9.tmp", "dup.sched"} {
+		if err := os.WriteFile(path(n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reported := &unitRun{res: &runResult{Events: []event.Event{
+		{Action: event.Writing, Schedule: path("kept.sched")},
+		{Action: event.Bug, Schedule: path("kept.sched")},
+	}}}
+	killed := &unitRun{killed: true, res: &runResult{Events: []event.Event{
+		{Action: event.Writing, Schedule: path("kept.sched")},
+		{Action: event.Writing, Schedule: path("dup.sched")},
+		{Action: event.Bug, Schedule: path("dup.sched")},
+		{Action: event.Writing, Schedule: path("orphan.sched")},
+	}}}
+	tr := &testResult{kept: map[string]bool{path("kept.sched"): true}}
+	tr.removeSchedules([]*unitRun{reported, killed})
+	var left []string
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		left = append(left, e.Name())
+	}
+	if got := strings.Join(left, " "); got != "kept.sched other.sched.9.tmp" {
+		t.Errorf("left %q, want the reported bug's schedule and another file's temporary", got)
 	}
 }

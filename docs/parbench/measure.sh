@@ -4,9 +4,10 @@
 #   wall time of each and the speedup (meaningful on a quiet machine only);
 #   processor time (user+system, heddle and its workers) of each: what the
 #     split costs in work, whatever the load;
-#   for a split tree (dfs, sdpor): the units (one worker process each), the
-#     yields (units asked to hand back their rest for an idle worker), the
-#     workers' idle time while others explored (HEDDLE_PARSTATS);
+#   for a split tree (dfs, sdpor): the units, the yields (units asked to
+#     hand back their rest for an idle worker), the workers' idle time while
+#     others explored, and the worker processes (served workers explore
+#     unit after unit; HEDDLE_SERVE=0 starts one per unit) (HEDDLE_PARSTATS);
 #   dup: runs of -parallel 2 minus runs of -parallel 1 (exhaustive strategies:
 #     classes explored twice, or sleep-set blocked runs the split added);
 #   whether the two "ok" lines are the same but for their runs (the proof,

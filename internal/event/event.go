@@ -25,6 +25,11 @@ const (
 	// bug unless -strict-nondeterminism. Kind is nondeterminism, Message
 	// says what differed, Report is the notice.
 	Nondeterministic = "nondeterministic"
+	// Writing: a worker of heddle test -parallel (a unit of a test's
+	// work) is about to write the schedule file Schedule, whose bug it
+	// reports later (after replays): heddle removes the file when the
+	// worker is killed before that report, or its bug is not reported.
+	Writing = "writing"
 )
 
 // The values of Event.Races: what a proof assumes about unsynchronized

@@ -76,6 +76,12 @@ type Config struct {
 	// stop after its current run and report the rest of its unit: heddle
 	// test -parallel has an idle worker (strategy.Coordinate).
 	Yield string `json:",omitempty"`
+	// Serve, with Unit, keeps the process for more units of the same
+	// test (heddle test -parallel): when a unit ends with nothing to
+	// report, the process says so on file descriptor 4 and reads the
+	// next unit (a NextUnit, one JSON line) from file descriptor 3; at
+	// the end of that file the test returns (unit.go).
+	Serve bool `json:",omitempty"`
 
 	Replay  string // schedule file to replay (Strategy "replay")
 	Verbose bool   // print every step of a replayed run
@@ -231,6 +237,7 @@ func LoadConfig() (Config, error) {
 		child.Strategy, child.Runs, child.Time, child.Budget = "random", 1, 0, "1"
 		child.Events, child.Replay, child.Verbose = "", "", false
 		child.FirstRun, child.Unit, child.Yield, child.Group = 0, nil, "", nil
+		child.Serve = false
 		if b, err := json.Marshal(child); err == nil {
 			os.Setenv(EnvConfig, string(b))
 		}

@@ -53,11 +53,24 @@ func test(t *testing.T, m *mainState, body func(t *testing.T)) {
 	if watchInterrupt() {
 		t.Skip("heddle: interrupted")
 	}
-	x := newExplorer(t, cfg, body)
-	x.main = m
-	x.output = captureTestOutput(cfg)
-	defer x.output.restore()
-	x.run()
+	var out *testOutput
+	defer func() { out.restore() }()
+	for {
+		x := newExplorer(t, cfg, body)
+		x.main = m
+		x.output = captureTestOutput(cfg)
+		out = x.output
+		x.run()
+		out.restore()
+		if !cfg.Serve || !x.clean() {
+			return
+		}
+		next, ok := nextUnit()
+		if !ok {
+			return
+		}
+		cfg = next.apply(cfg)
+	}
 }
 
 type explorer struct {
@@ -126,6 +139,10 @@ type explorer struct {
 	// that run while it runs (exec).
 	fair       *fairRun
 	measureCap int
+
+	// noted: an event other than the start, progress, summary and pass
+	// was emitted (a bug, a verdict, a skip): the unit is not clean.
+	noted bool
 }
 
 func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
@@ -143,6 +160,11 @@ func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
 }
 
 func (x *explorer) emit(e event.Event) {
+	switch e.Action {
+	case event.Start, event.Progress, event.Summary, event.Pass:
+	default:
+		x.noted = true
+	}
 	if x.ev == nil {
 		return
 	}
@@ -918,6 +940,11 @@ func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (strin
 		return "", err
 	}
 	path := filepath.Join(dir, sanitize(x.name())+"-"+bug.Kind+"-"+sum+".sched")
+	if x.cfg.Unit != nil {
+		// Said before the file (or its temporary) exists: a worker
+		// killed before it reports the bug leaves it to heddle.
+		x.emit(event.Event{Action: event.Writing, Schedule: path})
+	}
 	s := &schedule.Schedule{
 		Test:        x.scheduleTest(),
 		Package:     x.cfg.Package,

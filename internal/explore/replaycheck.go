@@ -19,7 +19,7 @@ import (
 // added to Config is a setting unless it is listed here.
 var notSettings = []string{
 	"Strategy", "Runs", "Time", "Budget", "Seed", "KeepGoing", "OutDir",
-	"Replay", "Verbose", "Events", "Unit", "Yield", "FirstRun", "OneRun", "PackageTime", "Tests",
+	"Replay", "Verbose", "Events", "Unit", "Yield", "Serve", "FirstRun", "OneRun", "PackageTime", "Tests",
 	"ReportRun", "Avoid", "AvoidLimit", "AvoidKeep", "AvoidTarget", "Deadline",
 	"Main", "Args", "Output", "WorkDir", "Stdin",
 	"Package", "Dir", "Version", "Fingerprint", "Files", "BuildFlags", "TestOnly",

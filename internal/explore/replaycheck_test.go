@@ -13,9 +13,9 @@ func TestSettingsRoundTrip(t *testing.T) {
 	c := DefaultConfig()
 	c.StepLimit, c.MaxStarve, c.PCTDepth = 50, time.Millisecond, 5
 	c.Disable, c.LeakIgnore = []string{"leak"}, []string{"pkg.worker"}
-	c.Package, c.Dir, c.Runs, c.Strategy = "example.com/p", "/p", 77, "pct"
+	c.Package, c.Dir, c.Runs, c.Strategy, c.Serve = "example.com/p", "/p", 77, "pct", true
 	s := c.Settings()
-	for _, k := range []string{"Package", "Dir", "Runs", "Strategy", "Files", "Replay"} {
+	for _, k := range []string{"Package", "Dir", "Runs", "Strategy", "Files", "Replay", "Serve"} {
 		if strings.Contains(s, `"`+k+`"`) {
 			t.Errorf("settings %s record %s", s, k)
 		}

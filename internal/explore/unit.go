@@ -1,9 +1,11 @@
 package explore
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"heddle.dev/internal/engine"
@@ -87,4 +89,63 @@ func (y *yieldCheck) asked() bool {
 	y.last = now
 	_, err := os.Stat(y.file)
 	return err == nil
+}
+
+// NextUnit is the next unit a served worker process explores
+// (Config.Serve): what differs from the unit before, in the
+// configuration of the same test.
+type NextUnit struct {
+	Unit   *strategy.Unit
+	Runs   int
+	Time   time.Duration
+	Yield  string
+	Events string
+}
+
+func (n NextUnit) apply(cfg Config) Config {
+	cfg.Unit, cfg.Runs, cfg.Time, cfg.Yield, cfg.Events = n.Unit, n.Runs, n.Time, n.Yield, n.Events
+	return cfg
+}
+
+// UnitDone is the line a served worker process writes on file descriptor
+// 4 when a unit ended with nothing to report, before it reads the next.
+const UnitDone = "unit done"
+
+var serveIO struct {
+	once sync.Once
+	in   *bufio.Reader
+	out  *os.File
+}
+
+// clean reports whether the unit explored ended with nothing but its
+// summary: no bug, verdict, skip or note (each printed with the test's
+// output when it ends), not interrupted, and the test not failed. Only
+// then does a served process go on with another unit: what it printed
+// belongs to no unit.
+func (x *explorer) clean() bool {
+	return x.cfg.Unit != nil && x.cfg.Replay == "" && x.bugs == 0 && !x.noted && !x.truncated && !x.interrupted && !x.t.Failed() && !x.t.Skipped()
+}
+
+// nextUnit says the unit is done and reads the next one; false at the
+// end of the units (or on an error: the test then returns).
+func nextUnit() (NextUnit, bool) {
+	serveIO.once.Do(func() {
+		serveIO.in = bufio.NewReader(os.NewFile(3, "heddle-units"))
+		serveIO.out = os.NewFile(4, "heddle-units-done")
+	})
+	if serveIO.out == nil || serveIO.in == nil {
+		return NextUnit{}, false
+	}
+	if _, err := serveIO.out.WriteString(UnitDone + "\n"); err != nil {
+		return NextUnit{}, false
+	}
+	line, err := serveIO.in.ReadBytes('\n')
+	if err != nil {
+		return NextUnit{}, false
+	}
+	var n NextUnit
+	if json.Unmarshal(line, &n) != nil || n.Unit == nil {
+		return NextUnit{}, false
+	}
+	return n, true
 }

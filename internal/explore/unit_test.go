@@ -3,9 +3,11 @@ package explore_test
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -177,4 +179,163 @@ func TestUnitYield(t *testing.T) {
 			t.Errorf("%s: %d runs in %d calls, %d in one call", name, runs, calls, whole.Runs)
 		}
 	}
+}
+
+// readSummary returns the summary event of the events file evs.
+func readSummary(t *testing.T, evs string) event.Event {
+	t.Helper()
+	b, err := os.ReadFile(evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var e event.Event
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Action == event.Summary {
+			return e
+		}
+	}
+	t.Fatalf("%s: no summary", evs)
+	return event.Event{}
+}
+
+// TestServedUnits: a served worker process (Config.Serve) explores unit
+// after unit of the same test, each read from its file descriptor 3
+// once it said the one before was done on descriptor 4, each with its
+// own events file; explored 3 runs at a time so, the tree takes the runs
+// of one call in one process, with the same proof, and the process ends
+// when its units end.
+func TestServedUnits(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no inherited file descriptors")
+	}
+	whole := summary(t, strategy.RootUnit("dfs", 0), 0)
+	dir := t.TempDir()
+	evs := func(i int) string { return filepath.Join(dir, fmt.Sprintf("events%d.jsonl", i)) }
+	u := strategy.RootUnit("dfs", 0)
+	cfg := explore.DefaultConfig()
+	cfg.Strategy, cfg.Unit, cfg.Events, cfg.OutDir, cfg.Runs, cfg.Serve = u.Strategy, &u, evs(0), t.TempDir(), 3, true
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unitsR, unitsW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doneR, doneW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestUnitChild$")
+	cmd.Env = append(os.Environ(), "HEDDLE_UNIT_CHILD=1", explore.EnvConfig+"="+string(b))
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.ExtraFiles = []*os.File{unitsR, doneW}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	unitsR.Close()
+	doneW.Close()
+	done := bufio.NewReader(doneR)
+	runs, units := 0, 0
+	for {
+		units++
+		if l, err := done.ReadString('\n'); err != nil || strings.TrimSpace(l) != explore.UnitDone {
+			unitsW.Close()
+			cmd.Wait()
+			t.Fatalf("unit %d: %q, %v; output:\n%s", units, l, err, out.String())
+		}
+		s := readSummary(t, evs(units-1))
+		runs += s.Runs
+		if s.UnitFinished {
+			if s.UnitProven != whole.UnitProven {
+				t.Errorf("proven %q, in one call %q", s.UnitProven, whole.UnitProven)
+			}
+			break
+		}
+		var next strategy.Unit
+		if err := json.Unmarshal(s.UnitRest, &next); err != nil {
+			t.Fatalf("rest %s: %v", s.UnitRest, err)
+		}
+		b, err := json.Marshal(explore.NextUnit{Unit: &next, Runs: 3, Events: evs(units)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := unitsW.Write(append(b, '\n')); err != nil {
+			t.Fatal(err)
+		}
+	}
+	unitsW.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("the served process: %v\n%s", err, out.String())
+	}
+	if runs != whole.Runs || units < 2 {
+		t.Errorf("%d runs in %d units of one process, %d in one call", runs, units, whole.Runs)
+	}
+}
+
+// TestUnitBugChild is a test with a bug in some orders (run by
+// TestUnitWritingFirst in a child process).
+func TestUnitBugChild(t *testing.T) {
+	if os.Getenv("HEDDLE_UNIT_CHILD") == "" {
+		t.Skip("run by TestUnitWritingFirst")
+	}
+	rt.Explore(t, func(t *testing.T) {
+		c := rt.MakeChan[chan int](0)
+		for i := 0; i < 2; i++ {
+			rt.Go(func() { rt.Send(c, i) })
+		}
+		if rt.Recv(c) == 1 {
+			t.Error("1 first")
+		}
+		rt.Recv(c)
+	})
+}
+
+// TestUnitWritingFirst: a unit's worker says which schedule file it
+// writes (event.Writing, emitted before the file is made) ahead of the
+// bug's report, so that heddle can remove it if the worker is killed
+// in between.
+func TestUnitWritingFirst(t *testing.T) {
+	evs := filepath.Join(t.TempDir(), "events.jsonl")
+	u := strategy.RootUnit("dfs", 0)
+	cfg := explore.DefaultConfig()
+	cfg.Strategy, cfg.Unit, cfg.Events, cfg.OutDir = u.Strategy, &u, evs, t.TempDir()
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestUnitBugChild$")
+	cmd.Env = append(os.Environ(), "HEDDLE_UNIT_CHILD=1", explore.EnvConfig+"="+string(b))
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("no bug found:\n%s", out)
+	}
+	data, err := os.ReadFile(evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writing := ""
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var e event.Event
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatal(err)
+		}
+		switch e.Action {
+		case event.Writing:
+			writing = e.Schedule
+		case event.Bug:
+			if e.Schedule == "" || e.Schedule != writing {
+				t.Fatalf("bug with schedule %q after writing %q", e.Schedule, writing)
+			}
+			if _, err := os.Stat(e.Schedule); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+	}
+	t.Fatalf("no bug event:\n%s", data)
 }

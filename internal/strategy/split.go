@@ -398,7 +398,8 @@ func splitFrag(u Unit, within int) (a Unit, more []Unit, ok bool) {
 }
 
 // ChunkMin is the fewest runs splitChunk gives a unit by its estimate: a
-// unit is a worker process (some 10 ms to start and check determinism).
+// unit replays its prefix and checks determinism, and without served
+// workers is a process of its own (some 10 ms to start).
 var ChunkMin = 2000
 
 // chunkOf is the runs of a chunk (splitChunk) when within runs are to
@@ -962,7 +963,7 @@ func RunOffsets(units []Unit, runs []int) []int {
 // CoordStats counts what a Coordinate did, for measuring a split: none of
 // it depends on the load of the machine but Idle.
 type CoordStats struct {
-	Units   int // units explored (one worker process each)
+	Units   int // units explored (by served worker processes, unit after unit, in heddle test)
 	Yields  int // units asked to hand their rest back early
 	Spawned int // units found outside a unit (source DPOR)
 	Dropped int // of those, choices another unit had claimed already
@@ -1025,8 +1026,11 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 	}
 	ordered := Ordered(root.Strategy) && root.Frag != nil || root.Frag == nil && SplitKind(root.Strategy) == "runs"
 	// HEDDLE_PARTRACE prints each unit started and ended (its key, runs
-	// estimated and allowed, and made): a diagnostic of the split.
+	// estimated and allowed, and made) and each yield asked, with the
+	// seconds since the start: a diagnostic of the split (where workers
+	// wait).
 	trace := os.Getenv("HEDDLE_PARTRACE") != ""
+	t0 := time.Now()
 	fr := NewFrontier()
 	od := NewODCoord() // optimal DPOR's tree (odsplit.go)
 	queue := []Unit{root}
@@ -1240,7 +1244,7 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 			}
 			st.Units++
 			if trace {
-				fmt.Fprintf(os.Stderr, "TRACE start %d %v key=%v est=%d sure=%v runs=%d prefix=%d\n", id, u, r.key, r.est, r.sure, runs, prefix())
+				fmt.Fprintf(os.Stderr, "TRACE %.3f start %d %v key=%v est=%d sure=%v runs=%d prefix=%d\n", time.Since(t0).Seconds(), id, u, r.key, r.est, r.sure, runs, prefix())
 			}
 			go func(id int, w Work) { results <- out{id, explore(w)} }(id, w)
 		}
@@ -1273,6 +1277,9 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 				} else {
 					oldest.asked = true
 					st.Yields++
+					if trace {
+						fmt.Fprintf(os.Stderr, "TRACE %.3f yield backoff=%v held=%v queue=%d\n", time.Since(t0).Seconds(), backoff, held, len(queue))
+					}
 					close(oldest.yield)
 				}
 			}
@@ -1287,7 +1294,7 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 		rn := live[r.id]
 		st.Runs += r.o.Runs
 		if trace {
-			fmt.Fprintf(os.Stderr, "TRACE end %d runs=%d killed=%v asked=%v rest=%v found=%v\n", r.id, r.o.Runs, rn.killed, rn.asked, r.o.Rest != nil, r.o.Found)
+			fmt.Fprintf(os.Stderr, "TRACE %.3f end %d runs=%d killed=%v asked=%v rest=%v found=%v\n", time.Since(t0).Seconds(), r.id, r.o.Runs, rn.killed, rn.asked, r.o.Rest != nil, r.o.Found)
 		}
 		yielded = rn.asked && r.o.Rest != nil
 		delete(live, r.id)
