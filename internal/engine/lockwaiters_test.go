@@ -51,6 +51,11 @@ func TestLockWaitersLookedAtOnce(t *testing.T) {
 			}
 			s := &lastNotLock{}
 			looks := 0
+			lookHook = func(at unsafe.Pointer) {
+				if at == p {
+					looks++
+				}
+			}
 			res := Run(Config{}, s, func() {
 				e := Current()
 				var wg sync.WaitGroup
@@ -74,8 +79,8 @@ func TestLockWaitersLookedAtOnce(t *testing.T) {
 				}
 				unlock()
 				e.WaitGroupWait(unsafe.Pointer(&wg))
-				looks = e.objs.get(p).rw.looks
 			})
+			lookHook = nil
 			if res.Bug != nil {
 				t.Fatalf("%s, %d waiters: unexpected bug: %s", kind, n, res.Bug.Message)
 			}

@@ -86,11 +86,12 @@ type rwState struct {
 	// counted themselves as readers, to be admitted by the writer's
 	// Unlock.
 	readers []*G
-	// looks counts the times a pass of enabled looked at the lock's
-	// state for a goroutine blocked on it (lockEnabled, or a lockView
-	// made): tests check that it does not grow with the waiters.
-	looks int
 }
+
+// lookHook, if set (by tests), is called each time a pass of enabled
+// looks at the state of the lock at p for a goroutine blocked on it
+// (lockEnabled, or a lockView made).
+var lookHook func(p unsafe.Pointer)
 
 //go:norace
 func (e *Exec) rw(p unsafe.Pointer) *rwState { return &e.syncObj(p, syncRW).rw }
@@ -270,7 +271,9 @@ func (q *queued) on(g *G, p unsafe.Pointer) bool {
 //go:norace
 func (e *Exec) lockEnabled(g *G) bool {
 	p := g.op.Obj
-	e.objs.obtain(p).rw.looks++
+	if lookHook != nil {
+		lookHook(p)
+	}
 	switch g.op.Kind {
 	case OpLock:
 		if e.mutexLocked(p) {
@@ -330,7 +333,9 @@ func (e *Exec) waiterEnabled(g *G, v *lockView) (enabled, ok bool) {
 	if p != v.p {
 		// One address is one kind of lock: a Mutex, or an RWMutex.
 		*v = lockView{p: p}
-		e.objs.obtain(p).rw.looks++
+		if lookHook != nil {
+			lookHook(p)
+		}
 		if k == OpLock {
 			v.held = e.mutexLocked(p)
 		} else {
