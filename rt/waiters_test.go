@@ -139,6 +139,68 @@ func poolWaiters(n int) func() {
 	}
 }
 
+// rwWaiters is n goroutines, readers and writers in turn, that block on
+// an RWMutex the test holds while it starts them.
+func rwWaiters(n int) func() {
+	return func() {
+		var mu sync.RWMutex
+		var wg sync.WaitGroup
+		rt.WaitGroupAdd(&wg, n)
+		rt.RWLock(&mu)
+		for i := 0; i < n; i++ {
+			rt.Go(func() {
+				if i%2 == 0 {
+					rt.RWRLock(&mu)
+					rt.RWRUnlock(&mu)
+				} else {
+					rt.RWLock(&mu)
+					rt.RWUnlock(&mu)
+				}
+				rt.WaitGroupDone(&wg)
+			})
+		}
+		rt.RWUnlock(&mu)
+		rt.WaitGroupWait(&wg)
+	}
+}
+
+// queuedWaiters is mutexWaiters and rwWaiters with the test sleeping while
+// it holds the locks: the goroutines blocked then join the locks' queues
+// (or the RWMutex's admitted readers), and those that block after do not.
+func queuedWaiters(n int) func() {
+	return func() {
+		var mu sync.Mutex
+		var rw sync.RWMutex
+		var wg sync.WaitGroup
+		rt.WaitGroupAdd(&wg, 2*n)
+		rt.MutexLock(&mu)
+		rt.RWLock(&rw)
+		for i := 0; i < n; i++ {
+			rt.Go(func() {
+				rt.MutexLock(&mu)
+				rt.MutexUnlock(&mu)
+				rt.WaitGroupDone(&wg)
+			})
+			rt.Go(func() {
+				if i%2 == 0 {
+					rt.RWRLock(&rw)
+					rt.RWRUnlock(&rw)
+				} else {
+					rt.RWLock(&rw)
+					rt.RWUnlock(&rw)
+				}
+				rt.WaitGroupDone(&wg)
+			})
+			if i == n/2 {
+				rt.Sleep(2 * time.Millisecond)
+			}
+		}
+		rt.MutexUnlock(&mu)
+		rt.RWUnlock(&rw)
+		rt.WaitGroupWait(&wg)
+	}
+}
+
 var waiterShapes = []struct {
 	name string
 	prog func(n int) func()
@@ -147,6 +209,8 @@ var waiterShapes = []struct {
 	{"chan", chanWaiters},
 	{"cond", condWaiters},
 	{"pool", poolWaiters},
+	{"rwmutex", rwWaiters},
+	{"queued", queuedWaiters},
 }
 
 var waiterStrategies = []struct {

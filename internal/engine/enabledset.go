@@ -362,6 +362,7 @@ func (e *Exec) merge() {
 	}
 	old, buf := e.gch, e.scratch[:0]
 	from := 0 // old[:from] is in buf, or dropped
+	var lv lockView
 	for w := 0; w < words; w++ {
 		for set := e.dirtyBits[w]; set != 0; set &= set - 1 {
 			g := e.gs[w*64+bits.TrailingZeros64(set)]
@@ -374,7 +375,11 @@ func (e *Exec) merge() {
 			from = at + g.nch
 			n := len(buf)
 			if g.state == gParked {
-				buf = e.addChoices(buf, g)
+				if en, ok := e.waiterEnabled(g, &lv); !ok {
+					buf = e.addChoices(buf, g)
+				} else if en {
+					buf = append(buf, Choice{G: g, Case: -1})
+				}
 			}
 			g.nch = len(buf) - n
 		}

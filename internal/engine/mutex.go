@@ -88,6 +88,11 @@ type rwState struct {
 	readers []*G
 }
 
+// lookHook, if set (by tests), is called each time a pass of enabled
+// looks at the state of the lock at p for a goroutine blocked on it
+// (lockEnabled, or a lockView made).
+var lookHook func(p unsafe.Pointer)
+
 //go:norace
 func (e *Exec) rw(p unsafe.Pointer) *rwState { return &e.syncObj(p, syncRW).rw }
 
@@ -266,6 +271,9 @@ func (q *queued) on(g *G, p unsafe.Pointer) bool {
 //go:norace
 func (e *Exec) lockEnabled(g *G) bool {
 	p := g.op.Obj
+	if lookHook != nil {
+		lookHook(p)
+	}
 	switch g.op.Kind {
 	case OpLock:
 		if e.mutexLocked(p) {
@@ -293,6 +301,64 @@ func (e *Exec) lockEnabled(g *G) bool {
 		return h == nil || !e.objs.get(p).rw.starving
 	}
 	return h == nil || h.sq.batch == g.sq.batch
+}
+
+// lockView is what decides, in one pass of enabled, whether a goroutine
+// blocked in Lock on a Mutex (or in Lock or RLock on an RWMutex), and not
+// in its queue, may take it: the same for all of them. A thousand
+// goroutines waiting on one mutex all change at its every Lock and
+// Unlock (merge); looking the mutex up for each of them was a fifth of a
+// step's time (golang-lru's expirable TestLRUConcurrency).
+type lockView struct {
+	p unsafe.Pointer
+	// held: a goroutine holds the lock (an RWMutex: a writer holds or
+	// claimed it). barge, when known: it is not held, and a goroutine
+	// that is not queued may take it.
+	held, barge, known bool
+}
+
+// waiterEnabled is lockEnabled for g, pending in Lock on a Mutex or Lock
+// or RLock on an RWMutex, with v caching the state of the lock for the
+// current pass of enabled only (no step may run between two calls with
+// the same v). ok is false when it does not apply (g is not in one of
+// those operations, or is queued on the lock): lockEnabled must be asked.
+// It does what lockEnabled does, in the same cases.
+//
+//go:norace
+func (e *Exec) waiterEnabled(g *G, v *lockView) (enabled, ok bool) {
+	p, k := g.op.Obj, g.op.Kind
+	if p == nil || (k != OpLock && k != OpWLock && k != OpRLock) {
+		return false, false
+	}
+	if p != v.p {
+		// One address is one kind of lock: a Mutex, or an RWMutex.
+		*v = lockView{p: p}
+		if lookHook != nil {
+			lookHook(p)
+		}
+		if k == OpLock {
+			v.held = e.mutexLocked(p)
+		} else {
+			e.rw(p)
+			v.held = rwClaimed(p)
+		}
+	}
+	if g.sq.on(g, p) {
+		return false, false // queued, or a reader the writer admitted
+	}
+	if v.held {
+		e.blocked(g)
+		return false, true
+	}
+	if k == OpRLock {
+		return true, true
+	}
+	if !v.known {
+		// As lockEnabled does, and only when it does: queueHead drops
+		// the goroutines that left.
+		v.barge, v.known = e.queueHead(p) == nil || !e.objs.get(p).rw.starving, true
+	}
+	return v.barge, true
 }
 
 // blocked notes g, found blocked on a lock, for the next idle advance.
