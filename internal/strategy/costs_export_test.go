@@ -59,6 +59,9 @@ func refPreemptionCost(p *engine.Point, ok []int, i int) int {
 		return 0
 	}
 	prev := p.Choices[p.Prev].G
+	if yielding(prev) {
+		return 0 // a Gosched gives the turn away
+	}
 	in := false
 	for _, j := range ok {
 		if j == p.Prev {

@@ -121,7 +121,7 @@ func (d *DFS) Choose(p *engine.Point) int {
 		return nd.order[nd.next]
 	}
 	ok := d.spin.allowedTo(d.okBuf, p)
-	order := rrOrderTo(d.orderBuf, p, ok)
+	order := rrOrderFrom(d.orderBuf, p, ok, yieldStart(p))
 	d.okBuf, d.orderBuf = ok, order
 	var costs []int
 	if d.cost != nil {

@@ -183,7 +183,35 @@ func rrOrder(p *engine.Point, idx []int) []int {
 // rrOrderTo is rrOrder appending to dst[:0], which must not share idx's
 // array.
 func rrOrderTo(dst []int, p *engine.Point, idx []int) []int {
-	start := rrStart(p)
+	return rrOrderFrom(dst, p, idx, rrStart(p))
+}
+
+// yieldStart is rrStart for DFS, IPB and IDB: when the goroutine that ran
+// the previous step is about to yield (Gosched), round-robin starts at
+// the goroutine after it. As in delay bounding's deterministic scheduler
+// (Emmi, Qadeer and Rakamarić, POPL 2011), a task that yields hands the
+// turn to the next one: the other goroutines go first for free, and
+// running the yielding one again costs delays. Starting at the yielding
+// goroutine, a loop that calls Gosched while it waits for another
+// goroutine to block, and makes progress otherwise (x/sync's semaphore
+// test: TryAcquire and Release take a mutex), ran under the first
+// schedule of DFS and every schedule of IDB until the fair scheduler took
+// over at half the step bound. (DPOR keeps rrStart: its order is only
+// that of its first run.)
+func yieldStart(p *engine.Point) int {
+	if cur := p.Exec.Cur(); cur != nil && yielding(cur) {
+		return cur.Index + 1
+	}
+	return rrStart(p)
+}
+
+// yielding reports whether g's pending operation is a Gosched.
+func yielding(g *engine.G) bool {
+	return !g.Done() && g.PendingKind() == engine.OpYield
+}
+
+// rrOrderFrom is rrOrderTo starting round-robin at creation index start.
+func rrOrderFrom(dst []int, p *engine.Point, idx []int, start int) []int {
 	ngs := len(p.Exec.Gs())
 	if ngs == 0 {
 		ngs = 1
@@ -272,6 +300,11 @@ func preemptionCosts(dst []int, p *engine.Point, ok, order []int) []int {
 		return out
 	}
 	prev := p.Choices[p.Prev].G
+	if yielding(prev) {
+		// A Gosched gives the turn away: switching there is not a
+		// preemption (CHESS), see yieldStart.
+		return out
+	}
 	for k, j := range order {
 		if c := p.Choices[j]; c.G != prev || c.Early != 0 {
 			out[k] = 1

@@ -202,7 +202,8 @@ func (s *POS) Choose(p *engine.Point) int {
 		s.seen = 1
 	}
 	best, bestP := 0, -1.0
-	for i, c := range p.Choices {
+	for i := range p.Choices {
+		c := &p.Choices[i] // not a copy of every choice
 		var pr float64
 		if c.G == nil {
 			k := c.Key()
@@ -228,16 +229,16 @@ func (s *POS) Choose(p *engine.Point) int {
 		}
 	}
 	// The event taken is done: its goroutine's next event is new.
-	if c := p.Choices[best]; c.G != nil {
+	if c := &p.Choices[best]; c.G != nil {
 		at[best].ok = false
 	} else {
-		s.forget(c)
+		s.forget(*c)
 	}
 	return best
 }
 
 // draw is a new random priority for c.
-func (s *POS) draw(c engine.Choice) float64 {
+func (s *POS) draw(c *engine.Choice) float64 {
 	pr := s.rng.Float64()
 	if c.Early > 0 {
 		pr /= 4
@@ -355,6 +356,41 @@ var simpleAcc = func() (t [256]uint8) {
 	}
 	return t
 }()
+
+// simpleObj is, for each kind simpleAcc classifies posRead or posWrite,
+// the access of its pending event (and of its step) to its object, with
+// obj unset; simpleWorld is the access to virtual time every simple kind
+// starts with. takeSimple builds a simple step's accesses from them, as
+// appendAccesses would (TestSimpleAccessesAsAppendAccesses).
+var simpleObj, simpleWorld = func() (t [256]access, w access) {
+	var x int
+	obj := uintptr(unsafe.Pointer(&x))
+	for k := 0; k < 256; k++ {
+		if simpleAcc[k] == 0 {
+			continue
+		}
+		acc := accesses(engine.OpKind(k), obj, -1, nil, 0, false)
+		w = acc[0]
+		if len(acc) == 2 {
+			t[k] = acc[1]
+			t[k].obj = 0
+		}
+	}
+	return t, w
+}()
+
+// appendSimple appends the accesses of a step of simple kind k (simpleAcc
+// not 0) on obj: appendAccesses(dst, k, obj, -1, nil, 0, false), without
+// its switch.
+func appendSimple(dst []access, k engine.OpKind, obj uintptr) []access {
+	dst = append(dst, simpleWorld)
+	if simpleAcc[k] != posWorld {
+		a := simpleObj[k]
+		a.obj = obj
+		dst = append(dst, a)
+	}
+	return dst
+}
 
 // touches reports whether step e accesses obj in a way that conflicts
 // with an access to it (a write, or any access if write).
@@ -480,7 +516,7 @@ func (s *POS) takeSimple(tr []engine.Step, i int) *event {
 	st := &tr[i]
 	e := &s.step
 	e.gs = append(e.gs1[:0], st.G)
-	e.acc = appendAccesses(e.acc1[:0], st.Kind, st.Obj, -1, nil, 0, false)
+	e.acc = appendSimple(e.acc1[:0], st.Kind, st.Obj)
 	s.stepSt = st
 	return e
 }

@@ -44,3 +44,37 @@ func TestPOSSimpleAccesses(t *testing.T) {
 		t.Errorf("only %d kinds of operation take the shortcut", n)
 	}
 }
+
+// TestSimpleAccessesAsAppendAccesses: the accesses takeSimple builds for
+// a simple step (appendSimple, from two tables) are those appendAccesses
+// computes, for every kind simpleAcc classifies and two objects; and a
+// simple step never writes virtual time (resetRacing skips racesWithAll
+// for it).
+func TestSimpleAccessesAsAppendAccesses(t *testing.T) {
+	var x, y int
+	n := 0
+	for k := range 256 {
+		if simpleAcc[k] == 0 {
+			continue
+		}
+		n++
+		for _, o := range []uintptr{uintptr(unsafe.Pointer(&x)), uintptr(unsafe.Pointer(&y))} {
+			want := appendAccesses(nil, engine.OpKind(k), o, -1, nil, 0, false)
+			got := appendSimple(nil, engine.OpKind(k), o)
+			if len(got) != len(want) {
+				t.Fatalf("%v: %v, want %v", engine.OpKind(k), got, want)
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Errorf("%v: access %d is %+v, want %+v", engine.OpKind(k), i, got[i], want[i])
+				}
+			}
+			if racesWithAll(&event{acc: got}) {
+				t.Errorf("%v: a simple step writes virtual time", engine.OpKind(k))
+			}
+		}
+	}
+	if n < 10 {
+		t.Fatalf("only %d simple kinds", n)
+	}
+}
