@@ -217,6 +217,11 @@ func (e *Exec) cancel(c *ctx, err, cause error) {
 	e.objs.obtain(unsafe.Pointer(c)).writes++ // for readCtx's spin detection
 	e.chanOf(chanAddr(c.done)).closed = true
 	close(c.done)
+	if e.incr && !e.aborting {
+		// The goroutines waiting on Done may run now (OpCancel is a
+		// targeted step, enabledset.go).
+		e.touch(chanAddr(c.done))
+	}
 	if c.timer != nil {
 		e.stopTimer(c.timer)
 	}
