@@ -112,8 +112,11 @@ func (e *Exec) noteStep(g *G, op *Op, arrive bool) {
 }
 
 // noteFire is called before timer t fires. A firing sends on the timer's
-// channel, or starts a goroutine (which is new, hence dirty), or runs a
-// function whose effects are unknown.
+// channel, or starts a goroutine (which is new, hence dirty), or runs
+// fireFn, whose only use is to cancel a context at its deadline
+// (context.go): cancel makes the watchers of the Done channels it closes
+// dirty, and its AfterFuncs' goroutines are new. A firing of any other
+// kind would run a function whose effects are unknown.
 //
 //go:norace
 func (e *Exec) noteFire(t *Timer) {
@@ -124,6 +127,7 @@ func (e *Exec) noteFire(t *Timer) {
 	case t.ch != nil:
 		e.touch(chanAddr(t.ch))
 	case t.goFn != nil:
+	case t.fireFn != nil:
 	default:
 		e.rebuildAll = true
 	}

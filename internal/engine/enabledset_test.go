@@ -130,3 +130,42 @@ func TestRebuildSkipsFinished(t *testing.T) {
 		t.Errorf("%d full passes with %d finished goroutines looked at %d goroutines (want at most %d: each finished one once)", rebuilds, n, visited, n+4*rebuilds)
 	}
 }
+
+// TestDeadlineKeepsEnabledSet checks that a context's deadline passing (the
+// firing of its timer, which cancels it) updates the enabled set instead
+// of rebuilding it, and wakes a goroutine waiting on its Done channel.
+func TestDeadlineKeepsEnabledSet(t *testing.T) {
+	defer CheckEnabledSet(CheckEnabledSet(true))
+	const n, iters = 2000, 100
+	var rebuilds, steps int
+	res := Run(Config{MaxStarve: 100 * time.Millisecond}, newestFirst{}, func() {
+		e := Current()
+		finished(e, n)
+		r0, s0 := e.es.rebuilds, e.steps
+		for range iters {
+			k, cancel := e.WithCancel(context.Background(), e.Now().Add(time.Millisecond), nil)
+			done := make(chan struct{})
+			e.RegisterChan(chanAddr(done))
+			e.Go(func() {
+				e.Select([]ChanCase{&structRecv{ch: k.Done()}}, false)
+				e.Close(chanAddr(done), func() { close(done) })
+			})
+			e.Select([]ChanCase{&structRecv{ch: done}}, false)
+			if k.Err() != context.DeadlineExceeded {
+				panic("not past its deadline")
+			}
+			cancel(nil)
+		}
+		rebuilds, steps = e.es.rebuilds-r0, e.steps-s0
+	})
+	if res.Internal != "" {
+		t.Fatalf("internal error: %s", res.Internal)
+	}
+	if res.Bug != nil {
+		t.Fatalf("unexpected bug: %s: %s", res.Bug.Kind, res.Bug.Message)
+	}
+	t.Logf("%d steps: %d full passes", steps, rebuilds)
+	if rebuilds > 0 {
+		t.Errorf("%d deadlines passed with %d finished goroutines: %d full passes over the goroutines (want none)", iters, n, rebuilds)
+	}
+}
