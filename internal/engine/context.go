@@ -18,7 +18,11 @@ type ctx struct {
 	err      error // Canceled or DeadlineExceeded once cancelled
 	cause    error
 	deadline time.Time
+	// children are the contexts derived from this one and not cancelled
+	// yet, in creation order; a child taken out leaves a nil (at is its
+	// place), and gone counts them until the list is compacted.
 	children []*ctx
+	at, gone int
 	after    []*afterFunc
 	timer    *Timer
 }
@@ -95,6 +99,7 @@ func (e *Exec) WithCancel(parent context.Context, deadline time.Time, deadlineCa
 		if p.err != nil {
 			e.cancel(c, p.err, p.cause)
 		} else {
+			c.at = len(p.children)
 			p.children = append(p.children, c)
 		}
 	} else if d := parent.Done(); d != nil {
@@ -217,13 +222,24 @@ func (e *Exec) cancel(c *ctx, err, cause error) {
 	e.objs.obtain(unsafe.Pointer(c)).writes++ // for readCtx's spin detection
 	e.chanOf(chanAddr(c.done)).closed = true
 	close(c.done)
+	if e.incr && !e.aborting {
+		// The goroutines waiting on Done may run now (OpCancel is a
+		// targeted step, enabledset.go).
+		e.touch(chanAddr(c.done))
+	}
 	if c.timer != nil {
 		e.stopTimer(c.timer)
 	}
-	for _, k := range c.children {
-		e.cancel(k, err, cause)
+	// Taken off c first: each child cancelled takes itself out of its
+	// parent's list, which shifted the list under this loop, and every
+	// other child was left uncancelled.
+	kids := c.children
+	c.children, c.gone = nil, 0
+	for _, k := range kids {
+		if k != nil {
+			e.cancel(k, err, cause)
+		}
 	}
-	c.children = nil
 	for _, a := range c.after {
 		if !a.stopped && !a.started {
 			a.started = true
@@ -234,17 +250,33 @@ func (e *Exec) cancel(c *ctx, err, cause error) {
 			}
 		}
 	}
-	if p, ok := c.parent.(*ctx); ok {
-		for i, k := range p.children {
-			if k == c {
-				for j := i + 1; j < len(p.children); j++ {
-					p.children[j-1] = p.children[j]
-				}
-				p.children = p.children[:len(p.children)-1]
-				break
-			}
+	if p, ok := c.parent.(*ctx); ok && c.at < len(p.children) && p.children[c.at] == c {
+		p.dropChild(c)
+	}
+}
+
+// dropChild takes child k out of c.children, in constant time on average:
+// a pool's context has a child per pending task (pond resolves each
+// task's future by cancelling it), and each was looked for and shifted
+// out of a list of thousands.
+//
+//go:norace
+func (c *ctx) dropChild(k *ctx) {
+	c.children[k.at] = nil
+	c.gone++
+	if c.gone <= len(c.children)/2 {
+		return
+	}
+	n := 0
+	for _, x := range c.children {
+		if x != nil {
+			x.at = n
+			c.children[n] = x
+			n++
 		}
 	}
+	clear(c.children[n:])
+	c.children, c.gone = c.children[:n], 0
 }
 
 //go:norace

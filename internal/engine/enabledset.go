@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"fmt"
 	"math/bits"
+	"os"
 	"sort"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -109,8 +112,11 @@ func (e *Exec) noteStep(g *G, op *Op, arrive bool) {
 }
 
 // noteFire is called before timer t fires. A firing sends on the timer's
-// channel, or starts a goroutine (which is new, hence dirty), or runs a
-// function whose effects are unknown.
+// channel, or starts a goroutine (which is new, hence dirty), or runs
+// fireFn, whose only use is to cancel a context at its deadline
+// (context.go): cancel makes the watchers of the Done channels it closes
+// dirty, and its AfterFuncs' goroutines are new. A firing of any other
+// kind would run a function whose effects are unknown.
 //
 //go:norace
 func (e *Exec) noteFire(t *Timer) {
@@ -121,6 +127,7 @@ func (e *Exec) noteFire(t *Timer) {
 	case t.ch != nil:
 		e.touch(chanAddr(t.ch))
 	case t.goFn != nil:
+	case t.fireFn != nil:
 	default:
 		e.rebuildAll = true
 	}
@@ -148,11 +155,23 @@ func targetedKind(k OpKind) bool {
 	case OpStart, OpYield, OpSend, OpRecv, OpSelect, OpClose, OpChanLen,
 		OpLock, OpTryLock, OpUnlock, OpRLock, OpRUnlock, OpWLock, OpWLockWait, OpWUnlock, OpRWTryLock, OpRWTryRLock,
 		OpWGAdd, OpWGWait, OpOnce, OpOnceDone, OpAtomicLoad, OpAtomicWrite, OpMapRead, OpMapWrite,
-		OpCondWait, OpCondBlocked, OpCondSignal, OpCondBroadcast, OpSleep:
+		OpCondWait, OpCondBlocked, OpCondSignal, OpCondBroadcast, OpSleep,
+		OpCtxErr, OpTestRead, OpCancel:
 		// Cond: Signal and Broadcast mark the waiters of the Cond, whose
 		// pending operation (OpCondBlocked) is on the Cond; Wait's unlock
 		// and relock are steps of their own. A sleeper's waking changes
 		// no other goroutine's choices.
+		//
+		// ctx.Err and a failing t call's read change nothing another
+		// goroutine's choices depend on: like an atomic load, a repeated
+		// read moves the clock (Access), and a deadline passed that way
+		// is the firing of the context's timer, a step of its own. A
+		// cancel closes the Done channels of the context and of its
+		// descendants, and cancel makes their watchers dirty; the
+		// goroutines of its AfterFuncs are new. pond resolves a task's
+		// future by a cancel and reads its pool's ctx.Err at every
+		// Submit: each was a full pass over the thousands of goroutines
+		// of a run of 10,000 tasks.
 		return true
 	}
 	return false
@@ -285,13 +304,40 @@ func watchDirs(p unsafe.Pointer, op *Op) uint8 {
 	return d
 }
 
+// enabledWork is what rebuild keeps from pass to pass, and counts of the
+// work of the enabled set (tests bound them).
+type enabledWork struct {
+	// live is the goroutines a full pass looks at, in creation order:
+	// those of e.gs[:liveFrom] that had not finished at the last pass.
+	// A finished goroutine has no choices and never runs again; pond's
+	// TestPoolMetrics ends with 10,000 of them.
+	live     []*G
+	liveFrom int
+
+	rebuilds int // full passes over the goroutines
+	visited  int // goroutines whose choices were computed, in every pass
+
+	checkBuf []Choice // checkEnabled's full pass
+}
+
 // rebuild recomputes the choices of every goroutine.
 //
 //go:norace
 func (e *Exec) rebuild() {
+	e.es.rebuilds++
 	e.gch = e.gch[:0]
 	e.volatile = e.volatile[:0]
-	for _, g := range e.gs {
+	for _, g := range e.dirty {
+		g.inDirty = false // a finished one may be left out below
+	}
+	e.clearDirty()
+	// The goroutines made since the last pass come after every live
+	// one: creation order is kept.
+	e.es.live = append(e.es.live, e.gs[e.es.liveFrom:]...)
+	e.es.liveFrom = len(e.gs)
+	e.es.visited += len(e.es.live)
+	kept := e.es.live[:0]
+	for _, g := range e.es.live {
 		g.inDirty = false
 		n := len(e.gch)
 		if g.state == gParked {
@@ -304,8 +350,14 @@ func (e *Exec) rebuild() {
 				e.logChoices(g, n)
 			}
 		}
+		if g.state != gDone {
+			// Finished: its choices (none) are set, and logged, above;
+			// nothing can give it any again.
+			kept = append(kept, g)
+		}
 	}
-	e.clearDirty()
+	// Not cleared past the length: e.gs keeps those goroutines anyway.
+	e.es.live = kept
 	e.rebuildAll = false
 }
 
@@ -327,21 +379,127 @@ func (e *Exec) update() {
 		e.volatile[i] = nil
 	}
 	e.volatile = e.volatile[:0]
+	e.es.visited += len(e.dirty)
 	if len(e.dirty) > 16 {
 		// Splicing each one in costs a move of the choices after it:
 		// a thousand waiters on a mutex, all dirty at every Lock and
 		// Unlock, merged in one pass instead.
 		e.merge()
+	} else {
+		if len(e.dirty) > 1 {
+			sort.Sort(byIndex(e.dirty))
+		}
+		for _, g := range e.dirty {
+			g.inDirty = false
+			e.refresh(g)
+		}
+		e.clearDirty()
+	}
+	if checkSet.Load() {
+		e.checkEnabled()
+	}
+}
+
+// checkSet makes every update of the enabled set compare its result with
+// a full pass (checkEnabled).
+var checkSet atomic.Bool
+
+func init() {
+	if os.Getenv("HEDDLE_CHECKSET") != "" {
+		checkSet.Store(true)
+	}
+}
+
+// CheckEnabledSet turns on or off, for every run, the comparison of the
+// enabled set kept from step to step with the one a full pass over the
+// goroutines computes, at every step; it returns the previous setting. A
+// difference ends the run with an internal error that shows both. Tests
+// turn it on; HEDDLE_CHECKSET=1 in the environment turns it on in any
+// binary that uses the engine (go test ./rt ./internal/engine, a test
+// binary built by heddle).
+func CheckEnabledSet(on bool) bool { return checkSet.Swap(on) }
+
+// checkEnabled compares e.gch, kept from step to step, with the choices of
+// a full pass, and panics where they differ. Goroutines that wait on a
+// foreign channel (or came back from native code) are probed at every
+// pass already, and probing again could perform their operation: their
+// choices are taken as they are. Once native code was seen to run, owned
+// channels are probed too: the check is skipped.
+//
+//go:norace
+func (e *Exec) checkEnabled() {
+	if e.nativeSeen() {
 		return
 	}
-	if len(e.dirty) > 1 {
-		sort.Sort(byIndex(e.dirty))
+	want := e.es.checkBuf[:0]
+	for _, g := range e.gs {
+		if g.state != gParked {
+			continue
+		}
+		if e.probedOp(g) {
+			pos := e.gchPos(g.Index)
+			want = append(want, e.gch[pos:pos+g.nch]...)
+			continue
+		}
+		want = e.addChoices(want, g)
 	}
-	for _, g := range e.dirty {
-		g.inDirty = false
-		e.refresh(g)
+	e.es.checkBuf = want[:0]
+	bad := len(want) != len(e.gch)
+	for i := 0; !bad && i < len(want); i++ {
+		bad = want[i] != e.gch[i]
 	}
-	e.clearDirty()
+	n := 0
+	for _, g := range e.gs {
+		if n+g.nch > len(e.gch) {
+			bad = true
+			break
+		}
+		for _, c := range e.gch[n : n+g.nch] {
+			bad = bad || c.G != g
+		}
+		if e.cfg.Record && g.Index/enChunk < len(e.enChunks) {
+			if c := e.enChunks[g.Index/enChunk]; c != nil && !sameChoices(c.ch[g.Index%enChunk], e.gch[n:n+g.nch]) {
+				bad = true
+			}
+		}
+		n += g.nch
+	}
+	if bad {
+		// Also on standard error: a test that runs the engine
+		// directly may not look at Result.Internal.
+		msg := fmt.Sprintf("engine: at step %d, the enabled set kept from step to step differs from a full pass:\nkept: %s\nfull: %s", e.steps, choiceKeys(e.gch), choiceKeys(want))
+		fmt.Fprintln(os.Stderr, msg)
+		panic(msg)
+	}
+}
+
+// probedOp reports whether g's pending operation is looked at by probing:
+// a wait on a channel heddle did not see being made, or a return from
+// native code.
+//
+//go:norace
+func (e *Exec) probedOp(g *G) bool {
+	if g.op.Kind == OpNative {
+		return true
+	}
+	for _, c := range g.op.Cases {
+		if p := c.Chan(); p != nil && !e.chanOf(p).owned {
+			return true
+		}
+	}
+	return false
+}
+
+//go:norace
+func choiceKeys(cs []Choice) string {
+	s := ""
+	for i, c := range cs {
+		if i > 0 {
+			s += " "
+		}
+		s += c.Key()
+	}
+	return s
 }
 
 // merge recomputes the choices of the dirty goroutines in one pass over

@@ -437,6 +437,9 @@ type Exec struct {
 	natives atomic.Int64
 	probed  bool // a probe performed an operation on a foreign channel
 
+	// es is what the enabled set's full passes keep, and counters of
+	// its work (enabledset.go).
+	es enabledWork
 	// quietMem is what regions of allocation counting need (quiet.go).
 	quietMem *quietMem
 	// overtime is set once the run is past Config.Deadline, finishing
