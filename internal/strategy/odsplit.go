@@ -206,6 +206,21 @@ type odCoord struct {
 	// insert puts it into the wakeup tree of a node not explored yet.
 	waiting map[*tnode]wslot
 	merged  int // late sequences put into a waiting unit's wakeup tree
+	// unitAt maps the T node of each unit handed out to it; live holds
+	// the units being explored, and deferred the late sequences that
+	// end below the node of one of them, to route again once it has
+	// handed its rest back (yield asks it to, at once).
+	unitAt   map[*tnode]*odUnit
+	live     map[*odUnit]bool
+	deferred map[*odUnit][]odDeferred
+	yield    []*odUnit
+	defers   int // late sequences deferred
+}
+
+// odDeferred is a late sequence l of unit u, routed again later.
+type odDeferred struct {
+	u *odUnit
+	l odLateIns
 }
 
 // wslot is a node of a waiting unit's wakeup tree.
@@ -259,8 +274,8 @@ func (c *odCoord) register(u *odUnit, parent []*tnode) {
 }
 
 // route runs the late insertion l of unit u through T; it returns the new
-// unit, or nil if the sequence is covered.
-func (c *odCoord) route(u *odUnit, l odLateIns) *odUnit {
+// unit, or nil if the sequence is covered or deferred (deferred true).
+func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 	j := l.level
 	w := l.w
 	n, pc := u.tp[j], u.tp[j+1]
@@ -268,9 +283,17 @@ func (c *odCoord) route(u *odUnit, l odLateIns) *odUnit {
 	tp := append([]*tnode(nil), u.tp[:j+1]...)
 	pre := append(append([]*pevent(nil), u.path[j].before...), u.path[j].take)
 	first := true
+	// owner is the unit whose node is the deepest on the way (the
+	// subtree the sequence ends in is its).
+	var owner *odUnit
+	for _, t := range tp {
+		if o, ok := c.unitAt[t]; ok {
+			owner = o
+		}
+	}
 	for {
 		if len(w) == 0 {
-			return nil
+			return nil, false
 		}
 		var next *tnode
 		var w2 []*pevent
@@ -287,7 +310,7 @@ func (c *odCoord) route(u *odUnit, l odLateIns) *odUnit {
 				continue
 			}
 			if len(ch.children) == 0 {
-				return nil
+				return nil, false
 			}
 			next, w2 = ch, x
 			break
@@ -297,7 +320,7 @@ func (c *odCoord) route(u *odUnit, l odLateIns) *odUnit {
 				// A leaf that is a step taken here already (a select
 				// case not ready here stands for a ready one): the
 				// sequential exploration skips it (backtrack).
-				return nil
+				return nil, false
 			}
 			if s, ok := c.waiting[n]; ok {
 				// The node is in the wakeup tree of a unit not started:
@@ -312,9 +335,22 @@ func (c *odCoord) route(u *odUnit, l odLateIns) *odUnit {
 					m = k
 				}
 				c.merged++
-				return nil
+				return nil, false
 			}
-			nu := &odUnit{path: append(levels, odLevel{take: w[0], before: failed})}
+			if owner != nil && c.live[owner] {
+				// The subtree of a unit being explored: the sequential
+				// insert would have put w into its wakeup tree before
+				// it was explored. The unit is asked to hand its rest
+				// back, and w is routed again then: into the wakeup
+				// tree of a unit of that rest if it ends there.
+				if len(c.deferred[owner]) == 0 {
+					c.yield = append(c.yield, owner)
+				}
+				c.deferred[owner] = append(c.deferred[owner], odDeferred{u, l})
+				c.defers++
+				return nil, true
+			}
+			nu = &odUnit{path: append(levels, odLevel{take: w[0], before: failed})}
 			nu.w = &wnode{}
 			m := nu.w
 			for _, x := range w[1:] {
@@ -323,10 +359,13 @@ func (c *odCoord) route(u *odUnit, l odLateIns) *odUnit {
 				m = k
 			}
 			c.register(nu, tp)
-			return nu
+			return nu, false
 		}
 		levels = append(levels, odLevel{take: next.ev, before: failed})
 		tp = append(tp, next)
+		if o, ok := c.unitAt[next]; ok {
+			owner = o
+		}
 		n, w, pre, first = next, w2, nil, false
 	}
 }
@@ -566,24 +605,33 @@ type ODCoord struct {
 	names *unionFind
 	edges [][2]string
 	// units are the units handed out by Accept, not started yet: their
-	// wakeup trees take the late sequences that end in them.
-	units map[*ODFrag]*odUnit
+	// wakeup trees take the late sequences that end in them; running
+	// are those being explored, by the unit Dispatch returned.
+	units   map[*ODFrag]*odUnit
+	running map[*ODFrag]*odUnit
 }
 
 // NewODCoord returns an empty coordinator tree.
 func NewODCoord() *ODCoord {
 	names := newUnionFind()
 	names.init()
-	return &ODCoord{c: &odCoord{root: &tnode{}, d: &DPOR{Optimal: true, names: names}, waiting: map[*tnode]wslot{}}, names: names, units: map[*ODFrag]*odUnit{}}
+	c := &odCoord{root: &tnode{}, d: &DPOR{Optimal: true, names: names}, waiting: map[*tnode]wslot{},
+		unitAt: map[*tnode]*odUnit{}, live: map[*odUnit]bool{}, deferred: map[*odUnit][]odDeferred{}}
+	return &ODCoord{c: c, names: names, units: map[*ODFrag]*odUnit{}, running: map[*ODFrag]*odUnit{}}
 }
 
 // Merged is the number of late sequences put into the wakeup tree of a
 // unit not started yet (counted as covered by Accept).
 func (oc *ODCoord) Merged() int { return oc.c.merged }
 
+// Deferred is the number of late sequences that ended below the node of
+// a unit being explored, routed again once it handed its rest back.
+func (oc *ODCoord) Deferred() int { return oc.c.defers }
+
 // Accept takes a report of a unit: it returns the units to explore (a
 // unit of its rest, placed in T; the new unit a late sequence makes, none
-// if T covers it), whether s was a late sequence and whether T covered it.
+// if T covers it or if it is deferred), whether s was a late sequence and
+// whether T covered it.
 func (oc *ODCoord) Accept(s Unit) (units []Unit, late, covered bool) {
 	f := s.OD
 	if len(f.Names) > 0 {
@@ -593,14 +641,11 @@ func (oc *ODCoord) Accept(s Unit) (units []Unit, late, covered bool) {
 	if f.Late > 0 {
 		u := &odUnit{path: importPath(f.Path, oc.names)}
 		oc.c.register(u, nil)
-		nu := oc.c.route(u, odLateIns{level: f.Late - 1, w: importEvs(f.Seq, oc.names)})
+		nu, deferred := oc.c.route(u, odLateIns{level: f.Late - 1, w: importEvs(f.Seq, oc.names)})
 		if nu == nil {
-			return nil, true, true
+			return nil, true, !deferred
 		}
-		nf := &ODFrag{Path: exportPath(nu.path, oc.names), W: exportW(nu.w, oc.names)}
-		oc.units[nf] = nu
-		oc.c.wait(nu)
-		return []Unit{{Strategy: "odpor", OD: nf}}, true, false
+		return []Unit{oc.add(nu)}, true, false
 	}
 	if len(f.Path) == 0 && len(f.W) == 0 {
 		return nil, false, false // names only
@@ -608,8 +653,18 @@ func (oc *ODCoord) Accept(s Unit) (units []Unit, late, covered bool) {
 	u := &odUnit{path: importPath(f.Path, oc.names), w: importW(f.W, oc.names)}
 	oc.c.register(u, nil)
 	oc.units[f] = u
+	oc.c.unitAt[u.tp[len(u.path)]] = u
 	oc.c.wait(u)
 	return []Unit{s}, false, false
+}
+
+// add makes the new unit nu a unit waiting.
+func (oc *ODCoord) add(nu *odUnit) Unit {
+	nf := &ODFrag{Path: exportPath(nu.path, oc.names), W: exportW(nu.w, oc.names)}
+	oc.units[nf] = nu
+	oc.c.unitAt[nu.tp[len(nu.path)]] = nu
+	oc.c.wait(nu)
+	return Unit{Strategy: "odpor", OD: nf}
 }
 
 // Dispatch gives u, about to be explored, the names learned so far.
@@ -618,7 +673,8 @@ func (oc *ODCoord) Dispatch(u Unit) Unit {
 		return u
 	}
 	f := *u.OD
-	if ou, ok := oc.units[u.OD]; ok {
+	ou, ok := oc.units[u.OD]
+	if ok {
 		// Its wakeup tree, with the late sequences put into it.
 		delete(oc.units, u.OD)
 		oc.c.start(ou)
@@ -628,5 +684,45 @@ func (oc *ODCoord) Dispatch(u Unit) Unit {
 		f.Names = oc.edges
 	}
 	u.OD = &f
+	if ok {
+		oc.running[u.OD] = ou
+		oc.c.live[ou] = true
+	}
 	return u
+}
+
+// Yield is the units (as Dispatch returned them) to ask for their rest
+// at once: late sequences wait for it (Finish).
+func (oc *ODCoord) Yield() []*ODFrag {
+	var out []*ODFrag
+	for _, ou := range oc.c.yield {
+		for f, o := range oc.running {
+			if o == ou {
+				out = append(out, f)
+			}
+		}
+	}
+	oc.c.yield = nil
+	return out
+}
+
+// Finish takes u (as Dispatch returned it) back, once its report was
+// accepted: the late sequences deferred for it are routed again; it
+// returns the units they make.
+func (oc *ODCoord) Finish(u Unit) []Unit {
+	ou, ok := oc.running[u.OD]
+	if !ok {
+		return nil
+	}
+	delete(oc.running, u.OD)
+	delete(oc.c.live, ou)
+	ds := oc.c.deferred[ou]
+	delete(oc.c.deferred, ou)
+	var out []Unit
+	for _, d := range ds {
+		if nu, _ := oc.c.route(d.u, d.l); nu != nil {
+			out = append(out, oc.add(nu))
+		}
+	}
+	return out
 }

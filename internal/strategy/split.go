@@ -1044,6 +1044,7 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 		sure   bool // est is measured (sure)
 		asked  bool
 		killed bool
+		od     Unit // optimal DPOR: the unit as dispatched (odsplit.go)
 	}
 	type piece struct {
 		key  []int
@@ -1232,7 +1233,7 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 			u := od.Dispatch(queue[0])
 			queue = queue[1:]
 			id++
-			r := &running{start: time.Now(), yield: make(chan struct{}), kill: make(chan struct{})}
+			r := &running{start: time.Now(), yield: make(chan struct{}), kill: make(chan struct{}), od: u}
 			w := Work{Unit: u, Yield: r.yield, Kill: r.kill, Runs: runs}
 			live[id] = r
 			if ordered {
@@ -1342,6 +1343,19 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 				queue = append(queue, c)
 			} else {
 				st.Dropped++
+			}
+		}
+		// Optimal DPOR: the late sequences that waited for this unit's
+		// rest, and the units being explored that late sequences wait
+		// for, asked for their rest at once.
+		queue = append(queue, od.Finish(rn.od)...)
+		for _, f := range od.Yield() {
+			for _, r := range live {
+				if r.od.OD == f && !r.asked && !r.killed {
+					r.asked = true
+					st.Yields++
+					close(r.yield)
+				}
 			}
 		}
 	}
