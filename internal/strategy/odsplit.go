@@ -129,7 +129,26 @@ func (d *DPOR) odLate(n *wnode, w []*pevent) bool {
 	if !ok {
 		return false
 	}
+	// The same sequence reported again (another run's race) would be
+	// covered by the first where T routes it: it is reported once.
+	for _, l := range d.od.late {
+		if l.level == j && psameSeq(l.w, w) {
+			return true
+		}
+	}
 	d.od.late = append(d.od.late, odLateIns{level: j, w: append([]*pevent(nil), w...)})
+	return true
+}
+
+func psameSeq(a, b []*pevent) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !psame(a[i], b[i]) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -428,19 +447,25 @@ func (u *unionFind) importEdges(es [][2]string) {
 // --- units as JSON ------------------------------------------------------
 
 // ODFrag is a unit of a split optimal DPOR (Unit.OD), or, from a unit, a
-// report to the coordinator: a sequence a race inserts above the unit
+// report to the coordinator: the sequences its races insert above it
 // (Late), or the equivalences of steps it learned (Names alone).
 type ODFrag struct {
 	// Path is the steps from the root to the unit's node, each with the
 	// steps before it there (asleep); W the wakeup tree there.
 	Path []ODLevel  `json:"path,omitempty"`
 	W    []*ODWNode `json:"w,omitempty"`
-	// Late, if positive: Seq is to be inserted at the node of level
-	// Late-1 of Path (the reporter's), after its step there.
-	Late int       `json:"late,omitempty"`
-	Seq  []ODEvent `json:"seq,omitempty"`
+	// Late are the sequences to be inserted at nodes of Path (the
+	// reporter's), each after the reporter's step there.
+	Late []ODLate `json:"late,omitempty"`
 	// Names are pairs of steps that name the same object (unionFind).
 	Names [][2]string `json:"names,omitempty"`
+}
+
+// ODLate is a late sequence: Seq is to be inserted at the node of level
+// Level of the reporter's path, after its step there.
+type ODLate struct {
+	Level int       `json:"level"`
+	Seq   []ODEvent `json:"seq"`
 }
 
 // ODLevel is one level of a path.
@@ -583,8 +608,12 @@ func (d *DPOR) odSpawned() []Unit {
 	for _, r := range rest {
 		out = append(out, Unit{Strategy: "odpor", OD: &ODFrag{Path: exportPath(r.path, u), W: exportW(r.w, u)}})
 	}
-	for _, l := range d.od.late {
-		out = append(out, Unit{Strategy: "odpor", OD: &ODFrag{Path: exportPath(d.od.levels, u), Late: l.level + 1, Seq: exportEvs(l.w, u)}})
+	if len(d.od.late) > 0 {
+		f := &ODFrag{Path: exportPath(d.od.levels, u)}
+		for _, l := range d.od.late {
+			f.Late = append(f.Late, ODLate{Level: l.level, Seq: exportEvs(l.w, u)})
+		}
+		out = append(out, Unit{Strategy: "odpor", OD: f})
 	}
 	d.od.late = nil
 	if len(u.log) > 0 {
@@ -629,33 +658,37 @@ func (oc *ODCoord) Merged() int { return oc.c.merged }
 func (oc *ODCoord) Deferred() int { return oc.c.defers }
 
 // Accept takes a report of a unit: it returns the units to explore (a
-// unit of its rest, placed in T; the new unit a late sequence makes, none
-// if T covers it or if it is deferred), whether s was a late sequence and
-// whether T covered it.
-func (oc *ODCoord) Accept(s Unit) (units []Unit, late, covered bool) {
+// unit of its rest, placed in T; the new units late sequences make, none
+// for those T covers or that are deferred), the number of late sequences
+// in s and of those T covered.
+func (oc *ODCoord) Accept(s Unit) (units []Unit, late, covered int) {
 	f := s.OD
 	if len(f.Names) > 0 {
 		oc.names.importEdges(f.Names)
 		oc.edges = append(oc.edges, f.Names...)
 	}
-	if f.Late > 0 {
+	if len(f.Late) > 0 {
 		u := &odUnit{path: importPath(f.Path, oc.names)}
 		oc.c.register(u, nil)
-		nu, deferred := oc.c.route(u, odLateIns{level: f.Late - 1, w: importEvs(f.Seq, oc.names)})
-		if nu == nil {
-			return nil, true, !deferred
+		for _, l := range f.Late {
+			nu, deferred := oc.c.route(u, odLateIns{level: l.Level, w: importEvs(l.Seq, oc.names)})
+			if nu != nil {
+				units = append(units, oc.add(nu))
+			} else if !deferred {
+				covered++
+			}
 		}
-		return []Unit{oc.add(nu)}, true, false
+		return units, len(f.Late), covered
 	}
 	if len(f.Path) == 0 && len(f.W) == 0 {
-		return nil, false, false // names only
+		return nil, 0, 0 // names only
 	}
 	u := &odUnit{path: importPath(f.Path, oc.names), w: importW(f.W, oc.names)}
 	oc.c.register(u, nil)
 	oc.units[f] = u
 	oc.c.unitAt[u.tp[len(u.path)]] = u
 	oc.c.wait(u)
-	return []Unit{s}, false, false
+	return []Unit{s}, 0, 0
 }
 
 // add makes the new unit nu a unit waiting.

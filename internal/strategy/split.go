@@ -1323,12 +1323,8 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 			if s.OD != nil {
 				us, late, covered := od.Accept(s)
 				queue = append(queue, us...)
-				if late {
-					st.Spawned++
-				}
-				if covered {
-					st.Dropped++
-				}
+				st.Spawned += late
+				st.Dropped += covered
 				continue
 			}
 			if s.Pass > pass {
