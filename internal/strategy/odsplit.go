@@ -15,9 +15,13 @@ import (
 // sequential insert does, descending along the path; if it falls off the
 // path at a node above the unit's own, it is reported (late), and the
 // coordinator runs it through its tree T, from the child after the
-// reporter's, with the same insert rule: where it ends it becomes a new
-// unit, asleep at each level only for the steps it was checked against
-// there (and, at the reporter's node, what the reporter had asleep).
+// reporter's, with the same insert rule: a T leaf covers it; if it ends
+// in the wakeup tree of a unit not started, it goes there; if it ends
+// below the node of a unit being explored, it waits for that unit's rest
+// (asked for at once) and is routed again then; otherwise it becomes a
+// new unit where it ends, asleep at each level only for the steps it was
+// checked against there (and, at the reporter's node, what the reporter
+// had asleep).
 
 // odLevel is one level of a unit's path: the step taken and the steps
 // before it at that node, asleep.
