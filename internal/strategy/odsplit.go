@@ -15,9 +15,13 @@ import (
 // sequential insert does, descending along the path; if it falls off the
 // path at a node above the unit's own, it is reported (late), and the
 // coordinator runs it through its tree T, from the child after the
-// reporter's, with the same insert rule: where it ends it becomes a new
-// unit, asleep at each level only for the steps it was checked against
-// there (and, at the reporter's node, what the reporter had asleep).
+// reporter's, with the same insert rule: a T leaf covers it; if it ends
+// in the wakeup tree of a unit not started, it goes there; if it ends
+// below the node of a unit being explored, it waits for that unit's rest
+// (asked for at once) and is routed again then; otherwise it becomes a
+// new unit where it ends, asleep at each level only for the steps it was
+// checked against there (and, at the reporter's node, what the reporter
+// had asleep).
 
 // odLevel is one level of a unit's path: the step taken and the steps
 // before it at that node, asleep.
@@ -129,7 +133,26 @@ func (d *DPOR) odLate(n *wnode, w []*pevent) bool {
 	if !ok {
 		return false
 	}
+	// The same sequence reported again (another run's race) would be
+	// covered by the first where T routes it: it is reported once.
+	for _, l := range d.od.late {
+		if l.level == j && psameSeq(l.w, w) {
+			return true
+		}
+	}
 	d.od.late = append(d.od.late, odLateIns{level: j, w: append([]*pevent(nil), w...)})
+	return true
+}
+
+func psameSeq(a, b []*pevent) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !psame(a[i], b[i]) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -206,6 +229,21 @@ type odCoord struct {
 	// insert puts it into the wakeup tree of a node not explored yet.
 	waiting map[*tnode]wslot
 	merged  int // late sequences put into a waiting unit's wakeup tree
+	// unitAt maps the T node of each unit handed out to it; live holds
+	// the units being explored, and deferred the late sequences that
+	// end below the node of one of them, to route again once it has
+	// handed its rest back (yield asks it to, at once).
+	unitAt   map[*tnode]*odUnit
+	live     map[*odUnit]bool
+	deferred map[*odUnit][]odDeferred
+	yield    []*odUnit
+	defers   int // late sequences deferred
+}
+
+// odDeferred is a late sequence l of unit u, routed again later.
+type odDeferred struct {
+	u *odUnit
+	l odLateIns
 }
 
 // wslot is a node of a waiting unit's wakeup tree.
@@ -259,8 +297,8 @@ func (c *odCoord) register(u *odUnit, parent []*tnode) {
 }
 
 // route runs the late insertion l of unit u through T; it returns the new
-// unit, or nil if the sequence is covered.
-func (c *odCoord) route(u *odUnit, l odLateIns) *odUnit {
+// unit, or nil if the sequence is covered or deferred (deferred true).
+func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 	j := l.level
 	w := l.w
 	n, pc := u.tp[j], u.tp[j+1]
@@ -268,9 +306,17 @@ func (c *odCoord) route(u *odUnit, l odLateIns) *odUnit {
 	tp := append([]*tnode(nil), u.tp[:j+1]...)
 	pre := append(append([]*pevent(nil), u.path[j].before...), u.path[j].take)
 	first := true
+	// owner is the unit whose node is the deepest on the way (the
+	// subtree the sequence ends in is its).
+	var owner *odUnit
+	for _, t := range tp {
+		if o, ok := c.unitAt[t]; ok {
+			owner = o
+		}
+	}
 	for {
 		if len(w) == 0 {
-			return nil
+			return nil, false
 		}
 		var next *tnode
 		var w2 []*pevent
@@ -287,7 +333,7 @@ func (c *odCoord) route(u *odUnit, l odLateIns) *odUnit {
 				continue
 			}
 			if len(ch.children) == 0 {
-				return nil
+				return nil, false
 			}
 			next, w2 = ch, x
 			break
@@ -297,7 +343,7 @@ func (c *odCoord) route(u *odUnit, l odLateIns) *odUnit {
 				// A leaf that is a step taken here already (a select
 				// case not ready here stands for a ready one): the
 				// sequential exploration skips it (backtrack).
-				return nil
+				return nil, false
 			}
 			if s, ok := c.waiting[n]; ok {
 				// The node is in the wakeup tree of a unit not started:
@@ -312,9 +358,22 @@ func (c *odCoord) route(u *odUnit, l odLateIns) *odUnit {
 					m = k
 				}
 				c.merged++
-				return nil
+				return nil, false
 			}
-			nu := &odUnit{path: append(levels, odLevel{take: w[0], before: failed})}
+			if owner != nil && c.live[owner] {
+				// The subtree of a unit being explored: the sequential
+				// insert would have put w into its wakeup tree before
+				// it was explored. The unit is asked to hand its rest
+				// back, and w is routed again then: into the wakeup
+				// tree of a unit of that rest if it ends there.
+				if len(c.deferred[owner]) == 0 {
+					c.yield = append(c.yield, owner)
+				}
+				c.deferred[owner] = append(c.deferred[owner], odDeferred{u, l})
+				c.defers++
+				return nil, true
+			}
+			nu = &odUnit{path: append(levels, odLevel{take: w[0], before: failed})}
 			nu.w = &wnode{}
 			m := nu.w
 			for _, x := range w[1:] {
@@ -323,10 +382,13 @@ func (c *odCoord) route(u *odUnit, l odLateIns) *odUnit {
 				m = k
 			}
 			c.register(nu, tp)
-			return nu
+			return nu, false
 		}
 		levels = append(levels, odLevel{take: next.ev, before: failed})
 		tp = append(tp, next)
+		if o, ok := c.unitAt[next]; ok {
+			owner = o
+		}
 		n, w, pre, first = next, w2, nil, false
 	}
 }
@@ -389,19 +451,25 @@ func (u *unionFind) importEdges(es [][2]string) {
 // --- units as JSON ------------------------------------------------------
 
 // ODFrag is a unit of a split optimal DPOR (Unit.OD), or, from a unit, a
-// report to the coordinator: a sequence a race inserts above the unit
+// report to the coordinator: the sequences its races insert above it
 // (Late), or the equivalences of steps it learned (Names alone).
 type ODFrag struct {
 	// Path is the steps from the root to the unit's node, each with the
 	// steps before it there (asleep); W the wakeup tree there.
 	Path []ODLevel  `json:"path,omitempty"`
 	W    []*ODWNode `json:"w,omitempty"`
-	// Late, if positive: Seq is to be inserted at the node of level
-	// Late-1 of Path (the reporter's), after its step there.
-	Late int       `json:"late,omitempty"`
-	Seq  []ODEvent `json:"seq,omitempty"`
+	// Late are the sequences to be inserted at nodes of Path (the
+	// reporter's), each after the reporter's step there.
+	Late []ODLate `json:"late,omitempty"`
 	// Names are pairs of steps that name the same object (unionFind).
 	Names [][2]string `json:"names,omitempty"`
+}
+
+// ODLate is a late sequence: Seq is to be inserted at the node of level
+// Level of the reporter's path, after its step there.
+type ODLate struct {
+	Level int       `json:"level"`
+	Seq   []ODEvent `json:"seq"`
 }
 
 // ODLevel is one level of a path.
@@ -544,8 +612,12 @@ func (d *DPOR) odSpawned() []Unit {
 	for _, r := range rest {
 		out = append(out, Unit{Strategy: "odpor", OD: &ODFrag{Path: exportPath(r.path, u), W: exportW(r.w, u)}})
 	}
-	for _, l := range d.od.late {
-		out = append(out, Unit{Strategy: "odpor", OD: &ODFrag{Path: exportPath(d.od.levels, u), Late: l.level + 1, Seq: exportEvs(l.w, u)}})
+	if len(d.od.late) > 0 {
+		f := &ODFrag{Path: exportPath(d.od.levels, u)}
+		for _, l := range d.od.late {
+			f.Late = append(f.Late, ODLate{Level: l.level, Seq: exportEvs(l.w, u)})
+		}
+		out = append(out, Unit{Strategy: "odpor", OD: f})
 	}
 	d.od.late = nil
 	if len(u.log) > 0 {
@@ -566,50 +638,70 @@ type ODCoord struct {
 	names *unionFind
 	edges [][2]string
 	// units are the units handed out by Accept, not started yet: their
-	// wakeup trees take the late sequences that end in them.
-	units map[*ODFrag]*odUnit
+	// wakeup trees take the late sequences that end in them; running
+	// are those being explored, by the unit Dispatch returned.
+	units   map[*ODFrag]*odUnit
+	running map[*ODFrag]*odUnit
 }
 
 // NewODCoord returns an empty coordinator tree.
 func NewODCoord() *ODCoord {
 	names := newUnionFind()
 	names.init()
-	return &ODCoord{c: &odCoord{root: &tnode{}, d: &DPOR{Optimal: true, names: names}, waiting: map[*tnode]wslot{}}, names: names, units: map[*ODFrag]*odUnit{}}
+	c := &odCoord{root: &tnode{}, d: &DPOR{Optimal: true, names: names}, waiting: map[*tnode]wslot{},
+		unitAt: map[*tnode]*odUnit{}, live: map[*odUnit]bool{}, deferred: map[*odUnit][]odDeferred{}}
+	return &ODCoord{c: c, names: names, units: map[*ODFrag]*odUnit{}, running: map[*ODFrag]*odUnit{}}
 }
 
 // Merged is the number of late sequences put into the wakeup tree of a
 // unit not started yet (counted as covered by Accept).
 func (oc *ODCoord) Merged() int { return oc.c.merged }
 
+// Deferred is the number of late sequences that ended below the node of
+// a unit being explored, routed again once it handed its rest back.
+func (oc *ODCoord) Deferred() int { return oc.c.defers }
+
 // Accept takes a report of a unit: it returns the units to explore (a
-// unit of its rest, placed in T; the new unit a late sequence makes, none
-// if T covers it), whether s was a late sequence and whether T covered it.
-func (oc *ODCoord) Accept(s Unit) (units []Unit, late, covered bool) {
+// unit of its rest, placed in T; the new units late sequences make, none
+// for those T covers or that are deferred), the number of late sequences
+// in s and of those T covered.
+func (oc *ODCoord) Accept(s Unit) (units []Unit, late, covered int) {
 	f := s.OD
 	if len(f.Names) > 0 {
 		oc.names.importEdges(f.Names)
 		oc.edges = append(oc.edges, f.Names...)
 	}
-	if f.Late > 0 {
+	if len(f.Late) > 0 {
 		u := &odUnit{path: importPath(f.Path, oc.names)}
 		oc.c.register(u, nil)
-		nu := oc.c.route(u, odLateIns{level: f.Late - 1, w: importEvs(f.Seq, oc.names)})
-		if nu == nil {
-			return nil, true, true
+		for _, l := range f.Late {
+			nu, deferred := oc.c.route(u, odLateIns{level: l.Level, w: importEvs(l.Seq, oc.names)})
+			if nu != nil {
+				units = append(units, oc.add(nu))
+			} else if !deferred {
+				covered++
+			}
 		}
-		nf := &ODFrag{Path: exportPath(nu.path, oc.names), W: exportW(nu.w, oc.names)}
-		oc.units[nf] = nu
-		oc.c.wait(nu)
-		return []Unit{{Strategy: "odpor", OD: nf}}, true, false
+		return units, len(f.Late), covered
 	}
 	if len(f.Path) == 0 && len(f.W) == 0 {
-		return nil, false, false // names only
+		return nil, 0, 0 // names only
 	}
 	u := &odUnit{path: importPath(f.Path, oc.names), w: importW(f.W, oc.names)}
 	oc.c.register(u, nil)
 	oc.units[f] = u
+	oc.c.unitAt[u.tp[len(u.path)]] = u
 	oc.c.wait(u)
-	return []Unit{s}, false, false
+	return []Unit{s}, 0, 0
+}
+
+// add makes the new unit nu a unit waiting.
+func (oc *ODCoord) add(nu *odUnit) Unit {
+	nf := &ODFrag{Path: exportPath(nu.path, oc.names), W: exportW(nu.w, oc.names)}
+	oc.units[nf] = nu
+	oc.c.unitAt[nu.tp[len(nu.path)]] = nu
+	oc.c.wait(nu)
+	return Unit{Strategy: "odpor", OD: nf}
 }
 
 // Dispatch gives u, about to be explored, the names learned so far.
@@ -618,7 +710,8 @@ func (oc *ODCoord) Dispatch(u Unit) Unit {
 		return u
 	}
 	f := *u.OD
-	if ou, ok := oc.units[u.OD]; ok {
+	ou, ok := oc.units[u.OD]
+	if ok {
 		// Its wakeup tree, with the late sequences put into it.
 		delete(oc.units, u.OD)
 		oc.c.start(ou)
@@ -628,5 +721,45 @@ func (oc *ODCoord) Dispatch(u Unit) Unit {
 		f.Names = oc.edges
 	}
 	u.OD = &f
+	if ok {
+		oc.running[u.OD] = ou
+		oc.c.live[ou] = true
+	}
 	return u
+}
+
+// Yield is the units (as Dispatch returned them) to ask for their rest
+// at once: late sequences wait for it (Finish).
+func (oc *ODCoord) Yield() []*ODFrag {
+	var out []*ODFrag
+	for _, ou := range oc.c.yield {
+		for f, o := range oc.running {
+			if o == ou {
+				out = append(out, f)
+			}
+		}
+	}
+	oc.c.yield = nil
+	return out
+}
+
+// Finish takes u (as Dispatch returned it) back, once its report was
+// accepted: the late sequences deferred for it are routed again; it
+// returns the units they make.
+func (oc *ODCoord) Finish(u Unit) []Unit {
+	ou, ok := oc.running[u.OD]
+	if !ok {
+		return nil
+	}
+	delete(oc.running, u.OD)
+	delete(oc.c.live, ou)
+	ds := oc.c.deferred[ou]
+	delete(oc.c.deferred, ou)
+	var out []Unit
+	for _, d := range ds {
+		if nu, _ := oc.c.route(d.u, d.l); nu != nil {
+			out = append(out, oc.add(nu))
+		}
+	}
+	return out
 }
