@@ -412,6 +412,16 @@ type Exec struct {
 	spinBuf []Choice  // e.choices without the spinners (dropSpinners)
 	// spinLooks counts the choices dropSpinners had to examine (tests).
 	spinLooks int
+	// nAct counts the timers that became active (Timer.act); due lists
+	// the timers due at dueWhen, if dueOK, and timerStack is timersAt's
+	// scratch (time.go); timerLooks counts the timers nextTimer and
+	// timersAt looked at (tests).
+	nAct       uint64
+	timerLooks int
+	due        []*Timer
+	dueWhen    time.Duration
+	dueOK      bool
+	timerStack []int
 	// Recorded runs: the enabled set's chunks (enabledlog.go).
 	enChunks []*enChunkT
 	enVer    uint64

@@ -460,8 +460,8 @@ func (e *Exec) addTimerChoices() {
 	// for all (a sleeper's own goroutine aside), not one per timer.
 	shared := time.Duration(-1)
 	e.addTimerChoice(t, idle, &shared)
-	for _, u := range e.timers {
-		if u != t && u.when == t.when && !(idle && u.period > 0 && u.ch != nil && len(u.ch) == cap(u.ch)) {
+	for _, u := range e.timersAt(t.when) {
+		if u != t && !(idle && u.period > 0 && u.ch != nil && len(u.ch) == cap(u.ch)) {
 			e.addTimerChoice(u, idle, &shared)
 		}
 	}
