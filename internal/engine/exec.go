@@ -132,8 +132,8 @@ type G struct {
 	clockRead  bool           // g read the clock in this run
 	clockAt    time.Duration  // the virtual time g's last clock read returned
 	clockPolls int            // reads in a row that saw clockAt unchanged (readClock)
-	lastLoad   unsafe.Pointer
-	lastVer    uint64
+	loads      [loadsSeen]loadSeen
+	nextLoad   int
 	lastStep   int           // the last step g took, for the fair scheduler
 	ranAt      time.Duration // virtual time of g's last step that was not an early wake-up
 	stepIdx    int           // index in the trace of g's current step
@@ -784,6 +784,8 @@ func spinCandidate(k OpKind) bool {
 		return true
 	case OpRacyRead:
 		return true
+	case OpRecv:
+		return true // from a closed channel (Select tells)
 	}
 	return false
 }
@@ -824,18 +826,33 @@ func (e *Exec) dropSpinners() {
 	// unfair on every choice took half of the time of ants' pool tests,
 	// with hundreds of goroutines enabled at every step.)
 	buf := e.spinBuf[:0]
-	from, drop := 0, 0
+	from, drop, unfair := 0, 0, 0
 	for i := range e.choices {
 		c := &e.choices[i]
 		if g := c.G; g == nil || (g.spins < spinDrop && g.selStreak < selectStreak) {
 			continue
 		}
 		e.spinLooks++
-		if !e.spinning(c) && !e.unfair(c) {
+		u := e.unfair(c)
+		if !u && !e.spinning(c) {
 			continue
+		}
+		if u {
+			unfair++
 		}
 		buf = appendChoices(buf, e.choices[from:i])
 		from, drop = i+1, drop+1
+	}
+	if drop == n && unfair > 0 && unfair < n {
+		// Every choice spins (a select over closed channels): fairness
+		// among them still holds.
+		buf, from, drop = buf[:0], 0, unfair
+		for i := range e.choices {
+			if e.unfair(&e.choices[i]) {
+				buf = appendChoices(buf, e.choices[from:i])
+				from = i + 1
+			}
+		}
 	}
 	if drop == 0 || drop == n {
 		return
@@ -898,7 +915,11 @@ func (e *Exec) spinning(c *Choice) bool {
 	case OpYield, OpChanLen, OpRWTryLock, OpRWTryRLock:
 		return true
 	case OpSelect:
-		return c.Case < 0 // the default again; a ready case is progress
+		// The default again; a ready case is progress, unless it receives
+		// from a closed channel (spinload.go).
+		return c.Case < 0 || e.closedRecv(g, c.Case)
+	case OpRecv:
+		return e.closedRecv(g, c.Case)
 	case OpTryLock:
 		return e.mutexLocked(g.op.Obj)
 	case OpAtomicLoad, OpMapRead:
@@ -907,7 +928,7 @@ func (e *Exec) spinning(c *Choice) bool {
 		if o := e.objs.get(g.op.Obj); o != nil {
 			v = o.writes
 		}
-		return g.lastLoad == g.op.Obj && g.lastVer == v
+		return g.seen(g.op.Obj, v)
 	}
 	return false
 }
@@ -1020,7 +1041,8 @@ func (e *Exec) exit(g *G) {
 	g.state = gDone
 	// The G outlives the goroutine: its last operation must not keep the
 	// objects it was on reachable.
-	g.op.Obj, g.op.Cases, g.selChan, g.lastLoad = nil, nil, nil, nil
+	g.op.Obj, g.op.Cases, g.selChan = nil, nil, nil
+	g.forgetLoads()
 	e.markDirty(g)
 	e.live--
 	if b := g.bubble; b != nil {
