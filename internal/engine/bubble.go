@@ -40,6 +40,7 @@ import (
 type Bubble struct {
 	start    time.Duration // the run's virtual time when the bubble began: its clock reads 2000-01-01 00:00 UTC then
 	root     *G
+	first    int  // the root's Index: the bubble's goroutines come at or after it in Exec.gs
 	live     int  // goroutines of the bubble that have not exited
 	rootDone bool // the root goroutine exited: the bubble's clock stops
 	waiting  *G   // the goroutine in Wait
@@ -69,7 +70,7 @@ func (e *Exec) GoBubble(f func()) *Bubble {
 		g.GoPC = userPC()
 	}
 	g.bubble = b
-	b.root = g
+	b.root, b.first = g, g.Index
 	e.start(g)
 	return b
 }
@@ -118,9 +119,9 @@ func (e *Exec) BubbleWait() {
 		return
 	}
 	b.waiting = g
-	e.bubbleWaits++
+	e.bubbleWait(g)
 	defer func() {
-		e.bubbleWaits--
+		e.bubbleWaitDone(g)
 		b.waiting = nil
 	}()
 	e.yield(Op{Kind: OpBubbleWait, Obj: unsafe.Pointer(b)})
@@ -134,9 +135,10 @@ func (e *Exec) BubbleEnd(b *Bubble) string {
 	if e.aborting {
 		return ""
 	}
-	e.bubbleWaits++
+	g := e.cur
+	e.bubbleWait(g)
 	func() {
-		defer func() { e.bubbleWaits-- }()
+		defer e.bubbleWaitDone(g)
 		e.yield(Op{Kind: OpBubbleEnd, Obj: unsafe.Pointer(b)})
 	}()
 	switch {
@@ -146,6 +148,48 @@ func (e *Exec) BubbleEnd(b *Bubble) string {
 		return "deadlock: main bubble goroutine has exited but blocked goroutines remain"
 	}
 	return "deadlock: all goroutines in bubble are blocked"
+}
+
+// bubbleWait and bubbleWaitDone count g in and out of the goroutines
+// parked at OpBubbleWait or OpBubbleEnd.
+//
+//go:norace
+func (e *Exec) bubbleWait(g *G) {
+	e.bubbleWaits++
+	e.bubbleWaiters = append(e.bubbleWaiters, g)
+}
+
+//go:norace
+func (e *Exec) bubbleWaitDone(g *G) {
+	e.bubbleWaits--
+	for i, h := range e.bubbleWaiters {
+		if h == g {
+			last := len(e.bubbleWaiters) - 1
+			e.bubbleWaiters[i] = e.bubbleWaiters[last]
+			e.bubbleWaiters[last] = nil
+			e.bubbleWaiters = e.bubbleWaiters[:last]
+			break
+		}
+	}
+}
+
+// bubbleDirty makes the next pass of enabled recompute the choices of the
+// goroutines parked at OpBubbleWait or OpBubbleEnd, which depend on every
+// goroutine of their bubble; the rest of the enabled set is kept as at
+// other steps. (The whole set was rebuilt, a pass over every goroutine
+// the run had made, at every step of a bubble: workerpool's tests, a
+// hundred bubbles a run, spent 40% of their time there.)
+//
+//go:norace
+func (e *Exec) bubbleDirty() {
+	if !e.incr || e.rebuildAll {
+		return
+	}
+	for _, g := range e.bubbleWaiters {
+		if g.state == gParked {
+			e.markDirty(g)
+		}
+	}
 }
 
 // bubbleOpEnabled reports whether g's pending OpBubbleWait or OpBubbleEnd
@@ -174,7 +218,7 @@ func (e *Exec) bubbleIdle(b *Bubble, skip *G) bool {
 	if e.bubbleTimer(b, true) {
 		return false
 	}
-	for _, h := range e.gs {
+	for _, h := range e.gs[b.first:] {
 		if h.bubble != b || h == skip || h.state == gDone {
 			continue
 		}
@@ -242,3 +286,10 @@ func (e *Exec) durablyBlocked(g *G) bool {
 	}
 	return false
 }
+
+// Rebuilds returns how many passes of the enabled set rebuilt it whole,
+// rather than recomputing the goroutines a step may have changed
+// (enabledset.go): for tests.
+//
+//go:norace
+func (e *Exec) Rebuilds() int { return e.rebuilds }

@@ -398,6 +398,8 @@ type Exec struct {
 	volatile           []*G     // goroutines waiting on foreign channels
 	aborting           bool
 	bubbleWaits        int // goroutines parked at OpBubbleWait or OpBubbleEnd (bubble.go)
+	bubbleWaiters      []*G
+	rebuilds           int // passes of enabled that rebuilt the whole set (tests)
 	ended              bool
 	done               chan struct{}
 	exited             chan struct{}

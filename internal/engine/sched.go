@@ -305,9 +305,10 @@ func (e *Exec) enabled() {
 		e.rebuildAll = true
 	}
 	if e.bubbleWaits > 0 {
-		e.rebuildAll = true // bubble.go: their choices depend on every goroutine of the bubble
+		e.bubbleDirty() // bubble.go: their choices depend on every goroutine of the bubble
 	}
 	if !e.incr || e.rebuildAll {
+		e.rebuilds++
 		e.rebuild()
 	} else {
 		e.update()
