@@ -31,8 +31,9 @@ import (
 //     is pending, or the root goroutine has exited (Test panics with the
 //     runtime's message, BubbleEnd's result).
 //
-// Both depend on the state of every goroutine of the bubble: the enabled
-// set is rebuilt at each step while one is pending (enabled), and the
+// Both depend on the state of every goroutine of the bubble: the choice of
+// the goroutine that waits is recomputed at each step while it is pending
+// (bubbleDirty), and the
 // exploration strategies order them with every step, as a write of
 // virtual time (strategy.appendAccesses).
 
