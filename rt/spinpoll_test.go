@@ -1,6 +1,7 @@
 package rt_test
 
 import (
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -130,6 +131,43 @@ func TestDrainingAClosedChannelIsProgress(t *testing.T) {
 	for i := range want {
 		if spins[i] != want[i] {
 			t.Fatalf("spins after each receive: %v, want %v", spins, want)
+		}
+	}
+}
+
+// Straight-line code that reads the same atomics again between locks (a
+// pool's state and capacity, read at each call) is not polling: only the
+// loads of a streak of operations that may be polls are remembered
+// together, and a lock ends the streak. Each poll moves the clock.
+func TestLoadsBetweenLocksAreNotPolls(t *testing.T) {
+	var spins []int
+	res := engine.Run(engine.Config{}, sticky{}, func() {
+		e := engine.Current()
+		var a, b atomic.Int32
+		var mu sync.Mutex
+		for range 5 {
+			rt.AtomicR(&a).Load()
+			spins = append(spins, e.Cur().Spins())
+			rt.AtomicR(&b).Load()
+			spins = append(spins, e.Cur().Spins())
+			rt.MutexLock(&mu)
+			rt.MutexUnlock(&mu)
+		}
+		// The same loads with nothing in between: a poll from the third.
+		for range 2 {
+			rt.AtomicR(&a).Load()
+			spins = append(spins, e.Cur().Spins())
+			rt.AtomicR(&b).Load()
+			spins = append(spins, e.Cur().Spins())
+		}
+	})
+	if res.Bug != nil {
+		t.Fatalf("%s: %s", res.Bug.Kind, res.Bug.Message)
+	}
+	want := []int{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2}
+	for i := range want {
+		if spins[i] != want[i] {
+			t.Fatalf("spins after each load: %v, want %v", spins, want)
 		}
 	}
 }

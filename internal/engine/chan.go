@@ -381,7 +381,8 @@ func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
 		// The zero value of a closed channel: no progress (spinload.go).
 		e.poll(g)
 	} else if kind == OpRecv {
-		g.spins = 0
+		g.spins = 0 // a value: progress
+		g.endStreak()
 	}
 	if g.committed == i {
 		// A probe already performed it.

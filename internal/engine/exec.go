@@ -134,6 +134,8 @@ type G struct {
 	clockPolls int            // reads in a row that saw clockAt unchanged (readClock)
 	loads      [loadsSeen]loadSeen
 	nextLoad   int
+	lastLoad   int
+	newStreak  bool
 	lastStep   int           // the last step g took, for the fair scheduler
 	ranAt      time.Duration // virtual time of g's last step that was not an early wake-up
 	stepIdx    int           // index in the trace of g's current step
@@ -974,6 +976,7 @@ func (e *Exec) yield(op Op) {
 	}
 	if !spinCandidate(op.Kind) {
 		g.spins = 0
+		g.endStreak()
 	} else if g.spins >= spinDrop {
 		e.maySpin = true
 	}

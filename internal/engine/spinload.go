@@ -3,13 +3,19 @@ package engine
 import "unsafe"
 
 // loadsSeen is how many objects a goroutine remembers having loaded (an
-// atomic, a sync.Map, a context's Err): a load of one of them that sees no
-// write made since the goroutine last loaded it makes no progress. One was
+// atomic, a sync.Map, a context's Err) during its current streak of
+// operations that may be polls: a load of one of them that sees no write
+// made since the goroutine last loaded it makes no progress. One was
 // remembered, the last loaded: a loop that polls two or three atomics in
 // turn, such as ants' ReleaseContext waiting for its pool's workers, purge
 // and ticktock goroutines to be done, made progress at every load, and a
 // strategy that preferred it (PCT) ran it for half a million steps before
-// the fair scheduler let the goroutine it waited for run.
+// the fair scheduler let the goroutine it waited for run. An operation
+// that cannot be a poll (a lock, a send, a write) ends the streak: the
+// goroutine then remembers only its last load, as before, so that
+// straight-line code that reads a pool's state and capacity again at each
+// call, between locks, is not taken for polling (each poll moves the
+// clock).
 const loadsSeen = 4
 
 // loadSeen is a remembered load: the object and its writes then.
@@ -37,16 +43,39 @@ func (g *G) seen(p unsafe.Pointer, v uint64) bool {
 //
 //go:norace
 func (g *G) load(p unsafe.Pointer, v uint64) (progress bool) {
+	if g.newStreak {
+		// The first load since the streak began: compared with the
+		// last load before it, which it replaces.
+		g.newStreak = false
+		progress = g.loads[0].p != p || g.loads[0].v != v
+		g.loads[0] = loadSeen{p, v}
+		g.lastLoad, g.nextLoad = 0, 1
+		return progress
+	}
 	for i := range g.loads {
 		if g.loads[i].p == p {
 			progress = g.loads[i].v != v
 			g.loads[i].v = v
+			g.lastLoad = i
 			return progress
 		}
 	}
+	g.lastLoad = g.nextLoad
 	g.loads[g.nextLoad] = loadSeen{p, v}
 	g.nextLoad = (g.nextLoad + 1) % loadsSeen
 	return true
+}
+
+// endStreak forgets the loads g remembers but its last one, which the
+// next load replaces: g performs an operation that cannot be a poll.
+//
+//go:norace
+func (g *G) endStreak() {
+	if g.newStreak {
+		return
+	}
+	g.loads = [loadsSeen]loadSeen{g.loads[g.lastLoad]}
+	g.lastLoad, g.nextLoad, g.newStreak = 0, 1, true
 }
 
 // forgetLoads drops the loads g remembers (g is done: they must not keep
@@ -55,6 +84,7 @@ func (g *G) load(p unsafe.Pointer, v uint64) (progress bool) {
 //go:norace
 func (g *G) forgetLoads() {
 	g.loads = [loadsSeen]loadSeen{}
+	g.lastLoad, g.nextLoad = 0, 0
 }
 
 // closedRecv reports whether case i of g's pending operation receives
