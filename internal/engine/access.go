@@ -21,11 +21,10 @@ func (e *Exec) Access(p unsafe.Pointer, kind OpKind) {
 		if o := e.objs.get(p); o != nil {
 			v = o.writes
 		}
-		if g.lastLoad == p && g.lastVer == v {
-			e.poll(g)
-		} else {
+		if g.load(p, v) {
 			g.spins = 0
+		} else {
+			e.poll(g)
 		}
-		g.lastLoad, g.lastVer = p, v
 	}
 }

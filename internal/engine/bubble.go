@@ -31,8 +31,9 @@ import (
 //     is pending, or the root goroutine has exited (Test panics with the
 //     runtime's message, BubbleEnd's result).
 //
-// Both depend on the state of every goroutine of the bubble: the enabled
-// set is rebuilt at each step while one is pending (enabled), and the
+// Both depend on the state of every goroutine of the bubble: the choice of
+// the goroutine that waits is recomputed at each step while it is pending
+// (bubbleDirty), and the
 // exploration strategies order them with every step, as a write of
 // virtual time (strategy.appendAccesses).
 
@@ -40,6 +41,7 @@ import (
 type Bubble struct {
 	start    time.Duration // the run's virtual time when the bubble began: its clock reads 2000-01-01 00:00 UTC then
 	root     *G
+	first    int  // the root's Index: the bubble's goroutines come at or after it in Exec.gs
 	live     int  // goroutines of the bubble that have not exited
 	rootDone bool // the root goroutine exited: the bubble's clock stops
 	waiting  *G   // the goroutine in Wait
@@ -69,7 +71,7 @@ func (e *Exec) GoBubble(f func()) *Bubble {
 		g.GoPC = userPC()
 	}
 	g.bubble = b
-	b.root = g
+	b.root, b.first = g, g.Index
 	e.start(g)
 	return b
 }
@@ -118,8 +120,8 @@ func (e *Exec) BubbleWait() {
 		return
 	}
 	b.waiting = g
-	e.bubbleWaits++
-	defer e.bubbleWaited(b)
+	e.bubbleWait(g)
+	defer e.bubbleWaited(g, b)
 	e.yield(Op{Kind: OpBubbleWait, Obj: unsafe.Pointer(b)})
 	// What the bubble's goroutines did before they blocked happens
 	// before Wait returns, as in the runtime (see yield).
@@ -130,23 +132,18 @@ func (e *Exec) BubbleWait() {
 // closure would be compiled with the race detector's instrumentation.)
 //
 //go:norace
-func (e *Exec) bubbleWaited(b *Bubble) {
-	e.bubbleWaits--
+func (e *Exec) bubbleWaited(g *G, b *Bubble) {
+	e.bubbleWaitDone(g)
 	b.waiting = nil
 }
 
 // bubbleEndWait is BubbleEnd's wait for the bubble to be over.
 //
 //go:norace
-func (e *Exec) bubbleEndWait(b *Bubble) {
-	defer e.bubbleWaitsDone()
+func (e *Exec) bubbleEndWait(g *G, b *Bubble) {
+	defer e.bubbleWaitDone(g)
 	e.yield(Op{Kind: OpBubbleEnd, Obj: unsafe.Pointer(b)})
 }
-
-// bubbleWaitsDone ends a BubbleEnd's wait.
-//
-//go:norace
-func (e *Exec) bubbleWaitsDone() { e.bubbleWaits-- }
 
 // BubbleEnd waits until b is over, and returns "" when its goroutines all
 // exited, or the runtime's message when they are deadlocked.
@@ -156,8 +153,9 @@ func (e *Exec) BubbleEnd(b *Bubble) string {
 	if e.aborting {
 		return ""
 	}
-	e.bubbleWaits++
-	e.bubbleEndWait(b)
+	g := e.cur
+	e.bubbleWait(g)
+	e.bubbleEndWait(g, b)
 	raceAcquire(unsafe.Pointer(b)) // see BubbleWait
 	switch {
 	case b.live == 0:
@@ -166,6 +164,48 @@ func (e *Exec) BubbleEnd(b *Bubble) string {
 		return "deadlock: main bubble goroutine has exited but blocked goroutines remain"
 	}
 	return "deadlock: all goroutines in bubble are blocked"
+}
+
+// bubbleWait and bubbleWaitDone count g in and out of the goroutines
+// parked at OpBubbleWait or OpBubbleEnd.
+//
+//go:norace
+func (e *Exec) bubbleWait(g *G) {
+	e.bubbleWaits++
+	e.bubbleWaiters = append(e.bubbleWaiters, g)
+}
+
+//go:norace
+func (e *Exec) bubbleWaitDone(g *G) {
+	e.bubbleWaits--
+	for i, h := range e.bubbleWaiters {
+		if h == g {
+			last := len(e.bubbleWaiters) - 1
+			e.bubbleWaiters[i] = e.bubbleWaiters[last]
+			e.bubbleWaiters[last] = nil
+			e.bubbleWaiters = e.bubbleWaiters[:last]
+			break
+		}
+	}
+}
+
+// bubbleDirty makes the next pass of enabled recompute the choices of the
+// goroutines parked at OpBubbleWait or OpBubbleEnd, which depend on every
+// goroutine of their bubble; the rest of the enabled set is kept as at
+// other steps. (The whole set was rebuilt, a pass over every goroutine
+// the run had made, at every step of a bubble: workerpool's tests, a
+// hundred bubbles a run, spent 40% of their time there.)
+//
+//go:norace
+func (e *Exec) bubbleDirty() {
+	if !e.incr || e.rebuildAll {
+		return
+	}
+	for _, g := range e.bubbleWaiters {
+		if g.state == gParked {
+			e.markDirty(g)
+		}
+	}
 }
 
 // bubbleOpEnabled reports whether g's pending OpBubbleWait or OpBubbleEnd
@@ -194,7 +234,7 @@ func (e *Exec) bubbleIdle(b *Bubble, skip *G) bool {
 	if e.bubbleTimer(b, true) {
 		return false
 	}
-	for _, h := range e.gs {
+	for _, h := range e.gs[b.first:] {
 		if h.bubble != b || h == skip || h.state == gDone {
 			continue
 		}
@@ -262,3 +302,10 @@ func (e *Exec) durablyBlocked(g *G) bool {
 	}
 	return false
 }
+
+// Rebuilds returns how many passes of the enabled set rebuilt it whole,
+// rather than recomputing the goroutines a step may have changed
+// (enabledset.go): for tests.
+//
+//go:norace
+func (e *Exec) Rebuilds() int { return e.rebuilds }

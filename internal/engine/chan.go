@@ -377,6 +377,13 @@ func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
 		return -1
 	}
 	c := cases[i]
+	if e.closedRecv(g, i) {
+		// The zero value of a closed channel: no progress (spinload.go).
+		e.poll(g)
+	} else if kind == OpRecv {
+		g.spins = 0 // a value: progress
+		g.endStreak()
+	}
 	if g.committed == i {
 		// A probe already performed it.
 		return i

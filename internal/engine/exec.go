@@ -132,8 +132,10 @@ type G struct {
 	clockRead  bool           // g read the clock in this run
 	clockAt    time.Duration  // the virtual time g's last clock read returned
 	clockPolls int            // reads in a row that saw clockAt unchanged (readClock)
-	lastLoad   unsafe.Pointer
-	lastVer    uint64
+	loads      [loadsSeen]loadSeen
+	nextLoad   int
+	lastLoad   int
+	newStreak  bool
 	lastStep   int           // the last step g took, for the fair scheduler
 	ranAt      time.Duration // virtual time of g's last step that was not an early wake-up
 	stepIdx    int           // index in the trace of g's current step
@@ -398,6 +400,8 @@ type Exec struct {
 	volatile           []*G     // goroutines waiting on foreign channels
 	aborting           bool
 	bubbleWaits        int // goroutines parked at OpBubbleWait or OpBubbleEnd (bubble.go)
+	bubbleWaiters      []*G
+	rebuilds           int // passes of enabled that rebuilt the whole set (tests)
 	ended              bool
 	done               chan struct{}
 	exited             chan struct{}
@@ -410,6 +414,18 @@ type Exec struct {
 	one     [1]Choice // the choice of an overdue timer
 	overdue bool      // e.choices is not e.gch then timers: e.one, or spinners were dropped
 	spinBuf []Choice  // e.choices without the spinners (dropSpinners)
+	// spinLooks counts the choices dropSpinners had to examine (tests).
+	spinLooks int
+	// nAct counts the timers that became active (Timer.act); due lists
+	// the timers due at dueWhen, if dueOK, and timerStack is timersAt's
+	// scratch (time.go); timerLooks counts the timers nextTimer and
+	// timersAt looked at (tests).
+	nAct       uint64
+	timerLooks int
+	due        []*Timer
+	dueWhen    time.Duration
+	dueOK      bool
+	timerStack []int
 	// Recorded runs: the enabled set's chunks (enabledlog.go).
 	enChunks []*enChunkT
 	enVer    uint64
@@ -778,6 +794,8 @@ func spinCandidate(k OpKind) bool {
 		return true
 	case OpRacyRead:
 		return true
+	case OpRecv:
+		return true // from a closed channel (Select tells)
 	}
 	return false
 }
@@ -811,21 +829,45 @@ func (e *Exec) dropSpinners() {
 	if n < 2 || e.overdue || e.cfg.KeepSpinners || !e.maySpin {
 		return
 	}
-	drop := 0
+	// One pass: only a goroutine that polled spinDrop times in a row, or
+	// whose selects took one channel selectStreak times, may be dropped;
+	// the others are not looked at further, and the choices between two
+	// dropped ones are copied as a block. (Two passes calling spinning and
+	// unfair on every choice took half of the time of ants' pool tests,
+	// with hundreds of goroutines enabled at every step.)
+	buf := e.spinBuf[:0]
+	from, drop, unfair := 0, 0, 0
 	for i := range e.choices {
-		if e.spinning(&e.choices[i]) || e.unfair(&e.choices[i]) {
-			drop++
+		c := &e.choices[i]
+		if g := c.G; g == nil || (g.spins < spinDrop && g.selStreak < selectStreak) {
+			continue
+		}
+		e.spinLooks++
+		u := e.unfair(c)
+		if !u && !e.spinning(c) {
+			continue
+		}
+		if u {
+			unfair++
+		}
+		buf = appendChoices(buf, e.choices[from:i])
+		from, drop = i+1, drop+1
+	}
+	if drop == n && unfair > 0 && unfair < n {
+		// Every choice spins (a select over closed channels): fairness
+		// among them still holds.
+		buf, from, drop = buf[:0], 0, unfair
+		for i := range e.choices {
+			if e.unfair(&e.choices[i]) {
+				buf = appendChoices(buf, e.choices[from:i])
+				from = i + 1
+			}
 		}
 	}
 	if drop == 0 || drop == n {
 		return
 	}
-	buf := e.spinBuf[:0]
-	for _, c := range e.choices {
-		if !e.spinning(&c) && !e.unfair(&c) {
-			buf = append(buf, c)
-		}
-	}
+	buf = appendChoices(buf, e.choices[from:])
 	e.spinBuf = buf
 	e.choices = buf
 	e.overdue = true
@@ -883,7 +925,11 @@ func (e *Exec) spinning(c *Choice) bool {
 	case OpYield, OpChanLen, OpRWTryLock, OpRWTryRLock:
 		return true
 	case OpSelect:
-		return c.Case < 0 // the default again; a ready case is progress
+		// The default again; a ready case is progress, unless it receives
+		// from a closed channel (spinload.go).
+		return c.Case < 0 || e.closedRecv(g, c.Case)
+	case OpRecv:
+		return e.closedRecv(g, c.Case)
 	case OpTryLock:
 		return e.mutexLocked(g.op.Obj)
 	case OpAtomicLoad, OpMapRead:
@@ -892,7 +938,7 @@ func (e *Exec) spinning(c *Choice) bool {
 		if o := e.objs.get(g.op.Obj); o != nil {
 			v = o.writes
 		}
-		return g.lastLoad == g.op.Obj && g.lastVer == v
+		return g.seen(g.op.Obj, v)
 	}
 	return false
 }
@@ -943,6 +989,7 @@ func (e *Exec) yield(op Op) {
 	}
 	if !spinCandidate(op.Kind) {
 		g.spins = 0
+		g.endStreak()
 	} else if g.spins >= spinDrop {
 		e.maySpin = true
 	}
@@ -1019,7 +1066,8 @@ func (e *Exec) exit(g *G) {
 	g.state = gDone
 	// The G outlives the goroutine: its last operation must not keep the
 	// objects it was on reachable.
-	g.op.Obj, g.op.Cases, g.selChan, g.lastLoad = nil, nil, nil, nil
+	g.op.Obj, g.op.Cases, g.selChan = nil, nil, nil
+	g.forgetLoads()
 	e.markDirty(g)
 	e.live--
 	if b := g.bubble; b != nil {

@@ -30,12 +30,11 @@ func (e *Exec) Racy(p unsafe.Pointer, write bool) {
 	if o := e.objs.get(p); o != nil {
 		v = o.writes
 	}
-	if g.lastLoad == p && g.lastVer == v {
-		e.poll(g)
-	} else {
+	if g.load(p, v) {
 		g.spins = 0
+	} else {
+		e.poll(g)
 	}
-	g.lastLoad, g.lastVer = p, v
 }
 
 // MapOp is an access of a map by a racy statement (heddle test -racy).

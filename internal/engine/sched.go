@@ -305,9 +305,10 @@ func (e *Exec) enabled() {
 		e.rebuildAll = true
 	}
 	if e.bubbleWaits > 0 {
-		e.rebuildAll = true // bubble.go: their choices depend on every goroutine of the bubble
+		e.bubbleDirty() // bubble.go: their choices depend on every goroutine of the bubble
 	}
 	if !e.incr || e.rebuildAll {
+		e.rebuilds++
 		e.rebuild()
 	} else {
 		e.update()
@@ -460,8 +461,8 @@ func (e *Exec) addTimerChoices() {
 	// for all (a sleeper's own goroutine aside), not one per timer.
 	shared := time.Duration(-1)
 	e.addTimerChoice(t, idle, &shared)
-	for _, u := range e.timers {
-		if u != t && u.when == t.when && !(idle && u.period > 0 && u.ch != nil && len(u.ch) == cap(u.ch)) {
+	for _, u := range e.timersAt(t.when) {
+		if u != t && !(idle && u.period > 0 && u.ch != nil && len(u.ch) == cap(u.ch)) {
 			e.addTimerChoice(u, idle, &shared)
 		}
 	}

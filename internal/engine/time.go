@@ -24,6 +24,8 @@ type Timer struct {
 	creator *G             // parent of AfterFunc goroutines
 	bubble  *Bubble        // the synctest bubble of the goroutine that made it (bubble.go)
 	early   time.Duration  // the last firing starved runnable goroutines this long
+	hi      int            // index in Exec.timers, the heap of active timers
+	act     uint64         // activation order: when it last joined the heap
 	// PC is the call site that armed the timer (time.Sleep, time.After,
 	// context.WithTimeout, ...), when the run records positions.
 	PC uintptr
@@ -41,7 +43,7 @@ func (e *Exec) newTimer(d time.Duration) *Timer {
 	if e.cfg.Record {
 		t.PC = userPC()
 	}
-	e.timers = append(e.timers, t)
+	e.pushTimer(t)
 	raceRelease(unsafe.Pointer(t))
 	return t
 }
@@ -66,18 +68,10 @@ func later(when, d time.Duration) time.Duration {
 //go:norace
 func (e *Exec) stopTimer(t *Timer) bool {
 	was := t.active
-	t.active = false
-	for i, x := range e.timers {
-		if x == t {
-			// Shift by hand: append's copy is seen by the race detector.
-			for j := i + 1; j < len(e.timers); j++ {
-				e.timers[j-1] = e.timers[j]
-			}
-			e.timers[len(e.timers)-1] = nil
-			e.timers = e.timers[:len(e.timers)-1]
-			break
-		}
+	if t.active {
+		e.removeTimer(t)
 	}
+	t.active = false
 	return was
 }
 
@@ -89,7 +83,9 @@ func (e *Exec) startTimer(t *Timer, d time.Duration) {
 	raceRelease(unsafe.Pointer(t))
 	if !t.active {
 		t.active = true
-		e.timers = append(e.timers, t)
+		e.pushTimer(t)
+	} else {
+		e.fixTimer(t.hi)
 	}
 }
 
@@ -100,8 +96,17 @@ func (e *Exec) startTimer(t *Timer, d time.Duration) {
 //
 //go:norace
 func (e *Exec) nextTimer(idle bool) *Timer {
+	if len(e.timers) == 0 {
+		return nil
+	}
+	if t := e.timers[0]; t.when == math.MaxInt64 {
+		return nil // they all fire never
+	} else if !idle || t.period == 0 || t.ch == nil || len(t.ch) < cap(t.ch) {
+		return t // the heap's first: the first of all
+	}
 	var best *Timer
 	for _, t := range e.timers {
+		e.timerLooks++
 		if idle && t.period > 0 && t.ch != nil && len(t.ch) == cap(t.ch) {
 			continue
 		}
@@ -177,6 +182,7 @@ func (e *Exec) fireEffect(t *Timer) {
 			}
 			e.nTimers++
 			t.seq = e.nTimers
+			e.fixTimer(t.hi)
 		} else {
 			e.stopTimer(t)
 		}
@@ -462,3 +468,202 @@ const freeReads = 4096
 // Adds to a cache, each reading the clock), which must not see much more
 // time pass than it would natively, about a microsecond each.
 const clockPollDouble = 4096
+
+// The active timers are a binary heap in Exec.timers, the first to fire
+// (by deadline, then seq) at the root; Timer.hi is a timer's index in it.
+// With a thousand sleepers (ants' pool tests), finding the next timer,
+// and removing one, was a pass over all of them at every step.
+
+//go:norace
+func timerBefore(a, b *Timer) bool {
+	return a.when < b.when || (a.when == b.when && a.seq < b.seq)
+}
+
+//go:norace
+func (e *Exec) pushTimer(t *Timer) {
+	e.nAct++
+	t.act = e.nAct
+	t.hi = len(e.timers)
+	e.timers = append(e.timers, t)
+	e.timerUp(t.hi)
+	e.dueAdd(t)
+}
+
+//go:norace
+func (e *Exec) removeTimer(t *Timer) {
+	i, last := t.hi, len(e.timers)-1
+	if i < 0 || i > last || e.timers[i] != t {
+		return
+	}
+	e.dueRemove(t)
+	if i != last {
+		e.timers[i] = e.timers[last]
+		e.timers[i].hi = i
+	}
+	e.timers[last] = nil
+	e.timers = e.timers[:last]
+	if i != last && !e.timerUp(i) {
+		e.timerDown(i)
+	}
+	t.hi = -1
+}
+
+// fixTimer restores the heap after the deadline of the timer at i changed.
+//
+//go:norace
+func (e *Exec) fixTimer(i int) {
+	if i < 0 || i >= len(e.timers) {
+		return
+	}
+	e.dueOK = false // its deadline was another one
+	if !e.timerUp(i) {
+		e.timerDown(i)
+	}
+}
+
+//go:norace
+func (e *Exec) timerUp(i int) bool {
+	h := e.timers
+	moved := false
+	for i > 0 {
+		p := (i - 1) / 2
+		if !timerBefore(h[i], h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		h[i].hi, h[p].hi = i, p
+		i, moved = p, true
+	}
+	return moved
+}
+
+//go:norace
+func (e *Exec) timerDown(i int) {
+	h := e.timers
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && timerBefore(h[r], h[l]) {
+			m = r
+		}
+		if !timerBefore(h[m], h[i]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		h[i].hi, h[m].hi = i, m
+		i = m
+	}
+}
+
+// timersAt returns the active timers due at w in the order they became
+// active (as a pass over a list of them in that order would give them):
+// the heap's nodes due at w or before, sorted. For w the heap's first
+// deadline (the usual case) the list is kept from call to call
+// (dueTimers): a timer that becomes active at that instant comes last, one
+// that stops leaves it; a hundred sleepers due together were sorted again
+// at every step. The slice is the Exec's, valid until the timers change.
+//
+//go:norace
+func (e *Exec) timersAt(w time.Duration) []*Timer {
+	if e.dueOK && e.dueWhen == w {
+		return e.due
+	}
+	out := e.due[:0]
+	stack := e.timerStack[:0]
+	if len(e.timers) > 0 {
+		stack = append(stack, 0)
+	}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if i >= len(e.timers) {
+			continue
+		}
+		e.timerLooks++
+		if e.timers[i].when > w {
+			continue
+		}
+		if e.timers[i].when == w {
+			out = append(out, e.timers[i])
+		}
+		stack = append(stack, 2*i+1, 2*i+2)
+	}
+	sortByAct(out)
+	e.due, e.timerStack = out, stack
+	// Kept only for the first deadline: the timers that change are
+	// then told apart by their deadline alone (dueChanged).
+	e.dueWhen, e.dueOK = w, len(e.timers) > 0 && e.timers[0].when == w
+	return out
+}
+
+// dueAdd and dueRemove keep the list of timers due at the first deadline
+// (timersAt) as t joins or leaves the heap; dueReset drops it.
+//
+//go:norace
+func (e *Exec) dueAdd(t *Timer) {
+	if !e.dueOK {
+		return
+	}
+	switch {
+	case t.when == e.dueWhen:
+		e.due = append(e.due, t) // the latest to become active
+	case t.when < e.dueWhen:
+		e.dueOK = false // a new first deadline
+	}
+}
+
+//go:norace
+func (e *Exec) dueRemove(t *Timer) {
+	if !e.dueOK || t.when != e.dueWhen {
+		return
+	}
+	for i, x := range e.due {
+		if x == t {
+			// By hand: copy's runtime code is seen by the race detector.
+			for j := i + 1; j < len(e.due); j++ {
+				e.due[j-1] = e.due[j]
+			}
+			e.due[len(e.due)-1] = nil
+			e.due = e.due[:len(e.due)-1]
+			break
+		}
+	}
+	if len(e.due) == 0 {
+		e.dueOK = false // the next deadline is another one
+	}
+}
+
+// sortByAct sorts ts by activation order (heapsort: by hand, as the
+// engine's own memory must not be touched by instrumented code).
+//
+//go:norace
+func sortByAct(ts []*Timer) {
+	n := len(ts)
+	sift := func(i, n int) {
+		for {
+			l := 2*i + 1
+			if l >= n {
+				return
+			}
+			m := l
+			if r := l + 1; r < n && ts[r].act > ts[l].act {
+				m = r
+			}
+			if ts[m].act <= ts[i].act {
+				return
+			}
+			ts[i], ts[m] = ts[m], ts[i]
+			i = m
+		}
+	}
+	for i := n/2 - 1; i >= 0; i-- {
+		sift(i, n)
+	}
+	for end := n - 1; end > 0; end-- {
+		ts[0], ts[end] = ts[end], ts[0]
+		sift(0, end)
+	}
+}
