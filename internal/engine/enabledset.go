@@ -333,7 +333,11 @@ func (e *Exec) rebuild() {
 	e.clearDirty()
 	// The goroutines made since the last pass come after every live
 	// one: creation order is kept.
-	e.es.live = append(e.es.live, e.gs[e.es.liveFrom:]...)
+	// One by one, not append(live, gs...): the runtime's copy reports
+	// its writes to the race detector even from norace code (moveChoices).
+	for _, g := range e.gs[e.es.liveFrom:] {
+		e.es.live = append(e.es.live, g)
+	}
 	e.es.liveFrom = len(e.gs)
 	e.es.visited += len(e.es.live)
 	kept := e.es.live[:0]
@@ -438,7 +442,7 @@ func (e *Exec) checkEnabled() {
 		}
 		if e.probedOp(g) {
 			pos := e.gchPos(g.Index)
-			want = append(want, e.gch[pos:pos+g.nch]...)
+			want = appendChoices(want, e.gch[pos:pos+g.nch])
 			continue
 		}
 		want = e.addChoices(want, g)

@@ -266,6 +266,10 @@ func (x *explorer) runSelf(cfg Config, limit, wait time.Duration) (evs []event.E
 	ev.Close()
 	defer os.Remove(ev.Name())
 	cfg.Events, cfg.Verbose, cfg.Output = ev.Name(), false, false
+	// A process of its own for one run or one replay: never served (a
+	// served one would wait on fd 3 for a next unit nobody sends, and this
+	// process for it, until -timeout).
+	cfg.Serve = false
 	b, err := json.Marshal(cfg)
 	if err != nil {
 		return nil, nil, nil, false, err

@@ -107,10 +107,11 @@ func (k *Kernel) match(b Blocked) *Leak {
 // heddle report lines of the goroutines section:
 //
 //	g0.1     created at moby7559.go:50 in goker.Moby7559; blocked forever: Lock at moby7559.go:30 in goker.(*UDPProxy_moby7559).Run
+//	g0.2     created at m.go:9 in goker.M; blocked forever: Lock at m.go:12 in goker.f, held by g0.1, locked at m.go:11
 //
 // reportLineRE matches a blocked goroutine's line of a report, or a line
 // standing for several (`g0.5.1   (and 99 more) created at ...`).
-var reportLineRE = regexp.MustCompile(`^\s+(g[\d.]+)\s+(?:\(and (\d+) more\)\s+)?(.*?); blocked forever: (.+?) at (\S+?)(?: in (\S+))?\s*$`)
+var reportLineRE = regexp.MustCompile(`^\s+(g[\d.]+)\s+(?:\(and (\d+) more\)\s+)?(.*?); blocked forever: (.+?) at (\S+?)(?: in ([^\s,]+))?(?:, held by .*)?\s*$`)
 var createdRE = regexp.MustCompile(`^created at (\S+?)(?: in (\S+))?$`)
 
 // ParseReport returns the blocked goroutines of a heddle text report.

@@ -141,6 +141,13 @@ func TestCheck(t *testing.T) {
 	if v := k.Check(nil); v.OK {
 		t.Errorf("no blocked goroutine is accepted")
 	}
+	// A lock's holder, which reports name after the wait.
+	held := strings.Replace(moby7559Report, "in goker.(*UDPProxy_moby7559).Run\n", "in goker.(*UDPProxy_moby7559).Run, held by itself, locked at moby7559.go:32\n", 1)
+	if bs := k.ParseReport(held); len(bs) != 1 || bs[0].Func != "goker.(*UDPProxy_moby7559).Run" {
+		t.Errorf("a line naming the lock's holder parsed as %+v", bs)
+	} else if v := k.Check(bs); !v.OK {
+		t.Errorf("the expected leak, with its lock's holder, is rejected: %s", v.Why)
+	}
 	// A report of many goroutines groups alike ones on one line.
 	grouped := strings.Replace(moby7559Report, "  g0.1     created", "  g0.1     (and 99 more) created", 1)
 	if bs := k.ParseReport(grouped); len(bs) != 1 || bs[0].Count != 100 || bs[0].Entry != "Run" {
