@@ -335,6 +335,7 @@ func (e *Exec) rebuild() {
 	// one: creation order is kept.
 	// One by one, not append(live, gs...): the runtime's copy reports
 	// its writes to the race detector even from norace code (moveChoices).
+	//lint:ignore S1011 one by one on purpose (above)
 	for _, g := range e.gs[e.es.liveFrom:] {
 		e.es.live = append(e.es.live, g)
 	}
