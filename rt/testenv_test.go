@@ -1,6 +1,7 @@
 package rt_test
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"sync"
@@ -130,9 +131,16 @@ func TestAllocsAtAReusedAddress(t *testing.T) {
 	if reused == 0 {
 		t.Skip("no address was reused")
 	}
+	// Mallocs counts the whole process: the runtime's own work (after a
+	// collection, a timer) may allocate once in a while during a measure.
+	// heddle's shadow state at a reused address allocated at every reuse.
+	var bad []string
 	for i, n := range counts {
 		if n != 0 {
-			t.Errorf("measure %d: %d allocations, want 0 (addresses reused %d times)", i, n, reused)
+			bad = append(bad, fmt.Sprintf("measure %d: %d", i, n))
 		}
+	}
+	if len(bad) > 2 {
+		t.Errorf("%d of %d measures allocated (addresses reused %d times), want 0 but for the runtime's own once in a while: %s", len(bad), len(counts), reused, strings.Join(bad, ", "))
 	}
 }
