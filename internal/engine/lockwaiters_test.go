@@ -2,6 +2,7 @@ package engine
 
 import (
 	"sync"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 )
@@ -50,10 +51,10 @@ func TestLockWaitersLookedAtOnce(t *testing.T) {
 				p = unsafe.Pointer(&rw)
 			}
 			s := &lastNotLock{}
-			looks := 0
+			var looks atomic.Int64 // the hook runs on the controlled goroutines (go test -race)
 			lookHook = func(at unsafe.Pointer) {
 				if at == p {
-					looks++
+					looks.Add(1)
 				}
 			}
 			res := Run(Config{}, s, func() {
@@ -87,7 +88,7 @@ func TestLockWaitersLookedAtOnce(t *testing.T) {
 			if s.points < 2*n {
 				t.Fatalf("%s, %d waiters: %d scheduling points, want at least %d", kind, n, s.points, 2*n)
 			}
-			if looks > 4*res.Steps {
+			if looks := int(looks.Load()); looks > 4*res.Steps {
 				t.Errorf("%s, %d waiters: %d looks at the lock in %d steps, want at most 4 a step", kind, n, looks, res.Steps)
 			}
 		}
