@@ -56,6 +56,7 @@ type objTable struct {
 	keys []uintptr
 	vals []*object
 	n    int
+	refs refCache
 }
 
 //go:norace
@@ -83,7 +84,7 @@ func (t *objTable) get(p unsafe.Pointer) *object {
 			if o.ref.collected() {
 				// The object this state was for was collected, and p
 				// is a new object at its address.
-				o = newObject(p)
+				o = t.newObject(p)
 				t.vals[i] = o
 			}
 			return o
@@ -116,8 +117,8 @@ func (t *objTable) at(a uintptr) *object {
 // newObject returns a fresh shadow object for the object at p.
 //
 //go:norace
-func newObject(p unsafe.Pointer) *object {
-	return &object{ref: makeObjRef(p)}
+func (t *objTable) newObject(p unsafe.Pointer) *object {
+	return &object{ref: t.refs.make(p)}
 }
 
 // obtain returns the object at p, creating it if needed.
@@ -130,7 +131,7 @@ func (t *objTable) obtain(p unsafe.Pointer) *object {
 	if 2*(t.n+1) > len(t.keys) {
 		t.grow()
 	}
-	o := newObject(p)
+	o := t.newObject(p)
 	k := uintptr(p)
 	mask := uintptr(len(t.keys) - 1)
 	i := hashPtr(k, mask)

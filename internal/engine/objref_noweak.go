@@ -12,6 +12,12 @@ type objRef struct{ p unsafe.Pointer }
 //go:norace
 func makeObjRef(p unsafe.Pointer) objRef { return objRef{p} }
 
+// refCache has nothing to keep: a reference is the pointer.
+type refCache struct{}
+
+//go:norace
+func (*refCache) make(p unsafe.Pointer) objRef { return objRef{p} }
+
 //go:norace
 func (r objRef) value() unsafe.Pointer { return r.p }
 
