@@ -245,47 +245,7 @@ func runBinary(spec runSpec) (*runResult, error) {
 	}
 
 	res := &runResult{}
-	var mu sync.Mutex // guards res.Events
-	tail := newTailer(evPath)
-	stop := make(chan struct{})
-	tailDone := make(chan struct{})
-	onEvents := func(evs []event.Event) {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, e := range evs {
-			e.Package = spec.Package
-			if spec.OnEvent != nil {
-				spec.OnEvent(e)
-			}
-			if e.Action == event.Progress && !spec.JSON {
-				spec.Out.showProgress(e)
-				continue
-			}
-			if e.Action == event.Start {
-				spec.Out.noteStart(e)
-			}
-			res.Events = append(res.Events, e)
-			if spec.JSON {
-				spec.Out.printEvent(e)
-			}
-		}
-	}
-	go func() {
-		defer close(tailDone)
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				onEvents(tail.read())
-				if !spec.JSON {
-					spec.Out.stillRunning(spec.Package)
-				}
-			}
-		}
-	}()
+	finishEvents := followEvents(spec, evPath, res)
 
 	var out bytes.Buffer
 	sc := bufio.NewScanner(pr)
@@ -322,10 +282,7 @@ func runBinary(spec runSpec) (*runResult, error) {
 	pr.Close()
 	werr := cmd.Wait()
 	res.Elapsed = time.Since(start)
-	close(stop)
-	<-tailDone
-	onEvents(tail.read())
-	spec.Out.clearProgress()
+	finishEvents()
 	res.Output = out.String()
 	for _, h := range held {
 		if h == "testing: warning: no tests to run" {
@@ -589,4 +546,58 @@ func argPatterns(args []string) (run, skip string) {
 		}
 	}
 	return run, skip
+}
+
+// followEvents follows the events a run appends to the file at path: every
+// 100 ms, and once more when the returned function is called after the run,
+// it gives the new ones to spec.OnEvent, shows progress events, prints the
+// others with -json and records them in res.Events. Off a terminal, a tick
+// says that the test is still running when nothing was printed for a while.
+func followEvents(spec runSpec, path string, res *runResult) (finish func()) {
+	var mu sync.Mutex // guards res.Events until finish returns
+	tail := newTailer(path)
+	onEvents := func(evs []event.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range evs {
+			e.Package = spec.Package
+			if spec.OnEvent != nil {
+				spec.OnEvent(e)
+			}
+			if e.Action == event.Progress && !spec.JSON {
+				spec.Out.showProgress(e)
+				continue
+			}
+			if e.Action == event.Start {
+				spec.Out.noteStart(e)
+			}
+			res.Events = append(res.Events, e)
+			if spec.JSON {
+				spec.Out.printEvent(e)
+			}
+		}
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				onEvents(tail.read())
+				if !spec.JSON {
+					spec.Out.stillRunning(spec.Package)
+				}
+			}
+		}
+	}()
+	return func() {
+		close(stop)
+		<-done
+		onEvents(tail.read())
+		spec.Out.clearProgress()
+	}
 }

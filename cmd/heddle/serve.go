@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"heddle.dev/internal/event"
 	"heddle.dev/internal/explore"
 )
 
@@ -107,40 +106,7 @@ func (p *serverPool) run(spec runSpec) (*runResult, error) {
 		s.units.Write(append(b, '\n')) // on an error the process is gone: exited says so
 	}
 	res := &runResult{}
-	var mu sync.Mutex
-	onEvents := func(evs []event.Event) {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, e := range evs {
-			e.Package = spec.Package
-			if spec.OnEvent != nil {
-				spec.OnEvent(e)
-			}
-			if e.Action == event.Progress && !spec.JSON {
-				spec.Out.showProgress(e)
-				continue
-			}
-			if e.Action == event.Start {
-				spec.Out.noteStart(e)
-			}
-			res.Events = append(res.Events, e)
-		}
-	}
-	tail := newTailer(evPath)
-	stop, tailDone := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(tailDone)
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				onEvents(tail.read())
-			}
-		}
-	}()
+	finishEvents := followEvents(spec, evPath, res)
 	alive := false
 	select {
 	case <-s.done:
@@ -150,10 +116,7 @@ func (p *serverPool) run(spec runSpec) (*runResult, error) {
 		s.cmd.Process.Kill()
 		<-s.exited
 	}
-	close(stop)
-	<-tailDone
-	onEvents(tail.read())
-	spec.Out.clearProgress()
+	finishEvents()
 	res.Elapsed = time.Since(start)
 	s.mu.Lock()
 	res.Output = s.out.String()
