@@ -198,7 +198,7 @@ func (d *DPOR) Choose(p *engine.Point) int {
 	d.re.observe(p.Exec)
 	d.propagate()
 	ok := d.spin.allowed(p)
-	order := rrOrder(p, ok)
+	order := rrOrderFrom(nil, p, ok, yieldStart(p))
 	if d.blockedAt >= 0 {
 		return order[0]
 	}

@@ -186,7 +186,7 @@ func rrOrderTo(dst []int, p *engine.Point, idx []int) []int {
 	return rrOrderFrom(dst, p, idx, rrStart(p))
 }
 
-// yieldStart is rrStart for DFS, IPB and IDB: when the goroutine that ran
+// yieldStart is rrStart for DFS, IPB, IDB and DPOR: when the goroutine that ran
 // the previous step is about to yield (Gosched), round-robin starts at
 // the goroutine after it. As in delay bounding's deterministic scheduler
 // (Emmi, Qadeer and Rakamarić, POPL 2011), a task that yields hands the
@@ -196,8 +196,11 @@ func rrOrderTo(dst []int, p *engine.Point, idx []int) []int {
 // goroutine to block, and makes progress otherwise (x/sync's semaphore
 // test: TryAcquire and Release take a mutex), ran under the first
 // schedule of DFS and every schedule of IDB until the fair scheduler took
-// over at half the step bound. (DPOR keeps rrStart: its order is only
-// that of its first run.)
+// over at half the step bound. DPOR's order is the one its new nodes
+// take (its first run, and each run past its wakeup sequence): any order
+// is sound there, and with rrStart the first run of a test whose loop
+// takes a lock and calls Gosched (a Cond's waiters counted under its
+// mutex) spun to the fair scheduler, 500,000 steps.
 func yieldStart(p *engine.Point) int {
 	if cur := p.Exec.Cur(); cur != nil && yielding(cur) {
 		return cur.Index + 1

@@ -45,18 +45,22 @@ func semaphoreSpin() {
 // delay bounding's deterministic scheduler, where a task that yields
 // hands the turn to the next one. Before, the first run of IDB, IPB and
 // DFS spun until the fair scheduler took over at half the step bound
-// (x/sync's semaphore test: 500,028 steps a run of IDB, 186× native).
+// (x/sync's semaphore test: 500,028 steps a run of IDB, 186× native),
+// and so did the first run of source and optimal DPOR (a conformance
+// program whose loop counts a Cond's waiters under its mutex).
 func TestYieldPassesTheTurn(t *testing.T) {
 	for _, mk := range []func() engine.Strategy{
 		func() engine.Strategy { return strategy.NewIDB(-1) },
 		func() engine.Strategy { return strategy.NewIPB(-1) },
 		func() engine.Strategy { return strategy.NewDFS(0) },
+		func() engine.Strategy { return strategy.NewSourceDPOR() },
+		func() engine.Strategy { return strategy.NewOptimalDPOR() },
 	} {
 		s := mk()
 		// The first run: bound 0 for IDB and IPB, the round-robin
 		// schedule for DFS.
 		s.Begin(1)
-		r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, StepLimit: 20000}, s, semaphoreSpin)
+		r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, StepLimit: 20000, Trace: true}, s, semaphoreSpin) // DPOR reads the trace
 		s.End(r)
 		if r.Bug != nil {
 			t.Errorf("%T: %v", s, r.Bug.Message)
