@@ -2,6 +2,7 @@ package rt_test
 
 import (
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -154,5 +155,34 @@ func TestBubbleTimerDueNow(t *testing.T) {
 	})
 	if want := "true true true runner,sleeper"; keys(outcomes) != want || len(bugs) > 0 {
 		t.Errorf("outcomes %q, bugs %v; want %q and none", keys(outcomes), bugs, want)
+	}
+}
+
+// Under the fair scheduler of long runs, a timer of a bubble fires as soon
+// as the bubble's goroutines are all blocked, as natively, even while a
+// goroutine outside the bubble, which waits for the bubble and locks a
+// mutex in its loop (no spin heddle would drop), can run: it never did,
+// and the run hit the step bound.
+func TestBubbleTimerFair(t *testing.T) {
+	var loops int
+	s := strategy.NewRandom(1)
+	s.Begin(1)
+	res := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, StepLimit: 20000, FairAfter: 1}, s, func() {
+		var done atomic.Bool
+		var mu sync.Mutex
+		rt.Go(func() {
+			for !done.Load() {
+				rt.MutexLock(&mu)
+				loops++
+				rt.MutexUnlock(&mu)
+			}
+		})
+		bubble(func() {
+			rt.Recv(rt.After(time.Millisecond))
+			done.Store(true)
+		})
+	})
+	if res.Bug != nil {
+		t.Fatalf("%s: %s (the goroutine outside the bubble looped %d times)", res.Bug.Kind, res.Bug.Message, loops)
 	}
 }
