@@ -368,11 +368,11 @@ func (e *Exec) addBubbleTimerChoices() {
 // exited or is durably blocked: it releases the timers of b active now
 // and due on its clock, or, if none is, those of its next instant, so
 // that they fire (addBubbleTimerChoices). The clock does not advance
-// while a goroutine of the bubble is in Wait (Wait returns first), once
-// the root has exited, for a ticker whose channel is full (its tick would
-// be dropped: see nextTimer; it fires once due, and skips the ticks it
-// missed), nor for a timer set for never. Once the root has exited, no
-// timer is released: time stops, as in Go.
+// while a goroutine of the bubble is in Wait (Wait returns first), for a
+// ticker whose channel is full (its tick would be dropped: see
+// nextTimer; it fires once due, and skips the ticks it missed), nor for a
+// timer set for never. Once the root has exited, no timer is released:
+// time stops, as in Go.
 //
 //go:norace
 func (e *Exec) releaseTimers(b *Bubble) {
