@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"time"
 	"unsafe"
 )
@@ -16,12 +17,23 @@ import (
 // returns when every other goroutine of the bubble is durably blocked, and
 // Test returns when they have all exited, or panics when they are
 // deadlocked. Under heddle the bubble's goroutines are controlled
-// goroutines of the run, and its clock is the run's virtual clock:
+// goroutines of the run, and the bubble has a clock of its own (now),
+// apart from the run's virtual clock, as each bubble has natively:
 //
-//   - A timer made by a goroutine of the bubble (a Sleep, a Timer, a
-//     Ticker, an AfterFunc, a context deadline) never fires early: only
-//     when no goroutine can run (an idle firing), or when due now. After
-//     the bubble's root goroutine exited, it does not fire at all.
+//   - It starts at 2000-01-01 00:00 UTC, and moves only when a timer of
+//     the bubble fires (a Sleep, a Timer, a Ticker, an AfterFunc, a
+//     context deadline), to that timer's instant. The steps, polls and
+//     clock reads of goroutines outside the bubble, the run's timers and
+//     other bubbles' never move it, and those of its own goroutines
+//     neither: it stands still while they run.
+//   - The bubble's timers are a heap of their own, ordered on its clock
+//     (timers). They fire only once every goroutine of the bubble has
+//     exited or is durably blocked (durablyBlocked): those due then, or
+//     else those of the bubble's next instant, to which its clock
+//     advances. Their firings are then choices beside the steps of
+//     goroutines outside the bubble, whatever those do, and beside the
+//     goroutines the first of them wake (addBubbleTimerChoices). After
+//     the bubble's root goroutine exited, its clock stops.
 //   - Wait (OpBubbleWait) is enabled once every other goroutine of the
 //     bubble has exited or is durably blocked (durablyBlocked) and no
 //     timer of the bubble is due.
@@ -37,27 +49,45 @@ import (
 // exploration strategies order them with every step, as a write of
 // virtual time (strategy.appendAccesses).
 
-// Bubble is a synctest bubble of a run.
+// Bubble is a synctest bubble of a run. Exec.bubbles lists the bubbles
+// with goroutines left, in creation order; Exec.bubbleDue is
+// bubbleTimersAt's result.
 type Bubble struct {
-	start    time.Duration // the run's virtual time when the bubble began: its clock reads 2000-01-01 00:00 UTC then
+	now      time.Duration // the bubble's clock: the time since 2000-01-01 00:00 UTC, when the bubble began
+	timers   []*Timer      // the active timers of the bubble: a heap on its clock, as Exec.timers on the run's
+	gs       []*G          // the bubble's goroutines, with some that exited (joined, exited)
 	root     *G
-	first    int  // the root's Index: the bubble's goroutines come at or after it in Exec.gs
 	live     int  // goroutines of the bubble that have not exited
 	rootDone bool // the root goroutine exited: the bubble's clock stops
 	waiting  *G   // the goroutine in Wait
+	// The timers released to fire (releaseTimers): those due at relWhen
+	// or before that were active when it was set (Timer.act <= relAct).
+	relWhen time.Duration
+	relAct  uint64
 }
 
-// clockAt is what a clock read at the run's virtual instant now shows in
-// bubble b (nil: outside any bubble): the run's clock, from its Epoch; or
-// the bubble's, which starts at 2000-01-01 00:00 UTC when the bubble does,
-// as Go's synctest clock does.
+// clockAt is what a clock read in bubble b (nil: outside any bubble)
+// shows: the run's virtual clock, from its Epoch; or the bubble's own,
+// which starts at 2000-01-01 00:00 UTC when the bubble does, as Go's
+// synctest clock does.
 //
 //go:norace
-func (e *Exec) clockAt(b *Bubble, now time.Duration) time.Time {
+func (e *Exec) clockAt(b *Bubble) time.Time {
 	if b != nil {
-		return Epoch.Add(now - b.start)
+		return Epoch.Add(b.now)
 	}
-	return e.cfg.Epoch.Add(now)
+	return e.cfg.Epoch.Add(e.now)
+}
+
+// nowIn is the current instant of the clock of bubble b, or of the run's
+// virtual clock if b is nil: the clock timers made in b are set on.
+//
+//go:norace
+func (e *Exec) nowIn(b *Bubble) time.Duration {
+	if b != nil {
+		return b.now
+	}
+	return e.now
 }
 
 // GoBubble starts f in a controlled goroutine, the root of a new bubble,
@@ -65,15 +95,25 @@ func (e *Exec) clockAt(b *Bubble, now time.Duration) time.Time {
 //
 //go:norace
 func (e *Exec) GoBubble(f func()) *Bubble {
-	b := &Bubble{live: 1, start: e.now}
+	b := &Bubble{}
 	g := e.newG(e.cur, f)
 	if e.cfg.Record {
 		g.GoPC = userPC()
 	}
-	g.bubble = b
-	b.root, b.first = g, g.Index
+	b.joined(g)
+	b.root = g
+	e.bubbles = append(e.bubbles, b)
 	e.start(g)
 	return b
+}
+
+// joined is called when g, a new goroutine, joins b.
+//
+//go:norace
+func (b *Bubble) joined(g *G) {
+	g.bubble = b
+	b.live++
+	b.gs = append(b.gs, g)
 }
 
 // InBubble reports whether the running goroutine belongs to a bubble.
@@ -88,6 +128,19 @@ func (b *Bubble) exited(g *G) {
 	b.live--
 	if g == b.root {
 		b.rootDone = true
+	}
+	if len(b.gs) >= 2*b.live+16 {
+		// Drop the goroutines that exited, now and then, from the
+		// list that bubbleBlocked scans.
+		n := 0
+		for _, h := range b.gs {
+			if h.state != gDone && h != g {
+				b.gs[n] = h
+				n++
+			}
+		}
+		clear(b.gs[n:])
+		b.gs = b.gs[:n]
 	}
 }
 
@@ -220,10 +273,12 @@ func (e *Exec) bubbleOpEnabled(g *G) bool {
 	if b.live == 0 {
 		return true
 	}
-	if !e.bubbleIdle(b, nil) {
-		return false
+	if b.rootDone {
+		// The clock stopped: the timers left never fire, but those
+		// released before (they fire in the pass that woke the root).
+		return e.bubbleBlocked(b, nil) && !e.bubbleReleased(b)
 	}
-	return b.rootDone || !e.bubbleTimer(b, false)
+	return !e.bubbleTimer(b, false) && e.bubbleBlocked(b, nil)
 }
 
 // bubbleIdle reports whether every goroutine of b but skip has exited or
@@ -231,11 +286,20 @@ func (e *Exec) bubbleOpEnabled(g *G) bool {
 //
 //go:norace
 func (e *Exec) bubbleIdle(b *Bubble, skip *G) bool {
-	if e.bubbleTimer(b, true) {
+	return !e.bubbleTimer(b, true) && e.bubbleBlocked(b, skip)
+}
+
+// bubbleBlocked reports whether every goroutine of b but skip has exited
+// or is durably blocked. The running goroutine, the likeliest to be
+// neither, is looked at first.
+//
+//go:norace
+func (e *Exec) bubbleBlocked(b *Bubble, skip *G) bool {
+	if g := e.cur; g != nil && g.bubble == b && g != skip && g.state != gDone && !e.durablyBlocked(g) {
 		return false
 	}
-	for _, h := range e.gs[b.first:] {
-		if h.bubble != b || h == skip || h.state == gDone {
+	for _, h := range b.gs {
+		if h == skip || h.state == gDone {
 			continue
 		}
 		if !e.durablyBlocked(h) {
@@ -245,23 +309,225 @@ func (e *Exec) bubbleIdle(b *Bubble, skip *G) bool {
 	return true
 }
 
-// bubbleTimer reports whether a timer of b is pending (due now only, with
-// due).
+// bubbleTimer reports whether a timer of b is pending (due now on the
+// bubble's clock only, with due).
 //
 //go:norace
 func (e *Exec) bubbleTimer(b *Bubble, due bool) bool {
-	for _, t := range e.timers {
-		if t.bubble == b && t.active && (!due || t.when <= e.now) {
+	return len(b.timers) > 0 && (!due || b.timers[0].when <= b.now)
+}
+
+// addBubbleTimerChoices adds the firings of the bubbles' timers to
+// e.choices. As in Go's runtime, a bubble's timers fire only once every
+// goroutine of the bubble (but one in Wait) has exited or is durably
+// blocked: those due on its clock then, or, if none is, those of its
+// next instant, to which its clock advances (releaseTimers). The timers
+// so released fire together, in any order, and interleaved with the
+// goroutines they wake (Go fires them all in one pass, and the goroutines
+// they wake may run at once): each stays a choice until it fired. None
+// is early: a bubble's clock is its own, so no goroutine outside it is
+// starved by it, and those inside are all blocked; their firing is a
+// choice beside the steps of goroutines outside the bubble, whatever
+// those do. Bubbles whose goroutines all exited leave e.bubbles: their
+// timers never fire.
+//
+//go:norace
+func (e *Exec) addBubbleTimerChoices() {
+	n := 0
+	for _, b := range e.bubbles {
+		if b.live == 0 {
+			continue
+		}
+		e.bubbles[n] = b
+		n++
+		if len(b.timers) == 0 {
+			continue
+		}
+		if e.bubbleBlocked(b, b.waiting) {
+			e.releaseTimers(b)
+		}
+		if b.relAct == 0 {
+			continue
+		}
+		for _, t := range e.bubbleTimersAt(b, b.relWhen) {
+			if !b.fires(t) {
+				continue
+			}
+			if t.sleeper != nil {
+				e.choices = append(e.choices, Choice{G: t.sleeper, Case: -1})
+			} else {
+				e.choices = append(e.choices, Choice{Timer: t, Case: -1})
+			}
+		}
+	}
+	clear(e.bubbles[n:])
+	e.bubbles = e.bubbles[:n]
+}
+
+// releaseTimers is called when every goroutine of b (but one in Wait) has
+// exited or is durably blocked: it releases the timers of b active now
+// and due on its clock, or, if none is, those of its next instant, so
+// that they fire (addBubbleTimerChoices). The clock does not advance
+// while a goroutine of the bubble is in Wait (Wait returns first), for a
+// ticker whose channel is full (its tick would be dropped: see
+// nextTimer; it fires once due, and skips the ticks it missed), nor for a
+// timer set for never. Once the root has exited, no timer is released:
+// time stops, as in Go.
+//
+//go:norace
+func (e *Exec) releaseTimers(b *Bubble) {
+	if b.rootDone {
+		return
+	}
+	w := b.now
+	if b.timers[0].when > b.now {
+		if b.waiting != nil {
+			return
+		}
+		w = -1
+		for _, t := range b.timers {
+			if !fullTicker(t) && t.when != math.MaxInt64 && (w < 0 || t.when < w) {
+				w = t.when
+			}
+		}
+		if w < 0 {
+			return
+		}
+	}
+	b.relWhen, b.relAct = w, e.nAct
+}
+
+// fires reports whether t, an active timer of b due at b.relWhen or
+// before, is released (releaseTimers): it was active then, and it is not
+// a ticker whose tick would be dropped, of an instant still to come.
+//
+//go:norace
+func (b *Bubble) fires(t *Timer) bool {
+	return t.act <= b.relAct && !(t.when > b.now && fullTicker(t))
+}
+
+// bubbleReleased reports whether a timer of b released to fire has not fired.
+//
+//go:norace
+func (e *Exec) bubbleReleased(b *Bubble) bool {
+	if b.relAct == 0 || len(b.timers) == 0 {
+		return false
+	}
+	for _, t := range e.bubbleTimersAt(b, b.relWhen) {
+		if b.fires(t) {
 			return true
 		}
 	}
 	return false
 }
 
+// bubbleFireNow fires t at once, in the running goroutine, if it is a
+// timer of the goroutine's bubble just set (NewTimer, AfterFunc, Reset)
+// to fire at or before the bubble's now, and was not active before (a
+// Reset of an active timer leaves it in the heap): Go's runtime runs such
+// a timer in the goroutine that sets it rather than when the bubble next
+// blocks, so that time.After(0) in a bubble has its value at once.
+//
+//go:norace
+func (e *Exec) bubbleFireNow(t *Timer, wasActive bool) {
+	b := t.bubble
+	if b == nil || wasActive || !t.active || t.when > b.now || e.cur == nil || e.cur.bubble != b || e.aborting {
+		return
+	}
+	e.noteFire(t)
+	e.fireEffect(t)
+}
+
+// fullTicker reports whether t is a ticker whose channel holds a tick not
+// received: firing it would drop its tick.
+//
+//go:norace
+func fullTicker(t *Timer) bool { return t.period > 0 && t.ch != nil && len(t.ch) == cap(t.ch) }
+
+// bubbleTimersAt returns the active timers of b due at w or before, in
+// the order they became active (the heap's nodes due then, sorted; see
+// timersAt). The slice is the Exec's, valid until the next call.
+//
+//go:norace
+func (e *Exec) bubbleTimersAt(b *Bubble, w time.Duration) []*Timer {
+	out := e.bubbleDue[:0]
+	stack := e.timerStack[:0]
+	if len(b.timers) > 0 {
+		stack = append(stack, 0)
+	}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if i >= len(b.timers) || b.timers[i].when > w {
+			continue
+		}
+		out = append(out, b.timers[i])
+		stack = append(stack, 2*i+1, 2*i+2)
+	}
+	sortByAct(out)
+	e.bubbleDue, e.timerStack = out, stack
+	return out
+}
+
+// The bubble's heap of timers, as the run's (time.go).
+
+//go:norace
+func (b *Bubble) pushTimer(t *Timer) {
+	t.hi = len(b.timers)
+	b.timers = append(b.timers, t)
+	timerUp(b.timers, t.hi)
+}
+
+//go:norace
+func (b *Bubble) removeTimer(t *Timer) {
+	i, last := t.hi, len(b.timers)-1
+	if i < 0 || i > last || b.timers[i] != t {
+		return
+	}
+	if i != last {
+		b.timers[i] = b.timers[last]
+		b.timers[i].hi = i
+	}
+	b.timers[last] = nil
+	b.timers = b.timers[:last]
+	if i != last && !timerUp(b.timers, i) {
+		timerDown(b.timers, i)
+	}
+	t.hi = -1
+}
+
+//go:norace
+func (b *Bubble) fixTimer(t *Timer) {
+	if i := t.hi; i >= 0 && i < len(b.timers) && b.timers[i] == t && !timerUp(b.timers, i) {
+		timerDown(b.timers, i)
+	}
+}
+
+// chanTimer returns the active timer, of the run or of a bubble, whose
+// channel is at p, or nil.
+//
+//go:norace
+func (e *Exec) chanTimer(p unsafe.Pointer) *Timer {
+	for _, t := range e.timers {
+		if t.ch != nil && chanAddr(t.ch) == p {
+			return t
+		}
+	}
+	for _, b := range e.bubbles {
+		for _, t := range b.timers {
+			if t.ch != nil && chanAddr(t.ch) == p {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
 // durablyBlocked reports whether g, parked, cannot proceed until another
 // goroutine of its bubble acts: it waits on channels made in its bubble
 // (having arrived, if it must), in a Cond.Wait not yet signalled, in a
-// WaitGroup.Wait, in a time.Sleep not yet due, or in select {}. A lock,
+// WaitGroup.Wait, in a time.Sleep (until its timer fires), or in
+// select {}. A lock,
 // a channel made outside the bubble, or any operation that can proceed
 // is not.
 //
@@ -292,7 +558,7 @@ func (e *Exec) durablyBlocked(g *G) bool {
 		}
 		return true
 	case OpSleep:
-		return op.Timer != nil && op.Timer.when > e.now
+		return op.Timer != nil // until its timer fires, due or not
 	case OpCondBlocked:
 		return !g.signalled
 	case OpWGWait:

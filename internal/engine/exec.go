@@ -401,6 +401,8 @@ type Exec struct {
 	aborting           bool
 	bubbleWaits        int // goroutines parked at OpBubbleWait or OpBubbleEnd (bubble.go)
 	bubbleWaiters      []*G
+	bubbles            []*Bubble
+	bubbleDue          []*Timer
 	rebuilds           int // passes of enabled that rebuilt the whole set (tests)
 	ended              bool
 	done               chan struct{}
@@ -705,8 +707,7 @@ func (e *Exec) Go(f func()) {
 		g.GoPC = userPC()
 	}
 	if parent != nil && parent.bubble != nil {
-		g.bubble = parent.bubble // bubble.go
-		g.bubble.live++
+		parent.bubble.joined(g) // bubble.go
 	}
 	e.start(g)
 }

@@ -119,7 +119,7 @@ func (e *Exec) Now() time.Time {
 	if e.cur != nil {
 		b = e.cur.bubble
 	}
-	t := e.clockAt(b, e.now)
+	t := e.clockAt(b)
 	e.readClock() // time passes: the next read is later
 	return t
 }
@@ -213,7 +213,7 @@ func (e *Exec) pick() *G {
 			return nil
 		}
 		if c.Timer != nil {
-			if c.Early == 0 && !e.overdue && c.Timer.when > e.idleAt {
+			if c.Early == 0 && !e.overdue && c.Timer.bubble == nil && c.Timer.when > e.idleAt {
 				e.idleAt = c.Timer.when // no goroutine could run: none is starved
 			}
 			e.record(nil, c.Op(), e.choices, c.Early)
@@ -249,7 +249,7 @@ func (e *Exec) pick() *G {
 			e.lastRun = e.now
 			c.G.ranAt = e.now
 			c.G.couldRun = false
-			if t := c.G.op.Timer; c.G.op.Kind == OpSleep && t != nil && !e.overdue && t.when > e.idleAt {
+			if t := c.G.op.Timer; c.G.op.Kind == OpSleep && t != nil && !e.overdue && t.bubble == nil && t.when > e.idleAt {
 				// A sleeper woke when no goroutine could run.
 				e.idleAt = t.when
 				c.G.ranAt = t.when
@@ -266,7 +266,8 @@ func (e *Exec) pick() *G {
 
 // fairChoice is the choice of the fair scheduler that takes over from the
 // strategy once a run is long: the goroutine that ran least recently, and a
-// timer only when no goroutine can run. A strategy such as PCT starves
+// timer only when no goroutine can run (a synctest bubble's, at once: its
+// clock is its own). A strategy such as PCT starves
 // low-priority goroutines on purpose, so a spin loop that waits for one of
 // them would otherwise look like a livelock. With the fair scheduler, "step
 // bound exceeded" means the program does not terminate even when every
@@ -276,6 +277,11 @@ func (e *Exec) pick() *G {
 func (e *Exec) fairChoice() int {
 	best := -1
 	for i, c := range e.choices {
+		if c.G == nil && c.Timer != nil && c.Timer.bubble != nil {
+			// A synctest bubble's timer: natively it fires as soon as
+			// its bubble's goroutines are all blocked (bubble.go).
+			return i
+		}
 		if c.G == nil || c.Early > 0 {
 			continue
 		}
@@ -426,16 +432,29 @@ func (e *Exec) opEnabled(g *G) bool {
 	return true
 }
 
-// addTimerChoices adds the firing of the earliest timer, when time may
-// advance to it: always when no goroutine can run, and while goroutines can
-// run only if it starves them for at most MaxStarve. Timers due at the
-// same instant are each a choice: Go keeps timers per P, and at
-// GOMAXPROCS 2 or more two timers due together fire in either order (the
-// conformance harness's TestTimerStop and TestTickerPoll show both natively).
+// addTimerChoices adds the firings of timers: the synctest bubbles', on
+// their own clocks (bubble.go), then the run's (runTimerChoices), idle if
+// no goroutine can run. None of the bubbles' is early: the early choices
+// stay last.
 //
 //go:norace
 func (e *Exec) addTimerChoices() {
 	idle := len(e.choices) == 0
+	if len(e.bubbles) > 0 {
+		e.addBubbleTimerChoices()
+	}
+	e.runTimerChoices(idle)
+}
+
+// runTimerChoices adds the firing of the run's earliest timer, when time
+// may advance to it: always when no goroutine can run (idle), and while
+// goroutines can run only if it starves them for at most MaxStarve. Timers
+// due at the same instant are each a choice: Go keeps timers per P, and at
+// GOMAXPROCS 2 or more two timers due together fire in either order (the
+// conformance harness's TestTimerStop and TestTickerPoll show both natively).
+//
+//go:norace
+func (e *Exec) runTimerChoices(idle bool) {
 	t := e.nextTimer(idle)
 	if t == nil {
 		return
@@ -494,12 +513,6 @@ func (e *Exec) addTimerChoice(t *Timer, idle bool, shared *time.Duration) {
 		if starve > e.cfg.MaxStarve {
 			return
 		}
-	}
-	if t.bubble != nil && t.when > e.now && (!idle || t.bubble.rootDone) {
-		// A synctest bubble's clock advances only when every goroutine
-		// of the bubble is blocked, and stops when its root goroutine
-		// has exited (bubble.go).
-		return
 	}
 	if !idle && t.ch != nil && len(t.ch) == cap(t.ch) {
 		// The tick would be dropped: firing early changes nothing but the
@@ -798,12 +811,8 @@ func (e *Exec) timerOf(g *G) *Timer {
 		return g.op.Timer
 	}
 	for _, c := range g.op.Cases {
-		p := c.Chan()
-		if p == nil {
-			continue
-		}
-		for _, t := range e.timers {
-			if t.ch != nil && chanAddr(t.ch) == p {
+		if p := c.Chan(); p != nil {
+			if t := e.chanTimer(p); t != nil {
 				return t
 			}
 		}

@@ -17,11 +17,9 @@ func (g *G) TickerWait() time.Duration {
 	}
 	var period time.Duration
 	g.recvWaitsOn(func(ch unsafe.Pointer) bool {
-		for _, t := range g.exec.timers {
-			if t.period > 0 && t.ch != nil && chanAddr(t.ch) == ch {
-				period = t.period
-				return true
-			}
+		if t := g.exec.chanTimer(ch); t != nil && t.period > 0 {
+			period = t.period
+			return true
 		}
 		return false
 	})

@@ -48,14 +48,21 @@ func (e *Exec) newTimer(d time.Duration) *Timer {
 	return t
 }
 
-// after is the virtual instant d from now. A duration that would take it
-// past the largest instant (a timer Reset to time.Duration(1<<63-1) to
-// mean never, as go-quartz's scheduler does) gives the largest instant,
-// as Go's runtime does, not one in the past: such a timer fired at once,
-// again and again.
+// after is the virtual instant d from now, on the clock of the running
+// goroutine's bubble if it is in one (bubble.go). A duration that would
+// take it past the largest instant (a timer Reset to
+// time.Duration(1<<63-1) to mean never, as go-quartz's scheduler does)
+// gives the largest instant, as Go's runtime does, not one in the past:
+// such a timer fired at once, again and again.
 //
 //go:norace
-func (e *Exec) after(d time.Duration) time.Duration { return later(e.now, max(d, 0)) }
+func (e *Exec) after(d time.Duration) time.Duration {
+	var b *Bubble
+	if e.cur != nil {
+		b = e.cur.bubble
+	}
+	return later(e.nowIn(b), max(d, 0))
+}
 
 // later is when+d (d >= 0), or the largest instant if that overflows.
 func later(when, d time.Duration) time.Duration {
@@ -78,14 +85,14 @@ func (e *Exec) stopTimer(t *Timer) bool {
 //go:norace
 func (e *Exec) startTimer(t *Timer, d time.Duration) {
 	e.nTimers++
-	t.when = e.after(d)
+	t.when = later(e.nowIn(t.bubble), max(d, 0)) // on the clock of its bubble, if it has one
 	t.seq = e.nTimers
 	raceRelease(unsafe.Pointer(t))
 	if !t.active {
 		t.active = true
 		e.pushTimer(t)
 	} else {
-		e.fixTimer(t.hi)
+		e.retime(t)
 	}
 }
 
@@ -131,7 +138,9 @@ func (e *Exec) nextTimer(idle bool) *Timer {
 //go:norace
 func (e *Exec) fire(t *Timer) {
 	e.waits++
-	if t.when > e.now {
+	if b := t.bubble; b != nil {
+		b.now = max(b.now, t.when) // the bubble's clock advances to it (bubble.go)
+	} else if t.when > e.now {
 		if e.idleAt == t.when {
 			e.idleAdvance() // no goroutine could run (mutex.go)
 		}
@@ -169,7 +178,7 @@ func (e *Exec) fireEffect(t *Timer) {
 	switch {
 	case t.ch != nil:
 		select {
-		case t.ch <- e.clockAt(t.bubble, e.now):
+		case t.ch <- e.clockAt(t.bubble):
 		default: // a ticker whose last tick was not received drops this one
 		}
 		if t.period > 0 {
@@ -177,12 +186,12 @@ func (e *Exec) fireEffect(t *Timer) {
 			// on while goroutines polled) skips the ticks it missed, as
 			// Go's tickers do.
 			t.when = later(t.when, t.period)
-			if t.when <= e.now {
-				t.when = later(t.when, ((e.now-t.when)/t.period+1)*t.period)
+			if now := e.nowIn(t.bubble); t.when <= now {
+				t.when = later(t.when, ((now-t.when)/t.period+1)*t.period)
 			}
 			e.nTimers++
 			t.seq = e.nTimers
-			e.fixTimer(t.hi)
+			e.retime(t)
 		} else {
 			e.stopTimer(t)
 		}
@@ -209,7 +218,9 @@ func (e *Exec) Sleep(d time.Duration) {
 	t := e.newTimer(d)
 	t.sleeper = e.cur
 	e.yield(Op{Kind: OpSleep, Timer: t, Obj: unsafe.Pointer(t)})
-	if t.when > e.now {
+	if b := t.bubble; b != nil {
+		b.now = max(b.now, t.when) // the bubble's clock advances to it (bubble.go)
+	} else if t.when > e.now {
 		if e.idleAt == t.when {
 			e.idleAdvance() // no goroutine could run (mutex.go)
 		}
@@ -229,6 +240,7 @@ func (e *Exec) NewTimer(d time.Duration) *time.Timer {
 	e.registerTimerChan(t.ch)
 	tm := &time.Timer{C: t.ch}
 	e.own(unsafe.Pointer(tm), t)
+	e.bubbleFireNow(t, false)
 	return tm
 }
 
@@ -281,6 +293,7 @@ func (e *Exec) AfterFunc(d time.Duration, f func()) *time.Timer {
 	rememberAfterFunc(ft)
 	tm := &ft.tm
 	e.own(unsafe.Pointer(tm), t)
+	e.bubbleFireNow(t, false)
 	return tm
 }
 
@@ -348,8 +361,10 @@ func (e *Exec) TimerReset(tm *time.Timer, d time.Duration) bool {
 	t := e.ownedTimer(unsafe.Pointer(tm))
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
 	pending := e.discard(t)
+	active := t.active
 	was := e.stopTimer(t) || pending
 	e.startTimer(t, d)
+	e.bubbleFireNow(t, active)
 	return was
 }
 
@@ -419,7 +434,7 @@ func chanAddr[T any](ch chan T) unsafe.Pointer { return *(*unsafe.Pointer)(unsaf
 func (e *Exec) readClock() {
 	g := e.cur
 	if g == nil || g.bubble != nil {
-		return // a synctest bubble's clock stands still while its goroutines run (bubble.go)
+		return // a synctest bubble's clock is its own, and stands still while its goroutines run (bubble.go)
 	}
 	if g.clockSeq != g.opSeq {
 		g.clockSeq, g.clockReads = g.opSeq, 0
@@ -483,14 +498,22 @@ func timerBefore(a, b *Timer) bool {
 func (e *Exec) pushTimer(t *Timer) {
 	e.nAct++
 	t.act = e.nAct
+	if b := t.bubble; b != nil {
+		b.pushTimer(t) // on the bubble's clock: a heap of its own (bubble.go)
+		return
+	}
 	t.hi = len(e.timers)
 	e.timers = append(e.timers, t)
-	e.timerUp(t.hi)
+	timerUp(e.timers, t.hi)
 	e.dueAdd(t)
 }
 
 //go:norace
 func (e *Exec) removeTimer(t *Timer) {
+	if b := t.bubble; b != nil {
+		b.removeTimer(t)
+		return
+	}
 	i, last := t.hi, len(e.timers)-1
 	if i < 0 || i > last || e.timers[i] != t {
 		return
@@ -502,8 +525,8 @@ func (e *Exec) removeTimer(t *Timer) {
 	}
 	e.timers[last] = nil
 	e.timers = e.timers[:last]
-	if i != last && !e.timerUp(i) {
-		e.timerDown(i)
+	if i != last && !timerUp(e.timers, i) {
+		timerDown(e.timers, i)
 	}
 	t.hi = -1
 }
@@ -516,14 +539,25 @@ func (e *Exec) fixTimer(i int) {
 		return
 	}
 	e.dueOK = false // its deadline was another one
-	if !e.timerUp(i) {
-		e.timerDown(i)
+	if !timerUp(e.timers, i) {
+		timerDown(e.timers, i)
 	}
 }
 
+// retime restores the heap of t, the run's or its bubble's, after t's
+// deadline changed.
+//
 //go:norace
-func (e *Exec) timerUp(i int) bool {
-	h := e.timers
+func (e *Exec) retime(t *Timer) {
+	if b := t.bubble; b != nil {
+		b.fixTimer(t)
+		return
+	}
+	e.fixTimer(t.hi)
+}
+
+//go:norace
+func timerUp(h []*Timer, i int) bool {
 	moved := false
 	for i > 0 {
 		p := (i - 1) / 2
@@ -538,8 +572,7 @@ func (e *Exec) timerUp(i int) bool {
 }
 
 //go:norace
-func (e *Exec) timerDown(i int) {
-	h := e.timers
+func timerDown(h []*Timer, i int) {
 	for {
 		l := 2*i + 1
 		if l >= len(h) {
