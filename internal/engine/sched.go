@@ -686,13 +686,20 @@ func (e *Exec) waitForeign() bool {
 // leaks off, runs are never extended.
 //
 // The phase ends early when the goroutines left can only poll: see
-// spunOut.
+// onlyPolls.
 //
 //go:norace
 func (e *Exec) afterMain() bool {
-	if e.spunOut() {
+	if e.onlyPolls(spinOutPolls) {
 		e.spinEnd = true
 		return true
+	}
+	if e.postFair == 0 && e.onlyPolls(spinDrop) {
+		// Nothing but polls is left to explore, and a strategy may keep
+		// one spinner from running (POS's lowest priority) until the
+		// fair phase: it starts now, and each gets its polls.
+		e.postFair = e.steps
+		return false
 	}
 	since := e.steps - e.mainDoneStep
 	if e.postFair == 0 {
@@ -715,10 +722,10 @@ func (e *Exec) afterMain() bool {
 
 // spinOutPolls is how many operations in a row without progress every
 // goroutine left after the test returned must have made (when none can do
-// anything else) before the run ends: see spunOut.
+// anything else) before the run ends: see onlyPolls.
 const spinOutPolls = 64
 
-// spunOut reports whether every goroutine that can run has polled spinOutPolls
+// onlyPolls reports whether every goroutine that can run has polled n
 // times in a row without progress and would poll again (a Gosched, a load
 // of a value nobody wrote since, a select's default, a failed TryLock), no
 // timer is left to fire, and no goroutine waits outside heddle's control.
@@ -727,21 +734,21 @@ const spinOutPolls = 64
 // (ants' longRunningFunc, left by TestNonblockingSubmit to spin on
 // Gosched until a flag that no one will set is set). The goroutines would
 // spin on until the process exits, as they do natively after the test
-// returned; the run ends there instead of after the post-test phase's
-// 10,000 steps. Only a loop whose end depends on state heddle does not
+// returned; once each polled spinOutPolls times, the run ends there
+// instead of after the post-test phase's 10,000 steps (afterMain). Only a loop whose end depends on state heddle does not
 // see (a counter in a local variable: for i := 0; i < 1000; i++ {
 // runtime.Gosched() }) is cut short where it used to run on. Those that
 // stay blocked are leaks, as after the fair phase; the spinning ones are
 // not reported, as a busy loop that cannot reach the horizon is not.
 //
 //go:norace
-func (e *Exec) spunOut() bool {
+func (e *Exec) onlyPolls(n int) bool {
 	if len(e.choices) == 0 {
 		return false
 	}
 	for i := range e.choices {
 		c := &e.choices[i]
-		if c.G == nil || c.G.spins < spinOutPolls || !e.spinning(c) {
+		if c.G == nil || c.G.spins < n || !e.spinning(c) {
 			return false
 		}
 	}
@@ -796,7 +803,7 @@ func (e *Exec) endAfterMain() {
 }
 
 // endSpunOut ends a run whose goroutines left after the test only poll
-// (spunOut): every goroutine that cannot run is blocked for good, a leak.
+// (onlyPolls): every goroutine that cannot run is blocked for good, a leak.
 //
 //go:norace
 func (e *Exec) endSpunOut() {
