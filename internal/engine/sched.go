@@ -735,11 +735,12 @@ const spinOutPolls = 64
 // Gosched until a flag that no one will set is set). The goroutines would
 // spin on until the process exits, as they do natively after the test
 // returned; once each polled spinOutPolls times, the run ends there
-// instead of after the post-test phase's 10,000 steps (afterMain). Only a loop whose end depends on state heddle does not
-// see (a counter in a local variable: for i := 0; i < 1000; i++ {
-// runtime.Gosched() }) is cut short where it used to run on. Those that
-// stay blocked are leaks, as after the fair phase; the spinning ones are
-// not reported, as a busy loop that cannot reach the horizon is not.
+// instead of after the post-test phase's 10,000 steps (afterMain). Only
+// a loop whose end depends on state heddle does not see (a counter in a
+// local variable: for i := 0; i < 1000; i++ { runtime.Gosched() }) is
+// cut short where it used to run on. Those that stay blocked are leaks,
+// as after the fair phase; the spinning ones are not reported, as a busy
+// loop that cannot reach the horizon is not.
 //
 //go:norace
 func (e *Exec) onlyPolls(n int) bool {

@@ -26,11 +26,11 @@ import (
 // longest run of the block in which it did not act (PCT's estimate of a
 // run's length, as k, so that a run no longer than the runs before it
 // is scheduled by priorities alone), and at least starveMin points, or
-// starvePerG per goroutine of n if that is more. Without it, a goroutine whose partners keep making
-// progress (a loop handing tasks to a worker over channels) starves the
-// goroutine that would stop them until the fair scheduler takes over at
-// half the step bound: 500,000 steps a run (workerpool's
-// TestDoConcurrentStop).
+// starvePerG per goroutine of n if that is more. Without it, goroutines
+// that keep making progress (a loop handing tasks to a worker over
+// channels) starve the goroutine that would stop them until the fair
+// scheduler takes over at half the step bound: 500,000 steps a run
+// (workerpool's TestDoConcurrentStop).
 type PCT struct {
 	seed int64
 	d    int
@@ -48,7 +48,7 @@ type PCT struct {
 	m      int     // the longest run of the block in which no goroutine was starved
 	top    float64 // the last priority given to a starved goroutine
 	forced bool    // a starved goroutine was run in this run
-	passed []int32 // by goroutine index: the points it was passed over since passSince
+	passed []int32 // by goroutine index: the points it was passed over since its step since
 	since  []int   // by goroutine index: its LastStep when passed was counted from
 }
 
