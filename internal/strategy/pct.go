@@ -48,7 +48,7 @@ type PCT struct {
 	m      int     // the longest run of the block in which no goroutine was starved
 	top    float64 // the last priority given to a starved goroutine
 	forced bool    // a starved goroutine was run in this run
-	passed []int32 // by goroutine index: the points it was passed over since its step since
+	passed []int32 // by goroutine index: the points it was passed over since its step since[i]
 	since  []int   // by goroutine index: its LastStep when passed was counted from
 }
 
