@@ -392,6 +392,7 @@ type Exec struct {
 	atMainReturn       []func() // AtMainReturn
 	couldRun           []*G     // the goroutines with couldRun set (starvation)
 	postFair           int      // step at which the fair phase after the test began (0: not yet)
+	spinEnd            bool     // the run ends after the test because every goroutine left only polls (onlyPolls)
 	incr               bool     // the enabled set is kept from step to step (enabledset.go)
 	rebuildAll         bool     // the last step may have changed any goroutine's choices
 	arrivedLast        bool     // the last step was a goroutine's arrival (sched.go)

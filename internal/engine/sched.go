@@ -698,8 +698,22 @@ func (e *Exec) waitForeign() bool {
 // as before, unreported: heddle cannot tell whether it would end. With
 // leaks off, runs are never extended.
 //
+// The phase ends early when the goroutines left can only poll: see
+// onlyPolls.
+//
 //go:norace
 func (e *Exec) afterMain() bool {
+	if e.onlyPolls(spinOutPolls) {
+		e.spinEnd = true
+		return true
+	}
+	if e.postFair == 0 && e.onlyPolls(spinDrop) {
+		// Nothing but polls is left to explore, and a strategy may keep
+		// one spinner from running (POS's lowest priority) until the
+		// fair phase: it starts now, and each gets its polls.
+		e.postFair = e.steps
+		return false
+	}
 	since := e.steps - e.mainDoneStep
 	if e.postFair == 0 {
 		if since >= e.postMain()/2 && (e.now-e.mainDoneAt >= e.cfg.PostTime || since >= e.cfg.PostMainMax) {
@@ -719,6 +733,42 @@ func (e *Exec) afterMain() bool {
 	return need > int64(e.cfg.PostMainMax-since)
 }
 
+// spinOutPolls is how many operations in a row without progress every
+// goroutine left after the test returned must have made (when none can do
+// anything else) before the run ends: see onlyPolls.
+const spinOutPolls = 64
+
+// onlyPolls reports whether every goroutine that can run has polled n
+// times in a row without progress and would poll again (a Gosched, a load
+// of a value nobody wrote since, a select's default, a failed TryLock), no
+// timer is left to fire, and no goroutine waits outside heddle's control.
+// Nothing can then change what they poll: a poll writes nothing, so none
+// of them, and no goroutine they could wake, will ever do anything else
+// (ants' longRunningFunc, left by TestNonblockingSubmit to spin on
+// Gosched until a flag that no one will set is set). The goroutines would
+// spin on until the process exits, as they do natively after the test
+// returned; once each polled spinOutPolls times, the run ends there
+// instead of after the post-test phase's 10,000 steps (afterMain). Only
+// a loop whose end depends on state heddle does not see (a counter in a
+// local variable: for i := 0; i < 1000; i++ { runtime.Gosched() }) is
+// cut short where it used to run on. Those that stay blocked are leaks,
+// as after the fair phase; the spinning ones are not reported, as a busy
+// loop that cannot reach the horizon is not.
+//
+//go:norace
+func (e *Exec) onlyPolls(n int) bool {
+	if len(e.choices) == 0 {
+		return false
+	}
+	for i := range e.choices {
+		c := &e.choices[i]
+		if c.G == nil || c.G.spins < n || !e.spinning(c) {
+			return false
+		}
+	}
+	return e.nextTimer(true) == nil && e.nDetached.Load() == 0 && e.nNativeCancels.Load() == e.appliedCancels
+}
+
 // waitedSinceMain is the virtual time timers and sleeps made pass since
 // the test returned: the clock's move less what polls added to it.
 //
@@ -736,6 +786,10 @@ func (e *Exec) waitedSinceMain() time.Duration {
 //go:norace
 func (e *Exec) endAfterMain() {
 	e.res.Truncated = true
+	if e.spinEnd {
+		e.endSpunOut()
+		return
+	}
 	since := e.steps - e.postMain()/2
 	horizon := e.waitedSinceMain() >= e.cfg.Horizon
 	var blocked, running []*G
@@ -760,6 +814,25 @@ func (e *Exec) endAfterMain() {
 		msg = itoa(len(blocked)) + " goroutine(s) still blocked " + itoa(e.steps-e.mainDoneStep) + " steps after the test returned, through " + itoa(e.steps-since) + " steps of fair scheduling, while others kept running"
 	}
 	e.res.Bug = e.leak(blocked, running, msg, "looping", "")
+}
+
+// endSpunOut ends a run whose goroutines left after the test only poll
+// (onlyPolls): every goroutine that cannot run is blocked for good, a leak.
+//
+//go:norace
+func (e *Exec) endSpunOut() {
+	var blocked []*G
+	for _, g := range e.gs {
+		if g.state != gParked || g.System || e.canRun(g) || g.SignalWait() {
+			continue
+		}
+		blocked = append(blocked, g)
+	}
+	if len(blocked) == 0 {
+		return
+	}
+	msg := itoa(len(blocked)) + " goroutine(s) still blocked " + itoa(e.steps-e.mainDoneStep) + " steps after the test returned, while every goroutine that could run polled without progress (" + itoa(spinOutPolls) + " times in a row or more, with no timer left)"
+	e.res.Bug = e.leak(blocked, nil, msg, "", "")
 }
 
 // leak is the leak bug of blocked and running goroutines; msg describes

@@ -18,6 +18,19 @@ import (
 // Maple, so that spin loops do not starve the goroutine they wait for.
 // Timers firing early get a priority like a goroutine in half of the runs
 // and never fire early in the other half.
+//
+// A goroutine that can run is passed over at most starveBound scheduling
+// points in a row (points at which it was a choice and another ran); at
+// the next it gets the highest priority, as Go's scheduler gives a
+// runnable goroutine a processor within a time slice. The bound is the
+// longest run of the block in which it did not act (PCT's estimate of a
+// run's length, as k, so that a run no longer than the runs before it
+// is scheduled by priorities alone), and at least starveMin points, or
+// starvePerG per goroutine of n if that is more. Without it, goroutines
+// that keep making progress (a loop handing tasks to a worker over
+// channels) starve the goroutine that would stop them until the fair
+// scheduler takes over at half the step bound: 500,000 steps a run
+// (workerpool's TestDoConcurrentStop).
 type PCT struct {
 	seed int64
 	d    int
@@ -31,7 +44,22 @@ type PCT struct {
 	points     int                // scheduling points so far in this run
 	low        float64            // the next priority for a yielding goroutine
 	earlyAllow bool
+
+	m      int     // the longest run of the block in which no goroutine was starved
+	top    float64 // the last priority given to a starved goroutine
+	forced bool    // a starved goroutine was run in this run
+	passed []int32 // by goroutine index: the points it was passed over since its step since[i]
+	since  []int   // by goroutine index: its LastStep when passed was counted from
 }
+
+// starveMin is the least number of scheduling points in a row that PCT
+// may pass over a goroutine that can run, and starvePerG the least per
+// goroutine of PCT's estimate n (a goroutine waits behind each of the
+// others, as in a run queue).
+const (
+	starveMin  = 1000
+	starvePerG = 100
+)
 
 // NewPCT returns a PCT strategy of depth d.
 func NewPCT(seed int64, d int) *PCT {
@@ -44,12 +72,17 @@ func NewPCT(seed int64, d int) *PCT {
 // Begin implements engine.Strategy.
 func (s *PCT) Begin(run int) bool {
 	if (run-1)%RunBlock == 0 {
-		s.n, s.k = 2, 16 // NewPCT's guesses
+		s.n, s.k, s.m = 2, 16, 0 // NewPCT's guesses
 	}
 	s.rng = runRNG(s.seed, run)
 	for i := range s.gset {
 		s.gset[i] = false
 	}
+	for i := range s.since {
+		s.since[i] = -1
+	}
+	s.top = float64(s.d + s.n)
+	s.forced = false
 	s.tprio = map[string]float64{}
 	s.change = s.change[:0]
 	for i := 1; i < s.d; i++ {
@@ -111,6 +144,7 @@ func (s *PCT) setPriority(c engine.Choice, p float64) {
 // Choose implements engine.Strategy.
 func (s *PCT) Choose(p *engine.Point) int {
 	s.points++
+	starved := s.starved(p)
 	for {
 		best, bestP := -1, 0.0
 		for i, c := range p.Choices {
@@ -136,6 +170,14 @@ func (s *PCT) Choose(p *engine.Point) int {
 		if demoted {
 			continue
 		}
+		if starved >= 0 && p.Choices[starved].G != p.Choices[best].G {
+			// Passed over for too long: it gets the processor, and keeps
+			// it as the highest priority does.
+			s.top++
+			s.setPriority(p.Choices[starved], s.top)
+			s.forced = true
+			best = starved
+		}
 		c := p.Choices[best]
 		if c.G != nil {
 			switch c.G.PendingKind() {
@@ -148,13 +190,56 @@ func (s *PCT) Choose(p *engine.Point) int {
 	}
 }
 
+// starveBound is how many scheduling points in a row a goroutine that can
+// run may be passed over: the longest run of the block that passed over
+// none for that long, and at least starveMin, or starvePerG per goroutine.
+func (s *PCT) starveBound() int { return max(s.m, starveMin, starvePerG*s.n) }
+
+// starved counts, for every goroutine that can run at p, one more point
+// at which it could run since its last step, and returns the index of the
+// first choice of the goroutine passed over longest if that is
+// starveBound points or more, else -1. Timers, and sleepers that would
+// wake early, are not counted: they wait for time to pass, not for a
+// processor.
+func (s *PCT) starved(p *engine.Point) int {
+	bound := int32(min(s.starveBound(), 1<<30))
+	starved, most := -1, int32(0)
+	var prev *engine.G
+	for i, c := range p.Choices {
+		g := c.G
+		if g == nil || c.Early > 0 || g == prev {
+			continue // a timer, an early waking, or a goroutine's next select case
+		}
+		prev = g
+		j := g.Index
+		for len(s.since) <= j {
+			s.since = append(s.since, -1)
+			s.passed = append(s.passed, 0)
+		}
+		if ls := g.LastStep(); s.since[j] != ls {
+			s.since[j], s.passed[j] = ls, 0 // it ran since: count again
+		}
+		if n := s.passed[j]; n >= bound && n > most {
+			starved, most = i, n
+		}
+		s.passed[j]++ // if it runs now, its LastStep changes: reset above
+	}
+	return starved
+}
+
 // End implements engine.Strategy.
 func (s *PCT) End(r *engine.Result) {
 	if r.MaxGs > s.n {
 		s.n = r.MaxGs
 	}
-	if s.points > s.k && (r.Bug == nil || r.Bug.Kind != engine.KindStepLimit) {
+	if r.Bug != nil && r.Bug.Kind == engine.KindStepLimit {
+		return
+	}
+	if s.points > s.k {
 		s.k = s.points
+	}
+	if !s.forced && s.points > s.m {
+		s.m = s.points
 	}
 }
 
