@@ -19,19 +19,35 @@ func MakeChan[C ~chan T, T any](size int) C {
 // Send replaces the statement ch <- v.
 func Send[T any](ch chan<- T, v T) {
 	if x := engine.Current(); x != nil {
-		c := &SendC[T]{ch: ch, v: v}
-		x.Select([]engine.ChanCase{c}, false)
+		s := &sendOne[T]{c: SendC[T]{ch: ch, v: v}}
+		s.cs[0] = &s.c
+		x.Select(s.cs[:], false)
 		return
 	}
 	ch <- v
 }
 
+// sendOne and recvOne are a channel operation's case and the list of
+// cases the engine takes, in one allocation, not two: the engine keeps
+// the list as the operation's (a traced run's steps refer to it), so
+// neither can be reused from operation to operation.
+type sendOne[T any] struct {
+	c  SendC[T]
+	cs [1]engine.ChanCase
+}
+
+type recvOne[T any] struct {
+	c  RecvC[T]
+	cs [1]engine.ChanCase
+}
+
 // Recv replaces the expression <-ch.
 func Recv[T any](ch <-chan T) T {
 	if x := engine.Current(); x != nil {
-		c := &RecvC[T]{ch: ch}
-		x.Select([]engine.ChanCase{c}, false)
-		return c.V
+		r := &recvOne[T]{c: RecvC[T]{ch: ch}}
+		r.cs[0] = &r.c
+		x.Select(r.cs[:], false)
+		return r.c.V
 	}
 	return <-ch
 }
@@ -39,9 +55,10 @@ func Recv[T any](ch <-chan T) T {
 // Recv2 replaces v, ok := <-ch.
 func Recv2[T any](ch <-chan T) (T, bool) {
 	if x := engine.Current(); x != nil {
-		c := &RecvC[T]{ch: ch}
-		x.Select([]engine.ChanCase{c}, false)
-		return c.V, c.OK
+		r := &recvOne[T]{c: RecvC[T]{ch: ch}}
+		r.cs[0] = &r.c
+		x.Select(r.cs[:], false)
+		return r.c.V, r.c.OK
 	}
 	v, ok := <-ch
 	return v, ok

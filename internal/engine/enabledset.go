@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/bits"
 	"os"
-	"sort"
 	"sync/atomic"
 	"unsafe"
 )
@@ -108,7 +107,28 @@ func (e *Exec) noteStep(g *G, op *Op, arrive bool) {
 		}
 		return
 	}
+	if readOrAtomic(op.Kind) {
+		return
+	}
 	e.touchOp(op)
+}
+
+// readOrAtomic reports whether a step of kind k leaves unchanged the
+// state of every object that a watcher's choices depend on: an atomic
+// operation, a sync.Map method, a read of a context or of the run's T.
+// A watcher waits on a channel, a lock, a WaitGroup, a Once or a Cond,
+// never on an atomic variable (an atomic operation is always enabled),
+// and no such object is at the address of one. conc's iter workers take
+// turns at an atomic add: each step looked its variable up in the table
+// of objects, for no watcher.
+//
+//go:norace
+func readOrAtomic(k OpKind) bool {
+	switch k {
+	case OpAtomicLoad, OpAtomicWrite, OpMapRead, OpMapWrite, OpCtxErr, OpTestRead:
+		return true
+	}
+	return false
 }
 
 // noteFire is called before timer t fires. A firing sends on the timer's
@@ -391,9 +411,7 @@ func (e *Exec) update() {
 		// Unlock, merged in one pass instead.
 		e.merge()
 	} else {
-		if len(e.dirty) > 1 {
-			sort.Sort(byIndex(e.dirty))
-		}
+		sortByIndex(e.dirty)
 		for _, g := range e.dirty {
 			g.inDirty = false
 			e.refresh(g)
@@ -595,16 +613,22 @@ func appendChoices(dst, src []Choice) []Choice {
 	return dst
 }
 
-type byIndex []*G
-
+// sortByIndex sorts gs, at most 16 goroutines, in creation order: an
+// insertion sort, which allocates nothing (sort.Sort's interface did, at
+// every update with two dirty goroutines or more: a sixth of x/sync
+// errgroup TestGoLimit's allocations).
+//
 //go:norace
-func (s byIndex) Len() int { return len(s) }
-
-//go:norace
-func (s byIndex) Less(i, j int) bool { return s[i].Index < s[j].Index }
-
-//go:norace
-func (s byIndex) Swap(i, j int) { s[i], s[j] = s[j], s[i] }
+func sortByIndex(gs []*G) {
+	for i := 1; i < len(gs); i++ {
+		g := gs[i]
+		j := i
+		for ; j > 0 && gs[j-1].Index > g.Index; j-- {
+			gs[j] = gs[j-1]
+		}
+		gs[j] = g
+	}
+}
 
 // refresh recomputes g's choices and puts them in their place in e.gch.
 //

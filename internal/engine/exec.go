@@ -547,9 +547,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 		p.Add(1) // a run that starts is progress, even one with no step
 	}
 	if p := cfg.Pool; p != nil {
-		if cfg.Trace && !cfg.Record && p.trace != nil {
-			e.res.Trace, p.trace = p.trace, nil
-		}
+		p.lendTrace(&e.res, cfg)
 		e.res.Choices, p.choices = p.choices, nil
 	}
 	startMonitor()
@@ -572,6 +570,9 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 		e.tw <- nil // not close: see raceServe
 	}
 	e.res.Steps = e.steps
+	if p := cfg.Pool; p != nil && (cfg.Trace || cfg.Record) {
+		p.traceLen = len(e.res.Trace)
+	}
 	e.res.Gs = e.gs
 	e.res.MaxGs = e.maxLive
 	e.res.RandDraws = e.randSrc.draws

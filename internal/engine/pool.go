@@ -16,6 +16,26 @@ type Pool struct {
 	// 17 MB of trace).
 	trace   []Step
 	choices []Choice
+	// traceLen is the length of the last traced run's trace: a traced
+	// run with no array to reuse starts with that capacity (lendTrace).
+	traceLen int
+}
+
+// lendTrace gives res, the result of a run about to start with cfg, the
+// array its trace is appended to: the pool's, or one of the length of
+// the last traced run's trace. The determinism check replays run 2 while
+// run 2's trace is still read, and grew its own step by step: growing
+// the trace of pond's TestPoolMetrics (tens of thousands of steps, and
+// pointers the collector scans) was a sixth of the test's processor time.
+//
+//go:norace
+func (p *Pool) lendTrace(res *Result, cfg Config) {
+	switch {
+	case cfg.Trace && !cfg.Record && p.trace != nil && cap(p.trace) >= p.traceLen:
+		res.Trace, p.trace = p.trace, nil
+	case (cfg.Trace || cfg.Record) && p.traceLen > 0:
+		res.Trace = make([]Step, 0, p.traceLen+p.traceLen/8)
+	}
 }
 
 // Recycle gives the pool the trace and choices of res, a run made with

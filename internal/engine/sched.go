@@ -34,7 +34,7 @@ type Choice struct {
 //go:norace
 func (c Choice) Key() string {
 	if c.Timer != nil {
-		return "@" + c.Timer.ID
+		return "@" + c.Timer.ID()
 	}
 	if c.Select && c.Case >= 0 {
 		return c.G.ID + "#" + itoa(c.Case)
@@ -46,7 +46,8 @@ func (c Choice) Key() string {
 // that follow a schedule compare it with every choice at every step.
 func (c Choice) HasKey(k string) bool {
 	if c.Timer != nil {
-		return len(k) == 1+len(c.Timer.ID) && k[0] == '@' && k[1:] == c.Timer.ID
+		id := c.Timer.ID()
+		return len(k) == 1+len(id) && k[0] == '@' && k[1:] == id
 	}
 	id := c.G.ID
 	if len(k) < len(id) || k[:len(id)] != id {

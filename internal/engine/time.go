@@ -10,9 +10,9 @@ import (
 // Timer is a pending event on the virtual clock: a sleeping goroutine's
 // wake-up, a time.Timer or time.Ticker, an AfterFunc, or a context deadline.
 type Timer struct {
-	// ID names the timer in schedules: the creating goroutine's id and a
-	// counter, as in g0.1/t2.
-	ID      string
+	// n numbers the timer among those of its creator (ID).
+	n       int
+	id      string        // ID, once made
 	when    time.Duration // deadline, virtual time since the epoch
 	period  time.Duration // for tickers
 	seq     uint64        // creation order, to break ties
@@ -31,6 +31,19 @@ type Timer struct {
 	PC uintptr
 }
 
+// ID names the timer in schedules: the creating goroutine's id and a
+// counter, as in g0.1/t2. It is made at its first use: most timers (a
+// time.Sleep's) are never named, and making the name of each was an
+// allocation per Sleep.
+//
+//go:norace
+func (t *Timer) ID() string {
+	if t.id == "" {
+		t.id = t.creator.ID + "/t" + itoa(t.n)
+	}
+	return t.id
+}
+
 // Sleep reports whether t is the timer of a time.Sleep.
 func (t *Timer) Sleep() bool { return t.sleeper != nil }
 
@@ -39,7 +52,7 @@ func (e *Exec) newTimer(d time.Duration) *Timer {
 	g := e.cur
 	g.nTmr++
 	e.nTimers++
-	t := &Timer{ID: g.ID + "/t" + itoa(g.nTmr), when: e.after(d), seq: e.nTimers, active: true, creator: g, bubble: g.bubble}
+	t := &Timer{n: g.nTmr, when: e.after(d), seq: e.nTimers, active: true, creator: g, bubble: g.bubble}
 	if e.cfg.Record {
 		t.PC = userPC()
 	}

@@ -82,7 +82,7 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 		g.stepIdx = len(e.res.Trace)
 	}
 	if op.Kind == OpTimerFire && op.Timer != nil {
-		s.Timer = op.Timer.ID
+		s.Timer = op.Timer.ID()
 		obj = unsafe.Pointer(op.Timer)
 		if op.Timer.ch != nil {
 			// A firing sends on the timer's channel: it is dependent with

@@ -9,6 +9,11 @@ type wgState struct {
 	// last took the counter to zero: a Wait announced before it was
 	// blocked, as it is in Go, until then.
 	zeroAt uint64
+	// waiters are the goroutines in Wait on it, in no order: looking
+	// for a waiter at an Add from zero went through every goroutine of
+	// the run (pond's TestPoolMetrics: 10,000 of them, at every start of
+	// a worker).
+	waiters []*G
 }
 
 //go:norace
@@ -65,16 +70,33 @@ func (e *Exec) WaitGroupAdd(p unsafe.Pointer, delta int) {
 }
 
 // wgWaiter returns a goroutine that waits in Wait on the WaitGroup at p,
-// or nil.
+// or nil: the first in creation order, as a pass over e.gs finds.
 //
 //go:norace
 func (e *Exec) wgWaiter(p unsafe.Pointer) *G {
-	for _, g := range e.gs {
-		if g.state == gParked && g.op.Kind == OpWGWait && g.op.Obj == p {
-			return g
+	var first *G
+	for _, g := range e.objs.obtain(p).wg.waiters {
+		// One that was unwound in Wait stays on the list.
+		if g.state == gParked && g.op.Kind == OpWGWait && g.op.Obj == p && (first == nil || g.Index < first.Index) {
+			first = g
 		}
 	}
-	return nil
+	return first
+}
+
+// dropWaiter takes g, back from Wait, off w's waiters.
+//
+//go:norace
+func (w *wgState) dropWaiter(g *G) {
+	n := len(w.waiters) - 1
+	for i := n; i >= 0; i-- {
+		if w.waiters[i] == g {
+			w.waiters[i] = w.waiters[n]
+			w.waiters[n] = nil
+			w.waiters = w.waiters[:n]
+			return
+		}
+	}
 }
 
 // WaitGroupWait models WaitGroup.Wait: enabled when the counter is zero.
@@ -82,7 +104,10 @@ func (e *Exec) wgWaiter(p unsafe.Pointer) *G {
 //go:norace
 func (e *Exec) WaitGroupWait(p unsafe.Pointer) {
 	nilCheck(p)
+	w, g := &e.objs.obtain(p).wg, e.cur
+	w.waiters = append(w.waiters, g)
 	e.yield(Op{Kind: OpWGWait, Obj: p})
+	w.dropWaiter(g)
 	raceAcquire(p)
 }
 

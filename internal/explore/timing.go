@@ -46,7 +46,7 @@ func (w *earlyWatch) Choose(p *engine.Point) int {
 		t := timerOf(c)
 		f := earlyFiring{step: p.Step + 1, early: c.Early}
 		if c.Timer != nil {
-			f.name = "timer " + c.Timer.ID
+			f.name = "timer " + c.Timer.ID()
 		} else {
 			f.name = "the sleep of " + c.G.ID
 		}

@@ -357,7 +357,7 @@ func (e *event) reset() {
 // arrived).
 func pendingEvent(p *engine.Point, c engine.Choice) *event {
 	if c.G == nil {
-		return timerEvent(c.Key(), c.Timer.ID)
+		return timerEvent(c.Key(), c.Timer.ID())
 	}
 	return pendingEventInto(new(event), p, c)
 }

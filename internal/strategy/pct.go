@@ -96,7 +96,7 @@ func (s *PCT) Begin(run int) bool {
 
 func id(c engine.Choice) string {
 	if c.Timer != nil {
-		return "@" + c.Timer.ID
+		return "@" + c.Timer.ID()
 	}
 	return c.G.ID
 }
