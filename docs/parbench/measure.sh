@@ -4,7 +4,7 @@
 #   wall time of each and the speedup (meaningful on a quiet machine only);
 #   processor time (user+system, heddle and its workers) of each: what the
 #     split costs in work, whatever the load;
-#   for a split tree (dfs, sdpor, odpor): the units, the yields (units asked to
+#   for a split tree (dfs, sdpor): the units, the yields (units asked to
 #     hand back their rest for an idle worker), the workers' idle time while
 #     others explored, and the worker processes (served workers explore
 #     unit after unit; HEDDLE_SERVE=0 starts one per unit) (HEDDLE_PARSTATS);
@@ -13,8 +13,7 @@
 #   whether the two "ok" lines are the same but for their runs (the proof,
 #     the bugs).
 # usage: measure.sh HEDDLE [TEST...]   (run in this directory, docs/parbench)
-# STRATEGIES="dfs ipb" measures those only; odpor splits too (HEDDLE_SPLIT_ODPOR=0
-# keeps it in one worker: -parallel 2 is then -parallel 1).
+# STRATEGIES="dfs ipb" measures those only; HEDDLE_SPLIT_ODPOR=1 splits odpor.
 H=${1:-heddle}
 shift
 tests=${*:-TestReaders15 TestLastzero11 TestIndexer15}
