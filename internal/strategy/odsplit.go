@@ -28,7 +28,8 @@ import (
 type odLevel struct {
 	take   *pevent
 	before []*pevent
-	ran    bool // the node was run before (its other select cases were inserted then)
+	ran    bool      // the node was run before (its other select cases were inserted then)
+	wake   []*pevent // the path step's wakeup node's (wnode.wake)
 }
 
 // odUnit is a unit of optimal DPOR.
@@ -77,7 +78,7 @@ type odLateIns struct {
 
 // copyW copies a wakeup tree, without the steps a run cut short added.
 func copyW(w *wnode) *wnode {
-	c := &wnode{ev: w.ev}
+	c := &wnode{ev: w.ev, wake: w.wake}
 	for _, x := range w.children {
 		if x.ev != nil {
 			c.children = append(c.children, copyW(x))
@@ -95,7 +96,7 @@ func newODUnitDPOR(u *odUnit, names *unionFind) *DPOR {
 	for j, l := range u.path {
 		od.wn = append(od.wn, n)
 		od.ctx[n] = j
-		c := &wnode{ev: l.take}
+		c := &wnode{ev: l.take, wake: l.wake}
 		n.children = []*wnode{c}
 		n = c
 	}
@@ -180,14 +181,14 @@ func (d *DPOR) odRest() (out []*odUnit) {
 		start := 0
 		if i < t {
 			start = 1
-			levels = append(levels, odLevel{take: ch[0].ev, before: before, ran: true})
+			levels = append(levels, odLevel{take: ch[0].ev, before: before, ran: true, wake: ch[0].wake})
 		}
 		b := append([]*pevent(nil), before...)
 		if i < t {
 			b = append(b, ch[0].ev)
 		}
 		for c := start; c < len(ch); c++ {
-			path := append(append([]odLevel(nil), levels[:i]...), odLevel{take: ch[c].ev, before: append([]*pevent(nil), b...)})
+			path := append(append([]odLevel(nil), levels[:i]...), odLevel{take: ch[c].ev, before: append([]*pevent(nil), b...), wake: ch[c].wake})
 			out = append(out, &odUnit{path: path, w: copyW(ch[c])})
 			b = append(b, ch[c].ev)
 		}
@@ -306,6 +307,7 @@ func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 	tp := append([]*tnode(nil), u.tp[:j+1]...)
 	pre := append(append([]*pevent(nil), u.path[j].before...), u.path[j].take)
 	first := true
+	var woken []*pevent // the steps failed at the levels above (wakeAt)
 	// owner is the unit whose node is the deepest on the way (the
 	// subtree the sequence ends in is its).
 	var owner *odUnit
@@ -345,13 +347,14 @@ func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 				// sequential exploration skips it (backtrack).
 				return nil, false
 			}
+			wake := wakeAt(w, append(woken, failed...), c.d.names)
 			if s, ok := c.waiting[n]; ok {
 				// The node is in the wakeup tree of a unit not started:
 				// w is its last child there, as the sequential insert
 				// makes it, asleep for the children before it.
 				m, t := s.w, n
-				for _, x := range w {
-					k := &wnode{ev: x}
+				for i, x := range w {
+					k := &wnode{ev: x, wake: wake[i]}
 					m.children = append(m.children, k)
 					t = t.child(x)
 					c.waiting[t] = wslot{s.u, k}
@@ -373,11 +376,11 @@ func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 				c.defers++
 				return nil, true
 			}
-			nu = &odUnit{path: append(levels, odLevel{take: w[0], before: failed})}
+			nu = &odUnit{path: append(levels, odLevel{take: w[0], before: failed, wake: wake[0]})}
 			nu.w = &wnode{}
 			m := nu.w
-			for _, x := range w[1:] {
-				k := &wnode{ev: x}
+			for i, x := range w[1:] {
+				k := &wnode{ev: x, wake: wake[i+1]}
 				m.children = []*wnode{k}
 				m = k
 			}
@@ -385,6 +388,7 @@ func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 			return nu, false
 		}
 		levels = append(levels, odLevel{take: next.ev, before: failed})
+		woken = append(woken, failed...)
 		tp = append(tp, next)
 		if o, ok := c.unitAt[next]; ok {
 			owner = o
@@ -477,12 +481,14 @@ type ODLevel struct {
 	Take   ODEvent   `json:"take"`
 	Before []ODEvent `json:"before,omitempty"`
 	Ran    bool      `json:"ran,omitempty"`
+	Wake   []ODEvent `json:"wake,omitempty"` // wnode.wake of Take's node
 }
 
 // ODWNode is a node of a wakeup tree.
 type ODWNode struct {
-	Ev ODEvent    `json:"ev"`
-	Ch []*ODWNode `json:"ch,omitempty"`
+	Ev   ODEvent    `json:"ev"`
+	Ch   []*ODWNode `json:"ch,omitempty"`
+	Wake []ODEvent  `json:"wake,omitempty"` // wnode.wake
 }
 
 // ODEvent is a step (pevent) with its objects named by steps.
@@ -541,7 +547,7 @@ func exportW(w *wnode, u *unionFind) []*ODWNode {
 	var out []*ODWNode
 	for _, c := range w.children {
 		if c.ev != nil {
-			out = append(out, &ODWNode{Ev: exportEv(c.ev, u), Ch: exportW(c, u)})
+			out = append(out, &ODWNode{Ev: exportEv(c.ev, u), Ch: exportW(c, u), Wake: exportEvs(c.wake, u)})
 		}
 	}
 	return out
@@ -552,6 +558,7 @@ func importW(ws []*ODWNode, u *unionFind) *wnode {
 	for _, c := range ws {
 		x := importW(c.Ch, u)
 		x.ev = importEv(c.Ev, u)
+		x.wake = importEvs(c.Wake, u)
 		w.children = append(w.children, x)
 	}
 	return w
@@ -560,7 +567,7 @@ func importW(ws []*ODWNode, u *unionFind) *wnode {
 func exportPath(ls []odLevel, u *unionFind) []ODLevel {
 	var out []ODLevel
 	for _, l := range ls {
-		out = append(out, ODLevel{Take: exportEv(l.take, u), Before: exportEvs(l.before, u), Ran: l.ran})
+		out = append(out, ODLevel{Take: exportEv(l.take, u), Before: exportEvs(l.before, u), Ran: l.ran, Wake: exportEvs(l.wake, u)})
 	}
 	return out
 }
@@ -568,7 +575,7 @@ func exportPath(ls []odLevel, u *unionFind) []ODLevel {
 func importPath(ls []ODLevel, u *unionFind) []odLevel {
 	var out []odLevel
 	for _, l := range ls {
-		out = append(out, odLevel{take: importEv(l.Take, u), before: importEvs(l.Before, u), ran: l.Ran})
+		out = append(out, odLevel{take: importEv(l.Take, u), before: importEvs(l.Before, u), ran: l.Ran, wake: importEvs(l.Wake, u)})
 	}
 	return out
 }
