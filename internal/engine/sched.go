@@ -655,6 +655,9 @@ func (e *Exec) noteStarveDirty() {
 		e.starveFull = true
 		return
 	}
+	// One by one, not append(starveNew, dirty...): the runtime's copy
+	// reports its writes to the race detector even from norace code.
+	//lint:ignore S1011 one by one on purpose (above)
 	for _, g := range e.dirty {
 		e.starveNew = append(e.starveNew, g)
 	}
