@@ -336,6 +336,8 @@ type enabledWork struct {
 
 	rebuilds int // full passes over the goroutines
 	visited  int // goroutines whose choices were computed, in every pass
+	merges   int // passes of merge
+	probes   int // choices merge looked at to find the dirty goroutines'
 
 	checkBuf []Choice // checkEnabled's full pass
 }
@@ -345,6 +347,7 @@ type enabledWork struct {
 //go:norace
 func (e *Exec) rebuild() {
 	e.es.rebuilds++
+	e.starveFull = true // starvation looks at every choice
 	e.gch = e.gch[:0]
 	e.volatile = e.volatile[:0]
 	for _, g := range e.dirty {
@@ -404,6 +407,7 @@ func (e *Exec) update() {
 		e.volatile[i] = nil
 	}
 	e.volatile = e.volatile[:0]
+	e.noteStarveDirty()
 	e.es.visited += len(e.dirty)
 	if len(e.dirty) > 16 {
 		// Splicing each one in costs a move of the choices after it:
@@ -527,10 +531,14 @@ func choiceKeys(cs []Choice) string {
 
 // merge recomputes the choices of the dirty goroutines in one pass over
 // e.gch: the choices of the goroutines in between are moved as blocks, and
-// the goroutines that are not dirty are not looked at. The dirty ones are
-// taken in creation order from a bitset (no sort), and the new list is
-// built in e.scratch, which then becomes e.gch. The result is the one
-// that refreshing each in turn, or rebuilding, gives.
+// the goroutines that are not dirty are not looked at but by a search for
+// the next dirty one's place: the next few choices, then a galloping
+// search (hundreds of goroutines not started, between the waiters of a
+// mutex and the goroutine that released it, were each looked at by a
+// scan). The dirty ones are taken in creation order from a bitset (no
+// sort), and the new list is built in e.scratch, which then becomes
+// e.gch. The result is the one that refreshing each in turn, or
+// rebuilding, gives.
 //
 //go:norace
 func (e *Exec) merge() {
@@ -541,6 +549,7 @@ func (e *Exec) merge() {
 	for _, g := range e.dirty {
 		e.dirtyBits[g.Index/64] |= 1 << (g.Index % 64)
 	}
+	e.es.merges++
 	old, buf := e.gch, e.scratch[:0]
 	from := 0 // old[:from] is in buf, or dropped
 	var lv lockView
@@ -548,9 +557,18 @@ func (e *Exec) merge() {
 		for set := e.dirtyBits[w]; set != 0; set &= set - 1 {
 			g := e.gs[w*64+bits.TrailingZeros64(set)]
 			g.inDirty = false
-			at := from
-			for at < len(old) && old[at].G.Index < g.Index {
+			// The next few choices first (the waiters of a mutex, all
+			// dirty at its Lock and Unlock, lie close together), then
+			// a galloping search.
+			at, end := from, min(from+8, len(old))
+			for at < end && old[at].G.Index < g.Index {
 				at++
+			}
+			e.es.probes += at - from
+			if at == end && end < len(old) {
+				var looks int
+				at, looks = gallop(old, at, g.Index)
+				e.es.probes += looks
 			}
 			buf = appendChoices(buf, old[from:at])
 			from = at + g.nch
@@ -576,6 +594,45 @@ func (e *Exec) merge() {
 		e.watchOp(g)
 	}
 	e.clearDirty()
+}
+
+// gallop returns the index of the first choice of cs[from:] whose
+// goroutine's creation index is idx or more (cs is in creation order),
+// or len(cs), and how many choices it looked at: it looks at cs[from],
+// then at steps that double, then searches the last one's range.
+//
+//go:norace
+func gallop(cs []Choice, from, idx int) (int, int) {
+	if from >= len(cs) {
+		return from, 0
+	}
+	if cs[from].G.Index >= idx {
+		return from, 1
+	}
+	looks := 1
+	lo, step := from, 1 // cs[lo] is before idx's
+	hi := lo + step
+	for hi < len(cs) {
+		looks++
+		if cs[hi].G.Index >= idx {
+			break
+		}
+		lo, step = hi, 2*step
+		hi = lo + step
+	}
+	hi = min(hi, len(cs))
+	// cs[lo] is before idx's; cs[hi] is not, or hi == len(cs).
+	lo++
+	for lo < hi {
+		looks++
+		m := int(uint(lo+hi) >> 1)
+		if cs[m].G.Index < idx {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, looks
 }
 
 // choicePos returns the index in cs (in creation order) of the first

@@ -161,6 +161,9 @@ type G struct {
 	bubble *Bubble
 	// quiet is g's state in a region of allocation counting (quiet.go).
 	quiet int
+	// starveSeq counts the times g joined the set of starvation
+	// (starveEntry).
+	starveSeq uint32
 }
 
 // Result is what a run produced.
@@ -390,7 +393,6 @@ type Exec struct {
 	// whose polls move the clock ever faster is not a goroutine waiting.
 	polled, mainPolled time.Duration
 	atMainReturn       []func() // AtMainReturn
-	couldRun           []*G     // the goroutines with couldRun set (starvation)
 	postFair           int      // step at which the fair phase after the test began (0: not yet)
 	spinEnd            bool     // the run ends after the test because every goroutine left only polls (onlyPolls)
 	incr               bool     // the enabled set is kept from step to step (enabledset.go)
@@ -417,8 +419,10 @@ type Exec struct {
 	one     [1]Choice // the choice of an overdue timer
 	overdue bool      // e.choices is not e.gch then timers: e.one, or spinners were dropped
 	spinBuf []Choice  // e.choices without the spinners (dropSpinners)
-	// spinLooks counts the choices dropSpinners had to examine (tests).
-	spinLooks int
+	// spinLooks counts the choices dropSpinners had to examine, and
+	// starveLooks the goroutines starvation added to its set (tests).
+	spinLooks   int
+	starveLooks int
 	// nAct counts the timers that became active (Timer.act); due lists
 	// the timers due at dueWhen, if dueOK, and timerStack is timersAt's
 	// scratch (time.go); timerLooks counts the timers nextTimer and
@@ -439,8 +443,16 @@ type Exec struct {
 
 	randSrc RandSource
 
-	// starve is the starvation set of the current pass of enabled.
-	starve starveSet
+	// starve is what starvation keeps of the current pass of enabled;
+	// starveHeap is the set of starvation: the goroutines with couldRun
+	// set, by last step, and entries of goroutines that ran or ended
+	// since. starveNew lists the goroutines whose choices may have changed
+	// since the last weighing, unless starveFull says to look at every
+	// choice.
+	starve     starveSet
+	starveHeap []starveEntry
+	starveNew  []*G
+	starveFull bool
 	// maySpin is set once a goroutine announces an operation after
 	// spinDrop polls, or a select's streak reaches selectStreak: before,
 	// no choice is spinning or unfair, and dropSpinners looks at none.

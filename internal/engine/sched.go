@@ -551,38 +551,41 @@ func (e *Exec) addTimerChoice(t *Timer, idle bool, shared *time.Duration) {
 // starved goroutine was blocked (go-cache's TestCacheTimes: 250 s of a
 // 1 ms janitor's ticks while the test waited for the cache's lock).
 //
-// The set of goroutines starvation looks at is the same for every timer
-// weighed in one pass of enabled, but for the choices the pass added
-// since (the early wakings of sleepers) and the timer's own sleeper:
-// the set is computed once per pass, and kept as its two goroutines
-// that ran least recently, so that each timer costs only the choices
-// added since the last one. A hundred sleepers due at one instant
-// (conc's pool tests) each scanned every goroutine, at every step.
+// Those goroutines, the set of starvation, are kept from weighing to
+// weighing in a heap by the time of their last step (starveHeap): a
+// goroutine joins it when it is a choice at a weighing, and leaves it when
+// it runs or ends. The choices of a pass join it, but for the timer's own
+// sleeper: with the enabled set kept from step to step, only those of the
+// goroutines whose choices may have changed since the last weighing (the
+// dirty ones, noteStarveDirty) can be new, and the others are not looked
+// at; a full pass (rebuild) makes the next weighing look at every choice.
+// ants' pool tests, with hundreds of goroutines enabled and a timer
+// weighed at every step, spent an eighth of their time adding every
+// choice to the set again. The choices a pass adds after the goroutines'
+// (the early wakings of sleepers) are added timer by timer: each timer
+// costs only the choices added since the last one.
 //
 //go:norace
 func (e *Exec) starvation(t *Timer) time.Duration {
 	s := &e.starve
 	if s.gen != e.gen || s.seen > len(e.choices) {
-		// The first timer of this pass. The goroutines that ran since
-		// they were added (their flag was cleared when they ran) leave
-		// the list first: a goroutine that ran and can run again is
-		// added again below, once. Dropping them after the additions
-		// kept both entries of such a goroutine, and the list grew by
-		// one entry per step of every goroutine that ran between two
-		// weighings, for the whole run (conc's pool tests: 80% of a
-		// run's time in this function).
-		*s = starveSet{gen: e.gen, m1: noRun, m2: noRun}
-		keep := e.couldRun[:0]
-		for _, g := range e.couldRun {
-			if !g.couldRun || g.state == gDone {
-				g.couldRun = false
-				continue
+		// The first timer of this pass.
+		s.gen = e.gen
+		if e.starveFull || len(e.choices) < len(e.gch) {
+			for i := range e.gch {
+				e.couldRunAdd(e.gch[i].G)
 			}
-			keep = append(keep, g)
-			s.add(g)
+		} else {
+			for _, g := range e.starveNew {
+				if g.state == gParked && g.nch > 0 {
+					e.couldRunAdd(g)
+				}
+			}
 		}
-		clear(e.couldRun[len(keep):])
-		e.couldRun = keep
+		// Not cleared past the length: e.gs keeps those goroutines anyway.
+		e.starveNew = e.starveNew[:0]
+		e.starveFull = false
+		s.seen = min(len(e.gch), len(e.choices))
 	}
 	seen := len(e.choices)
 	for i := s.seen; i < len(e.choices); i++ {
@@ -595,16 +598,22 @@ func (e *Exec) starvation(t *Timer) time.Duration {
 			seen = min(seen, i)
 			continue
 		}
-		if !g.couldRun {
-			g.couldRun = true
-			e.couldRun = append(e.couldRun, g)
-		}
-		s.add(g)
+		e.couldRunAdd(g)
 	}
 	s.seen = seen
-	m := s.m1
-	if s.g1 != nil && s.g1 == t.sleeper {
-		m = s.m2
+	m := noRun
+	if g1 := e.starveTop(); g1 != nil {
+		m = e.starveHeap[0].at
+		if g1 == t.sleeper {
+			// The earliest of the others.
+			top := e.starveHeap[0]
+			e.starvePop()
+			m = noRun
+			if e.starveTop() != nil {
+				m = e.starveHeap[0].at
+			}
+			e.starvePush(top)
+		}
 	}
 	since := min(t.when, max(m, e.idleAt))
 	d := max(t.when-since, 0)
@@ -620,27 +629,156 @@ var starvationHook func(e *Exec, t *Timer, d time.Duration)
 // noRun is the ranAt of no goroutine: later than any instant.
 const noRun = time.Duration(math.MaxInt64)
 
-// starveSet is the set of starvation for one pass of enabled (e.gen):
-// the choices e.choices[:seen] and the goroutines of Exec.couldRun,
-// kept as the earliest ranAt of a goroutine of the set (m1, of g1), and
-// the earliest of the others (m2).
+// starveSet is what starvation keeps of a pass of enabled (e.gen): the
+// choices e.choices[:seen] are in the set of starvation.
 type starveSet struct {
-	gen    uint64
-	seen   int
-	m1, m2 time.Duration
-	g1     *G
+	gen  uint64
+	seen int
+}
+
+// starveEntry is an entry of Exec.starveHeap: goroutine g, which joined
+// the set of starvation for the seq-th time when its last step was at at.
+// It stands for g while g.couldRun and g.starveSeq == seq; entries that
+// do not (g ran, or ended, since) are dropped when they come to the top,
+// or when they outnumber the others (couldRunAdd).
+type starveEntry struct {
+	at  time.Duration
+	g   *G
+	seq uint32
 }
 
 //go:norace
-func (s *starveSet) add(g *G) {
-	r := g.ranAt
-	switch {
-	case g == s.g1:
-	case r < s.m1:
-		s.m2, s.m1, s.g1 = s.m1, r, g
-	case r < s.m2:
-		s.m2 = r
+func (s *starveEntry) live() bool {
+	return s.g.couldRun && s.g.starveSeq == s.seq && s.g.state != gDone
+}
+
+// noteStarveDirty notes, before a pass of enabled recomputes them, the
+// goroutines whose choices the pass may change, for the next weighing of
+// starvation; rebuild sets e.starveFull instead. They are listed as they
+// come, a goroutine dirty at several passes several times (couldRunAdd
+// takes it once): a mark on each would load every one of them again, all
+// the waiters of a mutex at each of its Lock and Unlock.
+//
+//go:norace
+func (e *Exec) noteStarveDirty() {
+	if e.starveFull {
+		return
 	}
+	if len(e.starveNew)+len(e.dirty) > len(e.gch)+64 {
+		// As many as a look at every choice: the next weighing does that.
+		e.starveFull = true
+		return
+	}
+	// One by one, not append(starveNew, dirty...): the runtime's copy
+	// reports its writes to the race detector even from norace code.
+	//lint:ignore S1011 one by one on purpose (above)
+	for _, g := range e.dirty {
+		e.starveNew = append(e.starveNew, g)
+	}
+}
+
+// couldRunAdd puts g, a choice at a weighing of starvation, in the set of
+// starvation, if it is not in it.
+//
+//go:norace
+func (e *Exec) couldRunAdd(g *G) {
+	e.starveLooks++
+	if g.couldRun {
+		return
+	}
+	g.couldRun = true
+	g.starveSeq++
+	if h := e.starveHeap; len(h) > 64 && len(h) > 2*e.live {
+		// Mostly entries of goroutines that ran since: keep the others.
+		kept := h[:0]
+		for _, s := range h {
+			if s.live() {
+				kept = append(kept, s)
+			}
+		}
+		for i := len(kept); i < len(h); i++ {
+			h[i] = starveEntry{}
+		}
+		e.starveHeap = kept
+		for i := len(kept)/2 - 1; i >= 0; i-- {
+			e.starveDown(i)
+		}
+	}
+	e.starvePush(starveEntry{at: g.ranAt, g: g, seq: g.starveSeq})
+}
+
+// starveTop drops the entries of starveHeap that stand for no goroutine
+// from its top, and returns the goroutine of the earliest last step in
+// the set of starvation, or nil if it is empty.
+//
+//go:norace
+func (e *Exec) starveTop() *G {
+	for len(e.starveHeap) > 0 {
+		if s := &e.starveHeap[0]; s.live() {
+			return s.g
+		}
+		e.starvePop()
+	}
+	return nil
+}
+
+//go:norace
+func (e *Exec) starvePush(s starveEntry) {
+	e.starveHeap = append(e.starveHeap, s)
+	h := e.starveHeap
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !starveLess(&h[i], &h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+//go:norace
+func (e *Exec) starvePop() {
+	h := e.starveHeap
+	n := len(h) - 1
+	h[0] = h[n]
+	h[n] = starveEntry{}
+	e.starveHeap = h[:n]
+	if n > 0 {
+		e.starveDown(0)
+	}
+}
+
+//go:norace
+func (e *Exec) starveDown(i int) {
+	h := e.starveHeap
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && starveLess(&h[r], &h[l]) {
+			m = r
+		}
+		if !starveLess(&h[m], &h[i]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+// starveLess orders the heap by last step, then by creation: the
+// goroutine at the top is one that ran least recently (which one among
+// several does not change the starvation).
+//
+//go:norace
+func starveLess(a, b *starveEntry) bool {
+	if a.at != b.at {
+		return a.at < b.at
+	}
+	return a.g.Index < b.g.Index
 }
 
 // ForeignWait is how long, in real time, heddle waits for a channel it did

@@ -15,7 +15,7 @@ type alternating struct{ longest, gs int }
 func (*alternating) Begin(int) bool { return true }
 func (*alternating) End(*Result)    {}
 func (a *alternating) Choose(p *Point) int {
-	if n := len(p.Exec.couldRun); n > a.longest {
+	if n := len(p.Exec.starveHeap); n > a.longest {
 		a.longest, a.gs = n, len(p.Exec.gs)
 	}
 	for i, c := range p.Choices {
@@ -28,11 +28,11 @@ func (a *alternating) Choose(p *Point) int {
 
 // TestStarvationListBounded checks that the goroutines the starvation
 // accounting remembers (could run when a timer's early firing was
-// weighed, and have not run since) are listed once each: the list
-// holds at most one entry per goroutine, however long the run. It grew
-// by an entry per step of every goroutine that ran between two
-// weighings, and a run of conc's pool tests spent 80% of its time
-// scanning it.
+// weighed, and have not run since) are kept in a bounded heap: entries of
+// goroutines that ran since are dropped once they are as many as the
+// goroutines, however long the run. The list grew by an entry per step
+// of every goroutine that ran between two weighings, and a run of conc's
+// pool tests spent 80% of its time scanning it.
 func TestStarvationListBounded(t *testing.T) {
 	a := &alternating{}
 	const n = 2000
@@ -62,8 +62,8 @@ func TestStarvationListBounded(t *testing.T) {
 	if res.Steps < 2*n {
 		t.Fatalf("the run took %d steps, want at least %d", res.Steps, 2*n)
 	}
-	if a.longest > a.gs {
-		t.Fatalf("the starvation list held %d entries with %d goroutines", a.longest, a.gs)
+	if a.longest > max(65, 2*a.gs+1) {
+		t.Fatalf("the starvation heap held %d entries with %d goroutines", a.longest, a.gs)
 	}
 }
 
@@ -99,12 +99,16 @@ func TestStarvationMatchesDefinition(t *testing.T) {
 			}
 		}
 		seen := map[*G]int{}
-		for _, g := range e.couldRun {
-			if !g.couldRun || g.state == gDone {
-				mismatch = "a goroutine listed as starved that ran or ended"
+		for i := range e.starveHeap {
+			if s := &e.starveHeap[i]; s.live() {
+				seen[s.g]++
+				see(s.g)
 			}
-			seen[g]++
-			see(g)
+		}
+		for _, g := range e.gs {
+			if g.couldRun && g.state != gDone && seen[g] == 0 {
+				mismatch = "a goroutine marked as starved is not in the set"
+			}
 		}
 		for _, c := range e.choices {
 			see(c.G)
@@ -123,8 +127,12 @@ func TestStarvationMatchesDefinition(t *testing.T) {
 		}
 	}
 	defer func() { starvationHook = nil }()
-	for seed := uint64(1); seed <= 40 && mismatch == ""; seed++ {
-		res := Run(Config{MaxStarve: 100 * time.Millisecond}, &randomish{x: seed}, func() {
+	// With the enabled set kept from the first goroutine on (its dirty
+	// goroutines are the choices starvation looks at), from the default
+	// number of goroutines, and rebuilt at every step (every choice).
+	for i := 0; i < 120 && mismatch == ""; i++ {
+		seed, from := uint64(1+i%40), []int{1, 0, -1}[i/40]
+		res := Run(Config{MaxStarve: 100 * time.Millisecond, DormantFrom: from}, &randomish{x: seed}, func() {
 			e := Current()
 			var x int64
 			var wg sync.WaitGroup
@@ -149,13 +157,13 @@ func TestStarvationMatchesDefinition(t *testing.T) {
 			e.WaitGroupWait(unsafe.Pointer(&wg))
 		})
 		if res.Bug != nil {
-			t.Fatalf("seed %d: unexpected bug: %v", seed, res.Bug.Message)
+			t.Fatalf("seed %d, DormantFrom %d: unexpected bug: %v", seed, from, res.Bug.Message)
 		}
 		if mismatch != "" {
-			t.Fatalf("seed %d, step %d: %s", seed, res.Steps, mismatch)
+			t.Fatalf("seed %d, DormantFrom %d, step %d: %s", seed, from, res.Steps, mismatch)
 		}
 	}
-	if checked < 1000 || early < 100 {
+	if checked < 3000 || early < 300 {
 		t.Fatalf("only %d starvations computed, %d of them positive", checked, early)
 	}
 	t.Logf("%d starvations checked, %d positive", checked, early)
