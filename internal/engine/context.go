@@ -138,7 +138,40 @@ func (e *Exec) WithCancel(parent context.Context, deadline time.Time, deadlineCa
 			return
 		}
 		e.yield(Op{Kind: OpCancel, Obj: unsafe.Pointer(c)})
-		e.cancel(c, context.Canceled, cause)
+		e.cancelSplit(c, context.Canceled, cause)
+	}
+}
+
+// cancelSplit is cancel for a cancel function called by a controlled
+// goroutine. Go's cancelCtx.cancel closes c's Done channel and then
+// cancels c's children, one by one, and other goroutines run meanwhile: a
+// goroutine woken by c's Done may find a child's Err still nil. The
+// children are cancelled in a step of their own after c's (one step for
+// all of them, not one each: a pool's context may have thousands).
+//
+//go:norace
+func (e *Exec) cancelSplit(c *ctx, err, cause error) {
+	if c.err != nil {
+		return
+	}
+	kids := c.children
+	c.children, c.gone = nil, 0
+	e.cancel(c, err, cause)
+	live := false
+	for _, k := range kids {
+		if k != nil && k.err == nil {
+			live = true
+			break
+		}
+	}
+	if !live {
+		return
+	}
+	e.yield(Op{Kind: OpCancel, Obj: unsafe.Pointer(c)})
+	for _, k := range kids {
+		if k != nil {
+			e.cancel(k, err, cause)
+		}
 	}
 }
 
