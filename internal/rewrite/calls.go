@@ -94,6 +94,7 @@ var methodFuncs = map[string]string{
 	"sync.Cond.Broadcast":   "CondBroadcast",
 	"sync.Pool.Get":         "PoolGet",
 	"sync.Pool.Put":         "PoolPut",
+	"sync.Map.Range":        "SyncMapRange",
 	"time.Timer.Stop":       "TimerStop",
 	"time.Timer.Reset":      "TimerReset",
 	"time.Ticker.Stop":      "TickerStop",
@@ -220,7 +221,7 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 	case "sync":
 		if named.Obj().Name() == "Map" {
 			name := "SyncMapW"
-			if fn.Name() == "Load" || fn.Name() == "Range" {
+			if fn.Name() == "Load" {
 				name = "SyncMapR"
 			}
 			return &methodPlan{kind: mWrap, rtName: name, path: path, needAddr: !recvIsPtr}
