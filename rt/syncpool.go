@@ -2,6 +2,7 @@ package rt
 
 import (
 	"sync"
+	"unsafe"
 
 	"heddle.dev/internal/engine"
 )
@@ -17,6 +18,9 @@ import (
 // Pool is the run's own: Get returns the value last Put in the run and not
 // yet got, or calls New; the values Put before the run are dropped, as a
 // garbage collection may drop them. Outside a run it is the native Pool.
+// Get and Put are scheduling points, writes of the Pool: natively a Get
+// finds a value another goroutine's Put left (it steals from the other
+// processors' caches) or calls New, depending on which came first.
 
 // PoolGet replaces p.Get().
 func PoolGet(p *sync.Pool) any {
@@ -24,6 +28,7 @@ func PoolGet(p *sync.Pool) any {
 	if x == nil {
 		return p.Get()
 	}
+	x.Access(unsafe.Pointer(p), engine.OpMapWrite)
 	pools := runPools(x)
 	if vs := pools.m[p]; len(vs) > 0 {
 		v := vs[len(vs)-1]
@@ -49,6 +54,7 @@ func PoolPut(p *sync.Pool, v any) {
 	if v == nil {
 		return
 	}
+	x.Access(unsafe.Pointer(p), engine.OpMapWrite)
 	pools := runPools(x)
 	pools.m[p] = append(pools.m[p], v)
 	pools.mu.Unlock()
