@@ -257,7 +257,48 @@ func (e *Exec) TimerChan(p unsafe.Pointer) bool {
 }
 
 //go:norace
-func (e *Exec) own(p unsafe.Pointer, t *Timer) { e.objs.obtain(p).timer = t }
+func (e *Exec) own(p unsafe.Pointer, t *Timer) {
+	e.objs.obtain(p).timer = t
+	if t.ch != nil {
+		e.objs.obtain(chanAddr(t.ch)).timer = t // for fireDue
+	}
+}
+
+// fireDue fires the timers behind the timer channels cases receive from
+// that are due and have not fired yet, before a select with a default
+// case (or a non-blocking receive) looks at its cases. Since Go 1.23 a
+// receive from a timer's channel runs the timer if it is due
+// (runtime.maybeRunChan, called by chanrecv and selectgo), so a poll of
+// a timer that is due finds its value; here the firing is a step of its
+// own that the poll could come before, and `select { case
+// <-time.After(0): default: }` took its default, which Go cannot do. A
+// timer of a synctest bubble is left alone (its clock is the bubble's).
+//
+//go:norace
+func (e *Exec) fireDue(cases []ChanCase) {
+	if !SyncTimerChans() {
+		return
+	}
+	for _, c := range cases {
+		if c.IsSend() {
+			continue
+		}
+		p := c.Chan()
+		if p == nil {
+			continue
+		}
+		o := e.objs.get(p)
+		if o == nil || !o.ch.timer || o.timer == nil {
+			continue
+		}
+		t := o.timer
+		if !t.active || t.when > e.now || t.bubble != nil || t.ch == nil || len(t.ch) > 0 {
+			continue
+		}
+		e.noteFire(t)
+		e.fire(t)
+	}
+}
 
 // ownedTimer returns the timer behind a *time.Timer or *time.Ticker made by
 // the run, or nil.
