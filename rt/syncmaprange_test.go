@@ -99,3 +99,23 @@ func TestPoolGetRacesPut(t *testing.T) {
 		t.Errorf("outcomes %q, bugs %v; want %q and none", keys(outcomes), bugs, want)
 	}
 }
+
+// TestPoolGC: a collection moves a Pool's values to its victim cache,
+// where Get still finds them; the next drops them, and Get calls New, as
+// Go's poolCleanup does. A Pool ignored rt.GC (runtime.GC was not
+// rewritten) and gave back a value two collections had dropped.
+func TestPoolGC(t *testing.T) {
+	outcomes, bugs := exhaustControlled(t, func() string {
+		p := &sync.Pool{New: func() any { return "new" }}
+		rt.PoolPut(p, "a")
+		rt.GC()
+		one := rt.PoolGet(p)
+		rt.PoolPut(p, "b")
+		rt.GC()
+		rt.GC()
+		return fmt.Sprint(one, " ", rt.PoolGet(p))
+	})
+	if want := "a new"; keys(outcomes) != want || len(bugs) > 0 {
+		t.Errorf("outcomes %q, bugs %v; want %q and none", keys(outcomes), bugs, want)
+	}
+}

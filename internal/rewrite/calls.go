@@ -32,6 +32,7 @@ var renamed = map[string]string{
 	"context.AfterFunc":         "ContextAfterFunc",
 	"context.Cause":             "Cause",
 	"runtime.Gosched":           "Gosched",
+	"runtime.GC":                "GC",
 	"runtime.Goexit":            "Goexit",
 	"runtime.NumGoroutine":      "NumGoroutine",
 	"runtime.GOMAXPROCS":        "GOMAXPROCS",
