@@ -180,3 +180,29 @@ func TestPanicErrorValue(t *testing.T) {
 	}()
 	<-done
 }
+
+// TestSelectSameChannel: a select with two receive cases on one channel
+// that holds a value: either case may take it.
+func TestSelectSameChannel(t *testing.T) {
+	c := make(chan int, 1)
+	c <- 1
+	select {
+	case <-c:
+		t.Error("first case")
+	case <-c:
+		t.Error("second case")
+	}
+}
+
+// TestSelectSendRecvBuffered: a select that can both send to and receive
+// from a buffered channel holding one value of two: either case.
+func TestSelectSendRecvBuffered(t *testing.T) {
+	c := make(chan int, 2)
+	c <- 1
+	select {
+	case c <- 2:
+		t.Errorf("sent, len %d", len(c))
+	case v := <-c:
+		t.Errorf("received %d, len %d", v, len(c))
+	}
+}

@@ -117,3 +117,19 @@ func TestContextDeadlinePassed(t *testing.T) {
 		t.Errorf("not done %v", ctx.Err())
 	}
 }
+
+// TestContextDeadlineChildOrder: a parent's deadline closes its Done and
+// then cancels its child: a goroutine woken by the parent's Done may see
+// the child not cancelled yet.
+func TestContextDeadlineChildOrder(t *testing.T) {
+	parent, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	child, ccancel := context.WithCancel(parent)
+	defer ccancel()
+	got := make(chan string)
+	go func() {
+		<-parent.Done()
+		got <- fmt.Sprintf("child err %v", child.Err())
+	}()
+	t.Errorf("%s", <-got)
+}
