@@ -21,6 +21,7 @@ type Timer struct {
 	ch      chan time.Time // time.Timer and time.Ticker: the channel
 	goFn    func()         // AfterFunc: run in a new goroutine
 	fireFn  func()         // context deadline: run inline
+	cascade bool           // a deadline's cancel of the children: never forced as overdue (cancelAtDeadline)
 	creator *G             // parent of AfterFunc goroutines
 	bubble  *Bubble        // the synctest bubble of the goroutine that made it (bubble.go)
 	early   time.Duration  // the last firing starved runnable goroutines this long
