@@ -44,3 +44,27 @@ func TestPollDueTimer(t *testing.T) {
 		t.Errorf("outcomes %q, bugs %v; want %q and none", keys(outcomes), bugs, want)
 	}
 }
+
+// TestPollWaitedTicker: a channel timer joins Go's timer heap when a
+// goroutine blocks on its channel, and the heap fires it, which a poll may
+// come before: a poll of a ticker received from before may find no tick
+// although one is due (the conformance harness's TestTickerPoll shows
+// both natively).
+func TestPollWaitedTicker(t *testing.T) {
+	if !engine.SyncTimerChans() {
+		t.Skip("asynchronous timer channels (asynctimerchan=1)")
+	}
+	outcomes, bugs := exhaustControlled(t, func() string {
+		tk := rt.NewTicker(time.Microsecond)
+		defer rt.TickerStop(tk)
+		rt.Recv(tk.C)
+		rt.Sleep(time.Microsecond)
+		if rt.Select(true, rt.RecvCase(tk.C)) == 0 {
+			return "tick"
+		}
+		return "none"
+	})
+	if want := "none | tick"; keys(outcomes) != want || len(bugs) > 0 {
+		t.Errorf("outcomes %q, bugs %v; want %q and none", keys(outcomes), bugs, want)
+	}
+}
