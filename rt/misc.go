@@ -28,9 +28,18 @@ func MapKeys[M ~map[K]V, K comparable, V any](m M) []K {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	sortKeys(keys)
 	x := engine.Current()
-	if x == nil || len(keys) < 2 {
+	if x == nil {
+		sortKeys(keys)
+		return keys
+	}
+	return shuffledKeys(x, keys)
+}
+
+// shuffledKeys sorts keys and shuffles them with the run's random source.
+func shuffledKeys[K comparable](x *engine.Exec, keys []K) []K {
+	sortKeys(keys)
+	if len(keys) < 2 {
 		return keys
 	}
 	src := x.RandSource()

@@ -400,13 +400,44 @@ func lockerPtr(l sync.Locker) (unsafe.Pointer, bool) {
 	return nil, false
 }
 
-// SyncMapR marks a read of a sync.Map (Load, Range) as a scheduling point and
+// SyncMapR marks a read of a sync.Map (Load) as a scheduling point and
 // returns m: the rewriter turns m.Load(k) into rt.SyncMapR(&m).Load(k).
 func SyncMapR(m *sync.Map) *sync.Map {
 	if x := engine.Current(); x != nil {
 		x.Access(unsafe.Pointer(m), engine.OpMapRead)
 	}
 	return m
+}
+
+// SyncMapRange replaces m.Range(f). Natively Range is no snapshot: it
+// takes the map's keys at the start, then loads each entry's value only
+// when it reaches it, so a Store or Delete of another goroutine may land
+// between two entries (Range sees b's new value but a's old one, or misses
+// a key deleted meanwhile), and the keys stored after the start are not
+// visited. During a run each entry is loaded at its own scheduling point,
+// in the order a range over a map would visit them (MapKeys).
+func SyncMapRange(m *sync.Map, f func(key, value any) bool) {
+	x := engine.Current()
+	if x == nil {
+		m.Range(f)
+		return
+	}
+	x.Access(unsafe.Pointer(m), engine.OpMapRead)
+	var keys []any
+	m.Range(func(k, _ any) bool {
+		keys = append(keys, k)
+		return true
+	})
+	for _, k := range shuffledKeys(x, keys) {
+		x.Access(unsafe.Pointer(m), engine.OpMapRead)
+		v, ok := m.Load(k)
+		if !ok {
+			continue
+		}
+		if !f(k, v) {
+			return
+		}
+	}
 }
 
 // SyncMapW is SyncMapR for the operations that may write (Store,

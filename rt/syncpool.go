@@ -1,7 +1,9 @@
 package rt
 
 import (
+	"runtime"
 	"sync"
+	"unsafe"
 
 	"heddle.dev/internal/engine"
 )
@@ -16,7 +18,11 @@ import (
 // the same schedule, so heddle could not explore them. During a run a
 // Pool is the run's own: Get returns the value last Put in the run and not
 // yet got, or calls New; the values Put before the run are dropped, as a
-// garbage collection may drop them. Outside a run it is the native Pool.
+// garbage collection may drop them, and runtime.GC (rt.GC) empties them as
+// Go's collections do. Outside a run it is the native Pool.
+// Get and Put are scheduling points, writes of the Pool: natively a Get
+// finds a value another goroutine's Put left (it steals from the other
+// processors' caches) or calls New, depending on which came first.
 
 // PoolGet replaces p.Get().
 func PoolGet(p *sync.Pool) any {
@@ -24,13 +30,17 @@ func PoolGet(p *sync.Pool) any {
 	if x == nil {
 		return p.Get()
 	}
+	x.Access(unsafe.Pointer(p), engine.OpMapWrite)
 	pools := runPools(x)
-	if vs := pools.m[p]; len(vs) > 0 {
-		v := vs[len(vs)-1]
-		vs[len(vs)-1] = nil
-		pools.m[p] = vs[:len(vs)-1]
-		pools.mu.Unlock()
-		return v
+	pools.use(p)
+	for _, gen := range []map[*sync.Pool][]any{pools.m, pools.victim} {
+		if vs := gen[p]; len(vs) > 0 {
+			v := vs[len(vs)-1]
+			vs[len(vs)-1] = nil
+			gen[p] = vs[:len(vs)-1]
+			pools.mu.Unlock()
+			return v
+		}
 	}
 	pools.mu.Unlock()
 	if p.New != nil {
@@ -49,9 +59,36 @@ func PoolPut(p *sync.Pool, v any) {
 	if v == nil {
 		return
 	}
+	x.Access(unsafe.Pointer(p), engine.OpMapWrite)
 	pools := runPools(x)
+	pools.use(p)
 	pools.m[p] = append(pools.m[p], v)
 	pools.mu.Unlock()
+}
+
+// GC replaces runtime.GC. A collection moves each Pool's values to its
+// victim cache, where a Get still finds them, and drops those the
+// collection before moved there: after two collections a Get calls New
+// (sync.Pool's poolCleanup). During a run it does so to the run's pools,
+// each at a scheduling point of its own, a write of the Pool (in the
+// order the run first used them), and then collects garbage natively.
+func GC() {
+	x := engine.Current()
+	if x == nil {
+		runtime.GC()
+		return
+	}
+	pools := runPools(x)
+	used := append([]*sync.Pool(nil), pools.used...)
+	pools.mu.Unlock()
+	for _, p := range used {
+		x.Access(unsafe.Pointer(p), engine.OpMapWrite)
+		pools := runPools(x)
+		pools.victim[p] = pools.m[p]
+		delete(pools.m, p)
+		pools.mu.Unlock()
+	}
+	runtime.GC()
 }
 
 // poolsOfRun holds the values Put in the current run. Its lock orders a
@@ -60,9 +97,20 @@ func PoolPut(p *sync.Pool, v any) {
 var poolsOfRun runPoolValues
 
 type runPoolValues struct {
-	mu  sync.Mutex
-	run uint64
-	m   map[*sync.Pool][]any
+	mu     sync.Mutex
+	run    uint64
+	m      map[*sync.Pool][]any
+	victim map[*sync.Pool][]any // the values a GC moved out of m (GC)
+	used   []*sync.Pool         // the pools the run used, in order
+	seen   map[*sync.Pool]bool  // the pools in used
+}
+
+// use records that the run uses p.
+func (v *runPoolValues) use(p *sync.Pool) {
+	if !v.seen[p] {
+		v.seen[p] = true
+		v.used = append(v.used, p)
+	}
 }
 
 // runPools locks poolsOfRun and returns it, emptied if it held the values
@@ -73,6 +121,9 @@ func runPools(x *engine.Exec) *runPoolValues {
 	if poolsOfRun.run != id || poolsOfRun.m == nil {
 		poolsOfRun.run = id
 		poolsOfRun.m = map[*sync.Pool][]any{}
+		poolsOfRun.victim = map[*sync.Pool][]any{}
+		poolsOfRun.used = nil
+		poolsOfRun.seen = map[*sync.Pool]bool{}
 	}
 	return &poolsOfRun
 }

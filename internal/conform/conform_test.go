@@ -109,6 +109,10 @@ func TestHeddleOutcome(t *testing.T) {
 		{event.Event{Kind: "leak", Report: "goroutines:\n  g0.2  created at a.go:4 in p.F; blocked forever: send on channel at a_test.go:9 in p.F.1\n  g0.1  created at a.go:3 in p.F; blocked forever: Lock at a_test.go:5 in p.F.2\n"}, "leak: a_test.go:5,a_test.go:9"},
 		{event.Event{Kind: "timing", Message: "the test assumes the machine is never slower than 1ms: it fails only when ...\n  the failure: fail: timers_test.go:66: 2 1"}, "fail: timers_test.go:66: 2 1"},
 		{event.Event{Kind: "steplimit"}, ""},
+		{event.Event{Kind: "misuse", Message: "fatal error: sync: unlock of unlocked mutex"}, "panic: sync: unlock of unlocked mutex"},
+		{event.Event{Kind: "misuse", Message: "fatal error: sync: unlock of unlocked mutex (sync.Cond.Wait without holding c.L)"}, "panic: sync: unlock of unlocked mutex"},
+		{event.Event{Kind: "misuse", Message: "sync: WaitGroup is reused before previous Wait has returned (Add from zero while g0.1 has not returned from Wait)"}, "panic: sync: WaitGroup is reused before previous Wait has returned"},
+		{event.Event{Kind: "fail", Message: "test executed panic(nil) or runtime.Goexit (in g0)"}, "panic: test executed panic(nil) or runtime.Goexit"},
 	} {
 		if got := HeddleOutcome(c.e); got != c.want {
 			t.Errorf("HeddleOutcome(%+v) = %q, want %q", c.e, got, c.want)

@@ -39,6 +39,10 @@ type HeddleRun struct {
 	Err       string
 }
 
+// goexitMsg is testing's panic when a test's goroutine calls runtime.Goexit
+// (or panics with nil) without FailNow.
+const goexitMsg = "test executed panic(nil) or runtime.Goexit"
+
 var blockedAtRE = regexp.MustCompile(`blocked forever: .* at (\S+\.go:\d+) in `)
 
 // HeddleOutcome converts a bug event into an outcome ("" for kinds that
@@ -46,9 +50,23 @@ var blockedAtRE = regexp.MustCompile(`blocked forever: .* at (\S+\.go:\d+) in `)
 func HeddleOutcome(e event.Event) string {
 	switch e.Kind {
 	case "fail":
+		if strings.HasPrefix(e.Message, goexitMsg) {
+			// Natively testing panics with it (the process ends).
+			return "panic: " + goexitMsg
+		}
 		return "fail: " + e.Message
 	case "panic", "misuse":
 		msg := e.Message
+		if e.Kind == "misuse" {
+			// The runtime's words ("fatal error: sync: unlock of
+			// unlocked mutex" prints as such, and the harness reads a
+			// native fatal error as a panic), without heddle's account
+			// of the misuse in parentheses.
+			msg = strings.TrimPrefix(msg, "fatal error: ")
+			if i := strings.LastIndex(msg, " ("); i > 0 && strings.HasSuffix(msg, ")") {
+				msg = msg[:i]
+			}
+		}
 		if e.Test != "" {
 			msg = strings.ReplaceAll(msg, e.Test, "TEST")
 		}

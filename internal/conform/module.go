@@ -165,7 +165,7 @@ func writeModule(dir string, c *Corpus, change func(name string, src []byte) ([]
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	files := map[string][]byte{"go.mod": []byte("module " + ModuleName + "\n\ngo 1.24\n")}
+	files := map[string][]byte{"go.mod": []byte("module " + ModuleName + "\n\ngo 1.25\n")}
 	for _, f := range c.Files {
 		src := f.Src
 		if change != nil {

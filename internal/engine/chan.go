@@ -362,6 +362,7 @@ func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
 	if len(cases) == 1 {
 		obj = cases[0].Chan()
 	}
+	e.fireDue(cases, hasDefault)
 	if RaceEnabled {
 		// The slice was written by user code; strategies read the pending
 		// operation and the trace on a goroutine of their own, which the

@@ -119,7 +119,7 @@ func (e *Exec) WithCancel(parent context.Context, deadline time.Time, deadlineCa
 			e.cancel(c, context.DeadlineExceeded, orErr(deadlineCause, context.DeadlineExceeded))
 		} else {
 			c.timer = e.newTimer(d)
-			c.timer.fireFn = func() { e.cancel(c, context.DeadlineExceeded, orErr(deadlineCause, context.DeadlineExceeded)) }
+			c.timer.fireFn = func() { e.cancelAtDeadline(c, orErr(deadlineCause, context.DeadlineExceeded)) }
 		}
 	}
 	return c, func(cause error) {
@@ -138,8 +138,77 @@ func (e *Exec) WithCancel(parent context.Context, deadline time.Time, deadlineCa
 			return
 		}
 		e.yield(Op{Kind: OpCancel, Obj: unsafe.Pointer(c)})
-		e.cancel(c, context.Canceled, cause)
+		e.cancelSplit(c, context.Canceled, cause)
 	}
+}
+
+// cancelSplit is cancel for a cancel function called by a controlled
+// goroutine. Go's cancelCtx.cancel closes c's Done channel and then
+// cancels c's children, one by one, and other goroutines run meanwhile: a
+// goroutine woken by c's Done may find a child's Err still nil. The
+// children are cancelled in a step of their own after c's (one step for
+// all of them, not one each: a pool's context may have thousands).
+//
+//go:norace
+func (e *Exec) cancelSplit(c *ctx, err, cause error) {
+	if c.err != nil {
+		return
+	}
+	kids := c.children
+	c.children, c.gone = nil, 0
+	e.cancel(c, err, cause)
+	if !liveKids(kids) {
+		return
+	}
+	e.yield(Op{Kind: OpCancel, Obj: unsafe.Pointer(c)})
+	for _, k := range kids {
+		if k != nil {
+			e.cancel(k, err, cause)
+		}
+	}
+}
+
+// cancelAtDeadline cancels c when its deadline's timer fires. Natively
+// that timer's function runs cancel in a goroutine of its own, which
+// closes c's Done and then cancels the children: here the children are
+// cancelled by a timer due at once, whose firing is a choice of its own
+// (never forced as overdue: Timer.cascade), as cancelSplit's second step.
+//
+//go:norace
+func (e *Exec) cancelAtDeadline(c *ctx, cause error) {
+	if c.err != nil {
+		return
+	}
+	kids := c.children
+	c.children, c.gone = nil, 0
+	e.cancel(c, context.DeadlineExceeded, cause)
+	if !liveKids(kids) {
+		return
+	}
+	cur := e.cur
+	e.cur = c.timer.creator
+	t := e.newTimer(0)
+	e.cur = cur
+	t.cascade = true
+	t.fireFn = func() {
+		for _, k := range kids {
+			if k != nil {
+				e.cancel(k, context.DeadlineExceeded, cause)
+			}
+		}
+	}
+}
+
+// liveKids reports whether one of kids is not cancelled yet.
+//
+//go:norace
+func liveKids(kids []*ctx) bool {
+	for _, k := range kids {
+		if k != nil && k.err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // afterRun serializes the cancellations of contexts whose run is over:

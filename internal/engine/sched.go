@@ -463,7 +463,7 @@ func (e *Exec) runTimerChoices(idle bool) {
 	if e.mainDone && t.when > e.mainDoneAt+e.cfg.Horizon {
 		return
 	}
-	if t.when < e.now {
+	if t.when < e.now && !t.cascade {
 		// Overdue (time passed while goroutines polled): it fires now, as
 		// the Go runtime fires a due timer at its next opportunity.
 		// e.choices shares its array with e.gch: the choice goes in one

@@ -21,6 +21,8 @@ type Timer struct {
 	ch      chan time.Time // time.Timer and time.Ticker: the channel
 	goFn    func()         // AfterFunc: run in a new goroutine
 	fireFn  func()         // context deadline: run inline
+	cascade bool           // a deadline's cancel of the children: never forced as overdue (cancelAtDeadline)
+	waited  bool           // a blocking receive or select waited on its channel (fireDue)
 	creator *G             // parent of AfterFunc goroutines
 	bubble  *Bubble        // the synctest bubble of the goroutine that made it (bubble.go)
 	early   time.Duration  // the last firing starved runnable goroutines this long
@@ -282,7 +284,57 @@ func (e *Exec) TimerChan(p unsafe.Pointer) bool {
 }
 
 //go:norace
-func (e *Exec) own(p unsafe.Pointer, t *Timer) { e.objs.obtain(p).timer = t }
+func (e *Exec) own(p unsafe.Pointer, t *Timer) {
+	e.objs.obtain(p).timer = t
+	if t.ch != nil {
+		e.objs.obtain(chanAddr(t.ch)).timer = t // for fireDue
+	}
+}
+
+// fireDue fires the timers behind the timer channels cases receive from
+// that are due and have not fired yet, before a select with a default
+// case (or a non-blocking receive) looks at its cases. Since Go 1.23 a
+// receive from a timer's channel runs the timer if it is due and not in
+// the runtime's timer heap (runtime.maybeRunChan, called by chanrecv and
+// selectgo), so a poll of such a timer finds its value; here the firing
+// is a step of its own that the poll could come before, and `select {
+// case <-time.After(0): default: }` took its default, which Go cannot do.
+// A channel timer joins the heap only when a goroutine blocks on its
+// channel, and is then fired by the heap, which a poll may come before
+// (TestTickerPoll shows it natively): a timer a blocking receive or
+// select waited on (waited, never cleared) keeps its firing as a step of
+// its own. A timer of a synctest bubble is left alone (its clock is the
+// bubble's).
+//
+//go:norace
+func (e *Exec) fireDue(cases []ChanCase, hasDefault bool) {
+	if !SyncTimerChans() {
+		return
+	}
+	for _, c := range cases {
+		if c.IsSend() || c.Cap() != 1 { // a timer's channel has a buffer of one
+			continue
+		}
+		p := c.Chan()
+		if p == nil {
+			continue
+		}
+		o := e.objs.get(p)
+		if o == nil || !o.ch.timer || o.timer == nil {
+			continue
+		}
+		t := o.timer
+		if !hasDefault {
+			t.waited = true
+			continue
+		}
+		if t.waited || !t.active || t.when > e.now || t.bubble != nil || t.ch == nil || len(t.ch) > 0 {
+			continue
+		}
+		e.noteFire(t)
+		e.fire(t)
+	}
+}
 
 // ownedTimer returns the timer behind a *time.Timer or *time.Ticker made by
 // the run, or nil.

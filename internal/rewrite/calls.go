@@ -32,6 +32,7 @@ var renamed = map[string]string{
 	"context.AfterFunc":         "ContextAfterFunc",
 	"context.Cause":             "Cause",
 	"runtime.Gosched":           "Gosched",
+	"runtime.GC":                "GC",
 	"runtime.Goexit":            "Goexit",
 	"runtime.NumGoroutine":      "NumGoroutine",
 	"runtime.GOMAXPROCS":        "GOMAXPROCS",
@@ -94,6 +95,7 @@ var methodFuncs = map[string]string{
 	"sync.Cond.Broadcast":   "CondBroadcast",
 	"sync.Pool.Get":         "PoolGet",
 	"sync.Pool.Put":         "PoolPut",
+	"sync.Map.Range":        "SyncMapRange",
 	"time.Timer.Stop":       "TimerStop",
 	"time.Timer.Reset":      "TimerReset",
 	"time.Ticker.Stop":      "TickerStop",
@@ -220,7 +222,7 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 	case "sync":
 		if named.Obj().Name() == "Map" {
 			name := "SyncMapW"
-			if fn.Name() == "Load" || fn.Name() == "Range" {
+			if fn.Name() == "Load" {
 				name = "SyncMapR"
 			}
 			return &methodPlan{kind: mWrap, rtName: name, path: path, needAddr: !recvIsPtr}

@@ -6,7 +6,7 @@
 // interface Lock/Unlock), sync/atomic functions and typed atomics, time
 // (Sleep, Now, Since, Until, After, Tick, NewTimer, NewTicker, AfterFunc,
 // Timer/Ticker Stop/Reset), context (WithCancel(Cause), WithTimeout(Cause),
-// WithDeadline(Cause), AfterFunc, Cause), runtime.Gosched/Goexit/
+// WithDeadline(Cause), AfterFunc, Cause), runtime.Gosched/Goexit/GC/
 // NumGoroutine/SetFinalizer/Stack/Caller/Callers/ReadMemStats and
 // testing.AllocsPerRun, map iteration order (drawn per run), the top-level functions of math/rand
 // and math/rand/v2 and the sources a program makes (math/rand.NewSource,

@@ -46,6 +46,7 @@ func f(parent context.Context) (time.Duration, error) {
 	stop := context.AfterFunc(ctx6, func() {})
 	stop()
 	runtime.Gosched()
+	runtime.GC()
 	if runtime.NumGoroutine() > 100 {
 		runtime.Goexit()
 	}
