@@ -480,20 +480,10 @@ func (b *Bubble) pushTimer(t *Timer) {
 
 //go:norace
 func (b *Bubble) removeTimer(t *Timer) {
-	i, last := t.hi, len(b.timers)-1
-	if i < 0 || i > last || b.timers[i] != t {
+	if i := t.hi; i < 0 || i >= len(b.timers) || b.timers[i] != t {
 		return
 	}
-	if i != last {
-		b.timers[i] = b.timers[last]
-		b.timers[i].hi = i
-	}
-	b.timers[last] = nil
-	b.timers = b.timers[:last]
-	if i != last && !timerUp(b.timers, i) {
-		timerDown(b.timers, i)
-	}
-	t.hi = -1
+	b.timers = timerRemove(b.timers, t)
 }
 
 //go:norace

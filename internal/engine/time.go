@@ -579,21 +579,30 @@ func (e *Exec) removeTimer(t *Timer) {
 		b.removeTimer(t)
 		return
 	}
-	i, last := t.hi, len(e.timers)-1
-	if i < 0 || i > last || e.timers[i] != t {
+	if i := t.hi; i < 0 || i >= len(e.timers) || e.timers[i] != t {
 		return
 	}
 	e.dueRemove(t)
+	e.timers = timerRemove(e.timers, t)
+}
+
+// timerRemove takes t, which is in the heap h at t.hi, out of it and
+// returns the heap.
+//
+//go:norace
+func timerRemove(h []*Timer, t *Timer) []*Timer {
+	i, last := t.hi, len(h)-1
 	if i != last {
-		e.timers[i] = e.timers[last]
-		e.timers[i].hi = i
+		h[i] = h[last]
+		h[i].hi = i
 	}
-	e.timers[last] = nil
-	e.timers = e.timers[:last]
-	if i != last && !timerUp(e.timers, i) {
-		timerDown(e.timers, i)
+	h[last] = nil
+	h = h[:last]
+	if i != last && !timerUp(h, i) {
+		timerDown(h, i)
 	}
 	t.hi = -1
+	return h
 }
 
 // fixTimer restores the heap after the deadline of the timer at i changed.
