@@ -8,11 +8,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"regexp"
@@ -255,8 +257,23 @@ func prepare(ctx context.Context, modDir, prefix, heddleBin, rev string, keep bo
 		}
 		commit = goker.Commit(modDir, rev) + ", built by the harness with git archive"
 		if rev == "" {
-			commit = goker.Commit(modDir, "HEAD") + " plus the working tree's changes, built by the harness"
+			commit = goker.Commit(modDir, "HEAD") + workTreeState(modDir) + ", built by the harness"
 		}
 	}
 	return work, heddleBin, commit, cleanup, nil
+}
+
+// workTreeState says whether the git working tree at dir differs from its
+// HEAD, for the header of a page built from the working tree (-rev "").
+func workTreeState(dir string) string {
+	cmd := exec.Command("git", "status", "--porcelain", "--untracked-files=no")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	switch {
+	case err != nil:
+		return " plus the working tree's changes, if any (git status failed)"
+	case len(bytes.TrimSpace(out)) == 0:
+		return " (a clean working tree)"
+	}
+	return " plus the working tree's changes"
 }
