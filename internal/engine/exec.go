@@ -126,7 +126,6 @@ type G struct {
 	vc         VC             // recorded runs: the goroutine's vector clock
 	selChan    unsafe.Pointer // the channel of g's last select case taken among several ready
 	selStreak  int            // how many times in a row (see selectFairness)
-	selReady   int            // ready cases of g's pending select, at the last pass
 	clockSeq   uint64         // g.opSeq at g's last clock read (readClock)
 	clockReads int            // clock reads since g's last scheduling point
 	clockRead  bool           // g read the clock in this run
@@ -831,15 +830,6 @@ const spinDrop = 4
 //
 //go:norace
 func (e *Exec) dropSpinners() {
-	for i := range e.choices {
-		c := &e.choices[i]
-		if c.Select && c.Case >= 0 {
-			if i == 0 || e.choices[i-1].G != c.G {
-				c.G.selReady = 0
-			}
-			c.G.selReady++
-		}
-	}
 	n := len(e.choices)
 	if n < 2 || e.overdue || e.cfg.KeepSpinners || !e.maySpin {
 		return
@@ -899,10 +889,16 @@ const selectStreak = 30
 // unfair reports whether choice c, a select case, would extend g's streak
 // of taking one channel while others are ready past selectStreak.
 //
+// A goroutine with a select case among the choices has as many choices in
+// e.gch (g.nch) as its select has ready cases: one per case, or the one a
+// probe performed. g.nch is therefore the count of ready cases, kept by the
+// enabled set; counting them in a pass over every choice at every step
+// cost as much (ants' pools: hundreds of choices a step).
+//
 //go:norace
 func (e *Exec) unfair(c *Choice) bool {
 	g := c.G
-	if g == nil || !c.Select || c.Case < 0 || g.selStreak < selectStreak || g.selReady < 2 {
+	if g == nil || !c.Select || c.Case < 0 || g.selStreak < selectStreak || g.nch < 2 {
 		return false
 	}
 	return g.op.Cases[c.Case].Chan() == g.selChan
@@ -914,7 +910,7 @@ func (e *Exec) unfair(c *Choice) bool {
 //go:norace
 func (e *Exec) noteSelect(c *Choice) {
 	g := c.G
-	if g == nil || !c.Select || c.Case < 0 || g.selReady < 2 {
+	if g == nil || !c.Select || c.Case < 0 || g.nch < 2 {
 		return
 	}
 	if ch := g.op.Cases[c.Case].Chan(); ch == g.selChan {
