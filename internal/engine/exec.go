@@ -382,6 +382,9 @@ type Exec struct {
 	// waitsAtHalf is its value at step StepLimit/2: a run that hits the
 	// step bound with no wait since is long, not looping (Bug.Long).
 	waits, waitsAtHalf int
+	// yieldAt is the step from which a poll yields the real processor
+	// again (poll).
+	yieldAt int
 
 	mainDone     bool
 	mainDoneAt   time.Duration
@@ -418,10 +421,12 @@ type Exec struct {
 	one     [1]Choice // the choice of an overdue timer
 	overdue bool      // e.choices is not e.gch then timers: e.one, or spinners were dropped
 	spinBuf []Choice  // e.choices without the spinners (dropSpinners)
-	// spinLooks counts the choices dropSpinners had to examine, and
-	// starveLooks the goroutines starvation added to its set (tests).
+	// spinLooks counts the choices dropSpinners had to examine,
+	// starveLooks the goroutines starvation added to its set, and
+	// realYields poll's yields of the real processor (tests).
 	spinLooks   int
 	starveLooks int
+	realYields  int
 	// nAct counts the timers that became active (Timer.act); due lists
 	// the timers due at dueWhen, if dueOK, and timerStack is timersAt's
 	// scratch (time.go); timerLooks counts the timers nextTimer and
@@ -759,6 +764,10 @@ func (e *Exec) Gosched() {
 // until a timer fires would otherwise never see the clock move.
 const PollTime = time.Microsecond
 
+// pollYieldSteps is how many steps apart polls yield the real processor
+// at the least (poll).
+const pollYieldSteps = 4
+
 // pollDouble is the number of consecutive polls after which the time a
 // poll moves the clock doubles.
 const pollDouble = 64
@@ -773,9 +782,19 @@ const pollDouble = 64
 // timeout (ants' ReleaseTimeout waiting for the pool's purge goroutine)
 // times out on the virtual clock before it ever runs.
 //
+// A yield costs a pass through the runtime's scheduler (its lock, its
+// global queue), more than the rest of a poll: polls in a row yield once
+// every pollYieldSteps steps, so such a goroutine runs within that many
+// steps of a poll instead of at the next one. The controlled goroutines'
+// schedule does not depend on it.
+//
 //go:norace
 func (e *Exec) poll(g *G) {
-	runtime.Gosched()
+	if e.steps >= e.yieldAt {
+		runtime.Gosched()
+		e.yieldAt = e.steps + pollYieldSteps
+		e.realYields++
+	}
 	g.spins++
 	e.waits++
 	if g.bubble != nil {
