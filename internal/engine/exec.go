@@ -126,7 +126,6 @@ type G struct {
 	vc         VC             // recorded runs: the goroutine's vector clock
 	selChan    unsafe.Pointer // the channel of g's last select case taken among several ready
 	selStreak  int            // how many times in a row (see selectFairness)
-	selReady   int            // ready cases of g's pending select, at the last pass
 	clockSeq   uint64         // g.opSeq at g's last clock read (readClock)
 	clockReads int            // clock reads since g's last scheduling point
 	clockRead  bool           // g read the clock in this run
@@ -383,6 +382,9 @@ type Exec struct {
 	// waitsAtHalf is its value at step StepLimit/2: a run that hits the
 	// step bound with no wait since is long, not looping (Bug.Long).
 	waits, waitsAtHalf int
+	// yieldAt is the step from which a poll yields the real processor
+	// again (poll).
+	yieldAt int
 
 	mainDone     bool
 	mainDoneAt   time.Duration
@@ -419,10 +421,12 @@ type Exec struct {
 	one     [1]Choice // the choice of an overdue timer
 	overdue bool      // e.choices is not e.gch then timers: e.one, or spinners were dropped
 	spinBuf []Choice  // e.choices without the spinners (dropSpinners)
-	// spinLooks counts the choices dropSpinners had to examine, and
-	// starveLooks the goroutines starvation added to its set (tests).
+	// spinLooks counts the choices dropSpinners had to examine,
+	// starveLooks the goroutines starvation added to its set, and
+	// realYields poll's yields of the real processor (tests).
 	spinLooks   int
 	starveLooks int
+	realYields  int
 	// nAct counts the timers that became active (Timer.act); due lists
 	// the timers due at dueWhen, if dueOK, and timerStack is timersAt's
 	// scratch (time.go); timerLooks counts the timers nextTimer and
@@ -760,6 +764,10 @@ func (e *Exec) Gosched() {
 // until a timer fires would otherwise never see the clock move.
 const PollTime = time.Microsecond
 
+// pollYieldSteps is how many steps apart polls yield the real processor
+// at the least (poll).
+const pollYieldSteps = 4
+
 // pollDouble is the number of consecutive polls after which the time a
 // poll moves the clock doubles.
 const pollDouble = 64
@@ -774,9 +782,19 @@ const pollDouble = 64
 // timeout (ants' ReleaseTimeout waiting for the pool's purge goroutine)
 // times out on the virtual clock before it ever runs.
 //
+// A yield costs a pass through the runtime's scheduler (its lock, its
+// global queue), more than the rest of a poll: polls in a row yield once
+// every pollYieldSteps steps, so such a goroutine runs within that many
+// steps of a poll instead of at the next one. The controlled goroutines'
+// schedule does not depend on it.
+//
 //go:norace
 func (e *Exec) poll(g *G) {
-	runtime.Gosched()
+	if e.steps >= e.yieldAt {
+		runtime.Gosched()
+		e.yieldAt = e.steps + pollYieldSteps
+		e.realYields++
+	}
 	g.spins++
 	e.waits++
 	if g.bubble != nil {
@@ -831,15 +849,6 @@ const spinDrop = 4
 //
 //go:norace
 func (e *Exec) dropSpinners() {
-	for i := range e.choices {
-		c := &e.choices[i]
-		if c.Select && c.Case >= 0 {
-			if i == 0 || e.choices[i-1].G != c.G {
-				c.G.selReady = 0
-			}
-			c.G.selReady++
-		}
-	}
 	n := len(e.choices)
 	if n < 2 || e.overdue || e.cfg.KeepSpinners || !e.maySpin {
 		return
@@ -899,10 +908,16 @@ const selectStreak = 30
 // unfair reports whether choice c, a select case, would extend g's streak
 // of taking one channel while others are ready past selectStreak.
 //
+// A goroutine with a select case among the choices has as many choices in
+// e.gch (g.nch) as its select has ready cases: one per case, or the one a
+// probe performed. g.nch is therefore the count of ready cases, kept by the
+// enabled set; counting them in a pass over every choice at every step
+// cost as much (ants' pools: hundreds of choices a step).
+//
 //go:norace
 func (e *Exec) unfair(c *Choice) bool {
 	g := c.G
-	if g == nil || !c.Select || c.Case < 0 || g.selStreak < selectStreak || g.selReady < 2 {
+	if g == nil || !c.Select || c.Case < 0 || g.selStreak < selectStreak || g.nch < 2 {
 		return false
 	}
 	return g.op.Cases[c.Case].Chan() == g.selChan
@@ -914,7 +929,7 @@ func (e *Exec) unfair(c *Choice) bool {
 //go:norace
 func (e *Exec) noteSelect(c *Choice) {
 	g := c.G
-	if g == nil || !c.Select || c.Case < 0 || g.selReady < 2 {
+	if g == nil || !c.Select || c.Case < 0 || g.nch < 2 {
 		return
 	}
 	if ch := g.op.Cases[c.Case].Chan(); ch == g.selChan {
