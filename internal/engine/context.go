@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"reflect"
 	"sync"
 	"time"
 	"unsafe"
@@ -71,8 +72,36 @@ func (e *Exec) readCtx(c *ctx) {
 //go:norace
 func (c *ctx) Value(key any) any { return c.parent.Value(key) }
 
+// String is Go's: the parent's name and ".WithCancel" (WithCancel,
+// WithCancelCause, and WithDeadline under an earlier deadline of the
+// parent's), or ".WithDeadline(deadline [time left])" on the virtual clock
+// (WithDeadline, WithTimeout and their Cause variants). Contexts derived
+// from it by Go's code (WithValue, WithoutCancel) print it in theirs.
+//
 //go:norace
-func (c *ctx) String() string { return "heddle.context" }
+func (c *ctx) String() string {
+	name := contextName(c.parent)
+	if c.deadline.IsZero() {
+		return name + ".WithCancel"
+	}
+	var b *Bubble
+	if c.timer != nil {
+		b = c.timer.bubble
+	} else if c.e.cur != nil {
+		b = c.e.cur.bubble
+	}
+	return name + ".WithDeadline(" + c.deadline.String() + " [" + c.deadline.Sub(c.e.clockAt(b)).String() + "])"
+}
+
+// contextName is package context's: a context's String, or its type.
+//
+//go:norace
+func contextName(c context.Context) string {
+	if s, ok := c.(interface{ String() string }); ok {
+		return s.String()
+	}
+	return reflect.TypeOf(c).String()
+}
 
 // AfterFunc makes ctx an afterFuncer, so that contexts derived from it by
 // code that is not rewritten are cancelled with it.
