@@ -3,6 +3,7 @@ package rt_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"heddle.dev/internal/engine"
@@ -60,5 +61,52 @@ func TestCancelFromUncontrolledGoroutine(t *testing.T) {
 		if err != context.Canceled || cause != errBoom {
 			t.Fatalf("run %d: Err %v, Cause %v; want %v, %v", run, err, cause, context.Canceled, errBoom)
 		}
+	}
+}
+
+// TestNativeCancelChildrenAfterDone: a cancel called by a goroutine heddle
+// does not control closes the context's Done and then cancels its
+// children, as Go's cancelCtx.cancel does: a goroutine woken by the
+// parent's Done may find the child not cancelled yet. The whole tree was
+// cancelled in one step (cancelSplit fixed it for controlled goroutines
+// only).
+func TestNativeCancelChildrenAfterDone(t *testing.T) {
+	cancels := make(chan func())
+	called := make(chan struct{})
+	go func() {
+		for cancel := range cancels {
+			cancel()
+			called <- struct{}{}
+		}
+	}()
+	defer close(cancels)
+	outcomes := map[string]bool{}
+	dfs := strategy.NewDFS(0)
+	for run := 1; dfs.Begin(run); run++ {
+		if run > 1000 {
+			t.Fatal("DFS did not finish within 1000 runs")
+		}
+		var out string
+		res := engine.Run(engine.Config{}, dfs, func() {
+			parent, cancel := rt.WithCancel(context.Background())
+			child, ccancel := rt.WithCancel(parent)
+			defer ccancel()
+			got := rt.MakeChan[chan string](0)
+			rt.Go(func() {
+				rt.Recv(parent.Done())
+				rt.Send(got, fmt.Sprint(child.Err()))
+			})
+			cancels <- cancel // native operations: the test's own code is not rewritten
+			<-called
+			out = rt.Recv(got)
+		})
+		dfs.End(res)
+		if res.Bug != nil {
+			t.Fatalf("run %d: %s: %s", run, res.Bug.Kind, res.Bug.Message)
+		}
+		outcomes[out] = true
+	}
+	if want := "<nil> | context canceled"; keys(outcomes) != want {
+		t.Errorf("the child's Err seen by a goroutine woken by the parent's Done: %q; want %q", keys(outcomes), want)
 	}
 }

@@ -214,18 +214,33 @@ func (e *Exec) cancelAtDeadline(c *ctx, cause error) {
 	if !liveKids(kids) {
 		return
 	}
-	cur := e.cur
-	e.cur = c.timer.creator
-	t := e.newTimer(0)
-	e.cur = cur
-	t.cascade = true
+	e.cancelKidsLater(c.timer.creator, c.timer.bubble, kids, context.DeadlineExceeded, cause)
+}
+
+// cancelKidsLater cancels kids, the children of a context just cancelled
+// by a step that was not a controlled goroutine's cancel (a deadline, a
+// goroutine heddle does not control), in a step of their own: a timer due
+// at once, whose firing is a choice of its own (never forced as overdue:
+// Timer.cascade), as cancelSplit's second step. creator and b are the
+// timer's creator and bubble.
+//
+//go:norace
+func (e *Exec) cancelKidsLater(creator *G, b *Bubble, kids []*ctx, err, cause error) {
+	creator.nTmr++
+	e.nTimers++
+	t := &Timer{n: creator.nTmr, when: e.nowIn(b), seq: e.nTimers, active: true, creator: creator, bubble: b, cascade: true}
+	if e.cfg.Record {
+		t.PC = userPC()
+	}
 	t.fireFn = func() {
 		for _, k := range kids {
 			if k != nil {
-				e.cancel(k, context.DeadlineExceeded, cause)
+				e.cancel(k, err, cause)
 			}
 		}
 	}
+	e.pushTimer(t)
+	raceRelease(unsafe.Pointer(t))
 }
 
 // liveKids reports whether one of kids is not cancelled yet.
@@ -295,7 +310,23 @@ func (e *Exec) applyNativeCancels() {
 	e.nativeMu.Unlock()
 	raceEnable()
 	for _, nc := range cs {
-		e.cancel(nc.c, context.Canceled, nc.cause)
+		// As cancelSplit: c's Done is closed first, its children are
+		// cancelled in a later step (natively the canceller's next
+		// statements), and goroutines woken by the Done may run between.
+		c := nc.c
+		if c.err != nil {
+			continue
+		}
+		kids := c.children
+		c.children, c.gone = nil, 0
+		e.cancel(c, context.Canceled, nc.cause)
+		if liveKids(kids) {
+			creator := e.cur
+			if creator == nil {
+				creator = e.gs[0]
+			}
+			e.cancelKidsLater(creator, nil, kids, context.Canceled, nc.cause)
+		}
 	}
 	e.rebuildAll = true
 }
