@@ -23,6 +23,11 @@ type Timer struct {
 	fireFn  func()         // context deadline: run inline
 	cascade bool           // a deadline's cancel of the children: never forced as overdue (cancelAtDeadline)
 	waited  bool           // a blocking receive or select waited on its channel (fireDue)
+	// zombie: Stop found the timer, of a bubble, in Go's timer heap
+	// (inGoHeap), where Go leaves it marked stopped until the bubble's
+	// timers next run (its release zombieRel).
+	zombie    bool
+	zombieRel uint64
 	creator *G             // parent of AfterFunc goroutines
 	bubble  *Bubble        // the synctest bubble of the goroutine that made it (bubble.go)
 	early   time.Duration  // the last firing starved runnable goroutines this long
@@ -416,6 +421,7 @@ func (e *Exec) TimerStop(tm *time.Timer) bool {
 	t := e.ownedTimer(unsafe.Pointer(tm))
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
 	pending := e.discard(t)
+	t.markZombie()
 	return e.stopTimer(t) || pending
 }
 
@@ -426,11 +432,44 @@ func (e *Exec) TimerReset(tm *time.Timer, d time.Duration) bool {
 	t := e.ownedTimer(unsafe.Pointer(tm))
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
 	pending := e.discard(t)
-	active := t.active
+	heaped := t.inGoHeap()
 	was := e.stopTimer(t) || pending
 	e.startTimer(t, d)
-	e.bubbleFireNow(t, active)
+	e.bubbleFireNow(t, heaped)
 	return was
+}
+
+// inGoHeap reports whether t, a timer of a synctest bubble, is in Go's
+// timer heap of the bubble: an active AfterFunc (or context deadline), an
+// active timer whose channel a goroutine waited on (Go adds a channel
+// timer to the heap only then), or one stopped there (a zombie) since the
+// bubble's timers last ran. Reset(0) runs a timer at once only if it is
+// not in the heap (runtime's timer.modify); one in the heap fires when
+// the bubble next blocks: `AfterFunc(time.Hour, f); Stop(); Reset(0)`
+// does not start f before, in every native run.
+//
+//go:norace
+func (t *Timer) inGoHeap() bool {
+	if t.bubble == nil {
+		return false
+	}
+	if t.active && (t.ch == nil || t.waited) {
+		return true
+	}
+	return t.zombie && t.zombieRel == t.bubble.nRel
+}
+
+// markZombie records that Stop leaves t in Go's timer heap of its bubble
+// (inGoHeap), until the bubble's timers next run.
+//
+//go:norace
+func (t *Timer) markZombie() {
+	if t.bubble == nil || !t.active || (t.ch != nil && !t.waited) {
+		return
+	}
+	if !t.zombie || t.zombieRel != t.bubble.nRel {
+		t.zombie, t.zombieRel = true, t.bubble.nRel
+	}
 }
 
 // discard drops the value of t not yet received, with synchronous timer
