@@ -119,7 +119,7 @@ func (e *Exec) WithCancel(parent context.Context, deadline time.Time, deadlineCa
 		panic("cannot create context from nil parent")
 	}
 	c := &ctx{e: e, parent: parent, done: make(chan struct{})}
-	e.RegisterChan(chanAddr(c.done))
+	e.registerModelChan(chanAddr(c.done))
 	if pd, ok := parent.Deadline(); ok && !deadline.IsZero() && pd.Before(deadline) {
 		deadline = time.Time{} // the parent's earlier deadline applies
 	}
@@ -447,7 +447,7 @@ func (e *Exec) ContextAfterFunc(parent context.Context, f func()) func() bool {
 		return func() bool { return true }
 	}
 	w := &foreignAfterFunc{e: e, f: f, stopCh: make(chan struct{})}
-	e.RegisterChan(chanAddr(w.stopCh))
+	e.registerModelChan(chanAddr(w.stopCh))
 	e.watch(d, w.stopCh, w.fire)
 	return w.stop
 }
@@ -561,7 +561,7 @@ func chanAddrRecv[T any](ch <-chan T) unsafe.Pointer {
 //go:norace
 func (e *Exec) GoWait(f func()) {
 	done := make(chan struct{})
-	e.RegisterChan(chanAddr(done))
+	e.registerModelChan(chanAddr(done))
 	e.Go(func() {
 		defer e.Close(chanAddr(done), func() { close(done) })
 		f()

@@ -419,6 +419,9 @@ var SyncTimerChans = sync.OnceValue(func() bool {
 //go:norace
 func (e *Exec) TimerStop(tm *time.Timer) bool {
 	t := e.ownedTimer(unsafe.Pointer(tm))
+	if e.timerOutsideBubble(t, "stop") {
+		return false
+	}
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
 	pending := e.discard(t)
 	t.markZombie()
@@ -430,6 +433,9 @@ func (e *Exec) TimerStop(tm *time.Timer) bool {
 //go:norace
 func (e *Exec) TimerReset(tm *time.Timer, d time.Duration) bool {
 	t := e.ownedTimer(unsafe.Pointer(tm))
+	if e.timerOutsideBubble(t, "reset") {
+		return false
+	}
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
 	pending := e.discard(t)
 	heaped := t.inGoHeap()
@@ -491,9 +497,25 @@ func (e *Exec) discard(t *Timer) bool {
 //go:norace
 func (e *Exec) TickerStop(tk *time.Ticker) {
 	t := e.ownedTimer(unsafe.Pointer(tk))
+	if e.timerOutsideBubble(t, "stop") {
+		return
+	}
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
 	e.discard(t)
 	e.stopTimer(t)
+}
+
+// timerOutsideBubble reports, as a misuse, Go's fatal error for the Stop or
+// Reset (what) of a timer of a synctest bubble by a goroutine in no
+// bubble (runtime's stopTimer and resetTimer), and reports whether it did.
+//
+//go:norace
+func (e *Exec) timerOutsideBubble(t *Timer, what string) bool {
+	if t == nil || t.bubble == nil || e.cur == nil || e.cur.bubble != nil || e.aborting {
+		return false
+	}
+	e.misuse("fatal error: " + what + " of synctest timer from outside bubble")
+	return true
 }
 
 // TickerReset models Ticker.Reset.
@@ -504,6 +526,9 @@ func (e *Exec) TickerReset(tk *time.Ticker, d time.Duration) {
 		panic("non-positive interval for Ticker.Reset")
 	}
 	t := e.ownedTimer(unsafe.Pointer(tk))
+	if e.timerOutsideBubble(t, "reset") {
+		return
+	}
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
 	e.discard(t)
 	e.stopTimer(t)
