@@ -80,33 +80,39 @@ func TestNativeCancelChildrenAfterDone(t *testing.T) {
 		}
 	}()
 	defer close(cancels)
-	outcomes := map[string]bool{}
-	dfs := strategy.NewDFS(0)
-	for run := 1; dfs.Begin(run); run++ {
-		if run > 1000 {
-			t.Fatal("DFS did not finish within 1000 runs")
-		}
-		var out string
-		res := engine.Run(engine.Config{}, dfs, func() {
-			parent, cancel := rt.WithCancel(context.Background())
-			child, ccancel := rt.WithCancel(parent)
-			defer ccancel()
-			got := rt.MakeChan[chan string](0)
-			rt.Go(func() {
-				rt.Recv(parent.Done())
-				rt.Send(got, fmt.Sprint(child.Err()))
-			})
-			cancels <- cancel // native operations: the test's own code is not rewritten
-			<-called
-			out = rt.Recv(got)
-		})
-		dfs.End(res)
-		if res.Bug != nil {
-			t.Fatalf("run %d: %s: %s", run, res.Bug.Kind, res.Bug.Message)
-		}
-		outcomes[out] = true
+	strategies := map[string]func() engine.Strategy{
+		"dfs":   func() engine.Strategy { return strategy.NewDFS(0) },
+		"odpor": func() engine.Strategy { return strategy.NewOptimalDPOR() },
 	}
-	if want := "<nil> | context canceled"; keys(outcomes) != want {
-		t.Errorf("the child's Err seen by a goroutine woken by the parent's Done: %q; want %q", keys(outcomes), want)
+	for name, mk := range strategies {
+		s := mk()
+		outcomes := map[string]bool{}
+		for run := 1; s.Begin(run); run++ {
+			if run > 1000 {
+				t.Fatalf("%s did not finish within 1000 runs", name)
+			}
+			var out string
+			res := engine.Run(engine.Config{Trace: true}, s, func() {
+				parent, cancel := rt.WithCancel(context.Background())
+				child, ccancel := rt.WithCancel(parent)
+				defer ccancel()
+				got := rt.MakeChan[chan string](0)
+				rt.Go(func() {
+					rt.Recv(parent.Done())
+					rt.Send(got, fmt.Sprint(child.Err()))
+				})
+				cancels <- cancel // native operations: the test's own code is not rewritten
+				<-called
+				out = rt.Recv(got)
+			})
+			s.End(res)
+			if res.Bug != nil {
+				t.Fatalf("%s run %d: %s: %s", name, run, res.Bug.Kind, res.Bug.Message)
+			}
+			outcomes[out] = true
+		}
+		if want := "<nil> | context canceled"; keys(outcomes) != want {
+			t.Errorf("%s: the child's Err seen by a goroutine woken by the parent's Done: %q; want %q", name, keys(outcomes), want)
+		}
 	}
 }

@@ -321,11 +321,13 @@ func (e *Exec) applyNativeCancels() {
 		c.children, c.gone = nil, 0
 		e.cancel(c, context.Canceled, nc.cause)
 		if liveKids(kids) {
-			creator := e.cur
-			if creator == nil {
-				creator = e.gs[0]
-			}
-			e.cancelKidsLater(creator, nil, kids, context.Canceled, nc.cause)
+			// The timer's creator orders its firing after the
+			// creator's steps (Exec.clock): the run's first goroutine,
+			// which waits for the test meanwhile, orders it after
+			// none of the program's. With the goroutine that held the
+			// processor, a firing after its later steps was ordered
+			// after them, and odpor never tried it before them.
+			e.cancelKidsLater(e.gs[0], nil, kids, context.Canceled, nc.cause)
 		}
 	}
 	e.rebuildAll = true
