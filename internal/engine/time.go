@@ -23,11 +23,6 @@ type Timer struct {
 	fireFn  func()         // context deadline: run inline
 	cascade bool           // a deadline's cancel of the children: never forced as overdue (cancelAtDeadline)
 	waited  bool           // a blocking receive or select waited on its channel (fireDue)
-	// zombie: Stop found the timer, of a bubble, in Go's timer heap
-	// (inGoHeap), where Go leaves it marked stopped until the bubble's
-	// timers next run (its release zombieRel).
-	zombie    bool
-	zombieRel uint64
 	creator *G             // parent of AfterFunc goroutines
 	bubble  *Bubble        // the synctest bubble of the goroutine that made it (bubble.go)
 	early   time.Duration  // the last firing starved runnable goroutines this long
@@ -36,6 +31,11 @@ type Timer struct {
 	// PC is the call site that armed the timer (time.Sleep, time.After,
 	// context.WithTimeout, ...), when the run records positions.
 	PC uintptr
+	// zombie: Stop found the timer, of a bubble, in Go's timer heap
+	// (inGoHeap), where Go leaves it marked stopped until the bubble's
+	// timers next run (its release zombieRel).
+	zombie    bool
+	zombieRel uint64
 }
 
 // ID names the timer in schedules: the creating goroutine's id and a
