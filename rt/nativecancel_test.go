@@ -3,6 +3,7 @@ package rt_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"heddle.dev/internal/engine"
@@ -59,6 +60,59 @@ func TestCancelFromUncontrolledGoroutine(t *testing.T) {
 		}
 		if err != context.Canceled || cause != errBoom {
 			t.Fatalf("run %d: Err %v, Cause %v; want %v, %v", run, err, cause, context.Canceled, errBoom)
+		}
+	}
+}
+
+// TestNativeCancelChildrenAfterDone: a cancel called by a goroutine heddle
+// does not control closes the context's Done and then cancels its
+// children, as Go's cancelCtx.cancel does: a goroutine woken by the
+// parent's Done may find the child not cancelled yet. The whole tree was
+// cancelled in one step (cancelSplit fixed it for controlled goroutines
+// only).
+func TestNativeCancelChildrenAfterDone(t *testing.T) {
+	cancels := make(chan func())
+	called := make(chan struct{})
+	go func() {
+		for cancel := range cancels {
+			cancel()
+			called <- struct{}{}
+		}
+	}()
+	defer close(cancels)
+	strategies := map[string]func() engine.Strategy{
+		"dfs":   func() engine.Strategy { return strategy.NewDFS(0) },
+		"odpor": func() engine.Strategy { return strategy.NewOptimalDPOR() },
+	}
+	for name, mk := range strategies {
+		s := mk()
+		outcomes := map[string]bool{}
+		for run := 1; s.Begin(run); run++ {
+			if run > 1000 {
+				t.Fatalf("%s did not finish within 1000 runs", name)
+			}
+			var out string
+			res := engine.Run(engine.Config{Trace: true}, s, func() {
+				parent, cancel := rt.WithCancel(context.Background())
+				child, ccancel := rt.WithCancel(parent)
+				defer ccancel()
+				got := rt.MakeChan[chan string](0)
+				rt.Go(func() {
+					rt.Recv(parent.Done())
+					rt.Send(got, fmt.Sprint(child.Err()))
+				})
+				cancels <- cancel // native operations: the test's own code is not rewritten
+				<-called
+				out = rt.Recv(got)
+			})
+			s.End(res)
+			if res.Bug != nil {
+				t.Fatalf("%s run %d: %s: %s", name, run, res.Bug.Kind, res.Bug.Message)
+			}
+			outcomes[out] = true
+		}
+		if want := "<nil> | context canceled"; keys(outcomes) != want {
+			t.Errorf("%s: the child's Err seen by a goroutine woken by the parent's Done: %q; want %q", name, keys(outcomes), want)
 		}
 	}
 }

@@ -5,7 +5,7 @@ import "unsafe"
 // Access is the scheduling point of an atomic operation or a sync.Map
 // method: kind is OpAtomicLoad, OpAtomicWrite, OpMapRead or OpMapWrite (or
 // OpCtxErr, a read of a context's cancellation, which its cancel writes;
-// OpTestRead and OpTestDone, a late failing testing.T call and the test's
+// OpTestRead and OpTestDone, a failing testing.T call and the test's
 // end, on the run's T).
 // The caller performs the real operation right after, in the same step.
 //
@@ -14,9 +14,11 @@ func (e *Exec) Access(p unsafe.Pointer, kind OpKind) {
 	e.yield(Op{Kind: kind, Obj: p})
 	g := e.cur
 	switch kind {
-	case OpAtomicWrite, OpMapWrite, OpTestDone:
+	case OpAtomicWrite, OpMapWrite, OpTestDone, OpTestRead:
+		// A failing testing.T call (OpTestRead) reads whether the test
+		// completed and writes its failure.
 		e.objs.obtain(p).writes++
-	case OpAtomicLoad, OpMapRead, OpCtxErr, OpTestRead:
+	case OpAtomicLoad, OpMapRead, OpCtxErr:
 		var v uint64
 		if o := e.objs.get(p); o != nil {
 			v = o.writes

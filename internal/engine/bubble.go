@@ -64,6 +64,9 @@ type Bubble struct {
 	// or before that were active when it was set (Timer.act <= relAct).
 	relWhen time.Duration
 	relAct  uint64
+	// nRel counts the releases: Go's timer heap of the bubble drops the
+	// timers stopped in it (Timer.zombie) when its timers run.
+	nRel uint64
 }
 
 // clockAt is what a clock read in bubble b (nil: outside any bubble)
@@ -394,6 +397,9 @@ func (e *Exec) releaseTimers(b *Bubble) {
 			return
 		}
 	}
+	if b.relWhen != w || b.relAct != e.nAct {
+		b.nRel++
+	}
 	b.relWhen, b.relAct = w, e.nAct
 }
 
@@ -423,15 +429,16 @@ func (e *Exec) bubbleReleased(b *Bubble) bool {
 
 // bubbleFireNow fires t at once, in the running goroutine, if it is a
 // timer of the goroutine's bubble just set (NewTimer, AfterFunc, Reset)
-// to fire at or before the bubble's now, and was not active before (a
-// Reset of an active timer leaves it in the heap): Go's runtime runs such
-// a timer in the goroutine that sets it rather than when the bubble next
-// blocks, so that time.After(0) in a bubble has its value at once.
+// to fire at or before the bubble's now, and was not in Go's timer heap
+// before (a Reset of a timer there, active or stopped, leaves it in the
+// heap: Timer.inGoHeap): Go's runtime runs such a timer in the goroutine
+// that sets it rather than when the bubble next blocks, so that
+// time.After(0) in a bubble has its value at once.
 //
 //go:norace
-func (e *Exec) bubbleFireNow(t *Timer, wasActive bool) {
+func (e *Exec) bubbleFireNow(t *Timer, heaped bool) {
 	b := t.bubble
-	if b == nil || wasActive || !t.active || t.when > b.now || e.cur == nil || e.cur.bubble != b || e.aborting {
+	if b == nil || heaped || !t.active || t.when > b.now || e.cur == nil || e.cur.bubble != b || e.aborting {
 		return
 	}
 	e.noteFire(t)

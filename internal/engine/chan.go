@@ -31,6 +31,11 @@ type chanState struct {
 	// bubble is the synctest bubble of the goroutine that made the
 	// channel (bubble.go): blocking on it is durable in that bubble.
 	bubble *Bubble
+	// model is set for a channel heddle's model makes (a context's Done,
+	// an event), not the program: Go's refusal of a bubble's channels
+	// outside it (outsideBubble) is not for them (Go makes a context's
+	// Done channel in its first caller, in or out of the bubble).
+	model bool
 }
 
 //go:norace
@@ -50,6 +55,52 @@ func (e *Exec) RegisterChan(p unsafe.Pointer) {
 	cs := e.chanOf(p)
 	cs.owned = true
 	e.bubbleChan(cs)
+}
+
+// registerModelChan records a channel made by heddle's model of a
+// construct during the run (chanState.model).
+//
+//go:norace
+func (e *Exec) registerModelChan(p unsafe.Pointer) {
+	e.RegisterChan(p)
+	e.chanOf(p).model = true
+}
+
+// outsideBubble reports whether the channel at p, made by the program in a
+// synctest bubble, is used by a goroutine outside that bubble: Go's
+// runtime stops the program then ("fatal error: receive on synctest
+// channel from outside bubble", runtime/chan.go and select.go).
+//
+//go:norace
+func (e *Exec) outsideBubble(p unsafe.Pointer) bool {
+	if p == nil || e.cur == nil || e.aborting {
+		return false
+	}
+	o := e.objs.get(p)
+	return o != nil && o.ch.bubble != nil && !o.ch.model && o.ch.bubble != e.cur.bubble
+}
+
+// refuseOutsideBubble reports Go's fatal error for a channel operation on
+// a bubble's channel from outside it (outsideBubble), as a misuse, and
+// reports whether it did.
+//
+//go:norace
+func (e *Exec) refuseOutsideBubble(cases []ChanCase) bool {
+	for _, c := range cases {
+		if !e.outsideBubble(c.Chan()) {
+			continue
+		}
+		what := "select"
+		if len(cases) == 1 { // a send or receive, blocking or not (chansend, chanrecv)
+			what = "receive"
+			if c.IsSend() {
+				what = "send"
+			}
+		}
+		e.misuse("fatal error: " + what + " on synctest channel from outside bubble")
+		return true
+	}
+	return false
 }
 
 // caseReady reports whether case c of g's pending operation can proceed.
@@ -348,6 +399,9 @@ func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
 	if e.aborting {
 		return e.unwindSelect(cases, hasDefault)
 	}
+	if e.refuseOutsideBubble(cases) {
+		return e.unwindSelect(cases, hasDefault)
+	}
 	kind := OpSelect
 	if len(cases) == 1 && !hasDefault {
 		if cases[0].IsSend() {
@@ -450,6 +504,10 @@ func (e *Exec) rendezvous(g *G, c ChanCase, h *G, hi int) {
 //
 //go:norace
 func (e *Exec) Close(p unsafe.Pointer, close func()) {
+	if e.outsideBubble(p) {
+		e.misuse("fatal error: close of synctest channel from outside bubble")
+		return
+	}
 	e.yield(Op{Kind: OpClose, Obj: p})
 	if p != nil {
 		e.chanOf(p).closed = true

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"reflect"
 	"sync"
 	"time"
 	"unsafe"
@@ -71,8 +72,36 @@ func (e *Exec) readCtx(c *ctx) {
 //go:norace
 func (c *ctx) Value(key any) any { return c.parent.Value(key) }
 
+// String is Go's: the parent's name and ".WithCancel" (WithCancel,
+// WithCancelCause, and WithDeadline under an earlier deadline of the
+// parent's), or ".WithDeadline(deadline [time left])" on the virtual clock
+// (WithDeadline, WithTimeout and their Cause variants). Contexts derived
+// from it by Go's code (WithValue, WithoutCancel) print it in theirs.
+//
 //go:norace
-func (c *ctx) String() string { return "heddle.context" }
+func (c *ctx) String() string {
+	name := contextName(c.parent)
+	if c.deadline.IsZero() {
+		return name + ".WithCancel"
+	}
+	var b *Bubble
+	if c.timer != nil {
+		b = c.timer.bubble
+	} else if c.e.cur != nil {
+		b = c.e.cur.bubble
+	}
+	return name + ".WithDeadline(" + c.deadline.String() + " [" + c.deadline.Sub(c.e.clockAt(b)).String() + "])"
+}
+
+// contextName is package context's: a context's String, or its type.
+//
+//go:norace
+func contextName(c context.Context) string {
+	if s, ok := c.(interface{ String() string }); ok {
+		return s.String()
+	}
+	return reflect.TypeOf(c).String()
+}
 
 // AfterFunc makes ctx an afterFuncer, so that contexts derived from it by
 // code that is not rewritten are cancelled with it.
@@ -90,7 +119,7 @@ func (e *Exec) WithCancel(parent context.Context, deadline time.Time, deadlineCa
 		panic("cannot create context from nil parent")
 	}
 	c := &ctx{e: e, parent: parent, done: make(chan struct{})}
-	e.RegisterChan(chanAddr(c.done))
+	e.registerModelChan(chanAddr(c.done))
 	if pd, ok := parent.Deadline(); ok && !deadline.IsZero() && pd.Before(deadline) {
 		deadline = time.Time{} // the parent's earlier deadline applies
 	}
@@ -185,18 +214,33 @@ func (e *Exec) cancelAtDeadline(c *ctx, cause error) {
 	if !liveKids(kids) {
 		return
 	}
-	cur := e.cur
-	e.cur = c.timer.creator
-	t := e.newTimer(0)
-	e.cur = cur
-	t.cascade = true
+	e.cancelKidsLater(c.timer.creator, c.timer.bubble, kids, context.DeadlineExceeded, cause)
+}
+
+// cancelKidsLater cancels kids, the children of a context just cancelled
+// by a step that was not a controlled goroutine's cancel (a deadline, a
+// goroutine heddle does not control), in a step of their own: a timer due
+// at once, whose firing is a choice of its own (never forced as overdue:
+// Timer.cascade), as cancelSplit's second step. creator and b are the
+// timer's creator and bubble.
+//
+//go:norace
+func (e *Exec) cancelKidsLater(creator *G, b *Bubble, kids []*ctx, err, cause error) {
+	creator.nTmr++
+	e.nTimers++
+	t := &Timer{n: creator.nTmr, when: e.nowIn(b), seq: e.nTimers, active: true, creator: creator, bubble: b, cascade: true}
+	if e.cfg.Record {
+		t.PC = userPC()
+	}
 	t.fireFn = func() {
 		for _, k := range kids {
 			if k != nil {
-				e.cancel(k, context.DeadlineExceeded, cause)
+				e.cancel(k, err, cause)
 			}
 		}
 	}
+	e.pushTimer(t)
+	raceRelease(unsafe.Pointer(t))
 }
 
 // liveKids reports whether one of kids is not cancelled yet.
@@ -266,7 +310,25 @@ func (e *Exec) applyNativeCancels() {
 	e.nativeMu.Unlock()
 	raceEnable()
 	for _, nc := range cs {
-		e.cancel(nc.c, context.Canceled, nc.cause)
+		// As cancelSplit: c's Done is closed first, its children are
+		// cancelled in a later step (natively the canceller's next
+		// statements), and goroutines woken by the Done may run between.
+		c := nc.c
+		if c.err != nil {
+			continue
+		}
+		kids := c.children
+		c.children, c.gone = nil, 0
+		e.cancel(c, context.Canceled, nc.cause)
+		if liveKids(kids) {
+			// The timer's creator orders its firing after the
+			// creator's steps (Exec.clock): the run's first goroutine,
+			// which waits for the test meanwhile, orders it after
+			// none of the program's. With the goroutine that held the
+			// processor, a firing after its later steps was ordered
+			// after them, and odpor never tried it before them.
+			e.cancelKidsLater(e.gs[0], nil, kids, context.Canceled, nc.cause)
+		}
 	}
 	e.rebuildAll = true
 }
@@ -387,7 +449,7 @@ func (e *Exec) ContextAfterFunc(parent context.Context, f func()) func() bool {
 		return func() bool { return true }
 	}
 	w := &foreignAfterFunc{e: e, f: f, stopCh: make(chan struct{})}
-	e.RegisterChan(chanAddr(w.stopCh))
+	e.registerModelChan(chanAddr(w.stopCh))
 	e.watch(d, w.stopCh, w.fire)
 	return w.stop
 }
@@ -501,7 +563,7 @@ func chanAddrRecv[T any](ch <-chan T) unsafe.Pointer {
 //go:norace
 func (e *Exec) GoWait(f func()) {
 	done := make(chan struct{})
-	e.RegisterChan(chanAddr(done))
+	e.registerModelChan(chanAddr(done))
 	e.Go(func() {
 		defer e.Close(chanAddr(done), func() { close(done) })
 		f()

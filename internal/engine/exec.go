@@ -1490,7 +1490,7 @@ type Event struct {
 //go:norace
 func (e *Exec) NewEvent() *Event {
 	ch := make(chan struct{})
-	e.RegisterChan(chanAddr(ch))
+	e.registerModelChan(chanAddr(ch))
 	return &Event{ch: ch}
 }
 

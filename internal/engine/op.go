@@ -52,7 +52,7 @@ const (
 	OpRacyWriteEnd         // the end of a racy map write (heddle test -racy)
 	OpCtxErr               // ctx.Err / context.Cause: a read of a context's cancellation
 	OpArrive               // a blocking channel operation that cannot complete arrives: its goroutine waits on the channels from now on (trace only)
-	OpTestRead             // a failing testing.T call from a goroutine other than the test's: reads whether the test completed
+	OpTestRead             // a failing testing.T call: reads whether the test completed, writes its failure (first message)
 	OpTestDone             // the test completed (returned and ran its cleanups): later failing calls panic
 	OpNative               // a goroutine detached while it waited in code heddle does not control comes back (detach.go)
 	OpRacyStore            // a racy plain-memory write issued into its goroutine's store buffer (heddle test -racy, storebuf.go)

@@ -31,6 +31,11 @@ type Timer struct {
 	// PC is the call site that armed the timer (time.Sleep, time.After,
 	// context.WithTimeout, ...), when the run records positions.
 	PC uintptr
+	// zombie: Stop found the timer, of a bubble, in Go's timer heap
+	// (inGoHeap), where Go leaves it marked stopped until the bubble's
+	// timers next run (its release zombieRel).
+	zombie    bool
+	zombieRel uint64
 }
 
 // ID names the timer in schedules: the creating goroutine's id and a
@@ -414,8 +419,12 @@ var SyncTimerChans = sync.OnceValue(func() bool {
 //go:norace
 func (e *Exec) TimerStop(tm *time.Timer) bool {
 	t := e.ownedTimer(unsafe.Pointer(tm))
+	if e.timerOutsideBubble(t, "stop") {
+		return false
+	}
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
 	pending := e.discard(t)
+	t.markZombie()
 	return e.stopTimer(t) || pending
 }
 
@@ -424,13 +433,49 @@ func (e *Exec) TimerStop(tm *time.Timer) bool {
 //go:norace
 func (e *Exec) TimerReset(tm *time.Timer, d time.Duration) bool {
 	t := e.ownedTimer(unsafe.Pointer(tm))
+	if e.timerOutsideBubble(t, "reset") {
+		return false
+	}
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
 	pending := e.discard(t)
-	active := t.active
+	heaped := t.inGoHeap()
 	was := e.stopTimer(t) || pending
 	e.startTimer(t, d)
-	e.bubbleFireNow(t, active)
+	e.bubbleFireNow(t, heaped)
 	return was
+}
+
+// inGoHeap reports whether t, a timer of a synctest bubble, is in Go's
+// timer heap of the bubble: an active AfterFunc (or context deadline), an
+// active timer whose channel a goroutine waited on (Go adds a channel
+// timer to the heap only then), or one stopped there (a zombie) since the
+// bubble's timers last ran. Reset(0) runs a timer at once only if it is
+// not in the heap (runtime's timer.modify); one in the heap fires when
+// the bubble next blocks: `AfterFunc(time.Hour, f); Stop(); Reset(0)`
+// does not start f before, in every native run.
+//
+//go:norace
+func (t *Timer) inGoHeap() bool {
+	if t.bubble == nil {
+		return false
+	}
+	if t.active && (t.ch == nil || t.waited) {
+		return true
+	}
+	return t.zombie && t.zombieRel == t.bubble.nRel
+}
+
+// markZombie records that Stop leaves t in Go's timer heap of its bubble
+// (inGoHeap), until the bubble's timers next run.
+//
+//go:norace
+func (t *Timer) markZombie() {
+	if t.bubble == nil || !t.active || (t.ch != nil && !t.waited) {
+		return
+	}
+	if !t.zombie || t.zombieRel != t.bubble.nRel {
+		t.zombie, t.zombieRel = true, t.bubble.nRel
+	}
 }
 
 // discard drops the value of t not yet received, with synchronous timer
@@ -452,9 +497,25 @@ func (e *Exec) discard(t *Timer) bool {
 //go:norace
 func (e *Exec) TickerStop(tk *time.Ticker) {
 	t := e.ownedTimer(unsafe.Pointer(tk))
+	if e.timerOutsideBubble(t, "stop") {
+		return
+	}
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
 	e.discard(t)
 	e.stopTimer(t)
+}
+
+// timerOutsideBubble reports, as a misuse, Go's fatal error for the Stop or
+// Reset (what) of a timer of a synctest bubble by a goroutine in no
+// bubble (runtime's stopTimer and resetTimer), and reports whether it did.
+//
+//go:norace
+func (e *Exec) timerOutsideBubble(t *Timer, what string) bool {
+	if t == nil || t.bubble == nil || e.cur == nil || e.cur.bubble != nil || e.aborting {
+		return false
+	}
+	e.misuse("fatal error: " + what + " of synctest timer from outside bubble")
+	return true
 }
 
 // TickerReset models Ticker.Reset.
@@ -465,6 +526,9 @@ func (e *Exec) TickerReset(tk *time.Ticker, d time.Duration) {
 		panic("non-positive interval for Ticker.Reset")
 	}
 	t := e.ownedTimer(unsafe.Pointer(tk))
+	if e.timerOutsideBubble(t, "reset") {
+		return
+	}
 	e.yield(Op{Kind: OpTimerStop, Obj: unsafe.Pointer(t)})
 	e.discard(t)
 	e.stopTimer(t)

@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"strings"
+	"unsafe"
 
 	"heddle.dev/internal/engine"
 )
@@ -84,11 +85,18 @@ func (t *runT) markFailed() {
 	}
 }
 
-// addCleanup registers f with the current scope.
+// addCleanup registers f with the current scope. It is a scheduling
+// point, a write of the scope's list of cleanups: two goroutines that
+// register cleanups (or the test and a goroutine) do so in either order,
+// and the cleanups run in the reverse order. It was no step, and an
+// exhaustive search explored one order of such goroutines only.
 //
 //go:norace
 func (t *runT) addCleanup(f func()) {
 	sc := t.current()
+	if x := t.exec; x != nil && engine.Current() == x && x.Cur() != nil && !x.Unwinding() {
+		x.Access(unsafe.Pointer(&sc.cleanups), engine.OpAtomicWrite)
+	}
 	sc.cleanups = append(sc.cleanups, f)
 }
 

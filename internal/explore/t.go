@@ -78,12 +78,16 @@ func (t *runT) prefix() string {
 
 //go:norace
 func (t *runT) log(fail bool, s string) {
+	if fail {
+		// The step comes first, so that its message is logged in the
+		// order the failing calls are explored in.
+		t.testStateStep(engine.OpTestRead)
+	}
 	t.checkDone("Log", s)
 	line := t.pos(2) + t.prefix() + s
 	t.msgs = append(t.msgs, line)
 	t.lastLogG = t.curG()
 	if fail {
-		t.testStateStep(engine.OpTestRead)
 		t.checkDone("Fail", "") // Error, Fatal: log, then Fail, as Go's do
 		t.failed = true
 		t.markFailed()
@@ -340,20 +344,21 @@ func (t *runT) finish() {
 	t.misuse.done = true
 }
 
-// testStateStep makes the test's end, and a failing call from a goroutine
-// other than the test's, scheduling points on the run's T: the call reads
-// whether the test completed, the end writes it, so that an exploration
-// reaches the call after the end (Go panics: "Fail in goroutine after
-// TestX has completed") as a native run can. A failing call of the test's
-// own goroutine cannot come after its end, and takes no step.
+// testStateStep makes the test's end, and a failing call, scheduling
+// points on the run's T: the call reads whether the test completed, the
+// end writes it, so that an exploration reaches the call after the end
+// (Go panics: "Fail in goroutine after TestX has completed") as a native
+// run can; and the call writes the test's failure, whose first message
+// is the one reported, so that two failing calls of different goroutines
+// are explored in both orders. A failing call of the test's own goroutine
+// took no step (it cannot come after the end), and neither order of two
+// goroutines' failing calls was explored but the first: native runs show
+// either message first.
 //
 //go:norace
 func (t *runT) testStateStep(kind engine.OpKind) {
 	x := t.exec
 	if x == nil || engine.Current() != x || x.Cur() == nil || x.Unwinding() {
-		return
-	}
-	if kind == engine.OpTestRead && t.isTestGoroutine(x.Cur()) {
 		return
 	}
 	x.Access(unsafe.Pointer(&t.misuse), kind)

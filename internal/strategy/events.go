@@ -180,9 +180,10 @@ func appendAccesses(dst []access, k engine.OpKind, obj uintptr, cs int, cases []
 	case engine.OpAtomicWrite, engine.OpMapWrite:
 		return w(false)
 	case engine.OpTestRead:
-		// A failing testing.T call from another goroutine reads whether
-		// the test completed, which the test's end writes.
-		return rd(false)
+		// A failing testing.T call reads whether the test completed,
+		// which the test's end writes, and writes the test's failure
+		// (its first message): two goroutines' failing calls conflict.
+		return w(false)
 	case engine.OpTestDone:
 		return w(false)
 	case engine.OpRacyRead:
