@@ -68,6 +68,13 @@ func (e *Exec) markDirty(g *G) {
 	}
 	g.inDirty = true
 	e.dirty = append(e.dirty, g)
+	// And in the bitset merge takes them from, while g is in the cache:
+	// merge looked each one up again, a miss per waiter of a mutex.
+	w := g.Index >> 6
+	for len(e.dirtyBits) <= w {
+		e.dirtyBits = append(e.dirtyBits, 0)
+	}
+	e.dirtyBits[w] |= 1 << (g.Index & 63)
 }
 
 // noteStep is called before goroutine g performs op as a step; arrive
@@ -353,6 +360,9 @@ func (e *Exec) rebuild() {
 	for _, g := range e.dirty {
 		g.inDirty = false // a finished one may be left out below
 	}
+	for i := range e.dirtyBits {
+		e.dirtyBits[i] = 0
+	}
 	e.clearDirty()
 	// The goroutines made since the last pass come after every live
 	// one: creation order is kept.
@@ -418,6 +428,7 @@ func (e *Exec) update() {
 		sortByIndex(e.dirty)
 		for _, g := range e.dirty {
 			g.inDirty = false
+			e.dirtyBits[g.Index>>6] &^= 1 << (g.Index & 63)
 			e.refresh(g)
 		}
 		e.clearDirty()
@@ -542,13 +553,8 @@ func choiceKeys(cs []Choice) string {
 //
 //go:norace
 func (e *Exec) merge() {
-	words := (len(e.gs) + 63) / 64
-	for len(e.dirtyBits) < words {
-		e.dirtyBits = append(e.dirtyBits, 0)
-	}
-	for _, g := range e.dirty {
-		e.dirtyBits[g.Index/64] |= 1 << (g.Index % 64)
-	}
+	// markDirty set e.dirtyBits.
+	words := len(e.dirtyBits)
 	e.es.merges++
 	old, buf := e.gch, e.scratch[:0]
 	from := 0 // old[:from] is in buf, or dropped
