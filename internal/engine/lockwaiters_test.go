@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -92,5 +93,75 @@ func TestLockWaitersLookedAtOnce(t *testing.T) {
 				t.Errorf("%s, %d waiters: %d looks at the lock in %d steps, want at most 4 a step", kind, n, looks, res.Steps)
 			}
 		}
+	}
+}
+
+// bitsCheck is lastNotLock that checks, at every scheduling point, that
+// no goroutine is left in merge's bitset of dirty goroutines: markDirty
+// sets a goroutine's bit, and the pass that recomputes it (merge, the
+// one-by-one path of update, or rebuild) must clear it, or a later merge
+// recomputes goroutines that did not change.
+type bitsCheck struct {
+	lastNotLock
+	bad, merges int
+}
+
+func (s *bitsCheck) Choose(p *Point) int {
+	e := p.Exec
+	for _, w := range e.dirtyBits {
+		if w != 0 {
+			s.bad++
+			break
+		}
+	}
+	s.merges = e.es.merges
+	return s.lastNotLock.Choose(p)
+}
+
+// TestDirtyBitsClearAfterPass runs goroutines waiting on a mutex (every
+// Lock and Unlock makes all of them dirty: merge) and goroutines that
+// each take a mutex of their own, some stop a timer (the set rebuilt), and
+// call WaitGroup.Done (a few dirty at a step: one by one), and checks that every pass leaves merge's bitset
+// empty.
+func TestDirtyBitsClearAfterPass(t *testing.T) {
+	const n = 60
+	var mu sync.Mutex
+	own := make([]sync.Mutex, n)
+	p := unsafe.Pointer(&mu)
+	s := &bitsCheck{}
+	res := Run(Config{}, s, func() {
+		e := Current()
+		var wg sync.WaitGroup
+		wg.Add(2 * n)
+		e.MutexLock(p)
+		for i := 0; i < n; i++ {
+			e.Go(func() {
+				e.MutexLock(p)
+				e.MutexUnlock(p)
+				e.WaitGroupAdd(unsafe.Pointer(&wg), -1)
+			})
+			e.Go(func() {
+				q := unsafe.Pointer(&own[i])
+				e.MutexLock(q)
+				e.MutexUnlock(q)
+				if i%4 == 0 {
+					// A step whose effects reach further: the next
+					// pass rebuilds the set.
+					e.TimerStop(e.NewTimer(time.Hour))
+				}
+				e.WaitGroupAdd(unsafe.Pointer(&wg), -1)
+			})
+		}
+		e.MutexUnlock(p)
+		e.WaitGroupWait(unsafe.Pointer(&wg))
+	})
+	if res.Bug != nil {
+		t.Fatalf("unexpected bug: %s", res.Bug.Message)
+	}
+	if s.merges == 0 || s.merges >= s.points/2 {
+		t.Fatalf("%d merges in %d scheduling points: want both kinds of pass", s.merges, s.points)
+	}
+	if s.bad > 0 {
+		t.Errorf("%d of %d scheduling points found dirty bits left by the last pass", s.bad, s.points)
 	}
 }
