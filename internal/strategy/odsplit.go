@@ -187,7 +187,34 @@ func (d *DPOR) odRest() (out []*odUnit) {
 		if i < t {
 			b = append(b, ch[0].ev)
 		}
+		// The keys explored here by the time each child would be: a
+		// leaf that takes one of them is skipped, as backtrack does.
+		at := &dnode{keys: nd.keys, pend: d.od.pend[i]}
+		done := append([]string(nil), nd.done...)
+		if i < t {
+			done = appendNew(done, nd.taken)
+		}
+		var followed *wnode
+		if i < t {
+			// The child the run followed (the step that ran matched
+			// it, not always ch[0]: an arrival inserted runs as the
+			// rendezvous another child is), whose subtree is the
+			// nodes below, handed out from them: backtrack removes
+			// ch[0] and finds the child followed a leaf explored by
+			// then. Handed out whole, it was explored twice.
+			followed = d.stack[i+1].wut
+		}
 		for c := start; c < len(ch); c++ {
+			if ch[c] == followed {
+				continue
+			}
+			k := at.keyOf(ch[c])
+			if k != "" && contains(done, k) && len(ch[c].children) == 0 {
+				continue
+			}
+			if k != "" {
+				done = appendNew(done, k)
+			}
 			path := append(append([]odLevel(nil), levels[:i]...), odLevel{take: ch[c].ev, before: append([]*pevent(nil), b...), wake: ch[c].wake})
 			out = append(out, &odUnit{path: path, w: copyW(ch[c])})
 			b = append(b, ch[c].ev)
@@ -323,10 +350,17 @@ func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 		var next *tnode
 		var w2 []*pevent
 		failed := append([]*pevent(nil), pre...)
-		started := !first // at the reporter's node, only the steps after its own
 		for _, ch := range n.children {
-			if !started {
-				started = ch == pc
+			// At the reporter's node, the steps explored after its
+			// own: not its own, nor those explored before it, asleep
+			// for it. (Not the children after its own in T: T orders
+			// children as they became known, and a unit's step as it
+			// ran can be a child T learned after others, or the same
+			// T child as a sibling: the insertion then skipped the
+			// sequences units made there since, and each reporter of
+			// the same race made the same unit again, without end on
+			// gen2233.)
+			if first && (ch == pc || pcontains(u.path[j].before, ch.ev)) {
 				continue
 			}
 			x, ok := c.d.checkInitial(ch.ev, w)
@@ -724,7 +758,7 @@ func (oc *ODCoord) Dispatch(u Unit) Unit {
 		oc.c.start(ou)
 		f.W = exportW(ou.w, oc.names)
 	}
-	if len(oc.edges) > 0 {
+	if len(oc.edges) > 0 && os.Getenv("HEDDLE_X_NONAMES") == "" {
 		f.Names = oc.edges
 	}
 	u.OD = &f

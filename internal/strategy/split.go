@@ -99,11 +99,11 @@ type FragNode struct {
 // SplitKind says how the exploration of strategy name splits: "runs"
 // (random, pct, pos), "tree" (dfs, sdpor, ipb, idb) or "" (not split).
 //
-// Optimal DPOR (odpor) splits into subtrees only with HEDDLE_SPLIT_ODPOR
-// set (odsplit.go): the split is sound (TestParallelEqualsSequential), but
-// its units explore some tests more than once (readers(15): 49,692 runs
-// for 32,768; readers(11) 9,782 for 2,048 before late sequences went into
-// the units waiting), so by default an odpor test runs in one worker.
+// Optimal DPOR (odpor) splits into subtrees (odsplit.go) unless
+// HEDDLE_SPLIT_ODPOR=0: the split is sound (TestParallelEqualsSequential,
+// TestODSplitSweep) and makes the sequential runs on indexer and lastzero,
+// 9-12% more on the corpus, 12-24% more on features.txt's
+// TestReflectPipeline with two workers (benchmarks.md).
 func SplitKind(name string) string {
 	switch name {
 	case "random", "pct", "pos":
@@ -111,8 +111,8 @@ func SplitKind(name string) string {
 	case "dfs", "sdpor", "ipb", "idb":
 		return "tree"
 	case "odpor":
-		if os.Getenv("HEDDLE_SPLIT_ODPOR") != "" {
-			return "tree" // opt-in: see odsplit.go
+		if os.Getenv("HEDDLE_SPLIT_ODPOR") != "0" {
+			return "tree" // see odsplit.go
 		}
 	}
 	return ""

@@ -122,8 +122,8 @@ func TestParallelEqualsSequential(t *testing.T) {
 				}
 				limit := 3000
 				if name == "odpor" {
-					// Its units explore some programs many times over
-					// (gen2233: 14,466 runs for 401): not in a unit test.
+					// The larger programs are split by odSim in
+					// TestODSplitSweep (HEDDLE_FULL), in one process.
 					limit = 300
 				}
 				want := exploreUpTo(seq, limit, g.body)
