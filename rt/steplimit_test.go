@@ -179,3 +179,24 @@ func TestTimeBoundEndsTickerLivelock(t *testing.T) {
 		t.Errorf("a ticker left after the test returned: %v in %d steps", res.Bug, res.Steps)
 	}
 }
+
+// TestSleepLoopIsNotLong checks that a run past the step bound whose only
+// goroutine left running sleeps in a loop is not taken for a long
+// computation (Bug.Long: no poll, no timer fired, no sleep ended over its
+// second half): a sleep's end is a wait, as a timer's firing is. It was
+// not counted, and such a livelock was "too long to explore", not a bug.
+func TestSleepLoopIsNotLong(t *testing.T) {
+	lost := func() {
+		never := rt.MakeChan[chan bool](0)
+		rt.Go(func() {
+			for {
+				rt.Sleep(time.Microsecond)
+			}
+		})
+		rt.Recv(never)
+	}
+	res := engine.Run(engine.Config{StepLimit: 2000, NoLeaks: true}, first{}, lost)
+	if res.Bug == nil || res.Bug.Kind != engine.KindStepLimit || res.Bug.Long {
+		t.Fatalf("a sleep loop beside a lost wakeup: %+v in %d steps, want a steplimit bug that is not Long", res.Bug, res.Steps)
+	}
+}
