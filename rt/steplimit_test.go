@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"heddle.dev/internal/engine"
 	"heddle.dev/internal/strategy"
@@ -107,5 +108,95 @@ func TestStepBoundMessageSaysFairRun(t *testing.T) {
 		if res.Bug == nil || res.Bug.Message != c.want {
 			t.Errorf("FairSteps %d: %v, want %q", c.fairSteps, res.Bug, c.want)
 		}
+	}
+}
+
+// TestTimeBoundEndsTickerLivelock checks Config.TimeLimit: a test goroutine
+// waiting forever beside a ticker goroutine (ants' Tune losing its wakeup
+// while the pool's tickers run) ends once the virtual clock has passed the
+// bound, a few steps per tick, not at the step bound; a test that returns
+// within it, or a wait whose clock only polls move, is not ended by it;
+// and goroutines left ticking after the test returned are the leak
+// horizon's business, not the bound's.
+func TestTimeBoundEndsTickerLivelock(t *testing.T) {
+	const limit = 10 * time.Minute
+	ticker := func() {
+		for {
+			rt.Sleep(time.Second)
+		}
+	}
+	lost := func() {
+		never := rt.MakeChan[chan bool](0)
+		rt.Go(ticker)
+		rt.Recv(never)
+	}
+	res := engine.Run(engine.Config{StepLimit: 1000000, TimeLimit: limit, NoLeaks: true}, first{}, lost)
+	if res.Bug == nil || res.Bug.Kind != engine.KindStepLimit || !res.Bug.Clock {
+		t.Fatalf("lost wakeup beside a ticker: %v in %d steps, want a steplimit bug of the time bound", res.Bug, res.Steps)
+	}
+	// Two steps a tick (the wake-up, the next Sleep's), a tick a second.
+	if res.Steps > 2*int(limit/time.Second)+100 {
+		t.Errorf("ended after %d steps, want about %d", res.Steps, 2*int(limit/time.Second))
+	}
+	if want := engine.TimeLimitMessage(limit, res.Steps); res.Bug.Message != want {
+		t.Errorf("message %q, want %q", res.Bug.Message, want)
+	}
+	if res := engine.Run(engine.Config{StepLimit: 20000, NoLeaks: true}, first{}, lost); res.Bug == nil || res.Bug.Clock || res.Steps <= 20000 {
+		t.Errorf("without a time bound: %v in %d steps, want the step bound", res.Bug, res.Steps)
+	}
+
+	// Nine minutes of ticks, then the test returns: no bug.
+	short := func() {
+		done := rt.MakeChan[chan bool](0)
+		rt.Go(func() {
+			for i := 0; i < 9*60; i++ {
+				rt.Sleep(time.Second)
+			}
+			rt.Send(done, true)
+		})
+		rt.Recv(done)
+	}
+	if res := engine.Run(engine.Config{TimeLimit: limit, NoLeaks: true}, first{}, short); res.Bug != nil {
+		t.Errorf("a test of 9 minutes under a bound of 10: %v in %d steps", res.Bug, res.Steps)
+	}
+
+	// A busy-wait of an hour moves the clock by its polls only: the bound
+	// does not count them (natively, a poll may take less than the time
+	// heddle gives it).
+	busy := func() {
+		start := rt.Now()
+		for rt.Now().Sub(start) < time.Hour {
+			rt.Gosched()
+		}
+	}
+	if res := engine.Run(engine.Config{TimeLimit: limit, NoLeaks: true}, first{}, busy); res.Bug != nil {
+		t.Errorf("a busy-wait of an hour: %v in %d steps", res.Bug, res.Steps)
+	}
+
+	// The test returns at once; its ticker goes on after it.
+	left := func() { rt.Go(ticker) }
+	if res := engine.Run(engine.Config{TimeLimit: time.Second, NoLeaks: true}, first{}, left); res.Bug != nil && res.Bug.Clock {
+		t.Errorf("a ticker left after the test returned: %v in %d steps", res.Bug, res.Steps)
+	}
+}
+
+// TestSleepLoopIsNotLong checks that a run past the step bound whose only
+// goroutine left running sleeps in a loop is not taken for a long
+// computation (Bug.Long: no poll, no timer fired, no sleep ended over its
+// second half): a sleep's end is a wait, as a timer's firing is. It was
+// not counted, and such a livelock was "too long to explore", not a bug.
+func TestSleepLoopIsNotLong(t *testing.T) {
+	lost := func() {
+		never := rt.MakeChan[chan bool](0)
+		rt.Go(func() {
+			for {
+				rt.Sleep(time.Microsecond)
+			}
+		})
+		rt.Recv(never)
+	}
+	res := engine.Run(engine.Config{StepLimit: 2000, NoLeaks: true}, first{}, lost)
+	if res.Bug == nil || res.Bug.Kind != engine.KindStepLimit || res.Bug.Long {
+		t.Fatalf("a sleep loop beside a lost wakeup: %+v in %d steps, want a steplimit bug that is not Long", res.Bug, res.Steps)
 	}
 }

@@ -92,7 +92,9 @@ Flags:
 	-max-memory size end a run whose test binary's live heap grows past size,
 	                 failing the test with what grew (default 2GB; 0: no bound)
 	-timeout d       fail a test binary that runs longer than d (default 10m;
-	                 none with a time budget); 0 disables it
+	                 none with a time budget); 0 disables it. Also ends a
+	                 run whose test has not returned after d of virtual
+	                 time (default 10m, even with a time budget): steplimit
 	-parallel n      explore with n worker processes (default: the number of
 	                 CPUs): several packages and tests at once, and one
 	                 test's runs or tree split among them (random, pct, pos,
@@ -383,6 +385,11 @@ func exploreConfig(f *testFlags, outDir string, prog *build.Program, pkg *build.
 	cfg.Disable = append(cfg.Disable, splitList(f.disable)...)
 	cfg.LeakIgnore = splitList(f.leakIgnore)
 	cfg.MaxStarve = f.maxStarve
+	if f.timeoutSet {
+		// The virtual time a run may take (explore.DefaultTimeLimit,
+		// go test's default -timeout, otherwise); 0: no bound.
+		cfg.TimeLimit = f.timeout
+	}
 	cfg.Epoch = commandEpoch()
 	cfg.StrictTiming = f.strict
 	cfg.StrictNondeterminism = f.strictND

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"strings"
+	"time"
 	"unsafe"
 )
 
@@ -41,6 +42,10 @@ type Bug struct {
 	// heddle can tell, rather than a livelock (which polls, or is kept
 	// alive by timers).
 	Long bool
+	// Clock is set on a step-bound bug of a run ended by its time bound
+	// (Config.TimeLimit), not its step bound: the test function had not
+	// returned after that much virtual time.
+	Clock bool
 }
 
 //go:norace
@@ -136,4 +141,12 @@ func StepLimitMessage(limit, fairAfter, fairSteps int) string {
 		return msg + " (livelock, or a loop that never blocks: a fair schedule of the test had not ended after " + itoa(-fairSteps) + " steps either)"
 	}
 	return msg + " (livelock, or a loop that never blocks)"
+}
+
+// TimeLimitMessage is the message of a step-bound bug of a run ended by its
+// time bound limit (Config.TimeLimit) at step steps.
+func TimeLimitMessage(limit time.Duration, steps int) string {
+	return "time bound exceeded: the test had not returned after " + limit.String() +
+		" of virtual time (" + itoa(steps) + " scheduling steps; timers, not polls, moved the clock), which natively takes at least as long: " +
+		"go test's -timeout (10m by default) would end it (a livelock kept alive by timers, a lost wakeup beside a ticker, or a wait that long)"
 }

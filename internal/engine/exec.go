@@ -286,6 +286,16 @@ type Config struct {
 	TraceMax int
 
 	MaxStarve time.Duration
+	// TimeLimit, if not 0, ends a run whose test function has not returned
+	// once the virtual clock has advanced by more than TimeLimit, not
+	// counting the time polls and clock reads moved it by (e.polled), nor
+	// a synctest bubble's clock: a step-bound bug with Bug.Clock set. The
+	// clock advances only to a timer's deadline, and natively no timer
+	// fires before it: the same schedule takes at least as long natively,
+	// where go test's -timeout (10 minutes by default) ends it. ants' Tune
+	// lost its wakeup with two tickers keeping the run alive, 17 steps per
+	// virtual second: the step bound came after 16 hours of virtual time.
+	TimeLimit time.Duration
 	// Horizon is how far virtual time may advance after the test function
 	// returned, to let leftover goroutines finish, before the ones still
 	// blocked or running are leaks (default one minute); see afterMain.

@@ -213,6 +213,11 @@ func (e *Exec) pick() *G {
 			e.res.Bug = &Bug{Kind: KindStepLimit, Message: StepLimitMessage(e.cfg.StepLimit, e.cfg.FairAfter, e.cfg.FairSteps), G: c.G, Long: e.waits == e.waitsAtHalf}
 			return nil
 		}
+		if lim := e.cfg.TimeLimit; lim > 0 && !e.mainDone && e.now-e.polled > lim {
+			e.res.Truncated = true
+			e.res.Bug = &Bug{Kind: KindStepLimit, Message: TimeLimitMessage(lim, e.steps), G: c.G, Clock: true}
+			return nil
+		}
 		if c.Timer != nil {
 			if c.Early == 0 && !e.overdue && c.Timer.bubble == nil && c.Timer.when > e.idleAt {
 				e.idleAt = c.Timer.when // no goroutine could run: none is starved

@@ -248,6 +248,7 @@ func (e *Exec) Sleep(d time.Duration) {
 	}
 	e.stopTimer(t)
 	e.cur.spins++ // sleeping in a loop is polling
+	e.waits++     // and time passed: no long computation (Bug.Long)
 }
 
 // NewTimer models time.NewTimer with a *time.Timer whose channel heddle

@@ -29,6 +29,11 @@ type Config struct {
 	RunTimeout time.Duration // wall time without progress before "blocked outside heddle's control"
 	MaxStarve  time.Duration // how long a timer may fire early, starving runnable goroutines
 	PCTDepth   int           // d of PCT
+	// TimeLimit ends a run whose test has not returned after that much
+	// virtual time (engine.Config.TimeLimit; 0: no bound): go test's
+	// default -timeout, 10 minutes, unless heddle test's -timeout says
+	// otherwise. A steplimit bug.
+	TimeLimit time.Duration
 	// MaxMemory bounds the live heap of the test binary, in bytes: a run
 	// that grows it past the bound is ended, and the test fails with
 	// what grew. 0: no bound.
@@ -158,6 +163,10 @@ type Config struct {
 	Group []string `json:",omitempty"`
 }
 
+// DefaultTimeLimit is the default of Config.TimeLimit: go test's default
+// -timeout.
+const DefaultTimeLimit = 10 * time.Minute
+
 // DefaultMaxMemory is the default bound of a test binary's live heap: 2 GiB.
 const DefaultMaxMemory = 2 << 30
 
@@ -172,6 +181,7 @@ func DefaultConfig() Config {
 		StepLimit:  1000000,
 		RunTimeout: 10 * time.Second,
 		MaxStarve:  100 * time.Millisecond,
+		TimeLimit:  DefaultTimeLimit,
 		PCTDepth:   3,
 		MaxMemory:  DefaultMaxMemory,
 		OutDir:     os.TempDir(),

@@ -319,8 +319,10 @@ func (x *explorer) run() {
 			x.runs--
 			break
 		}
-		if b := res.Bug; b != nil && b.Kind == engine.KindStepLimit && name != "replay" && !x.disabled(engine.KindStepLimit) {
-			// A long test, or a livelock? (steplimit.go)
+		if b := res.Bug; b != nil && b.Kind == engine.KindStepLimit && !b.Clock && name != "replay" && !x.disabled(engine.KindStepLimit) {
+			// A long test, or a livelock? (steplimit.go) Not asked of a
+			// run ended by its time bound: natively, go test's -timeout
+			// ends it either way.
 			res, rs = x.pastBound(run, res, rs, engine.Config{Seed: randSeed, Record: x.needsRecord, Trace: trace})
 			if res.Interrupted || res.OverTime && cfg.Unit != nil {
 				// As above: not a run.
@@ -560,6 +562,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	x.output.newRun()
 	ec.NoLeaks = x.disabled(engine.KindLeak)
 	ec.MaxStarve = x.cfg.MaxStarve
+	ec.TimeLimit = x.cfg.TimeLimit
 	ec.Epoch = x.cfg.Epoch
 	ec.Progress = &x.progress
 	ec.Pool = &x.pool

@@ -679,7 +679,11 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 			state = "called os.Exit here"
 		case bug.G == g && bug.Kind == engine.KindStepLimit:
 			op := g.Pending()
-			state = fmt.Sprintf("still running at the step bound: %s%s", describe(op), x.at(op.PC))
+			bound := "step"
+			if bug.Clock {
+				bound = "time"
+			}
+			state = fmt.Sprintf("still running at the %s bound: %s%s", bound, describe(op), x.at(op.PC))
 			if fn := funcName(op.PC); fn != "" {
 				state += " in " + fn
 			}

@@ -54,6 +54,7 @@ const fairCap = 10
 type fairRun struct {
 	steps int    // how many steps it took (when it ended, or was cut)
 	ended bool   // it ended by itself within its bound
+	timed bool   // it did not: its time bound (Config.TimeLimit) ended it
 	cut   string // what cut it (the time budget, the memory bound): nothing is known
 }
 
@@ -88,6 +89,8 @@ func (x *explorer) measureFair(seed uint64) *fairRun {
 		f.cut = "the time budget"
 	case res.Bug == nil || res.Bug.Kind != engine.KindStepLimit:
 		f.ended = true
+	case res.Bug.Clock:
+		f.steps, f.timed = res.Steps, true // the time bound, not the step bound, ended it
 	default:
 		f.steps = x.measureCap // it ends on the step past its bound
 	}
@@ -167,6 +170,9 @@ func (x *explorer) pastBound(run int, res *engine.Result, rs *runT, ec engine.Co
 
 // fairText says what fair run f of a test bounded to limit steps did.
 func fairText(f *fairRun, limit int) string {
+	if !f.ended && f.timed {
+		return fmt.Sprintf("had not ended after %d steps, when its virtual clock passed the time bound: it does not end even when no goroutine is starved", f.steps)
+	}
 	if !f.ended {
 		return fmt.Sprintf("had not ended after %d steps (%d times the bound): it does not end even when no goroutine is starved", f.steps, fairCap)
 	}
