@@ -135,3 +135,12 @@ func (c *DelayChecker) Check(p *engine.Point, maxBudget int) (full, kept int, er
 	}
 	return len(order), kept, nil
 }
+
+// NodeInts returns the number of nodes on d's stack and the ints their
+// order and cost arrays hold (their capacities).
+func NodeInts(d *DFS) (nodes, ints int) {
+	for _, nd := range d.stack {
+		ints += cap(nd.order) + cap(nd.costs)
+	}
+	return len(d.stack), ints
+}
