@@ -103,3 +103,44 @@ func refDelayCost(p *engine.Point, ok []int, i int) int {
 	}
 	return cost
 }
+
+// DelayChecker compares delayChoices with what it replaced in DFS.Choose:
+// allowedTo, rrOrderFrom from yieldStart, delayCosts over the whole order,
+// and the choices whose cost is over the budget dropped.
+type DelayChecker struct{ spin spinTracker }
+
+// Check compares the two at p for budgets 0 to maxBudget, and returns the
+// number of choices the two passes looked at (the whole order's length,
+// once) and delayChoices kept, over the budgets.
+func (c *DelayChecker) Check(p *engine.Point, maxBudget int) (full, kept int, err error) {
+	c.spin.observe(p)
+	ok := c.spin.allowedTo(nil, p)
+	order := rrOrderFrom(nil, p, ok, yieldStart(p))
+	costs := delayCosts(nil, p, ok, order)
+	for b := 0; b <= maxBudget; b++ {
+		var wo, wc []int
+		wleft := false
+		for k, j := range order {
+			if costs[k] > b {
+				wleft = true
+				continue
+			}
+			wo, wc = append(wo, j), append(wc, costs[k])
+		}
+		o, cs, left := c.spin.delayChoices(nil, nil, p, yieldStart(p), b)
+		if fmt.Sprint(o, cs, left) != fmt.Sprint(wo, wc, wleft) {
+			return 0, 0, fmt.Errorf("budget %d, %d choices, start %d: delayChoices gives order %v costs %v left %v, want %v %v %v", b, len(p.Choices), yieldStart(p), o, cs, left, wo, wc, wleft)
+		}
+		kept += len(o)
+	}
+	return len(order), kept, nil
+}
+
+// NodeInts returns the number of nodes on d's stack and the ints their
+// order and cost arrays hold (their capacities).
+func NodeInts(d *DFS) (nodes, ints int) {
+	for _, nd := range d.stack {
+		ints += cap(nd.order) + cap(nd.costs)
+	}
+	return len(d.stack), ints
+}

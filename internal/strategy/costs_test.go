@@ -1,6 +1,7 @@
 package strategy_test
 
 import (
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -60,6 +61,82 @@ func (c *costChecker) Choose(p *engine.Point) int {
 	if c.err == nil {
 		c.err = strategy.CheckOrderAndCosts(p)
 		c.points++
+	}
+	return c.s.Choose(p)
+}
+
+// TestDelayChoicesMatchesFullPass checks, at every scheduling point of
+// random, PCT and IDB runs of the differential corpus (spin loops, select
+// cases, early timers, hundreds of goroutines), that the choices IDB's
+// nodes keep, found without a pass over every choice, are those of the
+// full pass for budgets 0 to 3: the same choices in the same order, with
+// the same costs, and the same verdict on whether one was left out.
+func TestDelayChoicesMatchesFullPass(t *testing.T) {
+	progs := append(corpus(), corpusProgram{"many", 0, func(*outcome) {
+		// 300 goroutines enabled at once, some spinning on a flag.
+		var flag atomic.Int32
+		done := rt.MakeChan[chan int](300)
+		for i := 0; i < 300; i++ {
+			i := i
+			rt.Go(func() {
+				if i%7 == 0 {
+					for rt.AtomicW(&flag).Load() == 0 {
+						rt.Gosched()
+					}
+				}
+				if i%3 == 0 {
+					rt.Sleep(time.Microsecond)
+				}
+				rt.Send(done, i)
+			})
+		}
+		for i := 0; i < 300; i++ {
+			if i == 100 {
+				rt.AtomicW(&flag).Store(1)
+			}
+			rt.Recv(done)
+		}
+	}})
+	points, full, kept := 0, 0, 0
+	for _, p := range progs {
+		for seed := int64(1); seed <= 3; seed++ {
+			var s engine.Strategy = strategy.NewRandom(seed)
+			switch seed {
+			case 2:
+				s = strategy.NewPCT(seed, 3)
+			case 3:
+				s = strategy.NewIDB(2)
+			}
+			c := &delayChecker{s: s}
+			for run := 1; run <= 2 && c.Begin(run); run++ {
+				c.End(engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, StepLimit: 5000}, c, func() { p.body(&outcome{}) }))
+				if c.err != nil {
+					t.Fatalf("%s, seed %d, run %d: %v", p.name, seed, run, c.err)
+				}
+			}
+			points, full, kept = points+c.points, full+c.full, kept+c.kept
+		}
+	}
+	if full < 100000 {
+		t.Errorf("%d choices at %d points, want the points of many goroutines", full, points)
+	}
+	t.Logf("%d scheduling points checked: %d choices in the full passes, %d kept over 4 budgets", points, full, kept)
+}
+
+type delayChecker struct {
+	s                  engine.Strategy
+	check              strategy.DelayChecker
+	err                error
+	points, full, kept int
+}
+
+func (c *delayChecker) Begin(run int) bool   { return c.s.Begin(run) }
+func (c *delayChecker) End(r *engine.Result) { c.s.End(r) }
+func (c *delayChecker) Choose(p *engine.Point) int {
+	if c.err == nil {
+		full, kept, err := c.check.Check(p, 3)
+		c.err = err
+		c.points, c.full, c.kept = c.points+1, c.full+full, c.kept+kept
 	}
 	return c.s.Choose(p)
 }

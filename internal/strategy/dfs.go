@@ -26,6 +26,10 @@ type DFS struct {
 
 	cost  costsFunc // nil: unbounded
 	bound int
+	// delay is set when cost is delayCosts: a node's choices within the
+	// bound are then found without a pass over every choice
+	// (delayChoices).
+	delay bool
 	unit  string // "preemptions", "delays"
 
 	stack []dfsNode
@@ -81,7 +85,7 @@ func NewDFS(maxDepth int) *DFS { return &DFS{MaxDepth: maxDepth} }
 func NewBoundedDFS(delay bool, bound int) *DFS {
 	d := &DFS{bound: bound, cost: preemptionCosts, unit: "preemptions"}
 	if delay {
-		d.cost, d.unit = delayCosts, "delays"
+		d.cost, d.unit, d.delay = delayCosts, "delays", true
 	}
 	return d
 }
@@ -120,16 +124,23 @@ func (d *DFS) Choose(p *engine.Point) int {
 		}
 		return nd.order[nd.next]
 	}
-	ok := d.spin.allowedTo(d.okBuf, p)
-	order := rrOrderFrom(d.orderBuf, p, ok, yieldStart(p))
-	d.okBuf, d.orderBuf = ok, order
-	var costs []int
-	if d.cost != nil {
-		costs = d.cost(d.costBuf, p, ok, order)
-		d.costBuf = costs
+	var order, costs []int
+	left := false // an allowed choice is not in order (delay: its cost)
+	if d.delay {
+		// The choices within the bound only, with their costs.
+		order, costs, left = d.spin.delayChoices(d.orderBuf, d.costBuf, p, yieldStart(p), d.bound-d.cur)
+		d.orderBuf, d.costBuf = order, costs
+	} else {
+		ok := d.spin.allowedTo(d.okBuf, p)
+		order = rrOrderFrom(d.orderBuf, p, ok, yieldStart(p))
+		d.okBuf, d.orderBuf = ok, order
+		if d.cost != nil {
+			costs = d.cost(d.costBuf, p, ok, order)
+			d.costBuf = costs
+		}
 	}
 	if d.MaxDepth > 0 && i >= d.MaxDepth {
-		if len(order) > 1 {
+		if len(order) > 1 || left {
 			d.skipped = true
 		}
 		if costs != nil {
@@ -158,6 +169,9 @@ func (d *DFS) Choose(p *engine.Point) int {
 	}
 	if d.sub != nil {
 		nd.keys = choiceKeys(p)
+	}
+	if left {
+		d.skipped = true
 	}
 	for k, j := range order {
 		c := 0

@@ -32,6 +32,8 @@ const spinLimit = 2
 type spinTracker struct {
 	exec *engine.Exec
 	gs   map[*engine.G]*spinState
+
+	sleepers []int // delayChoices' scratch slice
 }
 
 type spinState struct {
@@ -351,4 +353,126 @@ func delayCosts(dst []int, p *engine.Point, ok, order []int) []int {
 		k++
 	}
 	return out
+}
+
+// delayChoices is allowedTo, rrOrderFrom (from start), delayCosts and
+// a bound's filter in one: it appends to order and costs the choices of p
+// an exhaustive strategy may take whose delay cost is at most budget, in
+// round-robin order, with their costs, and reports whether an allowed
+// choice was left out for its cost. It looks at the choices it keeps and
+// at most one goroutine past them (and at spinning goroutines on the way),
+// not at every choice: with a budget of b delays, only the first b+1
+// goroutines in round-robin order can be taken. Delay bounding's nodes
+// took O(choices) a point, and as much memory, with thousands of
+// goroutines enabled (pond's tests start 10,000).
+//
+// p's choices are the goroutines that can run, in creation order, then
+// the timer choices (engine.Point): timers, and sleepers waking. A sleeper
+// that does not wake early is a goroutine in round-robin order: the
+// sleepers are merged, by creation index, into the rotation of the
+// goroutines, whose start a binary search finds.
+func (t *spinTracker) delayChoices(order, costs []int, p *engine.Point, start, budget int) ([]int, []int, bool) {
+	ch := p.Choices
+	nt := len(ch) // the first timer choice
+	for nt > 0 && timerPart(ch[nt-1]) {
+		nt--
+	}
+	xs := t.sleepers[:0] // the sleepers waking on time, by creation index
+	for j := nt; j < len(ch); j++ {
+		if !isTimerChoice(ch[j]) {
+			xs = append(xs, j)
+			for a := len(xs) - 1; a > 0 && ch[xs[a]].G.Index < ch[xs[a-1]].G.Index; a-- {
+				xs[a], xs[a-1] = xs[a-1], xs[a]
+			}
+		}
+	}
+	t.sleepers = xs
+	ngs := len(p.Exec.Gs())
+	if ngs == 0 {
+		ngs = 1
+	}
+	dist := func(j int) int { return ((ch[j].G.Index-start)%ngs + ngs) % ngs }
+	gs := sort.Search(nt, func(a int) bool { return ch[a].G.Index >= start })
+	xsp := sort.Search(len(xs), func(a int) bool { return ch[xs[a]].G.Index >= start })
+	o, c := order, costs
+	for _, all := range [...]bool{false, true} {
+		// all: no choice was allowed (every goroutine spins), so every
+		// one is (allowedTo).
+		o, c = order[:0], costs[:0]
+		left, some := false, false
+		blocks := 0 // allowed goroutines passed before the current one
+		var cur *engine.G
+		k := 0 // the choice's rank among its goroutine's
+		for gi, xi := 0, 0; gi < nt || xi < len(xs); {
+			// The next goroutine choice in round-robin order: of the
+			// rotations of the goroutines and of the sleepers, the one
+			// nearer start.
+			j := -1
+			if gi < nt {
+				j = (gs + gi) % nt
+			}
+			if xi < len(xs) {
+				if x := xs[(xsp+xi)%len(xs)]; j < 0 || dist(x) < dist(j) {
+					j = x
+				}
+			}
+			if j >= nt {
+				xi++
+			} else {
+				gi++
+			}
+			g := ch[j].G
+			if !all && t.spinning(g) {
+				continue
+			}
+			some = true
+			if g != cur {
+				if cur != nil {
+					blocks++
+				}
+				cur, k = g, 0
+			}
+			if blocks > budget {
+				// Every choice from here on costs more.
+				return o, c, true
+			}
+			if cost := blocks + k; cost <= budget {
+				o, c = append(o, j), append(c, cost)
+			} else {
+				left = true
+			}
+			k++
+		}
+		if cur != nil {
+			blocks++
+		}
+		timers := 0
+		for j := nt; j < len(ch); j++ {
+			if !isTimerChoice(ch[j]) {
+				continue
+			}
+			if g := ch[j].G; !all && g != nil && t.spinning(g) {
+				continue
+			}
+			some = true
+			if cost := blocks + timers; cost <= budget {
+				o, c = append(o, j), append(c, cost)
+			} else {
+				left = true
+			}
+			timers++
+		}
+		if some {
+			return o, c, left
+		}
+	}
+	return o, c, false
+}
+
+// timerPart reports whether c is one of a point's timer choices, which
+// come after the goroutines that can run (engine.Point): a timer firing,
+// or a sleeper waking (a sleeping goroutine is a choice only through its
+// timer).
+func timerPart(c engine.Choice) bool {
+	return c.Timer != nil || c.G == nil || c.G.PendingKind() == engine.OpSleep
 }

@@ -37,8 +37,7 @@ type PCT struct {
 	n, k int // learned bounds
 
 	rng        *rng
-	gprio      []float64          // goroutines' priorities, by index
-	gset       []bool             // which of gprio are set
+	gs         []pctG             // by goroutine index
 	tprio      map[string]float64 // timers' priorities, by choice key
 	change     []int              // change points, in scheduling points
 	points     int                // scheduling points so far in this run
@@ -48,8 +47,16 @@ type PCT struct {
 	m      int     // the longest run of the block in which no goroutine was starved
 	top    float64 // the last priority given to a starved goroutine
 	forced bool    // a starved goroutine was run in this run
-	passed []int32 // by goroutine index: the points it was passed over since its step since[i]
-	since  []int   // by goroutine index: its LastStep when passed was counted from
+}
+
+// pctG is what PCT keeps of a goroutine, in one place: Choose looks at
+// every choice's at every point, and four arrays by goroutine index cost
+// up to four cache misses a choice with thousands of goroutines enabled.
+type pctG struct {
+	prio   float64 // its priority, if set
+	since  int     // its LastStep when passed was counted from
+	passed int32   // the points it was passed over since its step since
+	set    bool    // prio is set
 }
 
 // starveMin is the least number of scheduling points in a row that PCT
@@ -75,11 +82,8 @@ func (s *PCT) Begin(run int) bool {
 		s.n, s.k, s.m = 2, 16, 0 // NewPCT's guesses
 	}
 	s.rng = runRNG(s.seed, run)
-	for i := range s.gset {
-		s.gset[i] = false
-	}
-	for i := range s.since {
-		s.since[i] = -1
+	for i := range s.gs {
+		s.gs[i].set, s.gs[i].since = false, -1
 	}
 	s.top = float64(s.d + s.n)
 	s.forced = false
@@ -111,9 +115,8 @@ func (s *PCT) priority(c engine.Choice) float64 {
 		}
 		return p
 	}
-	i := c.G.Index
-	if i < len(s.gset) && s.gset[i] {
-		return s.gprio[i]
+	if i := c.G.Index; i < len(s.gs) && s.gs[i].set {
+		return s.gs[i].prio
 	}
 	p := s.draw()
 	s.setPriority(c, p)
@@ -133,29 +136,23 @@ func (s *PCT) setPriority(c engine.Choice, p float64) {
 		s.tprio[id(c)] = p
 		return
 	}
-	i := c.G.Index
-	for len(s.gset) <= i {
-		s.gset = append(s.gset, false)
-		s.gprio = append(s.gprio, 0)
+	g := s.goroutine(c.G.Index)
+	g.prio, g.set = p, true
+}
+
+// goroutine returns what PCT keeps of the goroutine of index i.
+func (s *PCT) goroutine(i int) *pctG {
+	for len(s.gs) <= i {
+		s.gs = append(s.gs, pctG{since: -1})
 	}
-	s.gprio[i], s.gset[i] = p, true
+	return &s.gs[i]
 }
 
 // Choose implements engine.Strategy.
 func (s *PCT) Choose(p *engine.Point) int {
 	s.points++
-	starved := s.starved(p)
+	best, starved := s.pass(p)
 	for {
-		best, bestP := -1, 0.0
-		for i, c := range p.Choices {
-			if c.Early > 0 && !s.earlyAllow {
-				continue
-			}
-			pr := s.priority(c)
-			if best < 0 || pr > bestP {
-				best, bestP = i, pr
-			}
-		}
 		if best < 0 {
 			best = 0
 		}
@@ -168,6 +165,7 @@ func (s *PCT) Choose(p *engine.Point) int {
 			}
 		}
 		if demoted {
+			best = s.best(p)
 			continue
 		}
 		if starved >= 0 && p.Choices[starved].G != p.Choices[best].G {
@@ -195,36 +193,69 @@ func (s *PCT) Choose(p *engine.Point) int {
 // none for that long, and at least starveMin, or starvePerG per goroutine.
 func (s *PCT) starveBound() int { return max(s.m, starveMin, starvePerG*s.n) }
 
-// starved counts, for every goroutine that can run at p, one more point
-// at which it could run since its last step, and returns the index of the
-// first choice of the goroutine passed over longest if that is
-// starveBound points or more, else -1. Timers, and sleepers that would
-// wake early, are not counted: they wait for time to pass, not for a
-// processor.
-func (s *PCT) starved(p *engine.Point) int {
+// best returns the index of the choice of highest priority (the first,
+// among equals), drawing the priorities not drawn yet in choice order, or
+// -1 when no choice may be taken (early firings only, not allowed in this
+// run).
+func (s *PCT) best(p *engine.Point) int {
+	best, bestP := -1, 0.0
+	for i, c := range p.Choices {
+		if c.Early > 0 && !s.earlyAllow {
+			continue
+		}
+		if pr := s.priority(c); best < 0 || pr > bestP {
+			best, bestP = i, pr
+		}
+	}
+	return best
+}
+
+// pass returns best, and the index of the first choice of the goroutine
+// passed over longest if that is starveBound points or more, else -1,
+// in one pass over the choices: it counts, for every goroutine that can
+// run at p, one more point at which it could run since its last step.
+// Timers, and sleepers that would wake early, are not counted: they wait
+// for time to pass, not for a processor. With thousands of goroutines
+// enabled, two passes (and four arrays by goroutine) were most of a PCT
+// run (pond's TestResultPoolMetrics). The priorities are drawn in the
+// order best draws them: the count draws nothing.
+func (s *PCT) pass(p *engine.Point) (best, starved int) {
 	bound := int32(min(s.starveBound(), 1<<30))
-	starved, most := -1, int32(0)
+	best, starved = -1, -1
+	bestP, most := 0.0, int32(0)
 	var prev *engine.G
 	for i, c := range p.Choices {
 		g := c.G
-		if g == nil || c.Early > 0 || g == prev {
-			continue // a timer, an early waking, or a goroutine's next select case
+		if g != nil && c.Early == 0 && g != prev {
+			// starved's count (a goroutine's next select case is not
+			// counted again).
+			prev = g
+			pg := s.goroutine(g.Index)
+			if ls := g.LastStep(); pg.since != ls {
+				pg.since, pg.passed = ls, 0 // it ran since: count again
+			}
+			if n := pg.passed; n >= bound && n > most {
+				starved, most = i, n
+			}
+			pg.passed++ // if it runs now, its LastStep changes: reset above
+			pr := pg.prio
+			if !pg.set {
+				pr = s.draw()
+				pg.prio, pg.set = pr, true
+			}
+			if best < 0 || pr > bestP {
+				best, bestP = i, pr
+			}
+			continue
 		}
-		prev = g
-		j := g.Index
-		for len(s.since) <= j {
-			s.since = append(s.since, -1)
-			s.passed = append(s.passed, 0)
+		if c.Early > 0 && !s.earlyAllow {
+			continue
 		}
-		if ls := g.LastStep(); s.since[j] != ls {
-			s.since[j], s.passed[j] = ls, 0 // it ran since: count again
+		if pr := s.priority(c); best < 0 || pr > bestP {
+			best, bestP = i, pr
 		}
-		if n := s.passed[j]; n >= bound && n > most {
-			starved, most = i, n
-		}
-		s.passed[j]++ // if it runs now, its LastStep changes: reset above
 	}
-	return starved
+	return best, starved
 }
 
 // End implements engine.Strategy.
