@@ -13,7 +13,7 @@
 #   whether the two "ok" lines are the same but for their runs (the proof,
 #     the bugs).
 # usage: measure.sh HEDDLE [TEST...]   (run in this directory, docs/parbench)
-# STRATEGIES="dfs ipb" measures those only; HEDDLE_SPLIT_ODPOR=0 keeps odpor in one worker.
+# STRATEGIES="dfs ipb" measures those only; HEDDLE_SPLIT_ODPOR=1 splits odpor.
 H=${1:-heddle}
 shift
 tests=${*:-TestReaders15 TestLastzero11 TestIndexer15}
