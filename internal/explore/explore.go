@@ -773,6 +773,8 @@ func (x *explorer) avoided(s *schedule.Schedule, seed uint64, rs *runT) {
 		e.Kind = "settled" // the target returned without the bug
 	case res.OverMemory != "" || res.OverTime || (res.Bug != nil && res.Bug.Kind == engine.KindStepLimit && s.Kind != engine.KindStepLimit):
 		e.Kind = "unknown"
+	case b != nil && b.Kind == engine.KindStepLimit && b.Clock:
+		e.Kind, e.Key = b.Kind, clockPlace
 	case b != nil:
 		e.Kind, e.Key = b.Kind, x.where(b)
 	}

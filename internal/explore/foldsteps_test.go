@@ -52,3 +52,52 @@ func TestFoldSteps(t *testing.T) {
 		t.Errorf("three rounds of three steps folded: %s", got)
 	}
 }
+
+// TestFoldStepsLoose checks that goroutines looping on their tickers, in
+// an order that varies from round to round (ants' purge and ticktock after
+// a lost wakeup, corpus report 37), fold into their first round and a
+// note, leaving room for the steps that led to the hang.
+func TestFoldStepsLoose(t *testing.T) {
+	g0, g1, g2 := &engine.G{ID: "g0"}, &engine.G{ID: "g0.1"}, &engine.G{ID: "g0.2"}
+	var tr []engine.Step
+	add := func(g *engine.G, k engine.OpKind, pc uintptr) {
+		tr = append(tr, engine.Step{N: len(tr), G: g, Kind: k, Case: -1, PC: pc})
+	}
+	for i := 0; i < 10; i++ { // the test's own steps, each once
+		add(g0, engine.OpLock, uintptr(100+i))
+	}
+	tick := func(g *engine.G, pc uintptr) {
+		add(nil, engine.OpTimerFire, pc)
+		add(g, engine.OpRecv, pc+1)
+		add(g, engine.OpLock, pc+2)
+		add(g, engine.OpUnlock, pc+3)
+	}
+	for i := 0; i < 50; i++ { // two tickers, their rounds in varying order
+		if i%3 == 0 {
+			tick(g2, 20)
+			tick(g1, 10)
+		} else {
+			tick(g1, 10)
+			tick(g2, 20)
+		}
+	}
+	ls := foldSteps(tr, 40)
+	var notes, shown int
+	for _, l := range ls {
+		if l.repeats > 0 {
+			notes++
+			if !l.loose || l.period != 8 || l.repeats != 400-8 || tr[l.i].N != len(tr)-1 {
+				t.Errorf("note %+v, want a loose fold of 8 steps, 392 more to step %d", l, len(tr)-1)
+			}
+			continue
+		}
+		shown++
+	}
+	if notes != 1 || shown != 18 || ls[0].i != 0 {
+		t.Errorf("%d notes, %d steps shown from step %d; want 1 note and the 10 steps of the test, then a round of 8", notes, shown, ls[0].i)
+	}
+	// A loop without three rounds is not folded.
+	if start, _ := looseLoop(tr[:10+8*2]); start >= 0 {
+		t.Errorf("two rounds folded from step %d", start)
+	}
+}

@@ -204,11 +204,17 @@ func (x *explorer) g0Origin() string {
 }
 
 // title is the title of a bug's report.
-func (x *explorer) title(kind string) string {
-	if x.cfg.Main && kind == engine.KindFail {
+func (x *explorer) title(bug *engine.Bug) string {
+	if x.cfg.Main && bug.Kind == engine.KindFail {
 		return "FAILURE"
 	}
-	return kindTitle(kind)
+	if bug.Kind == engine.KindStepLimit && bug.Clock {
+		// Ended by its time bound, not its step bound: say what
+		// happened (ants' Tune was "STEP BOUND EXCEEDED" after 10,358
+		// of a million steps).
+		return "TIME BOUND EXCEEDED"
+	}
+	return kindTitle(bug.Kind)
 }
 
 // scheduleExtra is what a schedule records besides the test: for heddle

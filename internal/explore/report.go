@@ -168,7 +168,9 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	if !fresh {
 		x.before[len(x.before)-1] = fmt.Sprintf("%d:replay+early", run)
 	}
-	switch x.earlyNeeded(bug2, keys, res2.Steps, took, seed, firings) {
+	need, needed := x.earlyNeeded(bug2, keys, res2.Steps, took, seed, firings)
+	firings = needed
+	switch need {
 	case earlyBug:
 		header := "this bug needs a timer of the code under test to fire early, as it can on a slow or loaded machine"
 		if bug2.Kind == engine.KindLeak && !anyCodeTimer(firings) {
@@ -552,7 +554,7 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 	if x.cfg.ReportRun && x.schedStrategy != "" {
 		strat = x.schedStrategy // the exploration's, not "replay"
 	}
-	fmt.Fprintf(b, "heddle: %s in %s (run %d, %d steps, strategy %s, seed %d)\n", x.title(bug.Kind), x.name(), run, res.Steps, strat, x.cfg.Seed)
+	fmt.Fprintf(b, "heddle: %s in %s (run %d, %d steps, strategy %s, seed %d)\n", x.title(bug), x.name(), run, res.Steps, strat, x.cfg.Seed)
 	msg := bug.Message
 	if bug.Kind == engine.KindLeak && len(bug.Running) == 0 && len(bug.Blocked) > 0 {
 		ticking := 0
@@ -923,6 +925,10 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 		fmt.Fprintf(b, "  (the enabled choices of the first %d steps were not kept, to bound the replay's memory)\n", res.EnabledFrom)
 	}
 	for _, l := range shown {
+		if l.repeats > 0 && l.loose {
+			fmt.Fprintf(b, "         (the loop of the %d steps above goes on, in varying order, for %d more %s, to step %d)\n", l.period, l.repeats, plural(l.repeats, "step", "steps"), tr[l.i].N)
+			continue
+		}
 		if l.repeats > 0 {
 			what := "step above repeats"
 			if l.period > 1 {
@@ -963,6 +969,9 @@ type stepLine struct {
 	i               int
 	period, repeats int
 	round           bool // a step of the round a note folds
+	// loose: the note folds a loop whose steps repeat in varying order
+	// (looseLoop): period is its first round, repeats the steps after it.
+	loose bool
 }
 
 // maxPeriod is the longest loop, in steps, whose repetitions a report
@@ -979,14 +988,10 @@ const minFolded = 8
 // a livelock, would otherwise fill the lines with one loop, and hide the
 // steps that led to it.
 func foldSteps(tr []engine.Step, max int) []stepLine {
-	same := func(i, j int) bool {
-		a, b := tr[i], tr[j]
-		return a.G == b.G && a.Kind == b.Kind && a.Case == b.Case && a.Timer == b.Timer && a.PC == b.PC
-	}
-	var rev []stepLine
-	for end := len(tr) - 1; end >= 0 && len(rev) < max; {
-		// The period whose repetitions ending at end cover the most steps.
-		best, bestLen := 0, 0
+	same := func(i, j int) bool { return sameStep(tr[i], tr[j]) }
+	// period is the loop whose repetitions ending at end cover the most
+	// steps, and how many (0: none).
+	period := func(end int) (best, bestLen int) {
 		for p := 1; p <= maxPeriod && p <= end+1; p++ {
 			n := p // steps covered: the last round, and each that matches the one after it
 			for end-n >= 0 && same(end-n, end-n+p) {
@@ -996,6 +1001,28 @@ func foldSteps(tr []engine.Step, max int) []stepLine {
 				}
 			}
 		}
+		return best, bestLen
+	}
+	var rev []stepLine
+	end := len(tr) - 1
+	if start, round := looseLoop(tr); start >= 0 {
+		if _, exact := period(end); len(tr)-start > exact+round {
+			// (An exact period covering all but a round of it shows
+			// better.)
+			// Goroutines kept alive by their tickers, each looping on
+			// its own, in an order that changes from round to round
+			// (ants' purge and ticktock after a lost wakeup): no exact
+			// period, one loop all the same. Its first round shows,
+			// then a note.
+			rev = append(rev, stepLine{i: end, period: round, repeats: len(tr) - start - round, loose: true})
+			for i := start + round - 1; i >= start; i-- {
+				rev = append(rev, stepLine{i: i, round: true})
+			}
+			end = start - 1
+		}
+	}
+	for end >= 0 && len(rev) < max {
+		best, bestLen := period(end)
 		if best == 0 {
 			rev = append(rev, stepLine{i: end})
 			end--
@@ -1022,6 +1049,97 @@ func foldSteps(tr []engine.Step, max int) []stepLine {
 		rev = rev[1:] // a note whose round was cut
 	}
 	return rev
+}
+
+// sameStep reports whether two steps are the same step of a loop: the
+// same goroutine doing the same thing at the same place.
+func sameStep(a, b engine.Step) bool {
+	return a.G == b.G && a.Kind == b.Kind && a.Case == b.Case && a.Timer == b.Timer && a.PC == b.PC
+}
+
+// looseLoop finds the loop a trace ends with when its steps repeat in an
+// order that varies (goroutines on tickers, each looping on its own):
+// start is the earliest step from which every step to the end is one
+// (sameStep) that happens at least three times from there, of at most
+// maxPeriod distinct ones, and round the length of its first round (the
+// steps from start until each of them has happened once). start is -1
+// when there is no such loop of at least three rounds, or it would fold
+// fewer than minFolded steps.
+func looseLoop(tr []engine.Step) (start, round int) {
+	var kinds []engine.Step // the distinct steps, few
+	var counts []int
+	short := 0 // distinct steps seen fewer than three times
+	start = -1
+	for i := len(tr) - 1; i >= 0; i-- {
+		k := -1
+		for j := range kinds {
+			if sameStep(kinds[j], tr[i]) {
+				k = j
+				break
+			}
+		}
+		if k < 0 {
+			if len(kinds) == maxPeriod {
+				break
+			}
+			kinds, counts = append(kinds, tr[i]), append(counts, 0)
+			k = len(kinds) - 1
+			short++
+		}
+		counts[k]++
+		if counts[k] == 3 {
+			short--
+		}
+		if short == 0 {
+			start = i
+		}
+	}
+	if start < 0 {
+		return -1, 0
+	}
+	// The first round: until every distinct step of the loop has been seen.
+	seen, all := 0, countDistinct(tr[start:])
+	var met []engine.Step
+	for i := start; i < len(tr); i++ {
+		known := false
+		for _, m := range met {
+			if sameStep(m, tr[i]) {
+				known = true
+				break
+			}
+		}
+		if !known {
+			met = append(met, tr[i])
+			seen++
+		}
+		if seen == all {
+			round = i - start + 1
+			break
+		}
+	}
+	n := len(tr) - start
+	if n < 3*round || n-round < minFolded {
+		return -1, 0
+	}
+	return start, round
+}
+
+// countDistinct is how many distinct steps (sameStep) tr has.
+func countDistinct(tr []engine.Step) int {
+	var ds []engine.Step
+	for _, s := range tr {
+		known := false
+		for _, d := range ds {
+			if sameStep(d, s) {
+				known = true
+				break
+			}
+		}
+		if !known {
+			ds = append(ds, s)
+		}
+	}
+	return len(ds)
 }
 
 func describe(op engine.Op) string {

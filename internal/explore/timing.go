@@ -204,6 +204,7 @@ type avoidEarly struct {
 	keys  []string
 	next  int
 	avoid func(*engine.Timer) bool
+	until int // early firings up to this step are not avoided (clockNeeded)
 
 	target  string    // id of the goroutine the bug happened in, or ""
 	g       *engine.G // the target, once created
@@ -218,7 +219,7 @@ func (a *avoidEarly) Begin(run int) bool {
 func (a *avoidEarly) End(*engine.Result) {}
 
 func (a *avoidEarly) Choose(p *engine.Point) int {
-	ok := func(c engine.Choice) bool { return c.Early == 0 || !a.avoid(timerOf(c)) }
+	ok := func(c engine.Choice) bool { return c.Early == 0 || p.Step+1 <= a.until || !a.avoid(timerOf(c)) }
 	if a.target != "" {
 		if a.g == nil {
 			for _, g := range p.Exec.Gs() {
@@ -427,17 +428,40 @@ func assumption(t *engine.Timer) bool { return testTimer(t) || (t != nil && t.Sl
 //     timing assumptions to break (see assumption; for a panic or misuse,
 //     only the test's own timers), and a bug when it still happens with
 //     those kept from firing early: the code's timeout path is broken.
-func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, took time.Duration, seed uint64, firings []earlyFiring) earlyNeed {
+//
+// A run ended by its time bound (a step-bound bug with Clock) is a bug
+// whatever its early firings: the note lists only the first ones, up to
+// the last the hang needs (clockNeeded); none when it hangs without any.
+// It returns the early firings the report lists.
+func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, took time.Duration, seed uint64, firings []earlyFiring) (earlyNeed, []earlyFiring) {
 	if len(firings) == 0 {
-		return earlyNotNeeded
+		return earlyNotNeeded, nil
 	}
 	switch bug.Kind {
 	case engine.KindDeadlock, engine.KindLeak, engine.KindPanic, engine.KindFail, engine.KindMisuse:
+	case engine.KindStepLimit:
+		if !bug.Clock {
+			return earlyBug, firings // not decided by one replay
+		}
+		if needed := x.clockNeeded(keys, steps, took, seed, firings); len(needed) > 0 {
+			return earlyBug, needed
+		}
+		return earlyNotNeeded, nil
 	default:
-		// A step bound, a nondeterministic test, a race, a goroutine
-		// blocked outside heddle: not decided by one replay.
-		return earlyBug
+		// A nondeterministic test, a race, a goroutine blocked outside
+		// heddle: not decided by one replay.
+		return earlyBug, firings
 	}
+	need := x.earlyKind(bug, keys, steps, took, seed, firings)
+	if need == earlyNotNeeded {
+		return need, nil
+	}
+	return need, firings
+}
+
+// earlyKind is earlyNeeded for a deadlock, leak, panic, failed assertion
+// or misuse with early firings.
+func (x *explorer) earlyKind(bug *engine.Bug, keys []string, steps int, took time.Duration, seed uint64, firings []earlyFiring) earlyNeed {
 	where := x.where(bug)
 	// A replay kept from firing early may run on long past where the bug
 	// was (a timeout that does not fire lets a loop go on): it is bounded
@@ -518,6 +542,62 @@ var avoidModes = map[string]func(*engine.Timer) bool{
 	"test":       testTimer,
 	"assumption": assumption,
 	"testsleep":  func(t *engine.Timer) bool { return t != nil && (testTimer(t) && t.Sleep() || testOnlyPC(t.PC)) },
+}
+
+// clockPlace is where a run ended by its time bound happened (a step-bound
+// bug with Clock), for earlyNeeded's replays: the goroutine that ran when
+// the clock passed the bound is any of those the timers keep alive.
+const clockPlace = "time bound"
+
+// clockNeeded returns the early firings a run ended by its time bound (a
+// hang the test's timers keep alive: ants' lost wakeup in Tune beside
+// its purge and ticktock tickers) needs: the first ones, up to the last
+// without which replays of the run (its choices keys, with seed) return
+// before the bound. The tickers that keep a hang alive fire early again
+// and again after the hang began (442 times in ants' Tune, which needs
+// none): the report lists those it needs, none if it hangs without any.
+// It searches by bisection the last firing kept (a replay keeps the early
+// firings up to a step and no later one); a replay that ends otherwise
+// (its step bound, memory, the time budget) decides nothing, and the
+// firings are kept. In a new process (Config.ReportRun) it replays
+// there, once, without any early firing: all or none are listed.
+func (x *explorer) clockNeeded(keys []string, steps int, took time.Duration, seed uint64, firings []earlyFiring) []earlyFiring {
+	limit := avoidSteps(steps, true)
+	if !x.deadline.IsZero() && x.cfg.Deadline.IsZero() {
+		saved := x.deadline
+		defer func() { x.deadline = saved }()
+		if d := time.Now().Add(timingAllowance(took, steps, limit)); d.After(x.deadline) {
+			x.deadline = d
+		}
+	}
+	if x.cfg.ReportRun {
+		kind, where, unknown := x.freshAvoided("all", limit, true, "")
+		if !unknown && kind == engine.KindStepLimit && where == clockPlace {
+			return nil
+		}
+		return firings
+	}
+	// hangs reports whether the run still reaches its time bound with the
+	// early firings after step until avoided.
+	hangs := func(until int) bool {
+		a := &avoidEarly{keys: keys, avoid: avoidModes["all"], until: until}
+		res := x.exec(avoidConfig(seed, "all", engine.KindStepLimit, limit, true, ""), a, x.newRunT())
+		return res.OverMemory == "" && !res.OverTime && res.Bug != nil && res.Bug.Kind == engine.KindStepLimit && res.Bug.Clock
+	}
+	if hangs(0) {
+		return nil
+	}
+	// firings[:hi] make it hang (the recorded run), firings[:lo] do not.
+	lo, hi := 0, len(firings)
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if hangs(firings[mid-1].step) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return firings[:hi]
 }
 
 // testWait reports whether an early firing is the test waiting a while

@@ -157,6 +157,22 @@ var classes = map[string]Class{
 	"github.com/jellydator/ttlcache/v3.Test_Cache_OnUpdate fail":    {TestBug, "as Test_Cache_OnInsertion: assert.Never polls resCh with a 100 ms tick for 200 ms: when its last tick and its deadline come together, Never returns and leaves a condition goroutine that runs later and takes the resCh value the next assert.Eventually waits for (replay step 83 of OnInsertion); the replay without early firings fails too, and natively OnInsertion failed 1 run in 30 (go test -count=30)"},
 	"github.com/jellydator/ttlcache/v3.Test_Cache_set leak":         {Timing, "go c.Start(); time.Sleep(90 ms); c.Stop(): when the sleep ends before Start has run, Stop is a no-op (stopped is still true) and Start's loop then runs forever; a leak that needs only the test's own sleep to end early, a timing verdict since 82ec773"},
 	"github.com/jellydator/ttlcache/v3.Test_Cache_Start leak":       {TestBug, "the second `go cache.Start()` is a no-op only while the first runs: when it starts after assert.Eventually and Stop, it starts a loop nothing stops; no timer needs to fire early (testify v1.11's Eventually checks its condition at once, before its first tick: step 99 of the replay takes that result, not a tick), and the replay without early firings leaks too: a race in the test"},
+
+	// github.com/eapache/channels: each buffering channel runs a goroutine
+	// between its input and output until Close; these tests never close
+	// the channel they make last (testChannelConcurrentAccessors, the Cap
+	// tests), or send and receive on a DeadChannel's nil channels.
+	"github.com/eapache/channels.TestBatchingChannel leak":    {TestBug, "the last channel the test makes (NewBatchingChannel(1), for testChannelConcurrentAccessors) is never closed: its batchingBuffer goroutine waits in its select forever"},
+	"github.com/eapache/channels.TestBatchingChannelCap leak": {TestBug, "the test makes two batching channels to read their Cap and never closes them: both batchingBuffer goroutines wait forever"},
+	"github.com/eapache/channels.TestBlackHole leak":          {TestBug, "the second black hole (for testChannelConcurrentAccessors) is never closed: its discard goroutine waits forever"},
+	"github.com/eapache/channels.TestDeadChannel leak":        {TestBug, "testChannelConcurrentAccessors sends on and receives from a DeadChannel, whose In and Out are nil channels: both goroutines block forever"},
+	"github.com/eapache/channels.TestInfiniteChannel leak":    {TestBug, "the last infinite channel (for testChannelConcurrentAccessors) is never closed: its infiniteBuffer goroutine waits forever"},
+	"github.com/eapache/channels.TestOverflowingChannel leak": {TestBug, "the last overflowing channel (for testChannelConcurrentAccessors) is never closed: its overflowingBuffer goroutine waits forever"},
+	"github.com/eapache/channels.TestResizableChannel leak":   {TestBug, "the resizable channel passed to testChannelConcurrentAccessors is never closed: its magicBuffer goroutine waits forever"},
+	"github.com/eapache/channels.TestRingChannel leak":        {TestBug, "the last ring channel (for testChannelConcurrentAccessors) is never closed: its ringBuffer goroutine waits forever"},
+
+	// github.com/asaskevich/EventBus
+	"github.com/asaskevich/EventBus.TestSubscribeAsync leak": {TestBug, "the test's goroutine ranges over the results channel, which nothing closes: it waits forever after the test returns (the test's own comment notes a race on numResults)"},
 }
 
 // Classify looks up the judgement on a report.

@@ -41,4 +41,8 @@ var Modules = []Module{
 	{Path: "github.com/golang/groupcache", Version: "v0.0.0-20241129210726-2c02b8208cf8", Why: "singleflight, an LRU under a mutex, peers over HTTP"},
 	{Path: "github.com/Workiva/go-datastructures", Version: "v1.1.7", Why: "ring buffers and queues with blocking Get/Put and Dispose, futures, batchers, a lock-free trie"},
 	{Path: "github.com/jellydator/ttlcache/v3", Version: "v3.4.1", Why: "a TTL cache with an expiry goroutine on a timer, loaders behind singleflight; testify"},
+	{Path: "github.com/sony/gobreaker/v2", Version: "v2.4.0", Why: "a circuit breaker: state under a mutex, generations, counts; a distributed variant over a shared store; testify"},
+	{Path: "github.com/robfig/cron/v3", Version: "v3.0.1", Why: "a job scheduler: a run loop on a timer, add/remove/stop over channels, a WaitGroup of running jobs, job wrappers with mutexes"},
+	{Path: "github.com/asaskevich/EventBus", Version: "v0.0.0-20200907212545-49d423059eef", Why: "an event bus: handlers under a mutex, asynchronous transactional handlers with a WaitGroup"},
+	{Path: "github.com/eapache/channels", Version: "v1.1.0", Why: "channel adapters: infinite, ring, overflow, batching, resizable channels, each with a goroutine between input and output"},
 }
