@@ -490,7 +490,7 @@ func (x *explorer) earlyKind(bug *engine.Bug, keys []string, steps int, took tim
 		avoid := avoidModes[mode]
 		if x.cfg.ReportRun {
 			kind, w, unknown := x.freshAvoided(mode, limit(mode), keep, target)
-			return unknown || kind == bug.Kind && w == where
+			return unknown || kind == bug.Kind && samePlace(w, where)
 		}
 		rs := x.newRunT()
 		a := &avoidEarly{keys: keys, avoid: avoid, target: target}
@@ -502,7 +502,7 @@ func (x *explorer) earlyKind(bug *engine.Bug, keys []string, steps int, took tim
 			return true // unknown: the bug stays a bug
 		}
 		b := classify(res, rs)
-		return b != nil && b.Kind == bug.Kind && x.where(b) == where
+		return b != nil && b.Kind == bug.Kind && samePlace(x.where(b), where)
 	}
 	if same("all") {
 		return earlyNotNeeded
