@@ -171,6 +171,13 @@ var classes = map[string]Class{
 	"github.com/eapache/channels.TestResizableChannel leak":   {TestBug, "the resizable channel passed to testChannelConcurrentAccessors is never closed: its magicBuffer goroutine waits forever"},
 	"github.com/eapache/channels.TestRingChannel leak":        {TestBug, "the last ring channel (for testChannelConcurrentAccessors) is never closed: its ringBuffer goroutine waits forever"},
 
+	// github.com/robfig/cron/v3: the test helper wait(wg) starts a
+	// goroutine that waits on the WaitGroup the job would Done; a test
+	// that checks the job does not run leaves it waiting forever.
+	"github.com/robfig/cron/v3.TestStopCausesJobsToNotRun leak": {TestBug, "the job must not run, so wg.Wait in the goroutine wait(wg) started never returns: it is left behind when the test returns after its 1 s time.After"},
+	"github.com/robfig/cron/v3.TestRemoveBeforeRunning leak":    {TestBug, "the removed job never runs, so wg.Wait in the goroutine wait(wg) started never returns: it is left behind when the test returns after its 1 s time.After"},
+	"github.com/robfig/cron/v3.TestRemoveWhileRunning leak":     {TestBug, "the removed job never runs, so wg.Wait in the goroutine wait(wg) started never returns: it is left behind when the test returns after its 1 s time.After"},
+
 	// github.com/asaskevich/EventBus
 	"github.com/asaskevich/EventBus.TestSubscribeAsync leak": {TestBug, "the test's goroutine ranges over the results channel, which nothing closes: it waits forever after the test returns (the test's own comment notes a race on numResults)"},
 }
