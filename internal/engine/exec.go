@@ -890,7 +890,7 @@ func (e *Exec) dropSpinners() {
 		if u {
 			unfair++
 		}
-		buf = appendChoices(buf, e.choices[from:i])
+		buf = keepChoices(buf, e.choices[from:i])
 		from, drop = i+1, drop+1
 	}
 	if drop == n && unfair > 0 && unfair < n {
@@ -911,6 +911,25 @@ func (e *Exec) dropSpinners() {
 	e.spinBuf = buf
 	e.choices = buf
 	e.overdue = true
+}
+
+// keepChoices is appendChoices for dropSpinners' blocks of kept choices:
+// with a spin lock's waiters (ants' pools: hundreds of goroutines in
+// Gosched), most blocks hold a choice or two, and a runtime copy per block
+// (typedslicecopy, with its write barriers while the collector runs) cost
+// more than the choices' moves.
+//
+//go:norace
+func keepChoices(dst, src []Choice) []Choice {
+	if len(src) > 4 {
+		return appendChoices(dst, src)
+	}
+	// One by one on purpose (above): no runtime call.
+	//lint:ignore S1011 one by one on purpose
+	for i := range src {
+		dst = append(dst, src[i])
+	}
+	return dst
 }
 
 // selectStreak bounds how often in a row a goroutine's selects may take
