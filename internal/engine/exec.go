@@ -86,11 +86,33 @@ const (
 
 // G is a controlled goroutine.
 type G struct {
+	// Index is the creation order in the run, from 0.
+	Index int
+	// The fields a pass over every waiter of a lock reads at each step
+	// (touchDirs, merge, starvation, dropSpinners, the strategies' looks
+	// at pending operations), together on three cache lines (Index to
+	// lastStep on the first, op on the second): pond's
+	// TestPoolSubmitWhileStoppingHasNoRace has ten thousand goroutines
+	// waiting on one mutex, and each of them was read on eight lines.
+	state     gState
+	inDirty   bool   // g is in Exec.dirty
+	foreign   bool   // g's pending operation has a foreign channel (set with regSeq)
+	couldRun  bool   // g could run when a timer's early firing was weighed, and has not run since (starvation)
+	starveSeq uint32 // the times g joined the set of starvation (starveEntry)
+	nch       int    // g's choices in Exec.gch (enabledset.go)
+	opSeq     uint64 // announcement order, for FIFO among waiters
+	regSeq    uint64 // the opSeq for which g is in its objects' watcher lists
+	spins     int    // consecutive operations without progress; see Spins
+	selStreak int    // how many times in a row (see selectFairness)
+	lastStep  int    // the last step g took, for the fair scheduler
+	op        Op
+	sq        queued        // g's place in a Mutex's or RWMutex's queue (mutex.go)
+	ranAt     time.Duration // virtual time of g's last step that was not an early wake-up
+
 	// ID is the symbolic id: g0 for the test goroutine, g0.2 for the second
 	// goroutine g0 started. Stable from run to run.
 	ID string
-	// Index is the creation order in the run, from 0.
-	Index int
+
 	// CreatedAt is the number of steps taken when the goroutine was
 	// created: its go statement belongs to step CreatedAt of its parent.
 	CreatedAt int
@@ -102,30 +124,21 @@ type G struct {
 	// positions.
 	GoPC uintptr
 
-	gid   uintptr // the identity (getg) of the real goroutine running g
-	exec  *Exec
-	fn    func()
-	w     *worker
-	wake  *handoff // g's turn (handoff.go): its worker's
-	state gState
-	op    Op
-	opSeq uint64 // announcement order, for FIFO among waiters
-	kids  int
-	nTmr  int // timers this goroutine created, for timer ids
+	gid  uintptr // the identity (getg) of the real goroutine running g
+	exec *Exec
+	fn   func()
+	w    *worker
+	wake *handoff // g's turn (handoff.go): its worker's
+	kids int
+	nTmr int // timers this goroutine created, for timer ids
 
 	sel        int            // the case the scheduler chose for the pending select
 	committed  int            // a probe already performed this case (-1: none)
 	matched    bool           // a partner chose this goroutine to complete a rendezvous
 	arrived    bool           // the pending channel operation arrived: g waits on its channels (chan.go)
 	signalled  bool           // OpCondBlocked: woken by Signal or Broadcast
-	nch        int            // g's choices in Exec.gch (enabledset.go)
-	inDirty    bool           // g is in Exec.dirty
-	foreign    bool           // g's pending operation has a foreign channel (set with regSeq)
-	regSeq     uint64         // the opSeq for which g is in its objects' watcher lists
-	spins      int            // consecutive operations without progress; see Spins
 	vc         VC             // recorded runs: the goroutine's vector clock
 	selChan    unsafe.Pointer // the channel of g's last select case taken among several ready
-	selStreak  int            // how many times in a row (see selectFairness)
 	clockSeq   uint64         // g.opSeq at g's last clock read (readClock)
 	clockReads int            // clock reads since g's last scheduling point
 	clockRead  bool           // g read the clock in this run
@@ -135,17 +148,13 @@ type G struct {
 	nextLoad   int
 	lastLoad   int
 	newStreak  bool
-	lastStep   int           // the last step g took, for the fair scheduler
-	ranAt      time.Duration // virtual time of g's last step that was not an early wake-up
-	stepIdx    int           // index in the trace of g's current step
-	normal     bool          // fn returned normally: the goroutine can be reused
-	unwindOps  int           // operations performed by deferred calls while unwound (unwindRuns)
-	pooled     bool          // the goroutine went back to the pool
-	unwound    bool          // ended by unwind at the end of the run, at its pending operation
-	couldRun   bool          // g could run when a timer's early firing was weighed, and has not run since (starvation)
-	sq         queued        // g's place in a Mutex's or RWMutex's queue (mutex.go)
-	sb         *storeBuf     // heddle test -racy: g's store buffer (storebuf.go)
-	flushes    *storeBuf     // g is the flusher of this store buffer: a pseudo-goroutine
+	stepIdx    int       // index in the trace of g's current step
+	normal     bool      // fn returned normally: the goroutine can be reused
+	unwindOps  int       // operations performed by deferred calls while unwound (unwindRuns)
+	pooled     bool      // the goroutine went back to the pool
+	unwound    bool      // ended by unwind at the end of the run, at its pending operation
+	sb         *storeBuf // heddle test -racy: g's store buffer (storebuf.go)
+	flushes    *storeBuf // g is the flusher of this store buffer: a pseudo-goroutine
 	// Detached goroutines (detach.go): claim is set by the run's monitor
 	// when it takes over from g, which waits in code heddle does not
 	// control; detached, back (g came back and waits to be scheduled) and
@@ -160,9 +169,6 @@ type G struct {
 	bubble *Bubble
 	// quiet is g's state in a region of allocation counting (quiet.go).
 	quiet int
-	// starveSeq counts the times g joined the set of starvation
-	// (starveEntry).
-	starveSeq uint32
 }
 
 // Result is what a run produced.
@@ -884,7 +890,7 @@ func (e *Exec) dropSpinners() {
 		if u {
 			unfair++
 		}
-		buf = appendChoices(buf, e.choices[from:i])
+		buf = keepChoices(buf, e.choices[from:i])
 		from, drop = i+1, drop+1
 	}
 	if drop == n && unfair > 0 && unfair < n {
@@ -905,6 +911,25 @@ func (e *Exec) dropSpinners() {
 	e.spinBuf = buf
 	e.choices = buf
 	e.overdue = true
+}
+
+// keepChoices is appendChoices for dropSpinners' blocks of kept choices:
+// with a spin lock's waiters (ants' pools: hundreds of goroutines in
+// Gosched), most blocks hold a choice or two, and a runtime copy per block
+// (typedslicecopy, with its write barriers while the collector runs) cost
+// more than the choices' moves.
+//
+//go:norace
+func keepChoices(dst, src []Choice) []Choice {
+	if len(src) > 4 {
+		return appendChoices(dst, src)
+	}
+	// One by one on purpose (above): no runtime call.
+	//lint:ignore S1011 one by one on purpose
+	for i := range src {
+		dst = append(dst, src[i])
+	}
+	return dst
 }
 
 // selectStreak bounds how often in a row a goroutine's selects may take
