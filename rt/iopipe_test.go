@@ -11,11 +11,11 @@ import (
 	"heddle.dev/rt"
 )
 
-// pipeOutcomes explores body, which uses a pipe made by rt.Pipe, with
+// odporOutcomes explores body (which uses a pipe made by rt.Pipe, say) with
 // optimal DPOR to the end and returns its outcomes; no run may detach a
 // goroutine or report a bug: every wait of the model is a scheduling
 // point, so the search is exhaustive.
-func pipeOutcomes(t *testing.T, body func() string) string {
+func odporOutcomes(t *testing.T, body func() string) string {
 	t.Helper()
 	outcomes := map[string]bool{}
 	s := strategy.NewOptimalDPOR()
@@ -44,7 +44,7 @@ func pipeOutcomes(t *testing.T, body func() string) string {
 // (conform TestPipeTwoWriters: natively "cdab" in about 5% of runs). With
 // io.Pipe itself, whose writers wait natively, heddle saw "abcd" only.
 func TestPipeModelTwoWriters(t *testing.T) {
-	got := pipeOutcomes(t, func() string {
+	got := odporOutcomes(t, func() string {
 		r, w := rt.Pipe()
 		done := rt.MakeChan[chan struct{}](0)
 		for _, s := range []string{"ab", "cd"} {
@@ -70,7 +70,7 @@ func TestPipeModelTwoWriters(t *testing.T) {
 // A short Read takes part of a write; the writer waits for the rest, and
 // the reader's CloseWithError ends the write with its error.
 func TestPipeModelPartialReadClose(t *testing.T) {
-	got := pipeOutcomes(t, func() string {
+	got := odporOutcomes(t, func() string {
 		r, w := rt.Pipe()
 		res := rt.MakeChan[chan string](1)
 		rt.Go(func() {
@@ -90,7 +90,7 @@ func TestPipeModelPartialReadClose(t *testing.T) {
 // Close of both ends racing a Read: the reader sees the writer's error
 // (EOF) or io.ErrClosedPipe, as io's pipe gives.
 func TestPipeModelCloseErrors(t *testing.T) {
-	got := pipeOutcomes(t, func() string {
+	got := odporOutcomes(t, func() string {
 		r, w := rt.Pipe()
 		rt.Go(func() { w.CloseWithError(errors.New("werr")) })
 		rt.Go(func() { r.Close() })

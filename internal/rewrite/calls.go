@@ -65,6 +65,15 @@ var renamed = map[string]string{
 	"log.Fatal":   "Fatal",
 	"log.Fatalf":  "Fatalf",
 	"log.Fatalln": "Fatalln",
+	// A log entry is a step (rt/log.go): the logger's lock is in package
+	// log, which is not rewritten.
+	"log.Print":   "LogPrint",
+	"log.Printf":  "LogPrintf",
+	"log.Println": "LogPrintln",
+	"log.Panic":   "LogPanic",
+	"log.Panicf":  "LogPanicf",
+	"log.Panicln": "LogPanicln",
+	"log.Output":  "LogOutput",
 	"flag.Parse":  "FlagParse",
 	// Waiting for a signal: during an exploration the signal arrives once
 	// the program has nothing else to do.
@@ -248,6 +257,10 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 			}
 			return &methodPlan{kind: mWrap, rtName: name, path: path, needAddr: !recvIsPtr}
 		}
+	case "log":
+		if named.Obj().Name() == "Logger" && loggerWrites[fn.Name()] {
+			return &methodPlan{kind: mWrap, rtName: "LoggerW", path: path, needAddr: !recvIsPtr}
+		}
 	case "sync/atomic":
 		name := "AtomicW"
 		if strings.HasPrefix(fn.Name(), "Load") {
@@ -257,6 +270,10 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 	}
 	return nil
 }
+
+// loggerWrites are the methods of *log.Logger that write an entry (its
+// Fatal methods are in methodFuncs).
+var loggerWrites = map[string]bool{"Print": true, "Printf": true, "Println": true, "Panic": true, "Panicf": true, "Panicln": true, "Output": true}
 
 // isSubtestRun reports whether sig is testing.T.Run's signature:
 // func(string, func(*testing.T)) bool.
