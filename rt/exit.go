@@ -23,36 +23,42 @@ func Exit(code int) {
 
 // Fatal replaces log.Fatal: log.Print, then Exit(1).
 func Fatal(v ...any) {
+	logStep(log.Default())
 	log.Output(2, fmt.Sprint(v...))
 	Exit(1)
 }
 
 // Fatalf replaces log.Fatalf: log.Printf, then Exit(1).
 func Fatalf(format string, v ...any) {
+	logStep(log.Default())
 	log.Output(2, fmt.Sprintf(format, v...))
 	Exit(1)
 }
 
 // Fatalln replaces log.Fatalln: log.Println, then Exit(1).
 func Fatalln(v ...any) {
+	logStep(log.Default())
 	log.Output(2, fmt.Sprintln(v...))
 	Exit(1)
 }
 
 // LoggerFatal replaces l.Fatal(v...) on a *log.Logger.
 func LoggerFatal(l *log.Logger, v ...any) {
+	logStep(l)
 	l.Output(2, fmt.Sprint(v...))
 	Exit(1)
 }
 
 // LoggerFatalf replaces l.Fatalf(format, v...) on a *log.Logger.
 func LoggerFatalf(l *log.Logger, format string, v ...any) {
+	logStep(l)
 	l.Output(2, fmt.Sprintf(format, v...))
 	Exit(1)
 }
 
 // LoggerFatalln replaces l.Fatalln(v...) on a *log.Logger.
 func LoggerFatalln(l *log.Logger, v ...any) {
+	logStep(l)
 	l.Output(2, fmt.Sprintln(v...))
 	Exit(1)
 }

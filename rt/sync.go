@@ -409,13 +409,17 @@ func SyncMapR(m *sync.Map) *sync.Map {
 	return m
 }
 
-// SyncMapRange replaces m.Range(f). Natively Range is no snapshot: it
-// takes the map's keys at the start, then loads each entry's value only
-// when it reaches it, so a Store or Delete of another goroutine may land
-// between two entries (Range sees b's new value but a's old one, or misses
-// a key deleted meanwhile), and the keys stored after the start are not
-// visited. During a run each entry is loaded at its own scheduling point,
-// in the order a range over a map would visit them (MapKeys).
+// SyncMapRange replaces m.Range(f). Natively Range is no snapshot: since
+// Go 1.24 a sync.Map is a hash-trie that Range walks as it is, loading
+// each entry's value only when it reaches it, so a Store or Delete of
+// another goroutine may land between two entries (Range sees b's new
+// value but a's old one, or misses a key deleted meanwhile), and a key
+// stored after the start is visited if it lands ahead of the walk, not if
+// it lands behind it. During a run each entry is loaded at its own
+// scheduling point, in the order a range over a map would visit them
+// (MapKeys), and one more step ends the walk; at each of them a key
+// stored since the last one is noticed, and whether it is ahead (visited after the keys of the start) or behind
+// (never visited) is a choice the search explores (rangeAhead).
 func SyncMapRange(m *sync.Map, f func(key, value any) bool) {
 	x := engine.Current()
 	if x == nil {
@@ -428,16 +432,57 @@ func SyncMapRange(m *sync.Map, f func(key, value any) bool) {
 		keys = append(keys, k)
 		return true
 	})
-	for _, k := range shuffledKeys(x, keys) {
+	keys = shuffledKeys(x, keys)
+	seen := make(map[any]bool, len(keys))
+	for _, k := range keys {
+		seen[k] = true
+	}
+	var ahead rangeAhead
+	// One more step after the last key: a key stored after it was loaded
+	// may still be ahead of the walk.
+	for i := 0; i <= len(keys); i++ {
 		x.Access(unsafe.Pointer(m), engine.OpMapRead)
-		v, ok := m.Load(k)
+		var fresh []any
+		m.Range(func(k, _ any) bool {
+			if !seen[k] {
+				seen[k] = true
+				fresh = append(fresh, k)
+			}
+			return true
+		})
+		for _, k := range shuffledKeys(x, fresh) {
+			if ahead.choose() {
+				keys = append(keys, k)
+			}
+		}
+		if i == len(keys) {
+			break
+		}
+		v, ok := m.Load(keys[i])
 		if !ok {
 			continue
 		}
-		if !f(k, v) {
+		if !f(keys[i], v) {
 			return
 		}
 	}
+}
+
+// rangeAhead decides whether a key stored during a Range is ahead of its
+// walk: a select over two closed channels, whose two ready cases the
+// search explores both (the channels are made and closed at the first
+// decision of the Range).
+type rangeAhead struct {
+	yes, no chan struct{}
+}
+
+func (a *rangeAhead) choose() bool {
+	if a.yes == nil {
+		a.yes, a.no = MakeChan[chan struct{}](0), MakeChan[chan struct{}](0)
+		Close(a.yes)
+		Close(a.no)
+	}
+	return Select(false, RecvCase(a.yes), RecvCase(a.no)) == 0
 }
 
 // SyncMapW is SyncMapR for the operations that may write (Store,

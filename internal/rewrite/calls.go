@@ -65,11 +65,41 @@ var renamed = map[string]string{
 	"log.Fatal":   "Fatal",
 	"log.Fatalf":  "Fatalf",
 	"log.Fatalln": "Fatalln",
+	// A log entry is a step (rt/log.go): the logger's lock is in package
+	// log, which is not rewritten.
+	"log.Print":   "LogPrint",
+	"log.Printf":  "LogPrintf",
+	"log.Println": "LogPrintln",
+	"log.Panic":   "LogPanic",
+	"log.Panicf":  "LogPanicf",
+	"log.Panicln": "LogPanicln",
+	"log.Output":  "LogOutput",
 	"flag.Parse":  "FlagParse",
 	// Waiting for a signal: during an exploration the signal arrives once
 	// the program has nothing else to do.
 	"os/signal.Notify":        "SignalNotify",
 	"os/signal.NotifyContext": "SignalNotifyContext",
+	// io.Pipe: package io is not rewritten, so its pipes wait natively;
+	// heddle's model of it (rt/iopipe.go) returns its own types.
+	"io.Pipe": "Pipe",
+}
+
+// replacedTypes lists the types of the standard library replaced by a type
+// of heddle.dev/rt with the same methods, wherever rewritten code names
+// them: the results of a replaced function (io.Pipe) are of these types.
+var replacedTypes = map[string]string{
+	"io.PipeReader": "PipeReader",
+	"io.PipeWriter": "PipeWriter",
+}
+
+// replacedType returns the rt type replacing a type name, if any.
+func replacedType(obj types.Object) (string, bool) {
+	tn, ok := obj.(*types.TypeName)
+	if !ok || tn.Pkg() == nil || tn.IsAlias() {
+		return "", false
+	}
+	name, ok := replacedTypes[tn.Pkg().Path()+"."+tn.Name()]
+	return name, ok
 }
 
 // receiver-first replacements of methods: "pkg.Type.Method" -> rt function
@@ -227,6 +257,10 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 			}
 			return &methodPlan{kind: mWrap, rtName: name, path: path, needAddr: !recvIsPtr}
 		}
+	case "log":
+		if named.Obj().Name() == "Logger" && loggerWrites[fn.Name()] {
+			return &methodPlan{kind: mWrap, rtName: "LoggerW", path: path, needAddr: !recvIsPtr}
+		}
 	case "sync/atomic":
 		name := "AtomicW"
 		if strings.HasPrefix(fn.Name(), "Load") {
@@ -236,6 +270,10 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 	}
 	return nil
 }
+
+// loggerWrites are the methods of *log.Logger that write an entry (its
+// Fatal methods are in methodFuncs).
+var loggerWrites = map[string]bool{"Print": true, "Printf": true, "Println": true, "Panic": true, "Panicf": true, "Panicln": true, "Output": true}
 
 // isSubtestRun reports whether sig is testing.T.Run's signature:
 // func(string, func(*testing.T)) bool.
@@ -560,6 +598,12 @@ func (r *rewriter) planSelector(sel *ast.SelectorExpr) {
 		r.planMethodValue(sel)
 		return
 	}
+	if name, ok := replacedType(r.info.Uses[sel.Sel]); ok {
+		r.plans[sel] = func(c *astutil.Cursor) {
+			c.Replace(r.rt(name, c.Node().Pos()))
+		}
+		return
+	}
 	fn, ok := r.info.Uses[sel.Sel].(*types.Func)
 	if !ok || fn.Pkg() == nil || fn.Signature().Recv() != nil {
 		return
@@ -576,6 +620,14 @@ func (r *rewriter) planSelector(sel *ast.SelectorExpr) {
 
 // planIdent handles dot-imported package functions.
 func (r *rewriter) planIdent(id *ast.Ident) {
+	if obj := r.info.Uses[id]; obj != nil && obj.Pkg() != r.pkg {
+		if name, ok := replacedType(obj); ok {
+			r.plans[id] = func(c *astutil.Cursor) {
+				c.Replace(r.rt(name, c.Node().Pos()))
+			}
+			return
+		}
+	}
 	fn, ok := r.info.Uses[id].(*types.Func)
 	if !ok || fn.Pkg() == nil || fn.Pkg() == r.pkg || fn.Signature().Recv() != nil {
 		return // not a package function (log.Logger.Fatal is not log.Fatal)

@@ -381,6 +381,29 @@ func (r *rewriter) versionAtLeast(minor int) bool {
 
 // ---- traversal ----
 
+// replaceTypes replaces, in a type declaration (which the traversal does
+// not enter), the names of the types in replacedTypes by heddle's.
+func (r *rewriter) replaceTypes(decl *ast.GenDecl) {
+	astutil.Apply(decl, func(c *astutil.Cursor) bool {
+		var obj types.Object
+		switch n := c.Node().(type) {
+		case *ast.SelectorExpr:
+			obj = r.info.Uses[n.Sel]
+		case *ast.Ident:
+			if o := r.info.Uses[n]; o != nil && o.Pkg() != r.pkg {
+				obj = o
+			}
+		}
+		if obj != nil {
+			if name, ok := replacedType(obj); ok {
+				c.Replace(r.rt(name, c.Node().Pos()))
+				return false
+			}
+		}
+		return true
+	}, nil)
+}
+
 func (r *rewriter) pre(c *astutil.Cursor) bool {
 	n := c.Node()
 	if n == nil || r.skip[n] {
@@ -388,6 +411,9 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 	}
 	switch n := n.(type) {
 	case *ast.GenDecl:
+		if n.Tok == token.TYPE {
+			r.replaceTypes(n)
+		}
 		if n.Tok == token.IMPORT || n.Tok == token.CONST || n.Tok == token.TYPE {
 			return false
 		}

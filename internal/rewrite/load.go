@@ -23,7 +23,7 @@ import (
 
 // Version identifies the rewriter's output format. It is part of every
 // cache key: change it whenever the generated code changes.
-const Version = "heddle-rewrite-24"
+const Version = "heddle-rewrite-25"
 
 // Options configures Rewrite.
 type Options struct {
@@ -503,6 +503,10 @@ var waitsOrInspects = map[string]bool{
 	"runtime.Stack": true, "runtime.Caller": true, "runtime.Callers": true, "runtime.ReadMemStats": true, "runtime/debug.Stack": true, "runtime/debug.PrintStack": true, "runtime.Gosched": true, "runtime.NumGoroutine": true, "runtime.Goexit": true,
 }
 
+// pipeNames are the names of package io replaced by heddle's model of
+// io.Pipe (replacedTypes, rt/iopipe.go).
+var pipeNames = map[string]bool{"Pipe": true, "PipeReader": true, "PipeWriter": true}
+
 // usesConcurrency scans a dependency's files (syntax only) and says why
 // it must be rewritten, or "" if it need not.
 func usesConcurrency(p *packages.Package) string {
@@ -512,12 +516,12 @@ func usesConcurrency(p *packages.Package) string {
 		if err != nil {
 			continue
 		}
-		names := map[string]string{} // local name -> "time", "runtime" or "runtime/debug"
+		names := map[string]string{} // local name -> "time", "runtime", "runtime/debug" or "io"
 		for _, imp := range f.Imports {
 			switch imp.Path.Value {
 			case `"sync"`, `"sync/atomic"`:
 				return "imports " + imp.Path.Value
-			case `"time"`, `"runtime"`, `"runtime/debug"`:
+			case `"time"`, `"runtime"`, `"runtime/debug"`, `"io"`:
 				path, _ := strconv.Unquote(imp.Path.Value)
 				name := path[strings.LastIndexByte(path, '/')+1:]
 				if imp.Name != nil {
@@ -532,6 +536,13 @@ func usesConcurrency(p *packages.Package) string {
 				return false
 			}
 			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				// io.Pipe and its types are replaced by heddle's model:
+				// a package naming them must be rewritten to agree with
+				// the packages that use its pipes.
+				if id, ok := n.X.(*ast.Ident); ok && names[id.Name] == "io" && pipeNames[n.Sel.Name] {
+					why = "uses io." + n.Sel.Name + " (" + fset.Position(n.Pos()).String() + ")"
+				}
 			case *ast.CallExpr:
 				sel, ok := n.Fun.(*ast.SelectorExpr)
 				if !ok {

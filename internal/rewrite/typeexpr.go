@@ -127,6 +127,10 @@ func (r *rewriter) typeExpr(t types.Type) (ast.Expr, error) {
 			}
 			x = ast.NewIdent(obj.Name())
 		default:
+			if name, ok := replacedType(obj); ok {
+				x = r.rt(name, token.NoPos)
+				break
+			}
 			if !obj.Exported() || obj.Pkg().Name() == "main" {
 				return nil, fmt.Errorf("cannot spell type %s", t)
 			}
