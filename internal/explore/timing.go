@@ -40,7 +40,6 @@ type earlyFiring struct {
 // lateName is how reports name a late wake.
 const lateName = "a late wake"
 
-
 // earlyWatch wraps a strategy and notes every early firing it chooses.
 type earlyWatch struct {
 	engine.Strategy
