@@ -29,8 +29,8 @@ import "time"
 //     order of its timers, which early firings already explore;
 //   - a goroutine waits to run: a sleeper due on time, or a goroutine
 //     choice whose goroutine did not take the last step;
-//   - no other timer is due before the clock would get to: that timer's
-//     early firings already move it there;
+//   - no other timer is due within -max-starve of the wake: its early
+//     firings already move the clock there;
 //   - the test function has not returned (no bubble's clock moves).
 //
 // Config.LateWake turns it on; explore sets it, and a schedule written
@@ -82,6 +82,12 @@ func (e *Exec) addLateWake() {
 		e.late = lw
 	}
 	lw.when = later(base, e.cfg.MaxStarve)
+	if t := e.firstTimerBut(own); t != nil && t.when <= lw.when {
+		// Its early firings move the clock there, one step at a time;
+		// looked at first, as it costs nothing (a ticker beside the
+		// goroutines keeps the weighing below from every step).
+		return
+	}
 	// The goroutines that could run are starved too: by -max-starve at
 	// most, as for an early firing.
 	starve := time.Duration(0)
@@ -96,9 +102,6 @@ func (e *Exec) addLateWake() {
 	}
 	if lw.when <= base || lw.when <= e.now {
 		return
-	}
-	if t := e.firstTimerBut(own); t != nil && t.when <= lw.when {
-		return // its early firings move the clock there
 	}
 	early := max(lw.when-base, starve, 1)
 	e.choices = append(e.choices, Choice{Timer: lw, Case: -1, Early: early})
