@@ -22,8 +22,9 @@ import "time"
 // never by the fair scheduler, and by -max-starve at most. It is offered
 // only where something can observe it (design.md, "Late wakes"):
 //
-//   - the run has read the clock (time.Now, Since, Until, a deadline's
-//     context) since the start or since the last late wake: a clock moved
+//   - the run has read the clock (time.Now, Since, Until; not the reads
+//     that arm a context's timeout, TimerNow) since the start or since
+//     the last late wake: a clock moved
 //     twice with no read in between is seen as moved once, and a run that
 //     never reads the clock can tell a late wake from none only by the
 //     order of its timers, which early firings already explore;
