@@ -32,12 +32,21 @@ func WithCancelCause(parent context.Context) (context.Context, context.CancelCau
 
 // WithTimeout replaces context.WithTimeout.
 func WithTimeout(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	return WithDeadline(parent, Now().Add(d))
+	return WithDeadline(parent, timeoutNow().Add(d))
 }
 
 // WithTimeoutCause replaces context.WithTimeoutCause.
 func WithTimeoutCause(parent context.Context, d time.Duration, cause error) (context.Context, context.CancelFunc) {
-	return WithDeadlineCause(parent, Now().Add(d), cause)
+	return WithDeadlineCause(parent, timeoutNow().Add(d), cause)
+}
+
+// timeoutNow is the clock a timeout starts from: a read of it, but not
+// one that makes late wakes observable (engine.Exec.TimerNow).
+func timeoutNow() time.Time {
+	if x := engine.Current(); x != nil {
+		return x.TimerNow()
+	}
+	return time.Now()
 }
 
 // WithDeadline replaces context.WithDeadline.

@@ -211,6 +211,10 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "heddle: %s: %v\n", pos[0], err)
 		return exitUsage
 	}
+	if s.Format == schedule.FormatV1 {
+		// Written before late wakes existed: the run offered none.
+		cfg.NoLateWake = true
+	}
 	cfg.Strategy = "replay"
 	cfg.Replay = file
 	cfg.Verbose = *verbose

@@ -86,7 +86,9 @@ Flags:
 	                 schedule ran differently twice) fails the run; without
 	                 it, heddle says it cannot explore it and the test passes
 	-max-starve d    let a timer fire while goroutines could run if it
-	                 starves them for at most d (default 100ms; 0: never)
+	                 starves them for at most d, and the clock move on by at
+	                 most d while a goroutine waits to run (a late wake)
+	                 (default 100ms; 0: never)
 	-pct-depth d     the bug depth d of PCT (default 3)
 	-step-limit n    scheduling steps per run before "step bound exceeded" (default 1000000)
 	-max-memory size end a run whose test binary's live heap grows past size,

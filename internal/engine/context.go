@@ -143,7 +143,7 @@ func (e *Exec) WithCancel(parent context.Context, deadline time.Time, deadlineCa
 		}
 	}
 	if !deadline.IsZero() && c.err == nil {
-		d := deadline.Sub(e.Now())
+		d := deadline.Sub(e.TimerNow())
 		if d <= 0 {
 			e.cancel(c, context.DeadlineExceeded, orErr(deadlineCause, context.DeadlineExceeded))
 		} else {

@@ -292,6 +292,10 @@ type Config struct {
 	TraceMax int
 
 	MaxStarve time.Duration
+	// LateWake lets the clock move on by up to MaxStarve, with no timer
+	// firing, while a goroutine that could run waits (latewake.go): a
+	// choice offered only once the run has read the clock.
+	LateWake bool
 	// TimeLimit, if not 0, ends a run whose test function has not returned
 	// once the virtual clock has advanced by more than TimeLimit, not
 	// counting the time polls and clock reads moved it by (e.polled), nor
@@ -473,6 +477,12 @@ type Exec struct {
 	starveHeap []starveEntry
 	starveNew  []*G
 	starveFull bool
+	// late is the phantom timer of the run's late wakes; clockSeen is set
+	// once the run read the clock, lateSinceRead when a late wake fired
+	// and the clock was not read since (latewake.go).
+	late          *Timer
+	clockSeen     bool
+	lateSinceRead bool
 	// maySpin is set once a goroutine announces an operation after
 	// spinDrop polls, or a select's streak reaches selectStreak: before,
 	// no choice is spinning or unfair, and dropSpinners looks at none.

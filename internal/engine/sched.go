@@ -223,7 +223,11 @@ func (e *Exec) pick() *G {
 				e.idleAt = c.Timer.when // no goroutine could run: none is starved
 			}
 			e.record(nil, c.Op(), e.choices, c.Early)
-			e.noteFire(c.Timer)
+			if c.Timer == e.late {
+				e.lateFired() // it changes no goroutine's choices
+			} else {
+				e.noteFire(c.Timer)
+			}
 			e.fire(c.Timer)
 			e.arrivedLast = false
 			continue
@@ -337,6 +341,9 @@ func (e *Exec) enabled() {
 		e.gch = e.choices[:len(e.gch)]
 	}
 	e.dropSpinners()
+	if !e.overdue && e.clockSeen {
+		e.addLateWake()
+	}
 }
 
 // prevIndex is the index in e.choices of the goroutine that ran the

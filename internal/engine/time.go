@@ -566,6 +566,7 @@ func (e *Exec) readClock() {
 	if g == nil || g.bubble != nil {
 		return // a synctest bubble's clock is its own, and stands still while its goroutines run (bubble.go)
 	}
+	e.clockSeen, e.lateSinceRead = true, false // a late wake may be seen now (latewake.go)
 	if g.clockSeq != g.opSeq {
 		g.clockSeq, g.clockReads = g.opSeq, 0
 		// The first read since a scheduling point. If the clock has not

@@ -131,8 +131,8 @@ func (e *Exec) clock(g *G, op Op, obj unsafe.Pointer) VC {
 	if g == nil {
 		// A timer firing: ordered after its creator's step that made it,
 		// and with the other operations on its channel.
-		if op.Timer == nil {
-			return nil
+		if op.Timer == nil || op.Timer.creator == nil {
+			return nil // a late wake's phantom timer (latewake.go)
 		}
 		vc := op.Timer.creator.vc
 		key := unsafe.Pointer(op.Timer)

@@ -28,7 +28,11 @@ type Config struct {
 	StepLimit  int           // scheduling steps per run before "step bound exceeded"
 	RunTimeout time.Duration // wall time without progress before "blocked outside heddle's control"
 	MaxStarve  time.Duration // how long a timer may fire early, starving runnable goroutines
-	PCTDepth   int           // d of PCT
+	// NoLateWake keeps the clock from moving on without a timer while a
+	// goroutine waits to run (engine.Config.LateWake): the replay of a
+	// schedule written before late wakes existed (format v1) sets it.
+	NoLateWake bool `json:",omitempty"`
+	PCTDepth   int  // d of PCT
 	// TimeLimit ends a run whose test has not returned after that much
 	// virtual time (engine.Config.TimeLimit; 0: no bound): go test's
 	// default -timeout, 10 minutes, unless heddle test's -timeout says

@@ -197,6 +197,10 @@ func (x *explorer) run() {
 		choices = s.Choices
 		name = "replay"
 		sched = s
+		if s.Format == schedule.FormatV1 {
+			// Written before late wakes existed: none was offered.
+			x.cfg.NoLateWake = true
+		}
 		x.schedStrategy = s.Strategy
 	}
 	var strat engine.Strategy
@@ -562,6 +566,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	x.output.newRun()
 	ec.NoLeaks = x.disabled(engine.KindLeak)
 	ec.MaxStarve = x.cfg.MaxStarve
+	ec.LateWake = !x.cfg.NoLateWake
 	ec.TimeLimit = x.cfg.TimeLimit
 	ec.Epoch = x.cfg.Epoch
 	ec.Progress = &x.progress

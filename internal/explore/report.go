@@ -176,6 +176,9 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		if bug2.Kind == engine.KindLeak && !anyCodeTimer(firings) {
 			header = "this leak needs the test's own timer to fire early, as it can on a slow or loaded machine"
 		}
+		if onlyLate(firings) {
+			header = "this bug needs a goroutine to run late (the clock moved on while it waited to run), as it can on a slow or loaded machine"
+		}
 		early = x.earlyText(header, firings)
 	case earlyTiming:
 		// The test assumes the machine is never slower than the time it
@@ -196,6 +199,9 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		b := *bug2
 		b.Kind = KindTiming
 		b.Message = timingMessage(slowest(shown), bug2)
+		if anyLate(shown) {
+			b.Message = strings.Replace(b.Message, "while a goroutine that could run has not yet,", "while a goroutine that could run has not yet, or a goroutine runs late,", 1)
+		}
 		bug2 = &b
 	}
 	if _, ok := x.rechecks[key]; ok && !timing {
@@ -435,7 +441,7 @@ func (x *explorer) replayed(res *engine.Result, rs *runT) {
 	var firings []earlyFiring
 	for _, s := range res.Trace {
 		if s.Early > 0 {
-			firings = append(firings, earlyFiring{step: s.N, name: firingName(s), early: s.Early})
+			firings = append(firings, earlyFiring{step: s.N, name: firingName(s), early: s.Early, late: s.G == nil && s.Timer == engine.LateWakeID})
 		}
 	}
 	early := ""
@@ -1197,10 +1203,33 @@ func kindTitle(k string) string {
 }
 
 func firingName(s engine.Step) string {
+	if s.G == nil && s.Timer == engine.LateWakeID {
+		return lateName
+	}
 	if s.Timer != "" {
 		return "timer " + s.Timer
 	}
 	return "the sleep of " + gid(s.G)
+}
+
+// onlyLate reports whether every early firing is a late wake.
+func onlyLate(firings []earlyFiring) bool {
+	for _, f := range firings {
+		if !f.late {
+			return false
+		}
+	}
+	return len(firings) > 0
+}
+
+// anyLate reports whether one of the early firings is a late wake.
+func anyLate(firings []earlyFiring) bool {
+	for _, f := range firings {
+		if f.late {
+			return true
+		}
+	}
+	return false
 }
 
 // anyCodeTimer reports whether one of the early firings is a timer of the

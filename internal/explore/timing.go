@@ -31,7 +31,14 @@ type earlyFiring struct {
 	// such as testify's assert.Eventually or a mock clock: the test's
 	// harness waiting on its behalf.
 	helper bool
+	// late: a late wake, the clock moving on with no timer while a
+	// goroutine waited to run (engine/latewake.go). It is neither the
+	// test's timer nor a sleep.
+	late bool
 }
+
+// lateName is how reports name a late wake.
+const lateName = "a late wake"
 
 // earlyWatch wraps a strategy and notes every early firing it chooses.
 type earlyWatch struct {
@@ -45,12 +52,14 @@ func (w *earlyWatch) Choose(p *engine.Point) int {
 		c := p.Choices[i]
 		t := timerOf(c)
 		f := earlyFiring{step: p.Step + 1, early: c.Early}
-		if c.Timer != nil {
+		if c.Timer.Late() {
+			f.name, f.late = lateName, true
+		} else if c.Timer != nil {
 			f.name = "timer " + c.Timer.ID()
 		} else {
 			f.name = "the sleep of " + c.G.ID
 		}
-		if t != nil {
+		if t != nil && !f.late {
 			f.pc = t.PC
 			f.test = testTimer(t)
 			f.sleep = t.Sleep()
@@ -77,6 +86,8 @@ func forcedFirings(trace []engine.Step, seen []earlyFiring) []earlyFiring {
 		f := earlyFiring{step: st.N, early: st.Early, pc: st.PC}
 		if st.G != nil && st.Kind == engine.OpSleep {
 			f.name, f.sleep = "the sleep of "+st.G.ID, true
+		} else if st.G == nil && st.Timer == engine.LateWakeID {
+			f.name, f.late = lateName, true
 		} else {
 			f.name = "timer " + st.Timer
 		}
@@ -642,6 +653,10 @@ func (x *explorer) earlyText(header string, firings []earlyFiring) string {
 	}
 	b.WriteString(":")
 	for _, f := range firings[from:] {
+		if f.late {
+			fmt.Fprintf(&b, "\n  step %d: a late wake: the clock moved on, with no timer firing, while a goroutine that could run waited %v", f.step, f.early)
+			continue
+		}
 		fmt.Fprintf(&b, "\n  step %d: %s", f.step, f.name)
 		if f.pc != 0 {
 			fmt.Fprintf(&b, " (armed at %s)", x.pos(f.pc))

@@ -4,7 +4,7 @@
 // where more than one choice was enabled. With the program it was recorded
 // on, it replays the run exactly. The file is plain text:
 //
-//	heddle-schedule v1
+//	heddle-schedule v2
 //	test: TestTransfer
 //	package: example.com/bank
 //	dir: /home/me/bank
@@ -24,9 +24,10 @@
 //	g0.1
 //	g0#2
 //	@g0.1/t1
+//	@late
 //
 // A choice names a goroutine by its symbolic id, with #N for case N of a
-// select, or a timer by @ and its id. Header keys may come in any order;
+// select, or a timer by @ and its id; @late is a late wake (format v2). Header keys may come in any order;
 // unknown keys are kept, so that newer versions can add some.
 //
 // where and steps say where the bug happened and at which step of the run,
@@ -44,11 +45,27 @@ import (
 	"strings"
 )
 
-// Magic is the first line of every schedule file.
-const Magic = "heddle-schedule v1"
+// Magic is the first line of every schedule file this version writes.
+//
+// Format v2 added late wakes (the choice "@late": the clock moves on, with
+// no timer firing, while a goroutine waits to run), which change the
+// scheduling points of any run that reads the clock: a v2 schedule is
+// refused by a heddle that reads only v1, with the formats named, and a
+// v1 schedule is read and replayed without late wakes.
+const Magic = "heddle-schedule " + FormatV2
+
+// The formats this version reads: FormatV1, written before late wakes
+// existed, and FormatV2.
+const (
+	FormatV1 = "v1"
+	FormatV2 = "v2"
+)
 
 // Schedule is a parsed schedule file.
 type Schedule struct {
+	// Format is the format of the file read (FormatV1 or FormatV2);
+	// Write writes Magic unless it is FormatV1.
+	Format      string
 	Test        string
 	Package     string
 	Dir         string
@@ -77,7 +94,12 @@ type Schedule struct {
 // Write writes s in the file format.
 func (s *Schedule) Write(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, Magic)
+	if s.Format == FormatV1 {
+		// Rewritten (renumbered, say): still replayed without late wakes.
+		fmt.Fprintln(bw, "heddle-schedule "+FormatV1)
+	} else {
+		fmt.Fprintln(bw, Magic)
+	}
 	kv := func(k, v string) {
 		if v != "" {
 			fmt.Fprintf(bw, "%s: %s\n", k, oneLine(v))
@@ -153,13 +175,14 @@ func Parse(r io.Reader) (*Schedule, error) {
 		}
 		return nil, fmt.Errorf("not a heddle schedule: the file is empty")
 	}
-	if first != Magic {
-		if strings.HasPrefix(first, "heddle-schedule ") {
-			return nil, fmt.Errorf("schedule format %q is not supported by this heddle (it reads %q)", strings.TrimPrefix(first, "heddle-schedule "), "v1")
-		}
+	format, ok := strings.CutPrefix(first, "heddle-schedule ")
+	if !ok {
 		return nil, fmt.Errorf("not a heddle schedule: line 1 is %q, want %q", trunc(first), Magic)
 	}
-	s := &Schedule{Files: map[string]string{}}
+	if format != FormatV1 && format != FormatV2 {
+		return nil, fmt.Errorf("schedule format %q is not supported by this heddle (it reads %q and %q)", format, FormatV1, FormatV2)
+	}
+	s := &Schedule{Format: format, Files: map[string]string{}}
 	inChoices := false
 	for {
 		l, ok := next()
@@ -172,6 +195,9 @@ func Parse(r io.Reader) (*Schedule, error) {
 			}
 			if err := checkChoice(l); err != nil {
 				return nil, fmt.Errorf("line %d: %v", line, err)
+			}
+			if l == LateWake && format == FormatV1 {
+				return nil, fmt.Errorf("line %d: a late wake (%s) in a schedule of format %s, which has none", line, LateWake, FormatV1)
 			}
 			s.Choices = append(s.Choices, l)
 			continue
@@ -244,7 +270,10 @@ func Parse(r io.Reader) (*Schedule, error) {
 	return s, nil
 }
 
-// checkChoice validates one choice line: g0.1, g0#2, @g0.1/t3 or
+// LateWake is the choice of a late wake (format v2).
+const LateWake = "@late"
+
+// checkChoice validates one choice line: g0.1, g0#2, @g0.1/t3, @late or
 // g0.1/sb (the commit of a store of g0.1's store buffer, heddle test
 // -racy).
 func checkChoice(c string) error {
@@ -252,6 +281,9 @@ func checkChoice(c string) error {
 		if err := checkGID(g); err != nil {
 			return fmt.Errorf("bad store-buffer choice %q: %v", trunc(c), err)
 		}
+		return nil
+	}
+	if c == LateWake {
 		return nil
 	}
 	if strings.HasPrefix(c, "@") {

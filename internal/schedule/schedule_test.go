@@ -9,6 +9,7 @@ import (
 
 func sample() *Schedule {
 	return &Schedule{
+		Format:      FormatV2,
 		Test:        "TestTransfer",
 		Package:     "example.com/bank",
 		Dir:         "/home/me/bank",
@@ -25,7 +26,7 @@ func sample() *Schedule {
 		Seed:        1,
 		Run:         17,
 		Extra:       map[string]string{"future": "value"},
-		Choices:     []string{"g0.1", "g0#2", "@g0.1/t3", "g0.1.12", "g0.2/sb"},
+		Choices:     []string{"g0.1", "g0#2", "@g0.1/t3", "@late", "g0.1.12", "g0.2/sb"},
 	}
 }
 
@@ -50,7 +51,9 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"", "the file is empty"},
 		{"hello\n", `not a heddle schedule: line 1 is "hello"`},
-		{"heddle-schedule v9\n", `schedule format "v9" is not supported`},
+		{"heddle-schedule v9\n", `schedule format "v9" is not supported by this heddle (it reads "v1" and "v2")`},
+		{"heddle-schedule v1\ntest: T\nchoices:\ng0\n@late\n", `line 5: a late wake (@late) in a schedule of format v1`},
+		{Magic + "\ntest: T\nchoices:\n@lately\n", "line 4: bad timer choice"},
 		{Magic + "\ntest: T\n", "truncated"},
 		{Magic + "\nchoices:\ng0\n", "names no test"},
 		{Magic + "\ntest: T\nnonsense\nchoices:\n", `line 3: want "key: value"`},
@@ -66,6 +69,25 @@ func TestParseErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Parse(%q) = %v, want an error containing %q", tc.in, err, tc.want)
 		}
+	}
+}
+
+// TestReadV1 checks that a schedule written before late wakes existed is
+// read, and says it is of format v1 (its replay offers no late wake).
+func TestReadV1(t *testing.T) {
+	s, err := Parse(strings.NewReader("heddle-schedule v1\ntest: T\nchoices:\ng0.1\n@g0/t1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Format != FormatV1 || !reflect.DeepEqual(s.Choices, []string{"g0.1", "@g0/t1"}) {
+		t.Errorf("got format %q, choices %q; want v1 and [g0.1 @g0/t1]", s.Format, s.Choices)
+	}
+	var buf bytes.Buffer
+	if err := s.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if first, _, _ := strings.Cut(buf.String(), "\n"); first != "heddle-schedule v1" {
+		t.Errorf("Write's first line is %q, want heddle-schedule v1: a rewritten v1 schedule is still replayed without late wakes", first)
 	}
 }
 

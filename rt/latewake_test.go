@@ -1,0 +1,172 @@
+package rt_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"heddle.dev/internal/engine"
+	"heddle.dev/internal/strategy"
+	"heddle.dev/rt"
+)
+
+// exhaustLate is exhaust with late wakes on or off (engine.Config.LateWake).
+func exhaustLate(t *testing.T, late bool, body func() string) (outcomes map[string]bool, bugs map[string]int, runs int) {
+	t.Helper()
+	outcomes, bugs = map[string]bool{}, map[string]int{}
+	dfs := strategy.NewDFS(0)
+	for run := 1; dfs.Begin(run); run++ {
+		if run > 20000 {
+			t.Fatal("DFS did not finish within 20000 runs")
+		}
+		var out string
+		res := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, LateWake: late}, dfs, func() { out = body() })
+		dfs.End(res)
+		if dfs.Diverged {
+			t.Fatal("program diverged under a fixed schedule")
+		}
+		runs = run
+		if res.Bug != nil {
+			bugs[res.Bug.Kind]++
+			continue
+		}
+		outcomes[out] = true
+	}
+	return outcomes, bugs, runs
+}
+
+// go-retry's TestWithMaxDuration, benbjohnson/clock's TestClock_Timer: a
+// goroutine waits on its only timer and then reads how long it waited.
+// Natively it runs late on a loaded machine and sees more; before late
+// wakes the clock moved only when a timer fired, so it always saw exactly
+// the wait, and an exhaustive strategy said every schedule was explored.
+func TestLateWakeAfterOnlyTimer(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		wait func()
+	}{
+		{"Sleep", func() { rt.Sleep(200 * time.Millisecond) }},
+		{"Timer", func() { rt.Recv(rt.NewTimer(200 * time.Millisecond).C) }},
+		{"After", func() { rt.Recv(rt.After(200 * time.Millisecond)) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := func() string {
+				start := rt.Now()
+				tc.wait()
+				if d := rt.Since(start); d > 250*time.Millisecond {
+					return "late"
+				} else if d < 200*time.Millisecond {
+					return "early"
+				}
+				return "on time"
+			}
+			got, bugs, runs := exhaustLate(t, true, body)
+			if !got["late"] || !got["on time"] || got["early"] || len(bugs) > 0 {
+				t.Errorf("with late wakes: outcomes %s, bugs %v in %d runs; want late and on time", keys(got), bugs, runs)
+			}
+			got, bugs, _ = exhaustLate(t, false, body)
+			if got["late"] || !got["on time"] || len(bugs) > 0 {
+				t.Errorf("without late wakes: outcomes %s, bugs %v; want on time only", keys(got), bugs)
+			}
+		})
+	}
+}
+
+var errTimeout = errors.New("timeout")
+
+// fetchTwo waits for two results of a worker, and gives up after the first
+// if it took longer than d, with no timer of its own: it forgets the
+// worker, which then blocks forever on its second send.
+func fetchTwo(d time.Duration) error {
+	results := rt.MakeChan[chan int](0)
+	start := rt.Now()
+	rt.Go(func() {
+		rt.Send(results, 1)
+		rt.Send(results, 2)
+	})
+	rt.Recv(results)
+	if rt.Since(start) > d {
+		return errTimeout
+	}
+	rt.Recv(results)
+	return nil
+}
+
+// The timeout path of code that reads the clock after a wait, with no timer
+// of its own, is reachable only if the wait can take long: a late wake
+// (the clock moving on while the worker waited to run) reaches it, and its
+// leak. Before, the leak was a bug heddle could not find.
+func TestLateWakeReachesTimeoutPath(t *testing.T) {
+	body := func() string {
+		if err := fetchTwo(50 * time.Millisecond); err != nil {
+			return err.Error()
+		}
+		return "ok"
+	}
+	got, bugs, runs := exhaustLate(t, true, body)
+	if bugs[engine.KindLeak] == 0 || !got["ok"] {
+		t.Errorf("with late wakes: outcomes %s, bugs %v in %d runs; want ok and a leak", keys(got), bugs, runs)
+	}
+	got, bugs, _ = exhaustLate(t, false, body)
+	if len(bugs) > 0 || !got["ok"] || len(got) != 1 {
+		t.Errorf("without late wakes: outcomes %s, bugs %v; want ok only", keys(got), bugs)
+	}
+}
+
+// A program that never reads the clock is offered no late wake: its runs,
+// timers and all, are those of late wakes off.
+func TestLateWakeNeedsAClockRead(t *testing.T) {
+	body := func() string {
+		ch := rt.MakeChan[chan int](0)
+		rt.Go(func() {
+			rt.Sleep(10 * time.Millisecond)
+			rt.Send(ch, 1)
+		})
+		tm := rt.NewTimer(20 * time.Millisecond)
+		rt.Recv(tm.C)
+		return "timer"
+	}
+	on, bon, ron := exhaustLate(t, true, body)
+	off, boff, roff := exhaustLate(t, false, body)
+	if ron != roff || keys(on) != keys(off) || len(bon) != len(boff) {
+		t.Errorf("late wakes on: %d runs, %s, %v; off: %d runs, %s, %v; want the same", ron, keys(on), bon, roff, keys(off), boff)
+	}
+}
+
+// A late wake is a choice recorded like a timer's ("@late") and replayed
+// exactly: the replay of a run that took one sees the same clock.
+func TestLateWakeReplays(t *testing.T) {
+	body := func(out *time.Duration) func() {
+		return func() {
+			start := rt.Now()
+			rt.Sleep(200 * time.Millisecond)
+			*out = rt.Since(start)
+		}
+	}
+	dfs := strategy.NewDFS(0)
+	cfg := engine.Config{MaxStarve: 100 * time.Millisecond, LateWake: true, Trace: true}
+	for run := 1; dfs.Begin(run); run++ {
+		var d time.Duration
+		res := engine.Run(cfg, dfs, body(&d))
+		dfs.End(res)
+		var keys []string
+		late := false
+		for _, c := range res.Choices {
+			keys = append(keys, c.Key())
+			late = late || c.Key() == "@late"
+		}
+		if !late {
+			continue
+		}
+		var d2 time.Duration
+		rep := strategy.NewReplay(keys)
+		rep.Begin(1)
+		res2 := engine.Run(cfg, rep, body(&d2))
+		rep.End(res2)
+		if d2 != d || d <= 250*time.Millisecond {
+			t.Errorf("run %d (%v) took %v, its replay %v; want the same, late", run, keys, d, d2)
+		}
+		return
+	}
+	t.Fatal("no run took a late wake")
+}
