@@ -723,8 +723,12 @@ func (e *Exec) refresh(g *G) {
 			e.shiftGch(pos+old, k-old)
 		}
 		for i := 0; i < k; i++ {
-			e.gch[pos+i] = buf[i]
-			buf[i] = Choice{}
+			// Field by field: addChoices has just stored them so, and
+			// a whole-Choice copy's 16-byte loads would wait for those
+			// stores to reach the cache (perf annotate).
+			d, c := &e.gch[pos+i], &buf[i]
+			d.G, d.Case, d.Select, d.Arrive, d.Timer, d.Early = c.G, c.Case, c.Select, c.Arrive, c.Timer, c.Early
+			c.G, c.Timer = nil, nil
 		}
 		g.nch = k
 		e.logChoices(g, pos)

@@ -1068,7 +1068,11 @@ func (e *Exec) yield(op Op) {
 	} else if g.spins >= spinDrop {
 		e.maySpin = true
 	}
-	g.op = op
+	// Field by field: op arrives in registers and is spilled word by
+	// word, and a whole-struct copy reads it back in 16-byte loads, which
+	// the processor cannot forward from those stores (a stall at every
+	// scheduling point, perf annotate).
+	g.op.Kind, g.op.Obj, g.op.Cases, g.op.Dflt, g.op.Timer, g.op.PC = op.Kind, op.Obj, op.Cases, op.Dflt, op.Timer, op.PC
 	g.state = gParked
 	g.committed = -1
 	g.arrived = false

@@ -60,7 +60,14 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 		return
 	}
 	obj := op.Obj
-	s := Step{N: e.steps, G: g, Kind: op.Kind, Case: -1, PC: op.PC, Early: early}
+	// The step is filled in place, field by field: a Step built on the
+	// stack and appended was copied with 16-byte loads of fields just
+	// stored one by one, which the processor cannot forward from its
+	// store buffer (a stall at every traced step, perf annotate).
+	n := len(e.res.Trace)
+	e.res.Trace = append(e.res.Trace, Step{})
+	s := &e.res.Trace[n]
+	s.N, s.G, s.Kind, s.Case, s.PC, s.Early = e.steps, g, op.Kind, -1, op.PC, early
 	if g != nil {
 		switch op.Kind {
 		case OpSend, OpRecv, OpSelect:
@@ -79,7 +86,7 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 				obj = op.Cases[g.sel].Chan()
 			}
 		}
-		g.stepIdx = len(e.res.Trace)
+		g.stepIdx = n
 	}
 	if op.Kind == OpTimerFire && op.Timer != nil {
 		s.Timer = op.Timer.ID()
@@ -100,12 +107,11 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 			s.VC = e.clock(g, op, obj)
 			e.vcBytes += uint64(len(s.VC)) * uint64(unsafe.Sizeof(VCEntry{}))
 		} else if e.res.ClocksTo == 0 {
-			e.res.ClocksTo = len(e.res.Trace)
+			e.res.ClocksTo = n
 		}
 		s.Now = int64(e.now)
 		s.Enabled = e.snapshot(enabled)
 	}
-	e.res.Trace = append(e.res.Trace, s)
 	if e.cfg.Record {
 		e.boundEnabled()
 	}

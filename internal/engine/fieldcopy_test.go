@@ -1,0 +1,58 @@
+package engine
+
+import (
+	"reflect"
+	"testing"
+)
+
+// nonZeroChoice returns a Choice with every field set to a value that is
+// not its zero value, whatever the fields are.
+func nonZeroChoice(t *testing.T) Choice {
+	t.Helper()
+	var c Choice
+	v := reflect.ValueOf(&c).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		case reflect.Int, reflect.Int64:
+			f.SetInt(7)
+		case reflect.Bool:
+			f.SetBool(true)
+		default:
+			t.Fatalf("Choice.%s: kind %v not handled: teach this test and appendChoice/addChoice/refresh about it", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+	return c
+}
+
+// TestChoiceCopiesEveryField checks that the field-by-field copies of a
+// Choice (appendChoice, refresh's) copy every field: a field added to
+// Choice must be added to them.
+func TestChoiceCopiesEveryField(t *testing.T) {
+	c := nonZeroChoice(t)
+	for _, cs := range [][]Choice{nil, make([]Choice, 0, 4), make([]Choice, 2, 4)} {
+		got := appendChoice(cs, &c)
+		if len(got) != len(cs)+1 || got[len(cs)] != c {
+			t.Fatalf("appendChoice(len %d, cap %d) = %+v, want %+v last", len(cs), cap(cs), got, c)
+		}
+	}
+	// Stale values in the array past len are overwritten.
+	stale := []Choice{c, c}[:0]
+	g := &G{}
+	got := addChoice(stale, g, -1, false, false)
+	if want := (Choice{G: g, Case: -1}); got[0] != want {
+		t.Fatalf("addChoice over a stale slot = %+v, want %+v", got[0], want)
+	}
+	// Op is stored field by field in yield, and Choice in addChoice: they
+	// have the fields these copies know of.
+	for _, tc := range []struct {
+		typ  reflect.Type
+		want int
+	}{{reflect.TypeOf(Op{}), 6}, {reflect.TypeOf(Choice{}), 6}} {
+		if n := tc.typ.NumField(); n != tc.want {
+			t.Errorf("%v has %d fields, %d when its field-by-field copies were written (yield, appendChoice, addChoice, refresh): add the new ones there", tc.typ, n, tc.want)
+		}
+	}
+}
