@@ -380,3 +380,33 @@ func TestUnitWritingFirst(t *testing.T) {
 	}
 	t.Fatalf("no bug event:\n%s", data)
 }
+
+// TestUnitBugSpawnsNothing: an optimal-DPOR unit stopped at a bug without
+// -keep-going hands back no rest (the bug stops the whole exploration,
+// which would drop it; on a deep test making it took gigabytes), and with
+// -keep-going, stopped after the same runs, it does.
+func TestUnitBugSpawnsNothing(t *testing.T) {
+	u := strategy.RootUnit("odpor", 0)
+	child := func(set func(*explore.Config)) event.Event {
+		evs := filepath.Join(t.TempDir(), "events.jsonl")
+		cfg := explore.DefaultConfig()
+		cfg.Strategy, cfg.Unit, cfg.Events, cfg.OutDir = u.Strategy, &u, evs, t.TempDir()
+		set(&cfg)
+		b, err := json.Marshal(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(os.Args[0], "-test.run=^TestUnitBugChild$")
+		cmd.Env = append(os.Environ(), "HEDDLE_UNIT_CHILD=1", explore.EnvConfig+"="+string(b))
+		cmd.CombinedOutput() // fails: the bug
+		return readSummary(t, evs)
+	}
+	s := child(func(*explore.Config) {})
+	if s.Bugs == 0 || s.UnitSpawned != nil {
+		t.Fatalf("stopped at a bug: %d bugs, spawned %s", s.Bugs, s.UnitSpawned)
+	}
+	k := child(func(cfg *explore.Config) { cfg.KeepGoing, cfg.Runs = true, s.Runs })
+	if k.Bugs == 0 || k.UnitSpawned == nil {
+		t.Fatalf("with -keep-going, %d runs: %d bugs, spawned %s", s.Runs, k.Bugs, k.UnitSpawned)
+	}
+}
