@@ -258,11 +258,14 @@ func (x *explorer) run() {
 			break
 		}
 		// A unit's call makes at least one run (sliced below).
+		// So does one whose rest is too big to hand back (UnitKeeper).
 		sliced := cfg.Unit != nil && cfg.Replay == "" && cfg.Deadline.IsZero()
-		if cfg.Time > 0 && time.Since(start) > cfg.Time && !(sliced && run == first) {
+		keeper, _ := strat.(strategy.UnitKeeper)
+		free := sliced && (run == first || keeper != nil && keeper.KeepUnit())
+		if cfg.Time > 0 && time.Since(start) > cfg.Time && !free {
 			break
 		}
-		if cfg.Unit != nil && run > first && yield.asked() {
+		if cfg.Unit != nil && run > first && !free && yield.asked() {
 			break // the rest goes to an idle worker (unit.go)
 		}
 		if interrupted.Load() {
@@ -315,7 +318,7 @@ func (x *explorer) run() {
 		// slice ends the call after it; the test's time limit still
 		// bounds it.
 		saved := x.deadline
-		if sliced && run == first {
+		if free {
 			x.deadline = time.Time{}
 		}
 		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: trace}, runStrat, rs)

@@ -560,6 +560,13 @@ type UnitState interface {
 	Spawned() []Unit
 }
 
+// UnitKeeper is a unit's strategy whose rest can be too big to hand
+// back: while KeepUnit is true, the explorer goes on with the unit past
+// its time slice and a yield (odpor: DPOR.KeepUnit).
+type UnitKeeper interface {
+	KeepUnit() bool
+}
+
 // NewForUnit returns the strategy that explores exactly u: for a run
 // range the ordinary strategy (the explorer numbers the runs), for a
 // subtree a DFS or source DPOR restricted to it.
