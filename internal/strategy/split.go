@@ -110,8 +110,10 @@ type FragNode struct {
 // and its unit handed back as it came, without end; and a unit's rest,
 // one unit per wakeup child on the stack each with the path down to it,
 // is quadratic in the run's depth (4.5 GB there), now not made after a
-// bug that stops the exploration. The rest of a deep unit without a bug
-// is still quadratic: the reason the split stays opt-in.
+// bug that stops the exploration, and a unit whose rest would be too big
+// is explored on where it is (KeepUnit). It stays opt-in until the
+// corpus, GoKer and parbench checks are rerun with it (benchmarks.md);
+// a unit's rest at the end of its share of a budget is still quadratic.
 func SplitKind(name string) string {
 	switch name {
 	case "random", "pct", "pos":
