@@ -261,10 +261,15 @@ func (x *explorer) run() {
 			exhausted = true // the unit's runs are done
 			break
 		}
-		if cfg.Time > 0 && time.Since(start) > cfg.Time {
+		// A unit's call makes at least one run (sliced below).
+		// So does one whose rest is too big to hand back (UnitKeeper).
+		sliced := cfg.Unit != nil && cfg.Replay == "" && cfg.Deadline.IsZero()
+		keeper, _ := strat.(strategy.UnitKeeper)
+		free := sliced && (run == first || keeper != nil && keeper.KeepUnit())
+		if cfg.Time > 0 && time.Since(start) > cfg.Time && !free {
 			break
 		}
-		if cfg.Unit != nil && run > first && yield.asked() {
+		if cfg.Unit != nil && run > first && !free && yield.asked() {
 			break // the rest goes to an idle worker (unit.go)
 		}
 		if interrupted.Load() {
@@ -309,7 +314,19 @@ func (x *explorer) run() {
 			x.freshSeed = randSeed
 			runStrat = x.watch
 		}
+		// The first run of a unit's call is not cut by its time slice
+		// (heddle test -parallel's 10 s): cut, it would be handed back
+		// as it came and cut again in the next call, without end, when
+		// one run takes longer than the slice (GoKer's Hugo3251 under
+		// optimal DPOR: 40,199 steps, over 10 s under load). The time
+		// slice ends the call after it; the test's time limit still
+		// bounds it.
+		saved := x.deadline
+		if free {
+			x.deadline = time.Time{}
+		}
 		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: trace}, runStrat, rs)
+		x.deadline = saved
 		x.lastRun = time.Since(began)
 		if res.Interrupted {
 			// Ended in the middle by an interrupt: not a run.

@@ -141,6 +141,47 @@ func TestUnits(t *testing.T) {
 	}
 }
 
+// TestUnitSliceMakesARun: a unit's call makes at least one run, however
+// short its time slice: a run longer than the slice (GoKer's Hugo3251
+// under optimal DPOR, over 10 s under load) was cut, and the unit handed
+// back as it came, to be cut again in the next call, without end. Each
+// call here, with a slice of a nanosecond, makes one run and hands back
+// the rest, which takes the runs of one call and its proof.
+func TestUnitSliceMakesARun(t *testing.T) {
+	for _, name := range []string{"dfs", "odpor"} {
+		whole := summary(t, strategy.RootUnit(name, 0), 0)
+		u, runs, calls := strategy.RootUnit(name, 0), 0, 0
+		for {
+			calls++
+			s := summary(t, u, 0, time.Nanosecond)
+			if s.Runs != 1 {
+				t.Fatalf("%s: call %d with a slice of 1ns made %d runs, want 1", name, calls, s.Runs)
+			}
+			runs += s.Runs
+			if s.UnitFinished {
+				if s.UnitProven != whole.UnitProven {
+					t.Errorf("%s: proven %q, in one call %q", name, s.UnitProven, whole.UnitProven)
+				}
+				break
+			}
+			if name == "odpor" {
+				break // its rest comes as spawned units (odsplit.go)
+			}
+			var next strategy.Unit
+			if err := json.Unmarshal(s.UnitRest, &next); err != nil {
+				t.Fatalf("%s: rest %s: %v", name, s.UnitRest, err)
+			}
+			u = next
+			if calls > 1000 {
+				t.Fatalf("%s: not finished after %d calls", name, calls)
+			}
+		}
+		if name == "dfs" && runs != whole.Runs {
+			t.Errorf("%s: %d runs in %d calls, %d in one call", name, runs, calls, whole.Runs)
+		}
+	}
+}
+
 // TestUnitYield: a unit whose Yield file exists stops after one run and
 // reports its rest (an idle worker of heddle test -parallel wants work);
 // explored so one run at a time, the tree takes the runs of one call and
@@ -338,4 +379,34 @@ func TestUnitWritingFirst(t *testing.T) {
 		}
 	}
 	t.Fatalf("no bug event:\n%s", data)
+}
+
+// TestUnitBugSpawnsNothing: an optimal-DPOR unit stopped at a bug without
+// -keep-going hands back no rest (the bug stops the whole exploration,
+// which would drop it; on a deep test making it took gigabytes), and with
+// -keep-going, stopped after the same runs, it does.
+func TestUnitBugSpawnsNothing(t *testing.T) {
+	u := strategy.RootUnit("odpor", 0)
+	child := func(set func(*explore.Config)) event.Event {
+		evs := filepath.Join(t.TempDir(), "events.jsonl")
+		cfg := explore.DefaultConfig()
+		cfg.Strategy, cfg.Unit, cfg.Events, cfg.OutDir = u.Strategy, &u, evs, t.TempDir()
+		set(&cfg)
+		b, err := json.Marshal(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(os.Args[0], "-test.run=^TestUnitBugChild$")
+		cmd.Env = append(os.Environ(), "HEDDLE_UNIT_CHILD=1", explore.EnvConfig+"="+string(b))
+		cmd.CombinedOutput() // fails: the bug
+		return readSummary(t, evs)
+	}
+	s := child(func(*explore.Config) {})
+	if s.Bugs == 0 || s.UnitSpawned != nil {
+		t.Fatalf("stopped at a bug: %d bugs, spawned %s", s.Bugs, s.UnitSpawned)
+	}
+	k := child(func(cfg *explore.Config) { cfg.KeepGoing, cfg.Runs = true, s.Runs })
+	if k.Bugs == 0 || k.UnitSpawned == nil {
+		t.Fatalf("with -keep-going, %d runs: %d bugs, spawned %s", s.Runs, k.Bugs, k.UnitSpawned)
+	}
 }

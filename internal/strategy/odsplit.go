@@ -223,6 +223,31 @@ func (d *DPOR) odRest() (out []*odUnit) {
 	return out
 }
 
+// odRestMax is the most path levels the rest of a unit may hold (the sum
+// of the paths of the units odRest would make): past it, the unit is
+// explored to its end where it is (KeepUnit).
+const odRestMax = 1 << 20
+
+// KeepUnit reports whether the unit is to be explored to its end in this
+// call rather than handed back at a yield or the end of a time slice: its
+// rest, one unit per wakeup child not started on the stack, each with the
+// path down to it, is quadratic in the depth of the run, and past
+// odRestMax levels it costs gigabytes (GoKer's Grpc3017 ran out of memory
+// making it). A unit kept explores what one worker would.
+func (d *DPOR) KeepUnit() bool {
+	if d.od == nil || !d.od.ran || d.over || d.diverged {
+		return false
+	}
+	n := 0
+	for i := len(d.od.levels); i < d.od.n && i < len(d.stack); i++ {
+		n += (i + 1) * len(d.stack[i].wut.children)
+		if n > odRestMax {
+			return true
+		}
+	}
+	return false
+}
+
 // tnode is a node of the coordinator's tree T: a step (a child of its
 // parent) and the steps known after it.
 type tnode struct {
