@@ -99,6 +99,21 @@ var subsetPrograms = []string{
 	"TestFirstFailureOfGoroutines",
 	"TestSynctestTimerStopResetZeroBlocked",
 	"TestSynctestTimerResetZeroActivePoll",
+	// Third (fid3bubble.go): the bubble's first timer pass, concurrent
+	// with its goroutines (a stopped AfterFunc Reset(0) may run before the
+	// bubble blocks, rarely natively; once it blocked, never: forbidden),
+	// a bubble's WaitGroup and Cond used from outside it (Go's fatal
+	// errors), a Wait on a WaitGroup of no bubble (not durably blocked).
+	"TestSynctestAfterFuncStopResetZero",
+	"TestSynctestAfterFuncResetZeroAfterWait",
+	"TestSynctestWaitGroupInsideThenOutside",
+	"TestSynctestWaitGroupOutsideThenInside",
+	"TestSynctestWaitGroupTwoBubbles",
+	"TestSynctestWaitGroupWaitedThenOutside",
+	"TestSynctestWaitGroupWaitOutsideAtZero",
+	"TestSynctestWaitGroupPackageVar",
+	"TestSynctestWaitOnOutsideWaitGroup",
+	"TestSynctestCondSignalOutside",
 }
 
 // forbidden are outcomes (a substring of the outcome) that heddle must not
@@ -124,6 +139,9 @@ var forbidden = map[string]string{
 	// A bubble's timer a goroutine waits on is in Go's timer heap: Stop
 	// and Reset(0) leave it there, to fire when the bubble blocks.
 	"TestSynctestTimerStopResetZeroBlocked": "received before the bubble blocked",
+	// The bubble's first timer pass comes before it first blocks: after
+	// a Wait returned, a timer in Go's heap Reset(0) waits for the next.
+	"TestSynctestAfterFuncResetZeroAfterWait": "ran before the bubble blocked true",
 }
 
 // knownGap is a program with a native outcome that heddle does not reach

@@ -580,8 +580,8 @@ func (e *Exec) chanTimer(p unsafe.Pointer) *Timer {
 // durablyBlocked reports whether g, parked, cannot proceed until another
 // goroutine of its bubble acts: it waits on channels made in its bubble
 // (having arrived, if it must), in a Cond.Wait not yet signalled, in a
-// WaitGroup.Wait, in a time.Sleep (until its timer fires), or in
-// select {}. A lock,
+// WaitGroup.Wait on a WaitGroup of its bubble (wgDurable), in a time.Sleep
+// (until its timer fires), or in select {}. A lock,
 // a channel made outside the bubble, or any operation that can proceed
 // is not.
 //
@@ -616,7 +616,7 @@ func (e *Exec) durablyBlocked(g *G) bool {
 	case OpCondBlocked:
 		return !g.signalled
 	case OpWGWait:
-		return e.wgCount(op.Obj) != 0
+		return e.wgCount(op.Obj) != 0 && e.wgDurable(g, op.Obj)
 	case OpBlock:
 		return true
 	}
