@@ -113,7 +113,6 @@ var subsetPrograms = []string{
 	"TestSynctestWaitGroupWaitOutsideAtZero",
 	"TestSynctestWaitGroupPackageVar",
 	"TestSynctestWaitOnOutsideWaitGroup",
-	"TestSynctestCondSignalOutside",
 }
 
 // forbidden are outcomes (a substring of the outcome) that heddle must not
@@ -157,8 +156,15 @@ type knownGap struct {
 // outcomes: the gap is then fixed, and the program belongs in
 // subsetPrograms.
 var knownGaps = []knownGap{
-	// None open. TestStoreBuffer was one until -racy modelled x86-TSO's
-	// store buffers.
+	// TestStoreBuffer was one until -racy modelled x86-TSO's store
+	// buffers.
+	{
+		program: "TestSynctestCondSignalOutside",
+		outcome: "fail: fid3bubble_test.go:142: signalled",
+		issue: "Go's Cond.Wait takes its ticket before it unlocks and joins the notify list after: " +
+			"a Signal from outside the bubble in between finds no goroutine to wake, and is not fatal " +
+			"(2 of 300 noise/2 runs); heddle's waiter joins the list with the unlock, so the Signal is always fatal",
+	},
 }
 
 // TestSubset runs heddle, built from this tree, and the native runs on a
