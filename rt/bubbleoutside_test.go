@@ -2,6 +2,10 @@ package rt_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -68,5 +72,152 @@ func TestBubbleContextOutside(t *testing.T) {
 	})
 	if keys(outcomes) != "done" || len(bugs) > 0 {
 		t.Errorf("outcomes %q, bugs %v; want done only", keys(outcomes), bugs)
+	}
+}
+
+// A bubble's WaitGroup (one an Add in the bubble made its own) used from
+// outside it, a WaitGroup in use outside used in a bubble, or one used in
+// two bubbles, stops the program natively with sync's fatal error; so does
+// a Cond's Signal or Broadcast from outside a bubble that wakes a goroutine
+// of the bubble. heddle let them happen. A package-level WaitGroup is in no
+// bubble (Go cannot associate it): used both ways, it is not refused.
+func TestBubbleSyncOutside(t *testing.T) {
+	const mixed = "fatal error: sync: WaitGroup.Add called from inside and outside synctest bubble"
+	cases := []struct {
+		name string
+		prog func()
+		want string // the misuse, or "" for none
+	}{
+		{"wg inside then outside", func() {
+			wg := new(sync.WaitGroup)
+			bubble(func() { rt.WaitGroupAdd(wg, 1) })
+			rt.WaitGroupAdd(wg, 1)
+		}, mixed},
+		{"wg done inside, then outside", func() {
+			wg := new(sync.WaitGroup)
+			bubble(func() { rt.WaitGroupAdd(wg, 1); rt.WaitGroupDone(wg) })
+			rt.WaitGroupAdd(wg, 1)
+		}, mixed},
+		{"wg waited inside, then outside", func() {
+			wg := new(sync.WaitGroup)
+			bubble(func() { rt.WaitGroupAdd(wg, 1); rt.WaitGroupDone(wg); rt.WaitGroupWait(wg) })
+			rt.WaitGroupAdd(wg, 1)
+			rt.WaitGroupDone(wg)
+		}, ""},
+		{"wg outside then inside", func() {
+			wg := new(sync.WaitGroup)
+			rt.WaitGroupAdd(wg, 1)
+			bubble(func() { rt.WaitGroupAdd(wg, 1) })
+		}, mixed},
+		{"wg outside at zero, then inside", func() {
+			wg := new(sync.WaitGroup)
+			rt.WaitGroupAdd(wg, 1)
+			rt.WaitGroupDone(wg)
+			bubble(func() { rt.WaitGroupAdd(wg, 1); rt.WaitGroupDone(wg) })
+		}, ""},
+		{"wg in two bubbles", func() {
+			wg := new(sync.WaitGroup)
+			bubble(func() { rt.WaitGroupAdd(wg, 1) })
+			bubble(func() { rt.WaitGroupAdd(wg, 1) })
+		}, "fatal error: sync: WaitGroup.Add called from multiple synctest bubbles"},
+		{"package wg both ways", func() {
+			bubble(func() { rt.WaitGroupAdd(&packageWG, 1) })
+			rt.WaitGroupAdd(&packageWG, -1)
+		}, ""},
+		{"cond signal from outside", func() { condFromOutside(false) }, "fatal error: semaphore wake of synctest goroutine from outside bubble"},
+		{"cond broadcast from outside", func() { condFromOutside(true) }, "fatal error: semaphore wake of synctest goroutine from outside bubble"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			outcomes, bugs := exhaustControlled(t, func() string {
+				c.prog()
+				return "done"
+			})
+			if c.want == "" {
+				if keys(outcomes) != "done" || len(bugs) > 0 {
+					t.Errorf("outcomes %q, bugs %v; want done only", keys(outcomes), bugs)
+				}
+			} else if len(outcomes) > 0 || bugs["misuse"] != c.want {
+				t.Errorf("outcomes %q, bugs %v; want the misuse %q only", keys(outcomes), bugs, c.want)
+			}
+		})
+	}
+}
+
+var packageWG sync.WaitGroup
+
+// condFromOutside signals (or broadcasts) a Cond from outside a bubble
+// while a goroutine of the bubble waits on it; the bubble's root waits on a
+// channel made outside, so the bubble is not durably blocked meanwhile.
+func condFromOutside(all bool) {
+	var mu sync.Mutex
+	c := sync.NewCond(&mu)
+	waiting := rt.MakeChan[chan bool](0)
+	fin := rt.MakeChan[chan bool](0)
+	done := rt.MakeChan[chan bool](0)
+	rt.Go(func() {
+		bubble(func() {
+			rt.Go(func() {
+				rt.MutexLock(&mu)
+				rt.Send(waiting, true)
+				rt.CondWait(c)
+				rt.MutexUnlock(&mu)
+			})
+			rt.Recv(fin)
+		})
+		rt.Close(done)
+	})
+	rt.Recv(waiting)
+	rt.MutexLock(&mu)
+	if all {
+		rt.CondBroadcast(c)
+	} else {
+		rt.CondSignal(c)
+	}
+	rt.MutexUnlock(&mu)
+	rt.Close(fin)
+	rt.Recv(done)
+}
+
+// A goroutine of a bubble in Wait on a WaitGroup of no bubble is not
+// durably blocked, as in Go: synctest.Wait does not return while it waits,
+// and time does not move for it. heddle counted it blocked: Wait returned
+// before the Done from outside, and the bubble's sleep ended before it too.
+func TestBubbleWaitOutsideWaitGroup(t *testing.T) {
+	outcomes, bugs := exhaustControlled(t, func() string {
+		wg := new(sync.WaitGroup)
+		rt.WaitGroupAdd(wg, 1)
+		var done atomic.Bool
+		rt.Go(func() {
+			rt.Sleep(time.Second)
+			done.Store(true)
+			rt.WaitGroupDone(wg)
+		})
+		var seen bool
+		bubble(func() {
+			rt.Go(func() { rt.WaitGroupWait(wg) })
+			rt.SynctestWait()
+			seen = done.Load()
+		})
+		return fmt.Sprintf("done before Wait returned: %v", seen)
+	})
+	if want := "done before Wait returned: true"; keys(outcomes) != want || len(bugs) > 0 {
+		t.Errorf("outcomes %q, bugs %v; want %q only", keys(outcomes), bugs, want)
+	}
+}
+
+// A Wait outside any bubble on a bubble's WaitGroup whose counter is zero
+// (its Adds and Dones all in the bubble, no Wait there) faults in Go 1.26:
+// its check of the WaitGroup's bubble reads the bubble of a goroutine that
+// has none.
+func TestBubbleWaitGroupWaitOutside(t *testing.T) {
+	outcomes, bugs := exhaustControlled(t, func() string {
+		wg := new(sync.WaitGroup)
+		bubble(func() { rt.WaitGroupAdd(wg, 1); rt.WaitGroupDone(wg) })
+		rt.WaitGroupWait(wg)
+		return "returned"
+	})
+	if want := "runtime error: invalid memory address or nil pointer dereference"; len(outcomes) > 0 || !strings.Contains(bugs["panic"], want) {
+		t.Errorf("outcomes %q, bugs %v; want the panic %q only", keys(outcomes), bugs, want)
 	}
 }

@@ -67,6 +67,10 @@ type Bubble struct {
 	// nRel counts the releases: Go's timer heap of the bubble drops the
 	// timers stopped in it (Timer.zombie) when its timers run.
 	nRel uint64
+	// passed: the bubble's first timer pass is over (addFirstPass). early:
+	// before it, a timer in Go's heap was reset to fire at once
+	// (noteHeapedDue), which that pass may fire before the bubble blocks.
+	passed, early bool
 }
 
 // clockAt is what a clock read in bubble b (nil: outside any bubble)
@@ -179,6 +183,7 @@ func (e *Exec) BubbleWait() {
 	e.bubbleWait(g)
 	defer e.bubbleWaited(g, b)
 	e.yield(Op{Kind: OpBubbleWait, Obj: unsafe.Pointer(b)})
+	b.passed = true // the bubble blocked (addFirstPass)
 	// What the bubble's goroutines did before they blocked happens
 	// before Wait returns, as in the runtime (see yield).
 	raceAcquire(unsafe.Pointer(b))
@@ -348,6 +353,9 @@ func (e *Exec) addBubbleTimerChoices() {
 		}
 		if e.bubbleBlocked(b, b.waiting) {
 			e.releaseTimers(b)
+		} else if b.early && !b.passed {
+			e.addFirstPass(b)
+			continue // nothing was released before the first pass
 		}
 		if b.relAct == 0 {
 			continue
@@ -379,6 +387,7 @@ func (e *Exec) addBubbleTimerChoices() {
 //
 //go:norace
 func (e *Exec) releaseTimers(b *Bubble) {
+	b.passed = true // the bubble blocked: its first pass is over (addFirstPass)
 	if b.rootDone {
 		return
 	}
@@ -401,6 +410,54 @@ func (e *Exec) releaseTimers(b *Bubble) {
 		b.nRel++
 	}
 	b.relWhen, b.relAct = w, e.nAct
+}
+
+// addFirstPass adds the firings of the timers of b due now, while b's
+// first timer pass may still come and b is not blocked: Go's synctest.Run,
+// once it started the bubble's main goroutine, runs the bubble's due
+// timers once (timers.check) before it first parks, concurrently with the
+// bubble's goroutines, and the bubble cannot block before (its active
+// count). Only a timer in Go's heap can be due then, one Reset to fire at
+// once (noteHeapedDue: Go runs any other at once in the goroutine that
+// sets it): `AfterFunc(time.Hour, f); Stop(); Reset(0)` starts f before
+// the bubble blocks if that pass comes after the Reset (3 of 3,718 native
+// runs at GOMAXPROCS 2 and 4; f's goroutine then has no creator, as one
+// started by the pass). The first firing is the pass (firstPass): it
+// releases the timers due with it, which fire in any order, as at a
+// release when the bubble blocks. Not firing any of them until the bubble
+// blocks is the pass that came before the Reset: they fire then. Once the
+// bubble blocked, or Wait returned, the pass is over.
+//
+//go:norace
+func (e *Exec) addFirstPass(b *Bubble) {
+	for _, t := range e.bubbleTimersAt(b, b.now) {
+		if t.sleeper == nil && !fullTicker(t) {
+			e.choices = append(e.choices, Choice{Timer: t, Case: -1})
+		}
+	}
+}
+
+// firstPass is the firing of a timer of b before b's first timer pass is
+// over: that pass fires it (addFirstPass), and releases the other timers
+// due now, as releaseTimers does, and drops those stopped in Go's heap
+// (Timer.zombie), as a release does.
+//
+//go:norace
+func (e *Exec) firstPass(b *Bubble) {
+	b.passed = true
+	b.nRel++
+	b.relWhen, b.relAct = b.now, e.nAct
+}
+
+// noteHeapedDue is called when t, a timer of b in Go's heap (inGoHeap),
+// was reset: due now, before b's first timer pass, that pass may fire it
+// before the bubble blocks (addFirstPass).
+//
+//go:norace
+func (b *Bubble) noteHeapedDue(t *Timer) {
+	if !b.passed && t.active && t.when <= b.now {
+		b.early = true
+	}
 }
 
 // fires reports whether t, an active timer of b due at b.relWhen or
@@ -523,8 +580,8 @@ func (e *Exec) chanTimer(p unsafe.Pointer) *Timer {
 // durablyBlocked reports whether g, parked, cannot proceed until another
 // goroutine of its bubble acts: it waits on channels made in its bubble
 // (having arrived, if it must), in a Cond.Wait not yet signalled, in a
-// WaitGroup.Wait, in a time.Sleep (until its timer fires), or in
-// select {}. A lock,
+// WaitGroup.Wait on a WaitGroup of its bubble (wgDurable), in a time.Sleep
+// (until its timer fires), or in select {}. A lock,
 // a channel made outside the bubble, or any operation that can proceed
 // is not.
 //
@@ -559,7 +616,7 @@ func (e *Exec) durablyBlocked(g *G) bool {
 	case OpCondBlocked:
 		return !g.signalled
 	case OpWGWait:
-		return e.wgCount(op.Obj) != 0
+		return e.wgCount(op.Obj) != 0 && e.wgDurable(g, op.Obj)
 	case OpBlock:
 		return true
 	}

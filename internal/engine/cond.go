@@ -59,6 +59,12 @@ func (e *Exec) CondSignal(p unsafe.Pointer, all bool) {
 	raceReleaseMerge(p)
 	for len(c.waiters) > 0 {
 		g := c.waiters[0]
+		if g.bubble != nil && e.cur != nil && e.cur.bubble != g.bubble && !e.aborting {
+			// Go's notifyList wakes no goroutine of a bubble from
+			// outside it (runtime/sema.go).
+			e.misuse("fatal error: semaphore wake of synctest goroutine from outside bubble")
+			return
+		}
 		c.waiters = c.waiters[1:]
 		g.signalled = true
 		if !all {

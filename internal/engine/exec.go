@@ -886,9 +886,15 @@ func (e *Exec) dropSpinners() {
 	// unfair on every choice took half of the time of ants' pool tests,
 	// with hundreds of goroutines enabled at every step.)
 	buf := e.spinBuf[:0]
-	from, drop, unfair := 0, 0, 0
+	from, drop, unfair, optional := 0, 0, 0, 0
 	for i := range e.choices {
 		c := &e.choices[i]
+		if c.G == nil && c.Optional() {
+			// A firing that need not come (a bubble's first timer
+			// pass): not a choice that makes the others' spinning stutter.
+			optional++
+			continue
+		}
 		if g := c.G; g == nil || (g.spins < spinDrop && g.selStreak < selectStreak) {
 			continue
 		}
@@ -914,7 +920,7 @@ func (e *Exec) dropSpinners() {
 			}
 		}
 	}
-	if drop == 0 || drop == n {
+	if drop == 0 || drop+optional == n {
 		return
 	}
 	buf = appendChoices(buf, e.choices[from:])

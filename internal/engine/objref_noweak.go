@@ -26,3 +26,9 @@ func (r objRef) value() unsafe.Pointer { return r.p }
 //
 //go:norace
 func (r objRef) collected() bool { return false }
+
+// heapObject reports whether p points into the heap: before Go 1.24 (no
+// synctest bubbles), it says yes.
+//
+//go:norace
+func heapObject(unsafe.Pointer) bool { return true }

@@ -157,3 +157,13 @@ var findObjectWorks = func() bool {
 }()
 
 var findProbe *[64]byte
+
+// heapObject reports whether p points into the heap (a package variable
+// does not), as the runtime's bubble association needs (spanOfHeap in
+// getOrSetBubbleSpecial). If findObject does not answer as expected, it
+// says yes.
+//
+//go:norace
+func heapObject(p unsafe.Pointer) bool {
+	return !findObjectWorks || allocBase(p) != nil
+}

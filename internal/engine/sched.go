@@ -28,6 +28,17 @@ type Choice struct {
 	Early time.Duration
 }
 
+// Optional reports whether c is a firing that need not come at all before
+// the others run on: a timer a synctest bubble's first timer pass may fire
+// before the bubble blocks, when that pass may as well have come before
+// (bubble.go, addFirstPass). A goroutine spinning beside it is not dropped
+// for it.
+//
+//go:norace
+func (c Choice) Optional() bool {
+	return c.G == nil && c.Timer != nil && c.Timer.bubble != nil && !c.Timer.bubble.passed
+}
+
 // Key names the choice in a schedule: g0.1, g0.1#2 (select case 2) or
 // @g0/t1 (a timer).
 //
@@ -305,9 +316,10 @@ func appendChoice(cs []Choice, c *Choice) []Choice {
 func (e *Exec) fairChoice() int {
 	best := -1
 	for i, c := range e.choices {
-		if c.G == nil && c.Timer != nil && c.Timer.bubble != nil {
+		if c.G == nil && c.Timer != nil && c.Timer.bubble != nil && !c.Optional() {
 			// A synctest bubble's timer: natively it fires as soon as
-			// its bubble's goroutines are all blocked (bubble.go).
+			// its bubble's goroutines are all blocked (bubble.go); not
+			// one its first timer pass may fire before (addFirstPass).
 			return i
 		}
 		if c.G == nil || c.Early > 0 {

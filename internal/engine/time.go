@@ -160,6 +160,9 @@ func (e *Exec) fire(t *Timer) {
 	e.waits++
 	if b := t.bubble; b != nil {
 		b.now = max(b.now, t.when) // the bubble's clock advances to it (bubble.go)
+		if !b.passed {
+			e.firstPass(b) // before the bubble blocked (addFirstPass)
+		}
 	} else if t.when > e.now {
 		if e.idleAt == t.when {
 			e.idleAdvance() // no goroutine could run (mutex.go)
@@ -443,6 +446,9 @@ func (e *Exec) TimerReset(tm *time.Timer, d time.Duration) bool {
 	was := e.stopTimer(t) || pending
 	e.startTimer(t, d)
 	e.bubbleFireNow(t, heaped)
+	if heaped {
+		t.bubble.noteHeapedDue(t)
+	}
 	return was
 }
 

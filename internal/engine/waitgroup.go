@@ -14,6 +14,11 @@ type wgState struct {
 	// the run (pond's TestPoolMetrics: 10,000 of them, at every start of
 	// a worker).
 	waiters []*G
+	// bubble is the synctest bubble the WaitGroup is associated with, and
+	// inBubble the bubble flag of its state, as Go's sync.WaitGroup has
+	// them (wgBubbleAdd).
+	bubble   *Bubble
+	inBubble bool
 }
 
 //go:norace
@@ -45,6 +50,10 @@ func (e *Exec) WaitGroupAdd(p unsafe.Pointer, delta int) {
 	e.yield(Op{Kind: OpWGAdd, Obj: p})
 	w := e.wg(p)
 	count := wgCount(p)
+	bubbled, bad := e.wgBubbleAdd(p, w, count)
+	if bad {
+		return
+	}
 	if delta > 0 && count == 0 {
 		if g := e.wgWaiter(p); g != nil {
 			if g.opSeq <= w.zeroAt {
@@ -59,6 +68,10 @@ func (e *Exec) WaitGroupAdd(p unsafe.Pointer, delta int) {
 		raceReleaseMerge(p)
 	}
 	count += delta
+	if w.inBubble && !bubbled && !e.aborting {
+		e.misuse("fatal error: sync: WaitGroup.Add called from inside and outside synctest bubble")
+		return
+	}
 	if count < 0 {
 		setWGCount(p, 0)
 		panic(plainError("sync: negative WaitGroup counter"))
@@ -66,7 +79,54 @@ func (e *Exec) WaitGroupAdd(p unsafe.Pointer, delta int) {
 	setWGCount(p, count)
 	if count == 0 && delta < 0 {
 		w.zeroAt = e.seq
+		if w.inBubble && e.wgWaiter(p) != nil {
+			// Go's Add clears the state, and the association, when
+			// it wakes the waiters.
+			w.bubble, w.inBubble = nil, false
+		}
 	}
+}
+
+// wgBubbleAdd is the start of Go's WaitGroup.Add in a synctest bubble:
+// an Add there associates the WaitGroup at p, if it is in the heap (a
+// package variable never is), with the running goroutine's bubble and
+// sets the bubble flag of its state. It reports whether it did
+// (bubbled), and, as a misuse with Go's fatal error, whether the
+// WaitGroup is another bubble's, or was in use outside any bubble (its
+// counter not zero without the flag). Add checks the flag after (the
+// flag set, an Add not bubbled is fatal too).
+//
+//go:norace
+func (e *Exec) wgBubbleAdd(p unsafe.Pointer, w *wgState, count int) (bubbled, bad bool) {
+	b := e.cur.bubble
+	if b == nil || e.aborting || !heapObject(p) {
+		return false, false
+	}
+	switch w.bubble {
+	case nil:
+		w.bubble = b
+	case b:
+	default:
+		e.misuse("fatal error: sync: WaitGroup.Add called from multiple synctest bubbles")
+		return false, true
+	}
+	if !w.inBubble && count != 0 {
+		e.misuse("fatal error: sync: WaitGroup.Add called from inside and outside synctest bubble")
+		return false, true
+	}
+	w.inBubble = true
+	return true, false
+}
+
+// wgDurable reports whether g, in WaitGroup.Wait on the WaitGroup at p, is
+// durably blocked there: g is in a synctest bubble, with which the
+// WaitGroup is associated (an Add in the bubble made it its own). A Wait
+// on a WaitGroup of no bubble (or a package variable) is not, as in Go.
+//
+//go:norace
+func (e *Exec) wgDurable(g *G, p unsafe.Pointer) bool {
+	w := e.wg(p)
+	return w.inBubble && w.bubble != nil && w.bubble == g.bubble
 }
 
 // wgWaiter returns a goroutine that waits in Wait on the WaitGroup at p,
@@ -108,6 +168,19 @@ func (e *Exec) WaitGroupWait(p unsafe.Pointer) {
 	w.waiters = append(w.waiters, g)
 	e.yield(Op{Kind: OpWGWait, Obj: p})
 	w.dropWaiter(g)
+	if w := e.wg(p); w.inBubble && !e.aborting {
+		// Go's Wait finds the counter zero with no waiter and the
+		// bubble flag set: it clears them if the WaitGroup is its
+		// bubble's. Outside any bubble, that check (isAssociated) reads
+		// the bubble of a goroutine that has none: Go 1.26 faults.
+		switch {
+		case g.bubble == nil:
+			var none *Bubble
+			_ = none.now // the runtime's nil dereference, as Go's own
+		case w.bubble == g.bubble:
+			w.bubble, w.inBubble = nil, false
+		}
+	}
 	raceAcquire(p)
 }
 

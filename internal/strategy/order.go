@@ -133,7 +133,8 @@ func heddleFunc(fn string) bool {
 // spinTracker) are dropped while some other choice exists. This is the
 // fairness that lets DFS and DPOR terminate on programs that terminate
 // under fair scheduling: a spinning goroutine only runs when nothing else
-// can.
+// can. A firing that need not come (engine.Choice.Optional) does not count:
+// the spinners beside it stay.
 func (t *spinTracker) allowed(p *engine.Point) []int {
 	return t.allowedTo(nil, p)
 }
@@ -143,13 +144,20 @@ func (t *spinTracker) allowed(p *engine.Point) []int {
 func (t *spinTracker) allowedTo(dst []int, p *engine.Point) []int {
 	t.observe(p)
 	out := dst[:0]
+	kept := 0 // choices in out that are not Optional
 	for i, c := range p.Choices {
 		if c.G != nil && t.spinning(c.G) {
 			continue
 		}
 		out = append(out, i)
+		if c.G != nil || !c.Optional() {
+			kept++
+		}
 	}
-	if len(out) == 0 {
+	if kept == 0 {
+		// Nothing but spinners, or firings that need not come: the
+		// spinners stay choices.
+		out = out[:0]
 		for i := range p.Choices {
 			out = append(out, i)
 		}
