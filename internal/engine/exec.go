@@ -298,8 +298,9 @@ type Config struct {
 	LateWake bool
 	// TimeLimit, if not 0, ends a run whose test function has not returned
 	// once the virtual clock has advanced by more than TimeLimit, not
-	// counting the time polls and clock reads moved it by (e.polled), nor
-	// a synctest bubble's clock: a step-bound bug with Bug.Clock set. The
+	// counting the time polls and clock reads moved it by (e.polled) or
+	// late wakes (e.lateMoved), nor a synctest bubble's clock: a
+	// step-bound bug with Bug.Clock set. The
 	// clock advances only to a timer's deadline, and natively no timer
 	// fires before it: the same schedule takes at least as long natively,
 	// where go test's -timeout (10 minutes by default) ends it. ants' Tune
@@ -483,6 +484,9 @@ type Exec struct {
 	late          *Timer
 	clockSeen     bool
 	lateSinceRead bool
+	// lateMoved is the virtual time late wakes moved the clock by: no
+	// timer's deadline, so not counted against Config.TimeLimit.
+	lateMoved time.Duration
 	// maySpin is set once a goroutine announces an operation after
 	// spinDrop polls, or a select's streak reaches selectStreak: before,
 	// no choice is spinning or unfair, and dropSpinners looks at none.

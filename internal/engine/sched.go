@@ -224,7 +224,7 @@ func (e *Exec) pick() *G {
 			e.res.Bug = &Bug{Kind: KindStepLimit, Message: StepLimitMessage(e.cfg.StepLimit, e.cfg.FairAfter, e.cfg.FairSteps), G: c.G, Long: e.waits == e.waitsAtHalf}
 			return nil
 		}
-		if lim := e.cfg.TimeLimit; lim > 0 && !e.mainDone && e.now-e.polled > lim {
+		if lim := e.cfg.TimeLimit; lim > 0 && !e.mainDone && e.now-e.polled-e.lateMoved > lim {
 			e.res.Truncated = true
 			e.res.Bug = &Bug{Kind: KindStepLimit, Message: TimeLimitMessage(lim, e.steps), G: c.G, Clock: true}
 			return nil
@@ -236,9 +236,17 @@ func (e *Exec) pick() *G {
 			e.record(nil, c.Op(), e.choices, c.Early)
 			if c.Timer == e.late {
 				e.lateFired() // it changes no goroutine's choices
-			} else {
-				e.noteFire(c.Timer)
+				before := e.now
+				e.fire(c.Timer)
+				// Not a deadline: a long computation that reads the
+				// clock often must not reach the time bound on late
+				// wakes alone (bigcache's TestCacheDelRandomly did, 6,074
+				// of them in 113,711 steps).
+				e.lateMoved += e.now - before
+				e.arrivedLast = false
+				continue
 			}
+			e.noteFire(c.Timer)
 			e.fire(c.Timer)
 			e.arrivedLast = false
 			continue
