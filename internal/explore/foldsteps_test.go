@@ -101,3 +101,39 @@ func TestFoldStepsLoose(t *testing.T) {
 		t.Errorf("two rounds folded from step %d", start)
 	}
 }
+
+// TestFoldStepsLongRound: a loop of few distinct steps whose round is
+// long (bigcache's cleaner: at each tick, a lock and an unlock of each of
+// its 1,024 shards) is not folded loosely into a round shown whole, which
+// printed 2,051 lines of a report's steps; the exact folding of the inner
+// loop keeps the section within its lines.
+func TestFoldStepsLongRound(t *testing.T) {
+	g := &engine.G{ID: "g0.1"}
+	var tr []engine.Step
+	add := func(g *engine.G, k engine.OpKind, pc uintptr) {
+		tr = append(tr, engine.Step{N: len(tr), G: g, Kind: k, Case: -1, PC: pc})
+	}
+	for tick := 0; tick < 20; tick++ {
+		add(nil, engine.OpTimerFire, 1)
+		add(g, engine.OpSelect, 2)
+		for shard := 0; shard < 1024; shard++ {
+			add(g, engine.OpLock, 3)
+			add(g, engine.OpUnlock, 4)
+		}
+		add(g, engine.OpArrive, 2) // it waits for the next tick
+	}
+	const max = 40
+	ls := foldSteps(tr, max)
+	shown := 0
+	for _, l := range ls {
+		if l.loose {
+			t.Errorf("a loose fold of a %d-step round", l.period)
+		}
+		if l.repeats == 0 {
+			shown++
+		}
+	}
+	if shown > max+maxPeriod {
+		t.Errorf("%d steps shown, want at most about %d", shown, max)
+	}
+}

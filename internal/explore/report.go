@@ -1011,7 +1011,11 @@ func foldSteps(tr []engine.Step, max int) []stepLine {
 	}
 	var rev []stepLine
 	end := len(tr) - 1
-	if start, round := looseLoop(tr); start >= 0 {
+	if start, round := looseLoop(tr); start >= 0 && (max <= 0 || round <= max) {
+		// (A round longer than the lines shown is no loop a reader takes
+		// in: bigcache's cleaner locks and unlocks its 1,024 shards at
+		// each tick, a round of 2,051 steps that the exact folding below
+		// shows in a few lines a tick.)
 		if _, exact := period(end); len(tr)-start > exact+round {
 			// (An exact period covering all but a round of it shows
 			// better.)
