@@ -13,26 +13,7 @@ import (
 // exhaustLate is exhaust with late wakes on or off (engine.Config.LateWake).
 func exhaustLate(t *testing.T, late bool, body func() string) (outcomes map[string]bool, bugs map[string]int, runs int) {
 	t.Helper()
-	outcomes, bugs = map[string]bool{}, map[string]int{}
-	dfs := strategy.NewDFS(0)
-	for run := 1; dfs.Begin(run); run++ {
-		if run > 20000 {
-			t.Fatal("DFS did not finish within 20000 runs")
-		}
-		var out string
-		res := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, LateWake: late}, dfs, func() { out = body() })
-		dfs.End(res)
-		if dfs.Diverged {
-			t.Fatal("program diverged under a fixed schedule")
-		}
-		runs = run
-		if res.Bug != nil {
-			bugs[res.Bug.Kind]++
-			continue
-		}
-		outcomes[out] = true
-	}
-	return outcomes, bugs, runs
+	return exhaustConfig(t, engine.Config{MaxStarve: 100 * time.Millisecond, LateWake: late}, 20000, body)
 }
 
 // go-retry's TestWithMaxDuration, benbjohnson/clock's TestClock_Timer: a
