@@ -159,7 +159,7 @@ func (u Unit) Runs() int {
 // String describes the unit for logs.
 func (u Unit) String() string {
 	if u.OD != nil {
-		return fmt.Sprintf("%s subtree at depth %d", u.Strategy, len(u.OD.Path))
+		return fmt.Sprintf("%s subtree at depth %d", u.Strategy, u.OD.Depth())
 	}
 	if u.Frag == nil {
 		if u.To == 0 {
