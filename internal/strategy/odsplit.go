@@ -614,11 +614,15 @@ type ODLevel struct {
 	Wake   []ODEvent `json:"wake,omitempty"` // wnode.wake of Take's node
 }
 
-// ODWNode is a node of a wakeup tree.
+// ODWNode is a node of a wakeup tree. A tree is a list of its nodes in
+// preorder, each with the index of its parent in the list (Up, -1 at the
+// top), not nested: a wakeup sequence can be as long as a run (33,000
+// steps on GoKer's Grpc3017), past encoding/json's 10,000 levels of
+// nesting.
 type ODWNode struct {
-	Ev   ODEvent    `json:"ev"`
-	Ch   []*ODWNode `json:"ch,omitempty"`
-	Wake []ODEvent  `json:"wake,omitempty"` // wnode.wake
+	Ev   ODEvent   `json:"ev"`
+	Up   int       `json:"up"`
+	Wake []ODEvent `json:"wake,omitempty"` // wnode.wake
 }
 
 // ODEvent is a step (pevent) with its objects named by steps.
@@ -670,26 +674,47 @@ func importEvs(es []ODEvent, u *unionFind) []*pevent {
 	return out
 }
 
+// exportW is the wakeup tree below w as a list of nodes (ODWNode).
 func exportW(w *wnode, u *unionFind) []*ODWNode {
 	if w == nil {
 		return nil
 	}
 	var out []*ODWNode
-	for _, c := range w.children {
-		if c.ev != nil {
-			out = append(out, &ODWNode{Ev: exportEv(c.ev, u), Ch: exportW(c, u), Wake: exportEvs(c.wake, u)})
+	type item struct {
+		w  *wnode
+		up int
+	}
+	// Preorder, without recursion: the tree can be a run deep.
+	var todo []item
+	push := func(w *wnode, up int) {
+		for i := len(w.children) - 1; i >= 0; i-- {
+			if c := w.children[i]; c.ev != nil {
+				todo = append(todo, item{c, up})
+			}
 		}
+	}
+	push(w, -1)
+	for len(todo) > 0 {
+		it := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		out = append(out, &ODWNode{Ev: exportEv(it.w.ev, u), Up: it.up, Wake: exportEvs(it.w.wake, u)})
+		push(it.w, len(out)-1)
 	}
 	return out
 }
 
+// importW is the wakeup tree of the list ws (exportW).
 func importW(ws []*ODWNode, u *unionFind) *wnode {
 	w := &wnode{}
-	for _, c := range ws {
-		x := importW(c.Ch, u)
-		x.ev = importEv(c.Ev, u)
-		x.wake = importEvs(c.Wake, u)
-		w.children = append(w.children, x)
+	nodes := make([]*wnode, len(ws))
+	for i, c := range ws {
+		x := &wnode{ev: importEv(c.Ev, u), wake: importEvs(c.Wake, u)}
+		nodes[i] = x
+		parent := w
+		if c.Up >= 0 && c.Up < i {
+			parent = nodes[c.Up]
+		}
+		parent.children = append(parent.children, x)
 	}
 	return w
 }
