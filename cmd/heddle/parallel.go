@@ -429,6 +429,13 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 			stop()
 			return nil, false
 		}
+		if err := unitSummaryMissing(name, u, ur); err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			stop()
+			return nil, false
+		}
 		runs = append(runs, ur)
 		return ur, true
 	}
@@ -1393,4 +1400,17 @@ func yieldOnAsk(ask <-chan struct{}, file string) (stop func()) {
 		}
 	}()
 	return func() { close(done) }
+}
+
+// unitSummaryMissing is the error of a unit's worker that ended without
+// its summary and without failing: what it explored, and what is left of
+// its unit, are not known, and the unit must not be taken for finished
+// (GoKer's Grpc3017 split under odpor: a summary line nested deeper than
+// encoding/json reads did not parse, and the test was reported "0 runs,
+// 1 exhausted"). nil otherwise.
+func unitSummaryMissing(name string, u *strategy.Unit, ur *unitRun) error {
+	if u == nil || ur == nil || ur.res == nil || ur.res.Failed || ur.summary.Action == event.Summary {
+		return nil
+	}
+	return fmt.Errorf("heddle: %s: the worker exploring %v ended without its summary: what it explored is not known", name, *u)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"heddle.dev/internal/event"
+	"heddle.dev/internal/strategy"
 )
 
 // The slots go to the lowest key first, whatever the order of asking.
@@ -121,5 +122,27 @@ func TestRemoveSchedulesOfKilledWorkers(t *testing.T) {
 	}
 	if got := strings.Join(left, " "); got != "kept.sched other.sched.9.tmp" {
 		t.Errorf("left %q, want the reported bug's schedule and another file's temporary", got)
+	}
+}
+
+// TestUnitSummaryMissing: a unit's worker that ended without its summary
+// and without failing is an error, not a finished unit (a summary that
+// did not parse made a split odpor exploration "0 runs, 1 exhausted").
+func TestUnitSummaryMissing(t *testing.T) {
+	u := strategy.RootUnit("odpor", 0)
+	ok := &unitRun{res: &runResult{}, summary: event.Event{Action: event.Summary}}
+	lost := &unitRun{res: &runResult{Events: []event.Event{{Action: event.Output, Output: "heddle: bad event line"}}}}
+	failed := &unitRun{res: &runResult{Failed: true}}
+	if err := unitSummaryMissing("TestX", &u, ok); err != nil {
+		t.Errorf("a unit with its summary: %v", err)
+	}
+	if err := unitSummaryMissing("TestX", &u, lost); err == nil || !strings.Contains(err.Error(), "TestX") {
+		t.Errorf("a unit without its summary: %v, want an error naming the test", err)
+	}
+	if err := unitSummaryMissing("TestX", &u, failed); err != nil {
+		t.Errorf("a unit whose worker failed (a bug, a crash: handled as such): %v", err)
+	}
+	if err := unitSummaryMissing("TestX", nil, lost); err != nil {
+		t.Errorf("a whole test (not a unit): %v", err)
 	}
 }

@@ -32,11 +32,52 @@ type odLevel struct {
 	wake   []*pevent // the path step's wakeup node's (wnode.wake)
 }
 
-// odUnit is a unit of optimal DPOR.
+// odUnit is a unit of optimal DPOR. Its path is pre then own: the units
+// of one rest share pre, the path of the stack down to their level (read
+// only), so that a rest is linear in the depth of the run, not quadratic.
 type odUnit struct {
-	path []odLevel
-	w    *wnode   // the wakeup tree at the end of path (its children)
-	tp   []*tnode // coordinator: the T node of each level, 0..len(path)
+	pre, own []odLevel
+	w        *wnode // the wakeup tree at the end of the path (its children)
+	// The coordinator's T node of each level, 0..depth: tpre then town
+	// (tpre shared as pre is).
+	tpre, town []*tnode
+}
+
+// depth is the number of levels of u's path.
+func (u *odUnit) depth() int { return len(u.pre) + len(u.own) }
+
+// lv is level j of u's path.
+func (u *odUnit) lv(j int) *odLevel {
+	if j < len(u.pre) {
+		return &u.pre[j]
+	}
+	return &u.own[j-len(u.pre)]
+}
+
+// levels is a copy of the first j levels of u's path.
+func (u *odUnit) levels(j int) []odLevel {
+	out := make([]odLevel, 0, j)
+	if j <= len(u.pre) {
+		return append(out, u.pre[:j]...)
+	}
+	return append(append(out, u.pre...), u.own[:j-len(u.pre)]...)
+}
+
+// tp is the T node of level j of u's path (j = depth: its node).
+func (u *odUnit) tp(j int) *tnode {
+	if j < len(u.tpre) {
+		return u.tpre[j]
+	}
+	return u.town[j-len(u.tpre)]
+}
+
+// tps is a copy of the T nodes of the first j levels.
+func (u *odUnit) tps(j int) []*tnode {
+	out := make([]*tnode, 0, j)
+	for i := 0; i < j; i++ {
+		out = append(out, u.tp(i))
+	}
+	return out
 }
 
 // odInfo is what an optimal DPOR restricted to a unit keeps.
@@ -91,9 +132,9 @@ func copyW(w *wnode) *wnode {
 func newODUnitDPOR(u *odUnit, names *unionFind) *DPOR {
 	d := NewOptimalDPOR()
 	d.names = names
-	od := &odInfo{levels: u.path, ctx: map[*wnode]int{}}
+	od := &odInfo{levels: u.levels(u.depth()), ctx: map[*wnode]int{}}
 	n := &wnode{}
-	for j, l := range u.path {
+	for j, l := range od.levels {
 		od.wn = append(od.wn, n)
 		od.ctx[n] = j
 		c := &wnode{ev: l.take, wake: l.wake}
@@ -158,14 +199,16 @@ func psameSeq(a, b []*pevent) bool {
 }
 
 // odRest is what is left of the unit, as units: each wakeup child not
-// started yet at the nodes of the unit's own subtree on the stack.
-func (d *DPOR) odRest() (out []*odUnit) {
+// started yet at the nodes of the unit's own subtree on the stack. The
+// units share the path of the stack (levels, which their pre are
+// prefixes of) and own one level each.
+func (d *DPOR) odRest() (levels []odLevel, out []*odUnit) {
 	if d.over || d.diverged || !d.od.ran {
-		return nil
+		return nil, nil
 	}
 	m := len(d.od.levels)
 	t := d.od.n - 1
-	levels := append([]odLevel(nil), d.od.levels...)
+	levels = append([]odLevel(nil), d.od.levels...)
 	cur := d.names.cur
 	d.names.cur = d.od.cur
 	defer func() { d.names.cur = cur }()
@@ -215,32 +258,35 @@ func (d *DPOR) odRest() (out []*odUnit) {
 			if k != "" {
 				done = appendNew(done, k)
 			}
-			path := append(append([]odLevel(nil), levels[:i]...), odLevel{take: ch[c].ev, before: append([]*pevent(nil), b...), wake: ch[c].wake})
-			out = append(out, &odUnit{path: path, w: copyW(ch[c])})
+			// levels only grows: levels[:i] stays the stack's path.
+			own := []odLevel{{take: ch[c].ev, before: append([]*pevent(nil), b...), wake: ch[c].wake}}
+			out = append(out, &odUnit{pre: levels[:i:i], own: own, w: copyW(ch[c])})
 			b = append(b, ch[c].ev)
 		}
 	}
-	return out
+	return levels, out
 }
 
-// odRestMax is the most path levels the rest of a unit may hold (the sum
-// of the paths of the units odRest would make): past it, the unit is
-// explored to its end where it is (KeepUnit).
+// odRestMax is the most levels and wakeup children the rest of a unit
+// may hold (its stack's path and the children not started on it): past
+// it, the unit is explored to its end where it is (KeepUnit).
 const odRestMax = 1 << 20
 
 // KeepUnit reports whether the unit is to be explored to its end in this
 // call rather than handed back at a yield or the end of a time slice: its
-// rest, one unit per wakeup child not started on the stack, each with the
-// path down to it, is quadratic in the depth of the run, and past
-// odRestMax levels it costs gigabytes (GoKer's Grpc3017 ran out of memory
-// making it). A unit kept explores what one worker would.
+// rest, the wakeup children not started on the stack with the path they
+// share, is linear in the run's depth, and is kept only when it holds
+// more than odRestMax levels and children. (When each child was a unit
+// with a copy of the path, the rest was quadratic in the depth: GoKer's
+// Grpc3017 ran out of memory making it, and this kept such units.) A
+// unit kept explores what one worker would.
 func (d *DPOR) KeepUnit() bool {
 	if d.od == nil || !d.od.ran || d.over || d.diverged {
 		return false
 	}
 	n := 0
 	for i := len(d.od.levels); i < d.od.n && i < len(d.stack); i++ {
-		n += (i + 1) * len(d.stack[i].wut.children)
+		n += 1 + len(d.stack[i].wut.children)
 		if n > odRestMax {
 			return true
 		}
@@ -317,7 +363,7 @@ func (c *odCoord) wait(u *odUnit) {
 			walk(t.child(x.ev), x)
 		}
 	}
-	walk(u.tp[len(u.path)], u.w)
+	walk(u.tp(u.depth()), u.w)
 }
 
 // start forgets u's wakeup tree as waiting: u is explored from now on.
@@ -331,21 +377,21 @@ func (c *odCoord) start(u *odUnit) {
 			walk(t.child(x.ev), x)
 		}
 	}
-	walk(u.tp[len(u.path)], u.w)
+	walk(u.tp(u.depth()), u.w)
 }
 
 // register places u in T from its parent's T path (the first parent
-// levels are those of the parent).
+// levels are those of the parent; shared, not copied, and not changed).
 func (c *odCoord) register(u *odUnit, parent []*tnode) {
-	u.tp = append([]*tnode(nil), parent...)
-	if len(u.tp) == 0 {
-		u.tp = []*tnode{c.root}
+	u.tpre, u.town = parent[:len(parent):len(parent)], nil
+	if len(parent) == 0 {
+		u.town = []*tnode{c.root}
 	}
-	for j := len(u.tp) - 1; j < len(u.path); j++ {
-		u.tp = append(u.tp, u.tp[j].child(u.path[j].take))
+	for j := len(u.tpre) + len(u.town) - 1; j < u.depth(); j++ {
+		u.town = append(u.town, u.tp(j).child(u.lv(j).take))
 	}
 	if u.w != nil {
-		u.tp[len(u.path)].addW(u.w)
+		u.tp(u.depth()).addW(u.w)
 	}
 }
 
@@ -354,10 +400,10 @@ func (c *odCoord) register(u *odUnit, parent []*tnode) {
 func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 	j := l.level
 	w := l.w
-	n, pc := u.tp[j], u.tp[j+1]
-	levels := append([]odLevel(nil), u.path[:j]...)
-	tp := append([]*tnode(nil), u.tp[:j+1]...)
-	pre := append(append([]*pevent(nil), u.path[j].before...), u.path[j].take)
+	n, pc := u.tp(j), u.tp(j+1)
+	levels := u.levels(j)
+	tp := u.tps(j + 1)
+	pre := append(append([]*pevent(nil), u.lv(j).before...), u.lv(j).take)
 	first := true
 	var woken []*pevent // the steps failed at the levels above (wakeAt)
 	// owner is the unit whose node is the deepest on the way (the
@@ -385,7 +431,7 @@ func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 			// sequences units made there since, and each reporter of
 			// the same race made the same unit again, without end on
 			// gen2233.)
-			if first && (ch == pc || pcontains(u.path[j].before, ch.ev)) {
+			if first && (ch == pc || pcontains(u.lv(j).before, ch.ev)) {
 				continue
 			}
 			x, ok := c.d.checkInitial(ch.ev, w)
@@ -435,7 +481,7 @@ func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 				c.defers++
 				return nil, true
 			}
-			nu = &odUnit{path: append(levels, odLevel{take: w[0], before: failed, wake: wake[0]})}
+			nu = &odUnit{own: append(levels, odLevel{take: w[0], before: failed, wake: wake[0]})}
 			nu.w = &wnode{}
 			m := nu.w
 			for i, x := range w[1:] {
@@ -526,6 +572,31 @@ type ODFrag struct {
 	Late []ODLate `json:"late,omitempty"`
 	// Names are pairs of steps that name the same object (unionFind).
 	Names [][2]string `json:"names,omitempty"`
+	// Rest is, from a unit, what is left of it: units that share Path
+	// (the path of its stack), unit k's path being Path[:Rest[k].Level]
+	// then Rest[k].Take. The coordinator keeps them so (ODCoord.Accept),
+	// and gives a unit its whole path when it is dispatched.
+	Rest []ODRest `json:"rest,omitempty"`
+
+	// depth is, for a unit of a rest not dispatched yet (its Path not
+	// filled in), its path's depth (Depth).
+	depth int
+}
+
+// Depth is the depth of the unit's path.
+func (f *ODFrag) Depth() int {
+	if f.depth > len(f.Path) {
+		return f.depth
+	}
+	return len(f.Path)
+}
+
+// ODRest is a unit of a rest (ODFrag.Rest): its level, its step there
+// (with the steps before it, asleep), and the wakeup tree below it.
+type ODRest struct {
+	Level int        `json:"level"`
+	Take  ODLevel    `json:"take"`
+	W     []*ODWNode `json:"w,omitempty"`
 }
 
 // ODLate is a late sequence: Seq is to be inserted at the node of level
@@ -543,11 +614,15 @@ type ODLevel struct {
 	Wake   []ODEvent `json:"wake,omitempty"` // wnode.wake of Take's node
 }
 
-// ODWNode is a node of a wakeup tree.
+// ODWNode is a node of a wakeup tree. A tree is a list of its nodes in
+// preorder, each with the index of its parent in the list (Up, -1 at the
+// top), not nested: a wakeup sequence can be as long as a run (33,000
+// steps on GoKer's Grpc3017), past encoding/json's 10,000 levels of
+// nesting.
 type ODWNode struct {
-	Ev   ODEvent    `json:"ev"`
-	Ch   []*ODWNode `json:"ch,omitempty"`
-	Wake []ODEvent  `json:"wake,omitempty"` // wnode.wake
+	Ev   ODEvent   `json:"ev"`
+	Up   int       `json:"up"`
+	Wake []ODEvent `json:"wake,omitempty"` // wnode.wake
 }
 
 // ODEvent is a step (pevent) with its objects named by steps.
@@ -599,26 +674,47 @@ func importEvs(es []ODEvent, u *unionFind) []*pevent {
 	return out
 }
 
+// exportW is the wakeup tree below w as a list of nodes (ODWNode).
 func exportW(w *wnode, u *unionFind) []*ODWNode {
 	if w == nil {
 		return nil
 	}
 	var out []*ODWNode
-	for _, c := range w.children {
-		if c.ev != nil {
-			out = append(out, &ODWNode{Ev: exportEv(c.ev, u), Ch: exportW(c, u), Wake: exportEvs(c.wake, u)})
+	type item struct {
+		w  *wnode
+		up int
+	}
+	// Preorder, without recursion: the tree can be a run deep.
+	var todo []item
+	push := func(w *wnode, up int) {
+		for i := len(w.children) - 1; i >= 0; i-- {
+			if c := w.children[i]; c.ev != nil {
+				todo = append(todo, item{c, up})
+			}
 		}
+	}
+	push(w, -1)
+	for len(todo) > 0 {
+		it := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		out = append(out, &ODWNode{Ev: exportEv(it.w.ev, u), Up: it.up, Wake: exportEvs(it.w.wake, u)})
+		push(it.w, len(out)-1)
 	}
 	return out
 }
 
+// importW is the wakeup tree of the list ws (exportW).
 func importW(ws []*ODWNode, u *unionFind) *wnode {
 	w := &wnode{}
-	for _, c := range ws {
-		x := importW(c.Ch, u)
-		x.ev = importEv(c.Ev, u)
-		x.wake = importEvs(c.Wake, u)
-		w.children = append(w.children, x)
+	nodes := make([]*wnode, len(ws))
+	for i, c := range ws {
+		x := &wnode{ev: importEv(c.Ev, u), wake: importEvs(c.Wake, u)}
+		nodes[i] = x
+		parent := w
+		if c.Up >= 0 && c.Up < i {
+			parent = nodes[c.Up]
+		}
+		parent.children = append(parent.children, x)
 	}
 	return w
 }
@@ -645,7 +741,7 @@ func importPath(ls []ODLevel, u *unionFind) []odLevel {
 func newODForUnit(f *ODFrag) *DPOR {
 	names := newUnionFind()
 	names.importEdges(f.Names)
-	u := &odUnit{path: importPath(f.Path, names), w: importW(f.W, names)}
+	u := &odUnit{own: importPath(f.Path, names), w: importW(f.W, names)}
 	d := newODUnitDPOR(u, names)
 	d.od.frag = f
 	names.track = true
@@ -671,12 +767,19 @@ func (d *DPOR) odSpawned() []Unit {
 	d.od.handed = true
 	u := d.names
 	var out []Unit
-	rest := d.odRest()
+	levels, rest := d.odRest()
 	// The deepest units come first, each level's in order: they place
 	// the steps being explored in T before their siblings.
-	sort.SliceStable(rest, func(i, j int) bool { return len(rest[i].path) > len(rest[j].path) })
-	for _, r := range rest {
-		out = append(out, Unit{Strategy: "odpor", OD: &ODFrag{Path: exportPath(r.path, u), W: exportW(r.w, u)}})
+	sort.SliceStable(rest, func(i, j int) bool { return len(rest[i].pre) > len(rest[j].pre) })
+	if len(rest) > 0 {
+		// One report for the whole rest: the path once, down to the
+		// deepest unit's level, and each unit's own level.
+		f := &ODFrag{Path: exportPath(levels[:len(rest[0].pre)], u)}
+		for _, r := range rest {
+			l := exportPath(r.own, u)[0]
+			f.Rest = append(f.Rest, ODRest{Level: len(r.pre), Take: l, W: exportW(r.w, u)})
+		}
+		out = append(out, Unit{Strategy: "odpor", OD: f})
 	}
 	if len(d.od.late) > 0 {
 		f := &ODFrag{Path: exportPath(d.od.levels, u)}
@@ -738,7 +841,7 @@ func (oc *ODCoord) Accept(s Unit) (units []Unit, late, covered int) {
 		oc.edges = append(oc.edges, f.Names...)
 	}
 	if len(f.Late) > 0 {
-		u := &odUnit{path: importPath(f.Path, oc.names)}
+		u := &odUnit{own: importPath(f.Path, oc.names)}
 		oc.c.register(u, nil)
 		for _, l := range f.Late {
 			nu, deferred := oc.c.route(u, odLateIns{level: l.Level, w: importEvs(l.Seq, oc.names)})
@@ -750,24 +853,43 @@ func (oc *ODCoord) Accept(s Unit) (units []Unit, late, covered int) {
 		}
 		return units, len(f.Late), covered
 	}
+	if len(f.Rest) > 0 {
+		// A rest: its units share the path, here as in the worker;
+		// each is given its whole path when dispatched.
+		path := importPath(f.Path, oc.names)
+		stack := &odUnit{own: path}
+		oc.c.register(stack, nil)
+		for _, r := range f.Rest {
+			if r.Level > len(path) {
+				continue // not made by odSpawned
+			}
+			own := importPath([]ODLevel{r.Take}, oc.names)
+			u := &odUnit{pre: path[:r.Level:r.Level], own: own, w: importW(r.W, oc.names)}
+			oc.c.register(u, stack.town[:r.Level+1])
+			units = append(units, oc.wait(u, &ODFrag{depth: u.depth()}))
+		}
+		return units, 0, 0
+	}
 	if len(f.Path) == 0 && len(f.W) == 0 {
 		return nil, 0, 0 // names only
 	}
-	u := &odUnit{path: importPath(f.Path, oc.names), w: importW(f.W, oc.names)}
+	u := &odUnit{own: importPath(f.Path, oc.names), w: importW(f.W, oc.names)}
 	oc.c.register(u, nil)
-	oc.units[f] = u
-	oc.c.unitAt[u.tp[len(u.path)]] = u
-	oc.c.wait(u)
+	oc.wait(u, f)
 	return []Unit{s}, 0, 0
 }
 
 // add makes the new unit nu a unit waiting.
 func (oc *ODCoord) add(nu *odUnit) Unit {
-	nf := &ODFrag{Path: exportPath(nu.path, oc.names), W: exportW(nu.w, oc.names)}
-	oc.units[nf] = nu
-	oc.c.unitAt[nu.tp[len(nu.path)]] = nu
-	oc.c.wait(nu)
-	return Unit{Strategy: "odpor", OD: nf}
+	return oc.wait(nu, &ODFrag{Path: exportPath(nu.own, oc.names), W: exportW(nu.w, oc.names)})
+}
+
+// wait makes u, placed in T, a unit waiting, as f.
+func (oc *ODCoord) wait(u *odUnit, f *ODFrag) Unit {
+	oc.units[f] = u
+	oc.c.unitAt[u.tp(u.depth())] = u
+	oc.c.wait(u)
+	return Unit{Strategy: "odpor", OD: f}
 }
 
 // Dispatch gives u, about to be explored, the names learned so far.
@@ -782,6 +904,10 @@ func (oc *ODCoord) Dispatch(u Unit) Unit {
 		delete(oc.units, u.OD)
 		oc.c.start(ou)
 		f.W = exportW(ou.w, oc.names)
+		if len(f.Path) < ou.depth() {
+			// A unit of a rest: its whole path, now.
+			f.Path, f.depth = exportPath(ou.levels(ou.depth()), oc.names), 0
+		}
 	}
 	if len(oc.edges) > 0 && os.Getenv("HEDDLE_X_NONAMES") == "" {
 		f.Names = oc.edges
