@@ -83,4 +83,5 @@ func TestMapOrderChannelKeys(t *testing.T) {
 			t.Fatalf("run %d with seed 1: order %s, the first run's %s", run, got, want)
 		}
 	}
+	runtime.KeepAlive(garbage)
 }
