@@ -2,8 +2,10 @@ package explore
 
 import (
 	"fmt"
+	"reflect"
 	"runtime"
 	"strings"
+	"testing"
 
 	"heddle.dev/internal/engine"
 )
@@ -38,6 +40,9 @@ func Stack(buf []byte, all bool) int {
 		if !strings.Contains(trimmed, "\n") {
 			continue // not started yet: shown below
 		}
+		if strings.Contains(blk, "heddle.dev/internal/explore.(*runT).runSubtest(") {
+			trimmed = inTRun(trimmed)
+		}
 		writeBlock(&b, trimmed)
 	}
 	if x := engine.Current(); x != nil && all {
@@ -47,6 +52,33 @@ func Stack(buf []byte, all bool) int {
 		}
 	}
 	return copy(buf, b.String())
+}
+
+// inTRun is the dump of a goroutine of the run that waits in t.Run for
+// its subtest (runSubtest), as natively: receiving from a channel in
+// testing.(*T).Run, which leak checkers leave out (goleak's isTestStack
+// looks at the first function and the state); with heddle's frames left
+// out, it showed the test's function on top, "waiting", and a check in a
+// subtest reported its parent as a leak.
+func inTRun(blk string) string {
+	header, frames, ok := strings.Cut(blk, "\n")
+	if !ok {
+		return blk
+	}
+	if i, j := strings.IndexByte(header, '['), strings.IndexByte(header, ']'); i >= 0 && j > i {
+		header = header[:i+1] + "chan receive" + header[j:]
+	}
+	return header + "\n" + tRunFrame() + "\n" + frames
+}
+
+// tRunFrame is a dump's frame of testing.(*T).Run, waiting for a subtest.
+func tRunFrame() string {
+	f := runtime.FuncForPC(reflect.ValueOf((*testing.T).Run).Pointer())
+	if f == nil {
+		return "testing.(*T).Run(...)\n\ttesting.go:0 +0x0"
+	}
+	file, line := f.FileLine(f.Entry())
+	return fmt.Sprintf("%s(...)\n\t%s:%d +0x0", f.Name(), file, line)
 }
 
 // unstartedID is the goroutine id of the first goroutine of the run that
