@@ -40,8 +40,11 @@ func Stack(buf []byte, all bool) int {
 		if !strings.Contains(trimmed, "\n") {
 			continue // not started yet: shown below
 		}
-		if strings.Contains(blk, "heddle.dev/internal/explore.(*runT).runSubtest(") {
-			trimmed = inTRun(trimmed)
+		switch {
+		case strings.Contains(blk, "heddle.dev/internal/explore.(*runT).runSubtest("):
+			trimmed = inTesting(trimmed, (*testing.T).Run)
+		case strings.Contains(blk, "heddle.dev/internal/explore.(*runT).parallel("):
+			trimmed = inTesting(trimmed, (*testing.T).Parallel)
 		}
 		writeBlock(&b, trimmed)
 	}
@@ -54,13 +57,14 @@ func Stack(buf []byte, all bool) int {
 	return copy(buf, b.String())
 }
 
-// inTRun is the dump of a goroutine of the run that waits in t.Run for
-// its subtest (runSubtest), as natively: receiving from a channel in
-// testing.(*T).Run, which leak checkers leave out (goleak's isTestStack
-// looks at the first function and the state); with heddle's frames left
-// out, it showed the test's function on top, "waiting", and a check in a
-// subtest reported its parent as a leak.
-func inTRun(blk string) string {
+// inTesting is the dump of a goroutine of the run that waits in t.Run for
+// its subtest (runSubtest), or in t.Parallel for its parent's function to
+// return, as natively: receiving from a channel in testing.(*T).Run, or
+// Parallel (fn), which leak checkers leave out (goleak's isTestStack looks
+// at the first function and the state). With heddle's frames left out, it
+// showed the test's function on top, "waiting", and a check in a subtest
+// reported its parent, or a paused parallel sibling, as a leak.
+func inTesting(blk string, fn any) string {
 	header, frames, ok := strings.Cut(blk, "\n")
 	if !ok {
 		return blk
@@ -68,17 +72,12 @@ func inTRun(blk string) string {
 	if i, j := strings.IndexByte(header, '['), strings.IndexByte(header, ']'); i >= 0 && j > i {
 		header = header[:i+1] + "chan receive" + header[j:]
 	}
-	return header + "\n" + tRunFrame() + "\n" + frames
-}
-
-// tRunFrame is a dump's frame of testing.(*T).Run, waiting for a subtest.
-func tRunFrame() string {
-	f := runtime.FuncForPC(reflect.ValueOf((*testing.T).Run).Pointer())
+	f := runtime.FuncForPC(reflect.ValueOf(fn).Pointer())
 	if f == nil {
-		return "testing.(*T).Run(...)\n\ttesting.go:0 +0x0"
+		return blk
 	}
 	file, line := f.FileLine(f.Entry())
-	return fmt.Sprintf("%s(...)\n\t%s:%d +0x0", f.Name(), file, line)
+	return fmt.Sprintf("%s\n%s(...)\n\t%s:%d +0x0\n%s", header, f.Name(), file, line, frames)
 }
 
 // unstartedID is the goroutine id of the first goroutine of the run that
