@@ -50,5 +50,6 @@ var Modules = []Module{
 	{Path: "github.com/smallnest/chanx", Version: "v1.2.0", Why: "an unbounded channel: a goroutine between an input and an output channel with a ring buffer"},
 	{Path: "github.com/avast/retry-go/v4", Version: "v4.7.0", Why: "retry with delays on timers, contexts and cancellation; testify"},
 	{Path: "github.com/bluele/gcache", Version: "v0.0.2", Why: "LRU, LFU, ARC and simple caches under a RWMutex, expiry against the clock, loaders behind a singleflight group"},
+	{Path: "go.uber.org/goleak", Version: "v1.3.0", Why: "a goroutine leak checker: parses runtime.Stack of every goroutine, retries while goroutines finish, ignores the testing package's; testify"},
 	{Path: "github.com/dustin/go-broadcast", Version: "v0.0.0-20171205050544-f664265f5a66", Why: "a broadcaster goroutine fanning messages out to a map of subscriber channels, a mux of broadcasters"},
 }
