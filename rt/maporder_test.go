@@ -1,6 +1,8 @@
 package rt_test
 
 import (
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -42,4 +44,44 @@ func TestMapOrderDrawn(t *testing.T) {
 	if got := strings.Join(rt.MapKeys(m), ""); got != "abc" {
 		t.Errorf("outside a run: %s, want abc", got)
 	}
+}
+
+// TestMapOrderChannelKeys: a map keyed by channels the run made (a
+// broadcaster's subscribers, dustin/go-broadcast) is visited in the same
+// order by every run with the same seed, wherever the allocator put the
+// channels: their order is the order the run made them, not their
+// addresses, which differ from run to run in one process.
+func TestMapOrderChannelKeys(t *testing.T) {
+	var garbage [][]byte
+	orderOf := func(seed uint64) string {
+		var order []int
+		s := strategy.NewRandom(1)
+		s.Begin(1)
+		res := engine.Run(engine.Config{Seed: seed}, s, func() {
+			m := map[chan int]int{}
+			for i := 0; i < 8; i++ {
+				m[rt.MakeChan[chan int](0)] = i
+			}
+			for _, ch := range rt.MapKeys(m) {
+				order = append(order, m[ch])
+			}
+		})
+		if res.Bug != nil || res.Internal != "" {
+			t.Fatalf("run: %+v %s", res.Bug, res.Internal)
+		}
+		return fmt.Sprint(order)
+	}
+	want := orderOf(1)
+	for run := 0; run < 100; run++ {
+		// The freed memory of the runs before, reused in another order.
+		garbage = append(garbage, make([]byte, 16+run%7*40))
+		if run%10 == 0 {
+			garbage = nil
+			runtime.GC()
+		}
+		if got := orderOf(1); got != want {
+			t.Fatalf("run %d with seed 1: order %s, the first run's %s", run, got, want)
+		}
+	}
+	runtime.KeepAlive(garbage)
 }

@@ -30,7 +30,7 @@ func MapKeys[M ~map[K]V, K comparable, V any](m M) []K {
 	}
 	x := engine.Current()
 	if x == nil {
-		sortKeys(keys)
+		sortKeys(nil, keys)
 		return keys
 	}
 	return shuffledKeys(x, keys)
@@ -38,7 +38,7 @@ func MapKeys[M ~map[K]V, K comparable, V any](m M) []K {
 
 // shuffledKeys sorts keys and shuffles them with the run's random source.
 func shuffledKeys[K comparable](x *engine.Exec, keys []K) []K {
-	sortKeys(keys)
+	sortKeys(x, keys)
 	if len(keys) < 2 {
 		return keys
 	}
@@ -50,7 +50,9 @@ func shuffledKeys[K comparable](x *engine.Exec, keys []K) []K {
 	return keys
 }
 
-func sortKeys[K comparable](keys []K) {
+// sortKeys sorts keys in an order that does not depend on the run (x: nil
+// outside an exploration).
+func sortKeys[K comparable](x *engine.Exec, keys []K) {
 	if len(keys) < 2 {
 		return
 	}
@@ -72,16 +74,61 @@ func sortKeys[K comparable](keys []K) {
 		sort.Slice(keys, func(i, j int) bool { return cmp.Less(rv.Index(i).Float(), rv.Index(j).Float()) })
 	case reflect.String:
 		sort.Slice(keys, func(i, j int) bool { return rv.Index(i).String() < rv.Index(j).String() })
+	case reflect.Chan:
+		if x == nil {
+			sortPrinted(keys)
+			return
+		}
+		// Channels the run made, in the order it made them: their
+		// addresses, and their printed form, differ from run to run in
+		// one process, and a test whose goroutine sends to every channel
+		// of a map in turn (go-broadcast's subscribers) ran differently
+		// from run to run and had to be explored one process per run.
+		// Other channels follow, by address.
+		seq := make([]uint64, len(keys))
+		for i := range keys {
+			seq[i] = x.ChanSeq(rv.Index(i).UnsafePointer())
+		}
+		sort.Sort(byChanSeq[K]{keys: keys, seq: seq, rv: rv})
 	default:
 		// Pointers, structs, interfaces: order by their printed form, which
 		// is stable for a given run but not across runs for pointers; such
 		// keys are rare in tests.
-		str := make([]string, len(keys))
-		for i := range keys {
-			str[i] = fmt.Sprintf("%#v", keys[i])
-		}
-		sort.Sort(byString[K]{keys: keys, str: str})
+		sortPrinted(keys)
 	}
+}
+
+// sortPrinted sorts keys by their printed form.
+func sortPrinted[K comparable](keys []K) {
+	str := make([]string, len(keys))
+	for i := range keys {
+		str[i] = fmt.Sprintf("%#v", keys[i])
+	}
+	sort.Sort(byString[K]{keys: keys, str: str})
+}
+
+// byChanSeq orders channel keys by their engine.Exec.ChanSeq, and the
+// channels the run did not make (0) after them, by address.
+type byChanSeq[K any] struct {
+	keys []K
+	seq  []uint64
+	rv   reflect.Value // of keys
+}
+
+func (b byChanSeq[K]) Len() int { return len(b.keys) }
+func (b byChanSeq[K]) Less(i, j int) bool {
+	si, sj := b.seq[i], b.seq[j]
+	if si == 0 || sj == 0 {
+		if si != sj {
+			return sj == 0
+		}
+		return uintptr(b.rv.Index(i).UnsafePointer()) < uintptr(b.rv.Index(j).UnsafePointer())
+	}
+	return si < sj
+}
+func (b byChanSeq[K]) Swap(i, j int) {
+	b.keys[i], b.keys[j] = b.keys[j], b.keys[i]
+	b.seq[i], b.seq[j] = b.seq[j], b.seq[i]
 }
 
 type byString[K any] struct {

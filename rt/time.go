@@ -25,10 +25,43 @@ func Now() time.Time {
 }
 
 // Since replaces time.Since.
-func Since(t time.Time) time.Duration { return Now().Sub(t) }
+func Since(t time.Time) time.Duration {
+	if x := engine.Current(); x != nil {
+		return x.Now().Sub(beforeRun(x, t))
+	}
+	return time.Since(t)
+}
 
 // Until replaces time.Until.
-func Until(t time.Time) time.Duration { return t.Sub(Now()) }
+func Until(t time.Time) time.Duration {
+	if x := engine.Current(); x != nil {
+		return beforeRun(x, t).Sub(x.Now())
+	}
+	return time.Until(t)
+}
+
+// beforeRun returns the instant of the virtual clock that stands for t.
+// An instant read from the real clock before the run (a package variable
+// set to time.Now() at init, as jackc/puddle's start of its nanotime) is
+// in the past natively, and time.Since of it is positive: the clocks
+// read it monotonically. The virtual clock starts at the run's epoch,
+// which is when heddle test started, before the test binary was even
+// built, so such an instant is in the virtual clock's future. An instant
+// with a monotonic reading (the virtual clock's have none) that is not
+// after the real clock's present is taken as read just before the run
+// started, one clock read (engine.ReadTime) before its epoch: the same in
+// every run and in a replay. t.Sub and the comparison methods of such an
+// instant are not covered: they are not rewritten.
+func beforeRun(x *engine.Exec, t time.Time) time.Time {
+	if t == t.Round(0) || t.After(time.Now()) {
+		return t // no monotonic reading, or a deadline still to come
+	}
+	start, ok := x.ClockStart()
+	if !ok {
+		return t
+	}
+	return start.Add(-engine.ReadTime)
+}
 
 // After replaces time.After.
 func After(d time.Duration) <-chan time.Time { return NewTimer(d).C }

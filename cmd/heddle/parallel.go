@@ -1313,6 +1313,9 @@ func (l *lanes) finish(i int) {
 	l.mu.Unlock()
 	if next != nil {
 		next.mu.Lock()
+		// Erase what it drew where it drew it (nowhere, io.Discard)
+		// before it draws on l.progress, which is nil off a terminal.
+		next.clearLocked()
 		next.progress = l.progress
 		next.mu.Unlock()
 	}

@@ -71,6 +71,22 @@ func TestLanesOrder(t *testing.T) {
 	}
 }
 
+// Off a terminal, a package explored while another is printing draws its
+// progress line to nowhere; when it becomes the one printing, it has no
+// progress line to erase and its output goes out (heddle test ./... on
+// jackc/puddle/v2 crashed with a nil io.Writer here).
+func TestLanesProgressOffTerminal(t *testing.T) {
+	var out bytes.Buffer
+	l := newLanes(&syncWriter{w: &out}, 2)
+	l.ws[1].showProgress(event.Event{Package: "p1", Test: "TestX", Runs: 3})
+	l.finish(0)
+	l.ws[1].clearProgress()
+	fmt.Fprintln(l.ws[1], "one")
+	if got := out.String(); got != "one\n" {
+		t.Fatalf("output %q, want %q", got, "one\n")
+	}
+}
+
 // dropReports leaves out a report as t.Error printed it, position line
 // included, and keeps the others.
 func TestDropReports(t *testing.T) {

@@ -86,6 +86,18 @@ func (e *Exec) clockAt(b *Bubble) time.Time {
 	return e.cfg.Epoch.Add(e.now)
 }
 
+// ClockStart returns the instant at which the clock the running goroutine
+// reads started, the run's Epoch, and false if that goroutine is in a
+// synctest bubble (its clock is its own).
+//
+//go:norace
+func (e *Exec) ClockStart() (time.Time, bool) {
+	if e.cur != nil && e.cur.bubble != nil {
+		return time.Time{}, false
+	}
+	return e.cfg.Epoch, true
+}
+
 // nowIn is the current instant of the clock of bubble b, or of the run's
 // virtual clock if b is nil: the clock timers made in b are set on.
 //

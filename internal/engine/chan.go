@@ -36,6 +36,10 @@ type chanState struct {
 	// outside it (outsideBubble) is not for them (Go makes a context's
 	// Done channel in its first caller, in or out of the bubble).
 	model bool
+	// seq numbers the channels the run made, from 1 in the order it made
+	// them (0: not made by the run): the same in every run that makes
+	// them in the same order, where their addresses are not (ChanSeq).
+	seq uint64
 }
 
 //go:norace
@@ -54,7 +58,22 @@ type waiter struct {
 func (e *Exec) RegisterChan(p unsafe.Pointer) {
 	cs := e.chanOf(p)
 	cs.owned = true
+	e.objs.chans++
+	cs.seq = e.objs.chans
 	e.bubbleChan(cs)
+}
+
+// ChanSeq returns the number of the channel at p among the channels the
+// run made, from 1 in the order it made them, or 0 if the run did not make
+// it: an order of channels that does not depend on where the allocator
+// put them (a range over a map keyed by channels, rt.MapKeys).
+//
+//go:norace
+func (e *Exec) ChanSeq(p unsafe.Pointer) uint64 {
+	if o := e.objs.get(p); o != nil && o.ch.owned {
+		return o.ch.seq
+	}
+	return 0
 }
 
 // registerModelChan records a channel made by heddle's model of a

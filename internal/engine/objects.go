@@ -57,6 +57,8 @@ type objTable struct {
 	vals []*object
 	n    int
 	refs refCache
+	// chans counts the channels the run made (RegisterChan).
+	chans uint64
 }
 
 //go:norace

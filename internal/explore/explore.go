@@ -147,7 +147,7 @@ type explorer struct {
 
 func newExplorer(t *testing.T, cfg Config, body func(t *testing.T)) *explorer {
 	x := &explorer{t: t, cfg: cfg, body: body, seen: map[string]bool{}, stuck: make(chan struct{}), stop: make(chan struct{})}
-	setTestOnly(cfg.TestOnly)
+	setTestOnly(cfg.TestOnly, cfg.Package, cfg.Dir)
 	if cfg.Events != "" {
 		f, err := os.OpenFile(cfg.Events, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 		if err != nil {

@@ -2,8 +2,10 @@ package explore
 
 import (
 	"fmt"
+	"reflect"
 	"runtime"
 	"strings"
+	"testing"
 
 	"heddle.dev/internal/engine"
 )
@@ -38,6 +40,12 @@ func Stack(buf []byte, all bool) int {
 		if !strings.Contains(trimmed, "\n") {
 			continue // not started yet: shown below
 		}
+		switch {
+		case strings.Contains(blk, "heddle.dev/internal/explore.(*runT).runSubtest("):
+			trimmed = inTesting(trimmed, (*testing.T).Run)
+		case strings.Contains(blk, "heddle.dev/internal/explore.(*runT).parallel("):
+			trimmed = inTesting(trimmed, (*testing.T).Parallel)
+		}
 		writeBlock(&b, trimmed)
 	}
 	if x := engine.Current(); x != nil && all {
@@ -47,6 +55,29 @@ func Stack(buf []byte, all bool) int {
 		}
 	}
 	return copy(buf, b.String())
+}
+
+// inTesting is the dump of a goroutine of the run that waits in t.Run for
+// its subtest (runSubtest), or in t.Parallel for its parent's function to
+// return, as natively: receiving from a channel in testing.(*T).Run, or
+// Parallel (fn), which leak checkers leave out (goleak's isTestStack looks
+// at the first function and the state). With heddle's frames left out, it
+// showed the test's function on top, "waiting", and a check in a subtest
+// reported its parent, or a paused parallel sibling, as a leak.
+func inTesting(blk string, fn any) string {
+	header, frames, ok := strings.Cut(blk, "\n")
+	if !ok {
+		return blk
+	}
+	if i, j := strings.IndexByte(header, '['), strings.IndexByte(header, ']'); i >= 0 && j > i {
+		header = header[:i+1] + "chan receive" + header[j:]
+	}
+	f := runtime.FuncForPC(reflect.ValueOf(fn).Pointer())
+	if f == nil {
+		return blk
+	}
+	file, line := f.FileLine(f.Entry())
+	return fmt.Sprintf("%s\n%s(...)\n\t%s:%d +0x0\n%s", header, f.Name(), file, line, frames)
 }
 
 // unstartedID is the goroutine id of the first goroutine of the run that

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -129,7 +130,7 @@ func testPC(pc uintptr) bool {
 		return false
 	}
 	p := engine.PositionOf(pc)
-	if inTestOnly(p.Func) {
+	if inTestOnly(p.Func) || inTestOnlyDir(p.File) {
 		return true
 	}
 	if !strings.HasSuffix(p.File, "_test.go") {
@@ -151,12 +152,48 @@ func testPC(pc uintptr) bool {
 // tests (Config.TestOnly), set when an exploration starts.
 var testOnly map[string]bool
 
-// setTestOnly makes the packages of paths test-only (testOnly).
-func setTestOnly(paths []string) {
+// testOnlyDirs are the directories of the test-only packages that are in
+// the tree of the package under test (a helper package of its module),
+// set with testOnly.
+var testOnlyDirs map[string]bool
+
+// setTestOnly makes the packages of paths test-only (testOnly), and finds
+// the directories of those of them that are in the tree of pkg, in dir
+// (testOnlyDirs): an import path and a directory that end with the same
+// elements (pkg's, and its module's) map the rest of the one to the rest
+// of the other.
+func setTestOnly(paths []string, pkg, dir string) {
 	testOnly = make(map[string]bool, len(paths))
+	testOnlyDirs = map[string]bool{}
 	for _, p := range paths {
 		testOnly[p] = true
 	}
+	if pkg == "" || dir == "" {
+		return
+	}
+	root, rootDir := pkg, filepath.ToSlash(filepath.Clean(dir))
+	for {
+		i, j := strings.LastIndexByte(root, '/'), strings.LastIndexByte(rootDir, '/')
+		if i < 0 || j < 0 || root[i:] != rootDir[j:] {
+			break
+		}
+		root, rootDir = root[:i], rootDir[:j]
+	}
+	for _, p := range paths {
+		if strings.HasPrefix(p, root+"/") {
+			testOnlyDirs[rootDir+p[len(root):]] = true
+		}
+	}
+}
+
+// inTestOnlyDir reports whether file is in the directory of a test-only
+// package (testOnlyDirs). A helper the compiler inlined into a test names
+// its function literals after the test's package (failsafe-go's
+// internal/testutil.ContextWithCancel, whose goroutine sleeps, inlined into
+// a test, is pkg.TestX.func1.ContextWithCancel.func1): their timers are
+// found test-only by their file.
+func inTestOnlyDir(file string) bool {
+	return file != "" && len(testOnlyDirs) > 0 && testOnlyDirs[filepath.ToSlash(filepath.Dir(file))]
 }
 
 // testOnlyPC reports whether pc, where a timer was armed, is in a package
@@ -164,7 +201,11 @@ func setTestOnly(paths []string) {
 // whose timers wait on the test's behalf (testify's assert.Eventually
 // polls on a ticker, a mock clock sleeps to let its waiters run).
 func testOnlyPC(pc uintptr) bool {
-	return pc != 0 && len(testOnly) > 0 && inTestOnly(engine.PositionOf(pc).Func)
+	if pc == 0 || len(testOnly) == 0 {
+		return false
+	}
+	p := engine.PositionOf(pc)
+	return inTestOnly(p.Func) || inTestOnlyDir(p.File)
 }
 
 // inTestOnly reports whether the function named fn (as the runtime names

@@ -36,8 +36,8 @@ func TestStarvedText(t *testing.T) {
 }
 
 func TestInTestOnly(t *testing.T) {
-	defer setTestOnly(nil)
-	setTestOnly([]string{"github.com/stretchr/testify/assert", "gopkg.in/yaml.v3", "example.com/m/internal/waitfor"})
+	defer setTestOnly(nil, "", "")
+	setTestOnly([]string{"github.com/stretchr/testify/assert", "gopkg.in/yaml.v3", "example.com/m/internal/waitfor"}, "", "")
 	for fn, want := range map[string]bool{
 		"github.com/stretchr/testify/assert.Eventually":       true,
 		"github.com/stretchr/testify/assert.Eventually.func1": true,
@@ -50,6 +50,28 @@ func TestInTestOnly(t *testing.T) {
 	} {
 		if got := inTestOnly(fn); got != want {
 			t.Errorf("inTestOnly(%q) = %v, want %v", fn, got, want)
+		}
+	}
+}
+
+// A test-only package of the module of the package under test is found by
+// its directory too: the package's import path and directory end alike
+// (the module's root may be named otherwise).
+func TestInTestOnlyDir(t *testing.T) {
+	defer setTestOnly(nil, "", "")
+	setTestOnly([]string{"github.com/stretchr/testify/assert", "example.com/mod/internal/testutil", "example.com/other/util"},
+		"example.com/mod/test", "/src/checkout/test")
+	for file, want := range map[string]bool{
+		"/src/checkout/internal/testutil/util.go":   true,
+		"/src/checkout/internal/testutil/x/util.go": false,
+		"/src/checkout/test/retry.go":               false,
+		"/src/checkout/internal/util.go":            false,
+		"/src/checkout/assert/assertions.go":        false,
+		"/src/other/util/util.go":                   false,
+		"":                                          false,
+	} {
+		if got := inTestOnlyDir(file); got != want {
+			t.Errorf("inTestOnlyDir(%q) = %v, want %v", file, got, want)
 		}
 	}
 }

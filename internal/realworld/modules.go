@@ -45,4 +45,11 @@ var Modules = []Module{
 	{Path: "github.com/robfig/cron/v3", Version: "v3.0.1", Why: "a job scheduler: a run loop on a timer, add/remove/stop over channels, a WaitGroup of running jobs, job wrappers with mutexes"},
 	{Path: "github.com/asaskevich/EventBus", Version: "v0.0.0-20200907212545-49d423059eef", Why: "an event bus: handlers under a mutex, asynchronous transactional handlers with a WaitGroup"},
 	{Path: "github.com/eapache/channels", Version: "v1.1.0", Why: "channel adapters: infinite, ring, overflow, batching, resizable channels, each with a goroutine between input and output"},
+	{Path: "github.com/jackc/puddle/v2", Version: "v2.2.3", Why: "a generic resource pool (pgx's): a semaphore, resources constructed in goroutines that outlive a cancelled Acquire, a background health check; testify"},
+	{Path: "github.com/oklog/run", Version: "v1.2.0", Why: "an actor group: every actor runs in a goroutine, the first to return interrupts the others, Run waits for all"},
+	{Path: "github.com/smallnest/chanx", Version: "v1.2.0", Why: "an unbounded channel: a goroutine between an input and an output channel with a ring buffer"},
+	{Path: "github.com/avast/retry-go/v4", Version: "v4.7.0", Why: "retry with delays on timers, contexts and cancellation; testify"},
+	{Path: "github.com/bluele/gcache", Version: "v0.0.2", Why: "LRU, LFU, ARC and simple caches under a RWMutex, expiry against the clock, loaders behind a singleflight group"},
+	{Path: "go.uber.org/goleak", Version: "v1.3.0", Why: "a goroutine leak checker: parses runtime.Stack of every goroutine, retries while goroutines finish, ignores the testing package's; testify"},
+	{Path: "github.com/dustin/go-broadcast", Version: "v0.0.0-20171205050544-f664265f5a66", Why: "a broadcaster goroutine fanning messages out to a map of subscriber channels, a mux of broadcasters"},
 }
