@@ -137,6 +137,7 @@ type G struct {
 	matched    bool           // a partner chose this goroutine to complete a rendezvous
 	arrived    bool           // the pending channel operation arrived: g waits on its channels (chan.go)
 	signalled  bool           // OpCondBlocked: woken by Signal or Broadcast
+	condQueued bool           // in Cond.Wait, g joined the Cond's notify list (cond.go)
 	vc         VC             // recorded runs: the goroutine's vector clock
 	selChan    unsafe.Pointer // the channel of g's last select case taken among several ready
 	clockSeq   uint64         // g.opSeq at g's last clock read (readClock)
