@@ -146,11 +146,14 @@ func (e *Exec) pick() *G {
 		if e.res.Bug != nil {
 			return nil
 		}
-		if e.nNativeCancels.Load() != e.appliedCancels {
-			e.applyNativeCancels()
-		}
+		e.foreignRecv = false
 		e.enabled()
 		n := len(e.choices)
+		if e.nNativeCancels.Load() != e.appliedCancels && e.applyNativeNow(n) {
+			e.applyNativeCancels()
+			e.enabled()
+			n = len(e.choices)
+		}
 		if n == 0 && e.waitForeign() {
 			continue
 		}
