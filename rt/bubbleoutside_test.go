@@ -87,45 +87,49 @@ func TestBubbleSyncOutside(t *testing.T) {
 		name string
 		prog func()
 		want string // the misuse, or "" for none
+		// alsoDone: some runs end without the misuse too (a Cond's
+		// Signal while the waiter is between its unlock and joining the
+		// notify list wakes no parked goroutine, so it is not fatal)
+		alsoDone bool
 	}{
 		{"wg inside then outside", func() {
 			wg := new(sync.WaitGroup)
 			bubble(func() { rt.WaitGroupAdd(wg, 1) })
 			rt.WaitGroupAdd(wg, 1)
-		}, mixed},
+		}, mixed, false},
 		{"wg done inside, then outside", func() {
 			wg := new(sync.WaitGroup)
 			bubble(func() { rt.WaitGroupAdd(wg, 1); rt.WaitGroupDone(wg) })
 			rt.WaitGroupAdd(wg, 1)
-		}, mixed},
+		}, mixed, false},
 		{"wg waited inside, then outside", func() {
 			wg := new(sync.WaitGroup)
 			bubble(func() { rt.WaitGroupAdd(wg, 1); rt.WaitGroupDone(wg); rt.WaitGroupWait(wg) })
 			rt.WaitGroupAdd(wg, 1)
 			rt.WaitGroupDone(wg)
-		}, ""},
+		}, "", false},
 		{"wg outside then inside", func() {
 			wg := new(sync.WaitGroup)
 			rt.WaitGroupAdd(wg, 1)
 			bubble(func() { rt.WaitGroupAdd(wg, 1) })
-		}, mixed},
+		}, mixed, false},
 		{"wg outside at zero, then inside", func() {
 			wg := new(sync.WaitGroup)
 			rt.WaitGroupAdd(wg, 1)
 			rt.WaitGroupDone(wg)
 			bubble(func() { rt.WaitGroupAdd(wg, 1); rt.WaitGroupDone(wg) })
-		}, ""},
+		}, "", false},
 		{"wg in two bubbles", func() {
 			wg := new(sync.WaitGroup)
 			bubble(func() { rt.WaitGroupAdd(wg, 1) })
 			bubble(func() { rt.WaitGroupAdd(wg, 1) })
-		}, "fatal error: sync: WaitGroup.Add called from multiple synctest bubbles"},
+		}, "fatal error: sync: WaitGroup.Add called from multiple synctest bubbles", false},
 		{"package wg both ways", func() {
 			bubble(func() { rt.WaitGroupAdd(&packageWG, 1) })
 			rt.WaitGroupAdd(&packageWG, -1)
-		}, ""},
-		{"cond signal from outside", func() { condFromOutside(false) }, "fatal error: semaphore wake of synctest goroutine from outside bubble"},
-		{"cond broadcast from outside", func() { condFromOutside(true) }, "fatal error: semaphore wake of synctest goroutine from outside bubble"},
+		}, "", false},
+		{"cond signal from outside", func() { condFromOutside(false) }, "fatal error: semaphore wake of synctest goroutine from outside bubble", true},
+		{"cond broadcast from outside", func() { condFromOutside(true) }, "fatal error: semaphore wake of synctest goroutine from outside bubble", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -136,6 +140,10 @@ func TestBubbleSyncOutside(t *testing.T) {
 			if c.want == "" {
 				if keys(outcomes) != "done" || len(bugs) > 0 {
 					t.Errorf("outcomes %q, bugs %v; want done only", keys(outcomes), bugs)
+				}
+			} else if c.alsoDone {
+				if keys(outcomes) != "done" || bugs["misuse"] != c.want {
+					t.Errorf("outcomes %q, bugs %v; want done and the misuse %q", keys(outcomes), bugs, c.want)
 				}
 			} else if len(outcomes) > 0 || bugs["misuse"] != c.want {
 				t.Errorf("outcomes %q, bugs %v; want the misuse %q only", keys(outcomes), bugs, c.want)

@@ -202,3 +202,57 @@ func TestLateWakesAreNotTimeBound(t *testing.T) {
 		t.Errorf("%d late wakes in %d steps, want at least %d: the test no longer tests the bound", late, res.Steps, n/2)
 	}
 }
+
+// benbjohnson/clock's TestClock_Tick: two ticks of a 20ms ticker, then the
+// time since the start must be under 50ms. Natively the goroutine woken by
+// a tick runs late on a loaded machine (74ms). A late wake was never
+// offered: the ticker's next tick is always due within -max-starve, and
+// its early firing, which the late wake leaves to, is never offered either
+// while the tick would be dropped (its channel full).
+func TestLateWakeBesideFullTicker(t *testing.T) {
+	body := func() string {
+		start := rt.Now()
+		c := rt.Tick(20 * time.Millisecond)
+		rt.Recv(c)
+		rt.Recv(c)
+		if d := rt.Since(start); d > 50*time.Millisecond {
+			return "late"
+		}
+		return "on time"
+	}
+	got, bugs, runs := exhaustLate(t, true, body)
+	if !got["late"] || !got["on time"] || len(bugs) > 0 {
+		t.Errorf("with late wakes: outcomes %s, bugs %v in %d runs; want late and on time", keys(got), bugs, runs)
+	}
+	got, bugs, _ = exhaustLate(t, false, body)
+	if got["late"] || !got["on time"] || len(bugs) > 0 {
+		t.Errorf("without late wakes: outcomes %s, bugs %v; want on time only", keys(got), bugs)
+	}
+}
+
+// Workiva go-datastructures' TestRingPoll: a lone goroutine polls with
+// runtime.Gosched until time.Since says its 5ms are up, and the test
+// asserts the poll took under 15ms. Natively the goroutine, yielding on a
+// loaded machine, comes back late (26ms). A late wake needed a goroutine
+// that did not take the last step: the lone poller always took it.
+func TestLateWakeAtGosched(t *testing.T) {
+	body := func() string {
+		start := rt.Now()
+		for rt.Since(start) < 5*time.Millisecond {
+			rt.Gosched()
+		}
+		if d := rt.Since(start); d > 15*time.Millisecond {
+			return "late"
+		}
+		return "on time"
+	}
+	got, bugs, runs := exhaustLate(t, true, body)
+	t.Logf("%d runs with late wakes", runs)
+	if !got["late"] || !got["on time"] || len(bugs) > 0 {
+		t.Errorf("with late wakes: outcomes %s, bugs %v in %d runs; want late and on time", keys(got), bugs, runs)
+	}
+	got, bugs, _ = exhaustLate(t, false, body)
+	if got["late"] || !got["on time"] || len(bugs) > 0 {
+		t.Errorf("without late wakes: outcomes %s, bugs %v; want on time only", keys(got), bugs)
+	}
+}

@@ -1,6 +1,9 @@
 package engine
 
-import "unsafe"
+import (
+	"time"
+	"unsafe"
+)
 
 // chanState is the shadow state of a channel.
 type chanState struct {
@@ -150,7 +153,48 @@ func (e *Exec) caseReady(g *G, c ChanCase) bool {
 	if cs.owned && !e.nativeSeen() {
 		return false
 	}
-	return e.probe(g, c, cs)
+	if e.probe(g, c, cs) {
+		return true
+	}
+	return e.settleProbe(g, c, cs)
+}
+
+// settleWait is how long, in real time, a blocking operation on a foreign
+// channel just announced waits for code heddle does not control to make it
+// ready (settleProbe); settleBudget bounds these waits in a run.
+const (
+	settleWait   = 10 * time.Millisecond
+	settleBudget = 3 * settleWait
+)
+
+// settleProbe is called when the probe of case c of g's pending operation,
+// a foreign channel's, failed. If that operation was just announced, would
+// block, and a goroutine heddle does not control takes part in the run
+// (nativeSeen: it ran rewritten code, or a probe found it a partner) or in
+// an earlier one (Config.NativePartners),
+// one of them may be about to make it ready: a goroutine started in init
+// that serves requests (the test sends it one and waits for its answer).
+// It probes again for up to settleWait, so that whether the operation
+// completes at once or arrives and waits does not depend on how fast that
+// goroutine is: otherwise a run and its replay saw different choices, and
+// the test was "nondeterministic by itself". Each announcement settles
+// once, and a run at most settleBudget in all.
+//
+//go:norace
+func (e *Exec) settleProbe(g *G, c ChanCase, cs *chanState) bool {
+	if cs.owned || g.op.Dflt || g.settleSeq == g.opSeq || e.settleWaited >= settleBudget || !e.cfg.NativePartners && !e.nativeSeen() {
+		return false
+	}
+	g.settleSeq = g.opSeq
+	const d = 100 * time.Microsecond
+	for waited := time.Duration(0); waited < settleWait && e.settleWaited < settleBudget; waited += d {
+		time.Sleep(d)
+		e.settleWaited += d
+		if e.probe(g, c, cs) {
+			return true
+		}
+	}
+	return false
 }
 
 // probe tries a foreign channel operation without blocking. It runs on
@@ -179,6 +223,9 @@ func (e *Exec) probe(g *G, c ChanCase, cs *chanState) bool {
 		cs.closed = true
 	} else {
 		e.probed = true
+	}
+	if !c.IsSend() {
+		e.foreignRecv = true
 	}
 	for i, x := range g.op.Cases {
 		if x == c {

@@ -333,6 +333,82 @@ func (e *Exec) applyNativeCancels() {
 	e.rebuildAll = true
 }
 
+// nativeCancelSteps is how many steps a cancel by a goroutine heddle does
+// not control waits, at most, for applyNativeNow's events.
+const nativeCancelSteps = 64
+
+// applyNativeNow reports whether the pass, whose enabled set has n
+// choices, applies the pending cancels of goroutines heddle does not
+// control. Such a goroutine cancels at an instant of real time, and
+// applied at the next pass the cancel came before or after the steps
+// taken meanwhile depending on how fast that goroutine ran: a run and its
+// replay saw different choices. So a cancel is applied at a pass that
+// sees that goroutine's progress: a receive from a foreign channel (the
+// goroutine started in init that cancels, then answers the test), or when
+// nothing else can run (after waitNativeCancel), or, for a goroutine that
+// never shows progress while others can run (a spinner polling ctx.Err),
+// nativeCancelSteps steps after the cancel was first seen.
+//
+//go:norace
+func (e *Exec) applyNativeNow(n int) bool {
+	if e.cancelSince == 0 {
+		e.cancelSince = e.steps + 1
+	}
+	switch {
+	case e.foreignRecv:
+	case n == 0:
+		if e.waitNativeCancel() {
+			return false
+		}
+	case e.steps+1-e.cancelSince < nativeCancelSteps:
+		return false
+	}
+	e.cancelSince = 0
+	return true
+}
+
+// waitNativeCancel is called when nothing can run while a cancel by a
+// goroutine heddle does not control is pending. If a goroutine waits on a
+// foreign channel, or is away in code heddle does not control, the
+// canceller may be about to end that wait: a goroutine started in init
+// that cancels and then sends on a channel the test receives from. The
+// cancel is not applied yet: it sleeps a little, for up to ForeignWait in
+// all, and reports true, so that the cancel is applied at the pass that
+// sees the send too. Applied at once, the cancel made the goroutines it
+// woke runnable at a pass before or after the one that saw the send,
+// depending on real time: the run's choices were not the same from one
+// run to the next, and the test was "nondeterministic by itself".
+//
+//go:norace
+func (e *Exec) waitNativeCancel() bool {
+	if e.cancelWaited >= ForeignWait {
+		return false
+	}
+	if away, _ := e.away(); !away && !e.foreignWaiter() {
+		return false
+	}
+	e.sleepProgress(&e.cancelWaited)
+	return true
+}
+
+// foreignWaiter reports whether a goroutine is parked on a channel heddle
+// did not see being made (a foreign one).
+//
+//go:norace
+func (e *Exec) foreignWaiter() bool {
+	for _, g := range e.gs {
+		if g.state != gParked {
+			continue
+		}
+		for _, c := range g.op.Cases {
+			if p := c.Chan(); p != nil && !e.chanOf(p).owned {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 //go:norace
 func orErr(err, def error) error {
 	if err != nil {

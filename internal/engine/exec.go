@@ -137,6 +137,8 @@ type G struct {
 	matched    bool           // a partner chose this goroutine to complete a rendezvous
 	arrived    bool           // the pending channel operation arrived: g waits on its channels (chan.go)
 	signalled  bool           // OpCondBlocked: woken by Signal or Broadcast
+	settleSeq  uint64         // the opSeq of g's operation whose foreign probe settled (settleProbe)
+	condQueued bool           // in Cond.Wait, g joined the Cond's notify list (cond.go)
 	vc         VC             // recorded runs: the goroutine's vector clock
 	selChan    unsafe.Pointer // the channel of g's last select case taken among several ready
 	clockSeq   uint64         // g.opSeq at g's last clock read (readClock)
@@ -198,6 +200,9 @@ type Result struct {
 	// code that is not rewritten) performed natively during the run: they
 	// were not explored.
 	Natives int64
+	// Partnered is set when a probe of a foreign channel found a partner
+	// (a goroutine heddle does not control took part in the run).
+	Partnered bool
 	// Quiet counts the operations performed without a scheduling point
 	// in regions of allocation counting (quiet.go): not explored.
 	Quiet int64
@@ -341,6 +346,11 @@ type Config struct {
 	Trace bool
 	// Seed seeds the run's math/rand sources.
 	Seed uint64
+	// NativePartners says that goroutines heddle does not control took
+	// part in earlier runs of the exploration (Result.Natives,
+	// Result.Partnered): a blocking operation on a foreign channel then
+	// settles from the run's start (settleProbe).
+	NativePartners bool
 	// Progress is incremented at every step; a watchdog reads it, and so
 	// does the run's monitor (detach.go).
 	Progress *atomic.Int64
@@ -520,6 +530,10 @@ type Exec struct {
 	nativeCancels  []nativeCancel
 	nNativeCancels atomic.Int32
 	appliedCancels int32
+	cancelWaited   time.Duration // waitNativeCancel's real time
+	cancelSince    int           // the step at which pending native cancels were first seen, +1 (0: none)
+	foreignRecv    bool          // this pass's probes received from a foreign channel
+	settleWaited   time.Duration // settleProbe's real time
 	// moves counts the steps, for the monitor (detach.go): Config.Progress,
 	// or ownMoves without one; detachedGs are the goroutines it detached,
 	// nDetached their number.
@@ -623,6 +637,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	e.res.MaxGs = e.maxLive
 	e.res.RandDraws = e.randSrc.draws
 	e.res.Natives = e.natives.Load()
+	e.res.Partnered = e.probed
 	return &e.res
 }
 

@@ -28,10 +28,12 @@ import "time"
 //     twice with no read in between is seen as moved once, and a run that
 //     never reads the clock can tell a late wake from none only by the
 //     order of its timers, which early firings already explore;
-//   - a goroutine waits to run: a sleeper due on time, or a goroutine
-//     choice whose goroutine did not take the last step;
+//   - a goroutine waits to run: a sleeper due on time, a goroutine
+//     choice whose goroutine did not take the last step, or one that
+//     yields (runtime.Gosched);
 //   - no other timer is due within -max-starve of the wake: its early
-//     firings already move the clock there;
+//     firings already move the clock there (a ticker whose channel is
+//     full has none);
 //   - the test function has not returned (no bubble's clock moves).
 //
 // Config.LateWake turns it on; explore sets it, and a schedule written
@@ -68,7 +70,11 @@ func (e *Exec) addLateWake() {
 	}
 	if w == nil {
 		for i := range e.gch {
-			if g := e.gch[i].G; g.lastStep < e.steps && g.bubble == nil && g.flushes == nil {
+			if g := e.gch[i].G; (g.lastStep < e.steps || g.op.Kind == OpYield) && g.bubble == nil && g.flushes == nil {
+				// A goroutine that yields (runtime.Gosched) lets
+				// others run, and on a loaded machine comes back late
+				// even if it took the last step: a lone goroutine
+				// polling time.Since with a Gosched in its loop.
 				w = g
 				break
 			}
@@ -83,10 +89,14 @@ func (e *Exec) addLateWake() {
 		e.late = lw
 	}
 	lw.when = later(base, e.cfg.MaxStarve)
-	if t := e.firstTimerBut(own); t != nil && t.when <= lw.when {
+	if t := e.firstTimerBut(own); t != nil && t.when <= lw.when && !tickDropped(t) {
 		// Its early firings move the clock there, one step at a time;
 		// looked at first, as it costs nothing (a ticker beside the
-		// goroutines keeps the weighing below from every step).
+		// goroutines keeps the weighing below from every step). A
+		// ticker whose channel is full has no early firing
+		// (addTimerChoice): a goroutine woken by its tick, with the next
+		// tick due within -max-starve, never ran late (TestClock_Tick
+		// of github.com/benbjohnson/clock).
 		return
 	}
 	// The goroutines that could run are starved too: by -max-starve at
@@ -107,6 +117,12 @@ func (e *Exec) addLateWake() {
 	early := max(lw.when-base, starve, 1)
 	e.choices = append(e.choices, Choice{Timer: lw, Case: -1, Early: early})
 }
+
+// tickDropped reports whether t is a ticker whose channel is full: a tick
+// would be dropped, and addTimerChoice offers no early firing of it.
+//
+//go:norace
+func tickDropped(t *Timer) bool { return t.ch != nil && len(t.ch) == cap(t.ch) }
 
 // firstTimerBut returns the active timer that fires first, other than
 // own, or nil.

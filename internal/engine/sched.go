@@ -31,12 +31,14 @@ type Choice struct {
 // Optional reports whether c is a firing that need not come at all before
 // the others run on: a timer a synctest bubble's first timer pass may fire
 // before the bubble blocks, when that pass may as well have come before
-// (bubble.go, addFirstPass). A goroutine spinning beside it is not dropped
-// for it.
+// (bubble.go, addFirstPass), or a late wake (latewake.go). A goroutine
+// spinning beside it is not dropped for it: a lone goroutine polling the
+// clock with runtime.Gosched was made to run late at every poll, and never
+// saw its deadline on time.
 //
 //go:norace
 func (c Choice) Optional() bool {
-	return c.G == nil && c.Timer != nil && c.Timer.bubble != nil && !c.Timer.bubble.passed
+	return c.G == nil && c.Timer != nil && (c.Timer.bubble != nil && !c.Timer.bubble.passed || c.Timer.Late())
 }
 
 // Key names the choice in a schedule: g0.1, g0.1#2 (select case 2) or
@@ -146,11 +148,14 @@ func (e *Exec) pick() *G {
 		if e.res.Bug != nil {
 			return nil
 		}
-		if e.nNativeCancels.Load() != e.appliedCancels {
-			e.applyNativeCancels()
-		}
+		e.foreignRecv = false
 		e.enabled()
 		n := len(e.choices)
+		if e.nNativeCancels.Load() != e.appliedCancels && e.applyNativeNow(n) {
+			e.applyNativeCancels()
+			e.enabled()
+			n = len(e.choices)
+		}
 		if n == 0 && e.waitForeign() {
 			continue
 		}
@@ -583,7 +588,7 @@ func (e *Exec) addTimerChoice(t *Timer, idle bool, shared *time.Duration) {
 			return
 		}
 	}
-	if !idle && t.ch != nil && len(t.ch) == cap(t.ch) {
+	if !idle && tickDropped(t) {
 		// The tick would be dropped: firing early changes nothing but the
 		// clock.
 		return

@@ -105,6 +105,7 @@ type explorer struct {
 	stop        chan struct{}
 	main        *mainState // heddle run's output, nil for a test
 	natives     int64      // operations run natively by goroutines heddle does not control
+	partnered   bool       // a run's probe found a partner heddle does not control (engine.Result.Partnered)
 	detaches    int        // times a goroutine waited outside heddle's control (engine.Result.Detaches)
 	quiet       int64      // operations without a scheduling point in regions of allocation counting (engine.Result.Quiet)
 	interrupted bool       // the exploration stopped on a signal
@@ -590,11 +591,13 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	ec.Pool = &x.pool
 	ec.Procs = x.procs
 	ec.Stuck = x.stuck
+	ec.NativePartners = x.partnered || x.natives > 0
 	res := engine.Run(ec, s, func() {
 		rs.attach(engine.Current())
 		defer rs.finish()
 		rs.runBody(func() { require.Test(x.body, x.t) })
 	})
+	x.partnered = x.partnered || res.Partnered || res.Natives > 0
 	x.mainResult(res)
 	if res.Internal != "" {
 		// heddle failed, not the test: no report, no schedule, and no
