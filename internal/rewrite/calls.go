@@ -74,7 +74,19 @@ var renamed = map[string]string{
 	"log.Panicf":  "LogPanicf",
 	"log.Panicln": "LogPanicln",
 	"log.Output":  "LogOutput",
-	"flag.Parse":  "FlagParse",
+	// A slog entry is a step too (rt/slog.go): the handlers' locks are in
+	// package log/slog.
+	"log/slog.Debug":        "SlogDebug",
+	"log/slog.DebugContext": "SlogDebugContext",
+	"log/slog.Info":         "SlogInfo",
+	"log/slog.InfoContext":  "SlogInfoContext",
+	"log/slog.Warn":         "SlogWarn",
+	"log/slog.WarnContext":  "SlogWarnContext",
+	"log/slog.Error":        "SlogError",
+	"log/slog.ErrorContext": "SlogErrorContext",
+	"log/slog.Log":          "SlogLog",
+	"log/slog.LogAttrs":     "SlogLogAttrs",
+	"flag.Parse":            "FlagParse",
 	// Waiting for a signal: during an exploration the signal arrives once
 	// the program has nothing else to do.
 	"os/signal.Notify":        "SignalNotify",
@@ -105,35 +117,45 @@ func replacedType(obj types.Object) (string, bool) {
 // receiver-first replacements of methods: "pkg.Type.Method" -> rt function
 // taking the receiver's address first.
 var methodFuncs = map[string]string{
-	"sync.Mutex.Lock":       "MutexLock",
-	"sync.Mutex.Unlock":     "MutexUnlock",
-	"sync.Mutex.TryLock":    "MutexTryLock",
-	"sync.RWMutex.Lock":     "RWLock",
-	"sync.RWMutex.Unlock":   "RWUnlock",
-	"sync.RWMutex.RLock":    "RWRLock",
-	"sync.RWMutex.RUnlock":  "RWRUnlock",
-	"sync.RWMutex.TryLock":  "RWTryLock",
-	"sync.RWMutex.TryRLock": "RWTryRLock",
-	"sync.RWMutex.RLocker":  "RWRLocker",
-	"sync.WaitGroup.Add":    "WaitGroupAdd",
-	"sync.WaitGroup.Done":   "WaitGroupDone",
-	"sync.WaitGroup.Wait":   "WaitGroupWait",
-	"sync.WaitGroup.Go":     "WaitGroupGo",
-	"sync.Once.Do":          "OnceDo",
-	"sync.Cond.Wait":        "CondWait",
-	"sync.Cond.Signal":      "CondSignal",
-	"sync.Cond.Broadcast":   "CondBroadcast",
-	"sync.Pool.Get":         "PoolGet",
-	"sync.Pool.Put":         "PoolPut",
-	"sync.Map.Range":        "SyncMapRange",
-	"time.Timer.Stop":       "TimerStop",
-	"time.Timer.Reset":      "TimerReset",
-	"time.Ticker.Stop":      "TickerStop",
-	"time.Ticker.Reset":     "TickerReset",
-	"log.Logger.Fatal":      "LoggerFatal",
-	"log.Logger.Fatalf":     "LoggerFatalf",
-	"log.Logger.Fatalln":    "LoggerFatalln",
-	"flag.FlagSet.Parse":    "FlagSetParse",
+	"sync.Mutex.Lock":              "MutexLock",
+	"sync.Mutex.Unlock":            "MutexUnlock",
+	"sync.Mutex.TryLock":           "MutexTryLock",
+	"sync.RWMutex.Lock":            "RWLock",
+	"sync.RWMutex.Unlock":          "RWUnlock",
+	"sync.RWMutex.RLock":           "RWRLock",
+	"sync.RWMutex.RUnlock":         "RWRUnlock",
+	"sync.RWMutex.TryLock":         "RWTryLock",
+	"sync.RWMutex.TryRLock":        "RWTryRLock",
+	"sync.RWMutex.RLocker":         "RWRLocker",
+	"sync.WaitGroup.Add":           "WaitGroupAdd",
+	"sync.WaitGroup.Done":          "WaitGroupDone",
+	"sync.WaitGroup.Wait":          "WaitGroupWait",
+	"sync.WaitGroup.Go":            "WaitGroupGo",
+	"sync.Once.Do":                 "OnceDo",
+	"sync.Cond.Wait":               "CondWait",
+	"sync.Cond.Signal":             "CondSignal",
+	"sync.Cond.Broadcast":          "CondBroadcast",
+	"sync.Pool.Get":                "PoolGet",
+	"sync.Pool.Put":                "PoolPut",
+	"sync.Map.Range":               "SyncMapRange",
+	"time.Timer.Stop":              "TimerStop",
+	"time.Timer.Reset":             "TimerReset",
+	"time.Ticker.Stop":             "TickerStop",
+	"time.Ticker.Reset":            "TickerReset",
+	"log.Logger.Fatal":             "LoggerFatal",
+	"log.Logger.Fatalf":            "LoggerFatalf",
+	"log.Logger.Fatalln":           "LoggerFatalln",
+	"log/slog.Logger.Debug":        "SlogLoggerDebug",
+	"log/slog.Logger.DebugContext": "SlogLoggerDebugContext",
+	"log/slog.Logger.Info":         "SlogLoggerInfo",
+	"log/slog.Logger.InfoContext":  "SlogLoggerInfoContext",
+	"log/slog.Logger.Warn":         "SlogLoggerWarn",
+	"log/slog.Logger.WarnContext":  "SlogLoggerWarnContext",
+	"log/slog.Logger.Error":        "SlogLoggerError",
+	"log/slog.Logger.ErrorContext": "SlogLoggerErrorContext",
+	"log/slog.Logger.Log":          "SlogLoggerLog",
+	"log/slog.Logger.LogAttrs":     "SlogLoggerLogAttrs",
+	"flag.FlagSet.Parse":           "FlagSetParse",
 }
 
 // valueMethodFuncs are the methods replaced by an rt function taking the
@@ -261,6 +283,17 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 		if named.Obj().Name() == "Logger" && loggerWrites[fn.Name()] {
 			return &methodPlan{kind: mWrap, rtName: "LoggerW", path: path, needAddr: !recvIsPtr}
 		}
+	case "expvar":
+		// expvar's variables keep their values under locks and atomics of
+		// package expvar, not rewritten: each method is an atomic access
+		// of the variable.
+		if expvarVars[named.Obj().Name()] {
+			name := "AtomicW"
+			if expvarReads[fn.Name()] {
+				name = "AtomicR"
+			}
+			return &methodPlan{kind: mWrap, rtName: name, path: path, needAddr: !recvIsPtr}
+		}
 	case "sync/atomic":
 		name := "AtomicW"
 		if strings.HasPrefix(fn.Name(), "Load") {
@@ -274,6 +307,13 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 // loggerWrites are the methods of *log.Logger that write an entry (its
 // Fatal methods are in methodFuncs).
 var loggerWrites = map[string]bool{"Print": true, "Printf": true, "Println": true, "Panic": true, "Panicf": true, "Panicln": true, "Output": true}
+
+// expvarVars are expvar's types whose methods read or write the
+// variable's value; expvarReads are the methods that only read it.
+var (
+	expvarVars  = map[string]bool{"Int": true, "Float": true, "String": true, "Map": true}
+	expvarReads = map[string]bool{"Value": true, "String": true, "Get": true, "Do": true}
+)
 
 // isSubtestRun reports whether sig is testing.T.Run's signature:
 // func(string, func(*testing.T)) bool.

@@ -1,0 +1,34 @@
+package slogexpvar
+
+import (
+	"context"
+	"expvar"
+	"log/slog"
+)
+
+// A slog entry is a step (the Logger's methods and the package's
+// functions that log), and expvar's methods are atomic accesses of their
+// variable.
+
+func f(ctx context.Context, l *slog.Logger, v slog.Logger) {
+	l.Info("x", "k", 1)
+	l.DebugContext(ctx, "y")
+	l.LogAttrs(ctx, slog.LevelWarn, "z", slog.Int("n", 2))
+	v.Error("w")
+	slog.Info("a")
+	slog.Log(ctx, slog.LevelError, "b")
+	_ = l.With("k", 2).Handler()
+}
+
+func g(i *expvar.Int, s expvar.String, m *expvar.Map, fl *expvar.Float) {
+	if i.Value() == 0 {
+		i.Add(1)
+	}
+	s.Set("x")
+	_ = s.Value()
+	m.Add("k", 1)
+	_ = m.Get("k")
+	m.Do(func(expvar.KeyValue) {})
+	fl.Set(1.5)
+	_ = fl.String()
+}
