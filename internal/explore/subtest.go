@@ -30,8 +30,8 @@ type scope struct {
 	// t.Chdir. Package testing panics on t.Parallel twice, and on one
 	// after the other.
 	isParallel, denyParallel bool
-	bubble   bool // the test of a synctest bubble (synctest.go): it has its parent's name
-	kids     []*scope
+	bubble                   bool // the test of a synctest bubble (synctest.go): it has its parent's name
+	kids                     []*scope
 	// ready happens when t.Run may return: the subtest ended or called
 	// t.Parallel. bodyDone happens when the test function returned (its
 	// parallel subtests then start), done when the subtest is over (its
