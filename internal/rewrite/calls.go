@@ -61,10 +61,19 @@ var renamed = map[string]string{
 	// Ending the process: os.Exit, and the functions of the standard
 	// library that call it (a call inside the standard library cannot be
 	// rewritten). During an exploration they end the run, not heddle.
-	"os.Exit":     "Exit",
-	"log.Fatal":   "Fatal",
-	"log.Fatalf":  "Fatalf",
-	"log.Fatalln": "Fatalln",
+	"os.Exit": "Exit",
+	// The environment is a step (rt/env.go): package syscall keeps it
+	// under a lock of its own.
+	"os.Setenv":    "Setenv",
+	"os.Unsetenv":  "Unsetenv",
+	"os.Clearenv":  "Clearenv",
+	"os.Getenv":    "Getenv",
+	"os.LookupEnv": "LookupEnv",
+	"os.Environ":   "Environ",
+	"os.ExpandEnv": "ExpandEnv",
+	"log.Fatal":    "Fatal",
+	"log.Fatalf":   "Fatalf",
+	"log.Fatalln":  "Fatalln",
 	// A log entry is a step (rt/log.go): the logger's lock is in package
 	// log, which is not rewritten.
 	"log.Print":   "LogPrint",

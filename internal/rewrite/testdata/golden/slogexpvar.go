@@ -4,6 +4,7 @@ import (
 	"context"
 	"expvar"
 	"log/slog"
+	"os"
 )
 
 // A slog entry is a step (the Logger's methods and the package's
@@ -31,4 +32,12 @@ func g(i *expvar.Int, s expvar.String, m *expvar.Map, fl *expvar.Float) {
 	m.Do(func(expvar.KeyValue) {})
 	fl.Set(1.5)
 	_ = fl.String()
+}
+
+// The environment's functions are steps.
+func h() string {
+	os.Setenv("K", "v")
+	defer os.Unsetenv("K")
+	v, _ := os.LookupEnv("K")
+	return v + os.Getenv("K") + os.ExpandEnv("$K")
 }
