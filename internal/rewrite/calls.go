@@ -303,6 +303,14 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 			}
 			return &methodPlan{kind: mWrap, rtName: name, path: path, needAddr: !recvIsPtr}
 		}
+	case "os":
+		// An os.File's offset and writes are ordered by package os's
+		// own lock (its fdMutex), not rewritten: each call that reads or
+		// writes the file, or moves its offset, is a step (rt/file.go).
+		// Calls through io.Writer (fmt.Fprint) are not.
+		if named.Obj().Name() == "File" && fileOps[fn.Name()] {
+			return &methodPlan{kind: mWrap, rtName: "FileW", path: path, needAddr: !recvIsPtr}
+		}
 	case "sync/atomic":
 		name := "AtomicW"
 		if strings.HasPrefix(fn.Name(), "Load") {
@@ -323,6 +331,13 @@ var (
 	expvarVars  = map[string]bool{"Int": true, "Float": true, "String": true, "Map": true}
 	expvarReads = map[string]bool{"Value": true, "String": true, "Get": true, "Do": true}
 )
+
+// fileOps are the methods of *os.File that read or write it, or move its
+// offset.
+var fileOps = map[string]bool{
+	"Read": true, "ReadAt": true, "ReadFrom": true, "Write": true, "WriteAt": true,
+	"WriteString": true, "WriteTo": true, "Seek": true, "Truncate": true, "Close": true,
+}
 
 // isSubtestRun reports whether sig is testing.T.Run's signature:
 // func(string, func(*testing.T)) bool.

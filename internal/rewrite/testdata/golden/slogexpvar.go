@@ -3,6 +3,7 @@ package slogexpvar
 import (
 	"context"
 	"expvar"
+	"fmt"
 	"log/slog"
 	"os"
 )
@@ -40,4 +41,15 @@ func h() string {
 	defer os.Unsetenv("K")
 	v, _ := os.LookupEnv("K")
 	return v + os.Getenv("K") + os.ExpandEnv("$K")
+}
+
+// An os.File's reads, writes and seeks are steps; fmt.Fprint to it is not.
+func k(f *os.File, b []byte) {
+	f.Write(b)
+	f.WriteString("x")
+	f.Seek(0, 0)
+	f.Read(b)
+	_ = f.Name()
+	fmt.Fprint(f, "y")
+	f.Close()
 }
