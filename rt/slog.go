@@ -23,25 +23,39 @@ import (
 // writes through log's default logger. Entries of unrelated loggers are
 // thus ordered as if dependent: more orders explored, none missed.
 
-// slogEntry is the step of an entry logged by l at level, if l logs it.
-// It reports whether it does.
-func slogEntry(ctx context.Context, l *slog.Logger, level slog.Level) bool {
+// slogEntry is the step of an entry logged by l at level (nil: the
+// default logger), if l logs it. It returns the logger that logs it, nil
+// if none. The default logger is the one set when the step is taken (a
+// SetDefault is a step too), as slog.Info loads it when it logs.
+func slogEntry(ctx context.Context, l *slog.Logger, level slog.Level) *slog.Logger {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	def := l == nil
+	if def {
+		l = slog.Default()
+	}
 	if !l.Handler().Enabled(ctx, level) {
-		return false
+		return nil
 	}
-	if x := engine.Current(); x != nil {
-		x.Access(unsafe.Pointer(log.Default()), engine.OpAtomicWrite)
+	x := engine.Current()
+	if x == nil {
+		return l
 	}
-	return true
+	x.Access(unsafe.Pointer(log.Default()), engine.OpAtomicWrite)
+	if def {
+		if l = slog.Default(); !l.Handler().Enabled(ctx, level) {
+			return nil
+		}
+	}
+	return l
 }
 
-// slogLog is slog's Logger.log: called by a function called by the user's
-// code, the record's source is the user's call.
+// slogLog is slog's Logger.log for l (nil: the default logger): called by
+// a function called by the user's code, the record's source is the user's
+// call.
 func slogLog(ctx context.Context, l *slog.Logger, level slog.Level, msg string, args []any, attrs []slog.Attr) {
-	if !slogEntry(ctx, l, level) {
+	if l = slogEntry(ctx, l, level); l == nil {
 		return
 	}
 	var pcs [1]uintptr
@@ -54,6 +68,13 @@ func slogLog(ctx context.Context, l *slog.Logger, level slog.Level, msg string, 
 		ctx = context.Background()
 	}
 	_ = l.Handler().Handle(ctx, r)
+}
+
+// SlogSetDefault replaces slog.SetDefault: a step, the write of the object
+// of all slog output (it changes log's default logger's output too).
+func SlogSetDefault(l *slog.Logger) {
+	logStep(log.Default())
+	slog.SetDefault(l)
 }
 
 // SlogLoggerDebug replaces l.Debug(msg, args...) on a *slog.Logger.
@@ -108,50 +129,50 @@ func SlogLoggerLogAttrs(l *slog.Logger, ctx context.Context, level slog.Level, m
 
 // SlogDebug replaces slog.Debug.
 func SlogDebug(msg string, args ...any) {
-	slogLog(context.Background(), slog.Default(), slog.LevelDebug, msg, args, nil)
+	slogLog(context.Background(), nil, slog.LevelDebug, msg, args, nil)
 }
 
 // SlogDebugContext replaces slog.DebugContext.
 func SlogDebugContext(ctx context.Context, msg string, args ...any) {
-	slogLog(ctx, slog.Default(), slog.LevelDebug, msg, args, nil)
+	slogLog(ctx, nil, slog.LevelDebug, msg, args, nil)
 }
 
 // SlogInfo replaces slog.Info.
 func SlogInfo(msg string, args ...any) {
-	slogLog(context.Background(), slog.Default(), slog.LevelInfo, msg, args, nil)
+	slogLog(context.Background(), nil, slog.LevelInfo, msg, args, nil)
 }
 
 // SlogInfoContext replaces slog.InfoContext.
 func SlogInfoContext(ctx context.Context, msg string, args ...any) {
-	slogLog(ctx, slog.Default(), slog.LevelInfo, msg, args, nil)
+	slogLog(ctx, nil, slog.LevelInfo, msg, args, nil)
 }
 
 // SlogWarn replaces slog.Warn.
 func SlogWarn(msg string, args ...any) {
-	slogLog(context.Background(), slog.Default(), slog.LevelWarn, msg, args, nil)
+	slogLog(context.Background(), nil, slog.LevelWarn, msg, args, nil)
 }
 
 // SlogWarnContext replaces slog.WarnContext.
 func SlogWarnContext(ctx context.Context, msg string, args ...any) {
-	slogLog(ctx, slog.Default(), slog.LevelWarn, msg, args, nil)
+	slogLog(ctx, nil, slog.LevelWarn, msg, args, nil)
 }
 
 // SlogError replaces slog.Error.
 func SlogError(msg string, args ...any) {
-	slogLog(context.Background(), slog.Default(), slog.LevelError, msg, args, nil)
+	slogLog(context.Background(), nil, slog.LevelError, msg, args, nil)
 }
 
 // SlogErrorContext replaces slog.ErrorContext.
 func SlogErrorContext(ctx context.Context, msg string, args ...any) {
-	slogLog(ctx, slog.Default(), slog.LevelError, msg, args, nil)
+	slogLog(ctx, nil, slog.LevelError, msg, args, nil)
 }
 
 // SlogLog replaces slog.Log.
 func SlogLog(ctx context.Context, level slog.Level, msg string, args ...any) {
-	slogLog(ctx, slog.Default(), level, msg, args, nil)
+	slogLog(ctx, nil, level, msg, args, nil)
 }
 
 // SlogLogAttrs replaces slog.LogAttrs.
 func SlogLogAttrs(ctx context.Context, level slog.Level, msg string, attrs ...slog.Attr) {
-	slogLog(ctx, slog.Default(), level, msg, nil, attrs)
+	slogLog(ctx, nil, level, msg, nil, attrs)
 }

@@ -70,3 +70,31 @@ func TestSlogDefaultSource(t *testing.T) {
 		t.Errorf("slog.Warn from two goroutines: outcomes %s, want 2", got)
 	}
 }
+
+// A goroutine installs a default slog logger while another logs with
+// slog.Info: optimal DPOR reaches both loggers (conform
+// TestSlogSetDefaultVsInfo). Before, SetDefault was no step: one run,
+// the old logger only.
+func TestSlogSetDefaultIsAStep(t *testing.T) {
+	var a, b bytes.Buffer
+	prev := slog.Default()
+	defer slog.SetDefault(prev)
+	la := slog.New(slog.NewTextHandler(&a, &slog.HandlerOptions{ReplaceAttr: noTime}))
+	lb := slog.New(slog.NewTextHandler(&b, &slog.HandlerOptions{ReplaceAttr: noTime}))
+	got := odporOutcomes(t, func() string {
+		a.Reset()
+		b.Reset()
+		slog.SetDefault(la)
+		done := rt.MakeChan[chan struct{}](0)
+		rt.Go(func() {
+			rt.SlogSetDefault(lb)
+			rt.Send(done, struct{}{})
+		})
+		rt.SlogInfo("x")
+		rt.Recv(done)
+		return "old " + strings.TrimSpace(a.String()) + " new " + strings.TrimSpace(b.String())
+	})
+	if want := "old  new level=INFO msg=x | old level=INFO msg=x new "; got != want {
+		t.Errorf("outcomes %q, want %q", got, want)
+	}
+}

@@ -76,13 +76,20 @@ var renamed = map[string]string{
 	"log.Fatalln":  "Fatalln",
 	// A log entry is a step (rt/log.go): the logger's lock is in package
 	// log, which is not rewritten.
-	"log.Print":   "LogPrint",
-	"log.Printf":  "LogPrintf",
-	"log.Println": "LogPrintln",
-	"log.Panic":   "LogPanic",
-	"log.Panicf":  "LogPanicf",
-	"log.Panicln": "LogPanicln",
-	"log.Output":  "LogOutput",
+	"log.Print":           "LogPrint",
+	"log.Printf":          "LogPrintf",
+	"log.Println":         "LogPrintln",
+	"log.Panic":           "LogPanic",
+	"log.Panicf":          "LogPanicf",
+	"log.Panicln":         "LogPanicln",
+	"log.Output":          "LogOutput",
+	"log.SetOutput":       "LogSetOutput",
+	"log.SetPrefix":       "LogSetPrefix",
+	"log.SetFlags":        "LogSetFlags",
+	"log.Prefix":          "LogPrefix",
+	"log.Flags":           "LogFlags",
+	"log.Writer":          "LogWriter",
+	"log/slog.SetDefault": "SlogSetDefault",
 	// A slog entry is a step too (rt/slog.go): the handlers' locks are in
 	// package log/slog.
 	"log/slog.Debug":        "SlogDebug",
@@ -322,8 +329,13 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 }
 
 // loggerWrites are the methods of *log.Logger that write an entry (its
-// Fatal methods are in methodFuncs).
-var loggerWrites = map[string]bool{"Print": true, "Printf": true, "Println": true, "Panic": true, "Panicf": true, "Panicln": true, "Output": true}
+// Fatal methods are in methodFuncs) or use its settings.
+var loggerWrites = map[string]bool{
+	"Print": true, "Printf": true, "Println": true, "Panic": true, "Panicf": true, "Panicln": true, "Output": true,
+	// The logger's settings are atomics of package log: their writes and
+	// reads are ordered against its entries.
+	"SetOutput": true, "SetPrefix": true, "SetFlags": true, "Writer": true, "Prefix": true, "Flags": true,
+}
 
 // expvarVars are expvar's types whose methods read or write the
 // variable's value; expvarReads are the methods that only read it.

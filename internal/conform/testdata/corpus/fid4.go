@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"expvar"
 	"iter"
+	"log"
 	"log/slog"
 	"runtime"
 	"sort"
@@ -323,4 +324,37 @@ func TestWaitGroupGoPanics(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Go(func() { panic("in Go") })
 	wg.Wait()
+}
+
+// TestLoggerSetPrefixVsPrint: a goroutine changes a log.Logger's prefix
+// while the test logs (the prefix is an atomic of package log).
+func TestLoggerSetPrefixVsPrint(t *testing.T) {
+	var buf bytes.Buffer
+	l := log.New(&buf, "old ", 0)
+	done := make(chan bool)
+	go func() {
+		l.SetPrefix("new ")
+		done <- true
+	}()
+	l.Print("x")
+	<-done
+	t.Errorf("%q", buf.String())
+}
+
+// TestSlogSetDefaultVsInfo: a goroutine installs a default slog logger
+// while the test logs with slog.Info, which goes to the old or the new
+// default logger.
+func TestSlogSetDefaultVsInfo(t *testing.T) {
+	prev := slog.Default()
+	defer slog.SetDefault(prev)
+	var a, b bytes.Buffer
+	slog.SetDefault(slogText(&a))
+	done := make(chan bool)
+	go func() {
+		slog.SetDefault(slogText(&b))
+		done <- true
+	}()
+	slog.Info("x")
+	<-done
+	t.Errorf("old %q new %q", a.String(), b.String())
 }

@@ -20,6 +20,7 @@ func f(ctx context.Context, l *slog.Logger, v slog.Logger) {
 	slog.Info("a")
 	slog.Log(ctx, slog.LevelError, "b")
 	_ = l.With("k", 2).Handler()
+	slog.SetDefault(l)
 }
 
 func g(i *expvar.Int, s expvar.String, m *expvar.Map, fl *expvar.Float) {
