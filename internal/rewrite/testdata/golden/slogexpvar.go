@@ -21,6 +21,9 @@ func f(ctx context.Context, l *slog.Logger, v slog.Logger) {
 	slog.Log(ctx, slog.LevelError, "b")
 	_ = l.With("k", 2).Handler()
 	slog.SetDefault(l)
+	info, warn := l.Info, slog.Warn
+	info("m")
+	warn("n")
 }
 
 func g(i *expvar.Int, s expvar.String, m *expvar.Map, fl *expvar.Float) {
