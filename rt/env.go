@@ -66,3 +66,17 @@ func ExpandEnv(s string) string {
 	envStep(engine.OpAtomicLoad)
 	return os.ExpandEnv(s)
 }
+
+// Chdir replaces os.Chdir. The working directory is process state too,
+// kept by the kernel (and os.Getwd reads $PWD): its accesses are steps on
+// the environment's object (conform TestChdirVsGetwd).
+func Chdir(dir string) error {
+	envStep(engine.OpAtomicWrite)
+	return os.Chdir(dir)
+}
+
+// Getwd replaces os.Getwd.
+func Getwd() (string, error) {
+	envStep(engine.OpAtomicLoad)
+	return os.Getwd()
+}

@@ -63,7 +63,7 @@ var renamed = map[string]string{
 	// rewritten). During an exploration they end the run, not heddle.
 	"os.Exit": "Exit",
 	// The environment is a step (rt/env.go): package syscall keeps it
-	// under a lock of its own.
+	// under a lock of its own; so is the working directory.
 	"os.Setenv":    "Setenv",
 	"os.Unsetenv":  "Unsetenv",
 	"os.Clearenv":  "Clearenv",
@@ -71,6 +71,8 @@ var renamed = map[string]string{
 	"os.LookupEnv": "LookupEnv",
 	"os.Environ":   "Environ",
 	"os.ExpandEnv": "ExpandEnv",
+	"os.Chdir":     "Chdir",
+	"os.Getwd":     "Getwd",
 	"log.Fatal":    "Fatal",
 	"log.Fatalf":   "Fatalf",
 	"log.Fatalln":  "Fatalln",

@@ -177,3 +177,19 @@ func TestDeferFileClose(t *testing.T) {
 	b, _ := os.ReadFile(f.Name())
 	t.Errorf("%s %v", b, err != nil)
 }
+
+// TestChdirVsGetwd: a goroutine changes the working directory while the
+// test reads it.
+func TestChdirVsGetwd(t *testing.T) {
+	old, _ := os.Getwd()
+	dir := os.TempDir()
+	done := make(chan bool)
+	go func() {
+		os.Chdir(dir)
+		done <- true
+	}()
+	wd, _ := os.Getwd()
+	<-done
+	os.Chdir(old)
+	t.Errorf("moved %v", wd == dir)
+}

@@ -44,6 +44,9 @@ func h() string {
 	os.Setenv("K", "v")
 	defer os.Unsetenv("K")
 	v, _ := os.LookupEnv("K")
+	os.Chdir("/")
+	wd, _ := os.Getwd()
+	v += wd
 	return v + os.Getenv("K") + os.ExpandEnv("$K")
 }
 
