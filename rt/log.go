@@ -2,6 +2,7 @@ package rt
 
 import (
 	"fmt"
+	"io"
 	"log"
 	"unsafe"
 
@@ -24,7 +25,8 @@ func logStep(l *log.Logger) {
 }
 
 // LoggerW replaces the receiver l of a call of a *log.Logger method that
-// writes an entry (Print, Printf, Println, Panic, Panicf, Panicln, Output):
+// writes an entry (Print, Printf, Println, Panic, Panicf, Panicln, Output)
+// or sets or reads its output, prefix or flags:
 // the call is a step, then the method runs on l.
 func LoggerW(l *log.Logger) *log.Logger {
 	logStep(l)
@@ -77,4 +79,42 @@ func LogPanicln(v ...any) {
 func LogOutput(calldepth int, s string) error {
 	logStep(log.Default())
 	return log.Output(calldepth+1, s)
+}
+
+// LogSetOutput replaces log.SetOutput: a step, a write of the standard
+// logger, as its entries are (its writer, prefix and flags are atomics of
+// package log).
+func LogSetOutput(w io.Writer) {
+	logStep(log.Default())
+	log.SetOutput(w)
+}
+
+// LogSetPrefix replaces log.SetPrefix.
+func LogSetPrefix(prefix string) {
+	logStep(log.Default())
+	log.SetPrefix(prefix)
+}
+
+// LogSetFlags replaces log.SetFlags.
+func LogSetFlags(flag int) {
+	logStep(log.Default())
+	log.SetFlags(flag)
+}
+
+// LogPrefix replaces log.Prefix.
+func LogPrefix() string {
+	logStep(log.Default())
+	return log.Prefix()
+}
+
+// LogFlags replaces log.Flags.
+func LogFlags() int {
+	logStep(log.Default())
+	return log.Flags()
+}
+
+// LogWriter replaces log.Writer.
+func LogWriter() io.Writer {
+	logStep(log.Default())
+	return log.Writer()
 }

@@ -55,3 +55,27 @@ func TestLogPrintfIsAStep(t *testing.T) {
 		t.Errorf("log.Printf: outcomes %s, want %s", got, want)
 	}
 }
+
+// A goroutine changes a logger's prefix while another logs: optimal DPOR
+// reaches both prefixes (conform TestLoggerSetPrefixVsPrint). Before, the
+// prefix (an atomic of package log) was set without a step: one run, the
+// old prefix only.
+func TestLoggerSetPrefixIsAStep(t *testing.T) {
+	var buf bytes.Buffer
+	l := log.New(&buf, "", 0)
+	got := odporOutcomes(t, func() string {
+		buf.Reset()
+		l.SetPrefix("old ")
+		done := rt.MakeChan[chan struct{}](0)
+		rt.Go(func() {
+			rt.LoggerW(l).SetPrefix("new ")
+			rt.Send(done, struct{}{})
+		})
+		rt.LoggerW(l).Print("x")
+		rt.Recv(done)
+		return strings.TrimSpace(buf.String())
+	})
+	if want := "new x | old x"; got != want {
+		t.Errorf("outcomes %s, want %s", got, want)
+	}
+}

@@ -71,7 +71,9 @@ func PoolPut(p *sync.Pool, v any) {
 // collection before moved there: after two collections a Get calls New
 // (sync.Pool's poolCleanup). During a run it does so to the run's pools,
 // each at a scheduling point of its own, a write of the Pool (in the
-// order the run first used them), and then collects garbage natively.
+// order the run first used them), and then collects garbage natively;
+// the finalizers of the run's objects found unreachable then run in a
+// controlled goroutine (finalizer.go).
 func GC() {
 	x := engine.Current()
 	if x == nil {
@@ -89,6 +91,9 @@ func GC() {
 		pools.mu.Unlock()
 	}
 	runtime.GC()
+	if fs := curFinalizers; fs != nil && fs.x == x {
+		fs.collected()
+	}
 }
 
 // poolsOfRun holds the values Put in the current run. Its lock orders a

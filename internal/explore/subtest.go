@@ -25,8 +25,13 @@ type scope struct {
 	ctx      context.Context
 	cancel   func(error)
 	parallel bool // the subtest called t.Parallel
-	bubble   bool // the test of a synctest bubble (synctest.go): it has its parent's name
-	kids     []*scope
+	// isParallel: the test or subtest called t.Parallel (the root too, on
+	// which parallel is not set); denyParallel: it called t.Setenv or
+	// t.Chdir. Package testing panics on t.Parallel twice, and on one
+	// after the other.
+	isParallel, denyParallel bool
+	bubble                   bool // the test of a synctest bubble (synctest.go): it has its parent's name
+	kids                     []*scope
 	// ready happens when t.Run may return: the subtest ended or called
 	// t.Parallel. bodyDone happens when the test function returned (its
 	// parallel subtests then start), done when the subtest is over (its
@@ -179,6 +184,15 @@ func (t *runT) endScope(x *engine.Exec, sc *scope) {
 //go:norace
 func (t *runT) parallel(x *engine.Exec) {
 	sc := t.current()
+	switch {
+	case sc.isParallel:
+		panic("testing: t.Parallel called multiple times")
+	case sc.bubble:
+		panic("testing: t.Parallel called inside synctest bubble")
+	case sc.denyParallel:
+		panic(parallelConflict)
+	}
+	sc.isParallel = true
 	if sc.parent == nil && t.topParallel != nil {
 		*t.topParallel = true
 	}
@@ -188,6 +202,21 @@ func (t *runT) parallel(x *engine.Exec) {
 	sc.parallel = true
 	x.Fire(sc.ready)
 	x.Wait(sc.parent.bodyDone)
+}
+
+// checkParallel is what package testing does before t.Setenv and
+// t.Chdir: it panics if the test or one of its parents called t.Parallel,
+// and t.Parallel panics afterwards.
+//
+//go:norace
+func (t *runT) checkParallel() {
+	sc := t.current()
+	for c := sc; c != nil; c = c.parent {
+		if c.isParallel {
+			panic(parallelConflict)
+		}
+	}
+	sc.denyParallel = true
 }
 
 // subtestName is the full name testing gives subtest name of parent: its

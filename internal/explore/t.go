@@ -296,6 +296,7 @@ func (t *runT) TempDir() string {
 
 //go:norace
 func (t *runT) Setenv(key, value string) {
+	t.checkParallel()
 	prev, had := os.LookupEnv(key)
 	if err := os.Setenv(key, value); err != nil {
 		t.Fatalf("Setenv: %v", err)
@@ -311,6 +312,7 @@ func (t *runT) Setenv(key, value string) {
 
 //go:norace
 func (t *runT) Chdir(dir string) {
+	t.checkParallel()
 	prev, err := os.Getwd()
 	if err != nil {
 		t.Fatalf("Chdir: %v", err)

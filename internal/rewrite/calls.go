@@ -61,20 +61,50 @@ var renamed = map[string]string{
 	// Ending the process: os.Exit, and the functions of the standard
 	// library that call it (a call inside the standard library cannot be
 	// rewritten). During an exploration they end the run, not heddle.
-	"os.Exit":     "Exit",
-	"log.Fatal":   "Fatal",
-	"log.Fatalf":  "Fatalf",
-	"log.Fatalln": "Fatalln",
+	"os.Exit": "Exit",
+	// The environment is a step (rt/env.go): package syscall keeps it
+	// under a lock of its own; so is the working directory.
+	"os.Setenv":    "Setenv",
+	"os.Unsetenv":  "Unsetenv",
+	"os.Clearenv":  "Clearenv",
+	"os.Getenv":    "Getenv",
+	"os.LookupEnv": "LookupEnv",
+	"os.Environ":   "Environ",
+	"os.ExpandEnv": "ExpandEnv",
+	"os.Chdir":     "Chdir",
+	"os.Getwd":     "Getwd",
+	"log.Fatal":    "Fatal",
+	"log.Fatalf":   "Fatalf",
+	"log.Fatalln":  "Fatalln",
 	// A log entry is a step (rt/log.go): the logger's lock is in package
 	// log, which is not rewritten.
-	"log.Print":   "LogPrint",
-	"log.Printf":  "LogPrintf",
-	"log.Println": "LogPrintln",
-	"log.Panic":   "LogPanic",
-	"log.Panicf":  "LogPanicf",
-	"log.Panicln": "LogPanicln",
-	"log.Output":  "LogOutput",
-	"flag.Parse":  "FlagParse",
+	"log.Print":           "LogPrint",
+	"log.Printf":          "LogPrintf",
+	"log.Println":         "LogPrintln",
+	"log.Panic":           "LogPanic",
+	"log.Panicf":          "LogPanicf",
+	"log.Panicln":         "LogPanicln",
+	"log.Output":          "LogOutput",
+	"log.SetOutput":       "LogSetOutput",
+	"log.SetPrefix":       "LogSetPrefix",
+	"log.SetFlags":        "LogSetFlags",
+	"log.Prefix":          "LogPrefix",
+	"log.Flags":           "LogFlags",
+	"log.Writer":          "LogWriter",
+	"log/slog.SetDefault": "SlogSetDefault",
+	// A slog entry is a step too (rt/slog.go): the handlers' locks are in
+	// package log/slog.
+	"log/slog.Debug":        "SlogDebug",
+	"log/slog.DebugContext": "SlogDebugContext",
+	"log/slog.Info":         "SlogInfo",
+	"log/slog.InfoContext":  "SlogInfoContext",
+	"log/slog.Warn":         "SlogWarn",
+	"log/slog.WarnContext":  "SlogWarnContext",
+	"log/slog.Error":        "SlogError",
+	"log/slog.ErrorContext": "SlogErrorContext",
+	"log/slog.Log":          "SlogLog",
+	"log/slog.LogAttrs":     "SlogLogAttrs",
+	"flag.Parse":            "FlagParse",
 	// Waiting for a signal: during an exploration the signal arrives once
 	// the program has nothing else to do.
 	"os/signal.Notify":        "SignalNotify",
@@ -105,35 +135,45 @@ func replacedType(obj types.Object) (string, bool) {
 // receiver-first replacements of methods: "pkg.Type.Method" -> rt function
 // taking the receiver's address first.
 var methodFuncs = map[string]string{
-	"sync.Mutex.Lock":       "MutexLock",
-	"sync.Mutex.Unlock":     "MutexUnlock",
-	"sync.Mutex.TryLock":    "MutexTryLock",
-	"sync.RWMutex.Lock":     "RWLock",
-	"sync.RWMutex.Unlock":   "RWUnlock",
-	"sync.RWMutex.RLock":    "RWRLock",
-	"sync.RWMutex.RUnlock":  "RWRUnlock",
-	"sync.RWMutex.TryLock":  "RWTryLock",
-	"sync.RWMutex.TryRLock": "RWTryRLock",
-	"sync.RWMutex.RLocker":  "RWRLocker",
-	"sync.WaitGroup.Add":    "WaitGroupAdd",
-	"sync.WaitGroup.Done":   "WaitGroupDone",
-	"sync.WaitGroup.Wait":   "WaitGroupWait",
-	"sync.WaitGroup.Go":     "WaitGroupGo",
-	"sync.Once.Do":          "OnceDo",
-	"sync.Cond.Wait":        "CondWait",
-	"sync.Cond.Signal":      "CondSignal",
-	"sync.Cond.Broadcast":   "CondBroadcast",
-	"sync.Pool.Get":         "PoolGet",
-	"sync.Pool.Put":         "PoolPut",
-	"sync.Map.Range":        "SyncMapRange",
-	"time.Timer.Stop":       "TimerStop",
-	"time.Timer.Reset":      "TimerReset",
-	"time.Ticker.Stop":      "TickerStop",
-	"time.Ticker.Reset":     "TickerReset",
-	"log.Logger.Fatal":      "LoggerFatal",
-	"log.Logger.Fatalf":     "LoggerFatalf",
-	"log.Logger.Fatalln":    "LoggerFatalln",
-	"flag.FlagSet.Parse":    "FlagSetParse",
+	"sync.Mutex.Lock":              "MutexLock",
+	"sync.Mutex.Unlock":            "MutexUnlock",
+	"sync.Mutex.TryLock":           "MutexTryLock",
+	"sync.RWMutex.Lock":            "RWLock",
+	"sync.RWMutex.Unlock":          "RWUnlock",
+	"sync.RWMutex.RLock":           "RWRLock",
+	"sync.RWMutex.RUnlock":         "RWRUnlock",
+	"sync.RWMutex.TryLock":         "RWTryLock",
+	"sync.RWMutex.TryRLock":        "RWTryRLock",
+	"sync.RWMutex.RLocker":         "RWRLocker",
+	"sync.WaitGroup.Add":           "WaitGroupAdd",
+	"sync.WaitGroup.Done":          "WaitGroupDone",
+	"sync.WaitGroup.Wait":          "WaitGroupWait",
+	"sync.WaitGroup.Go":            "WaitGroupGo",
+	"sync.Once.Do":                 "OnceDo",
+	"sync.Cond.Wait":               "CondWait",
+	"sync.Cond.Signal":             "CondSignal",
+	"sync.Cond.Broadcast":          "CondBroadcast",
+	"sync.Pool.Get":                "PoolGet",
+	"sync.Pool.Put":                "PoolPut",
+	"sync.Map.Range":               "SyncMapRange",
+	"time.Timer.Stop":              "TimerStop",
+	"time.Timer.Reset":             "TimerReset",
+	"time.Ticker.Stop":             "TickerStop",
+	"time.Ticker.Reset":            "TickerReset",
+	"log.Logger.Fatal":             "LoggerFatal",
+	"log.Logger.Fatalf":            "LoggerFatalf",
+	"log.Logger.Fatalln":           "LoggerFatalln",
+	"log/slog.Logger.Debug":        "SlogLoggerDebug",
+	"log/slog.Logger.DebugContext": "SlogLoggerDebugContext",
+	"log/slog.Logger.Info":         "SlogLoggerInfo",
+	"log/slog.Logger.InfoContext":  "SlogLoggerInfoContext",
+	"log/slog.Logger.Warn":         "SlogLoggerWarn",
+	"log/slog.Logger.WarnContext":  "SlogLoggerWarnContext",
+	"log/slog.Logger.Error":        "SlogLoggerError",
+	"log/slog.Logger.ErrorContext": "SlogLoggerErrorContext",
+	"log/slog.Logger.Log":          "SlogLoggerLog",
+	"log/slog.Logger.LogAttrs":     "SlogLoggerLogAttrs",
+	"flag.FlagSet.Parse":           "FlagSetParse",
 }
 
 // valueMethodFuncs are the methods replaced by an rt function taking the
@@ -261,6 +301,25 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 		if named.Obj().Name() == "Logger" && loggerWrites[fn.Name()] {
 			return &methodPlan{kind: mWrap, rtName: "LoggerW", path: path, needAddr: !recvIsPtr}
 		}
+	case "expvar":
+		// expvar's variables keep their values under locks and atomics of
+		// package expvar, not rewritten: each method is an atomic access
+		// of the variable.
+		if expvarVars[named.Obj().Name()] {
+			name := "AtomicW"
+			if expvarReads[fn.Name()] {
+				name = "AtomicR"
+			}
+			return &methodPlan{kind: mWrap, rtName: name, path: path, needAddr: !recvIsPtr}
+		}
+	case "os":
+		// An os.File's offset and writes are ordered by package os's
+		// own lock (its fdMutex), not rewritten: each call that reads or
+		// writes the file, or moves its offset, is a step (rt/file.go).
+		// Calls through io.Writer (fmt.Fprint) are not.
+		if named.Obj().Name() == "File" && fileOps[fn.Name()] {
+			return &methodPlan{kind: mWrap, rtName: "FileW", path: path, needAddr: !recvIsPtr}
+		}
 	case "sync/atomic":
 		name := "AtomicW"
 		if strings.HasPrefix(fn.Name(), "Load") {
@@ -272,8 +331,27 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 }
 
 // loggerWrites are the methods of *log.Logger that write an entry (its
-// Fatal methods are in methodFuncs).
-var loggerWrites = map[string]bool{"Print": true, "Printf": true, "Println": true, "Panic": true, "Panicf": true, "Panicln": true, "Output": true}
+// Fatal methods are in methodFuncs) or use its settings.
+var loggerWrites = map[string]bool{
+	"Print": true, "Printf": true, "Println": true, "Panic": true, "Panicf": true, "Panicln": true, "Output": true,
+	// The logger's settings are atomics of package log: their writes and
+	// reads are ordered against its entries.
+	"SetOutput": true, "SetPrefix": true, "SetFlags": true, "Writer": true, "Prefix": true, "Flags": true,
+}
+
+// expvarVars are expvar's types whose methods read or write the
+// variable's value; expvarReads are the methods that only read it.
+var (
+	expvarVars  = map[string]bool{"Int": true, "Float": true, "String": true, "Map": true}
+	expvarReads = map[string]bool{"Value": true, "String": true, "Get": true, "Do": true}
+)
+
+// fileOps are the methods of *os.File that read or write it, or move its
+// offset.
+var fileOps = map[string]bool{
+	"Read": true, "ReadAt": true, "ReadFrom": true, "Write": true, "WriteAt": true,
+	"WriteString": true, "WriteTo": true, "Seek": true, "Truncate": true, "Close": true,
+}
 
 // isSubtestRun reports whether sig is testing.T.Run's signature:
 // func(string, func(*testing.T)) bool.

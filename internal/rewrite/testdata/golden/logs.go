@@ -5,7 +5,8 @@ import (
 )
 
 // A log entry is a step: Logger methods that write one and the package's
-// functions (Fatal was already replaced).
+// functions (Fatal was already replaced), and so is a use of its settings
+// (prefix, flags, output).
 
 type server struct {
 	*log.Logger
@@ -22,4 +23,6 @@ func f(l *log.Logger, s server, v log.Logger) {
 	p("c")
 	_ = l.Prefix()
 	l.SetPrefix("p")
+	log.SetFlags(0)
+	_ = log.Writer()
 }
