@@ -1166,6 +1166,9 @@ func (e *Exec) exit(g *G) {
 		e.cfg.Pool.free = append(e.cfg.Pool.free, g.w)
 		g.pooled = true
 	}
+	if g.Index == 0 {
+		e.markClock(g) // the test's end: mainDoneAt, and no late wake after it
+	}
 	e.record(g, Op{Kind: OpExit}, nil, 0)
 	if g.Index == 0 {
 		e.mainDone = true

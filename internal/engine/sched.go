@@ -120,13 +120,11 @@ func (e *Exec) Gs() []*G { return e.gs }
 func (e *Exec) Steps() int { return e.steps }
 
 // Now returns the virtual time. The running step is marked as reading the
-// clock, which makes it dependent with timer firings.
+// clock, which makes it dependent with late wakes (markClock).
 //
 //go:norace
 func (e *Exec) Now() time.Time {
-	if g := e.cur; g != nil && (e.cfg.Trace || e.cfg.Record) && g.stepIdx < len(e.res.Trace) && e.res.Trace[g.stepIdx].G == g {
-		e.res.Trace[g.stepIdx].ReadsClock = true
-	}
+	e.markClock(e.cur)
 	var b *Bubble
 	if e.cur != nil {
 		b = e.cur.bubble
