@@ -956,6 +956,9 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 		if s.PC != 0 {
 			where = x.pos(s.PC)
 		}
+		if s.G == nil && s.Timer == engine.LateWakeID {
+			who, what, where = "clock", "late wake", lateWakeText(s.Early)
+		}
 		choice := ""
 		if s.Enabled.Len() > 1 {
 			en := s.Enabled.Strings()
@@ -966,6 +969,17 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 		}
 		fmt.Fprintf(b, "  %5d  %-8s %-16s %s%s\n", s.N, who, what, where, choice)
 	}
+}
+
+// lateWakeText describes a late wake in a report's steps (the step's who
+// and what columns say "clock late wake"): d is how far it moved the
+// clock, 0 if the trace did not record it.
+func lateWakeText(d time.Duration) string {
+	by := ""
+	if d > 0 {
+		by = " " + d.String()
+	}
+	return "the clock moves on" + by + ", with no timer firing, while the goroutines that could run wait (they run late)"
 }
 
 // stepLine is a line of a report's steps: trace step i, or, with repeats
