@@ -1166,8 +1166,10 @@ func (e *Exec) exit(g *G) {
 		e.cfg.Pool.free = append(e.cfg.Pool.free, g.w)
 		g.pooled = true
 	}
-	if g.Index == 0 {
-		e.markClock(g) // the test's end: mainDoneAt, and no late wake after it
+	if g.Index == 0 && e.live > 0 {
+		// No late wake after the test's end: one before it is seen
+		// by the goroutines left, if they read the clock.
+		e.markClock(g)
 	}
 	e.record(g, Op{Kind: OpExit}, nil, 0)
 	if g.Index == 0 {

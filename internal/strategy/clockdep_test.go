@@ -171,9 +171,14 @@ var clockPrograms = []corpusProgram{
 }
 
 // TestDifferentialClock: on programs that read the clock, with late wakes,
-// source and optimal DPOR reach the terminal states of DFS (up to
-// happens-before, the late wakes ordered with the clock's readers only),
-// and its bugs.
+// source and optimal DPOR reach the outcomes and bugs of DFS, and only
+// terminal states of DFS (up to happens-before, the late wakes ordered
+// with the clock's readers only). They do not reach all of its states: a
+// late wake that nothing after it sees (the test's end comes next, with
+// no goroutine left) is a happens-before class of its own for DFS, which
+// the DPORs, ordering it with no step, do not explore. (Before late wakes
+// were ordered this way, the DPORs missed no outcome either, but missed
+// happens-before classes with late wakes that were seen.)
 func TestDifferentialClock(t *testing.T) {
 	for _, p := range clockPrograms {
 		t.Run(p.name, func(t *testing.T) {
@@ -184,8 +189,10 @@ func TestDifferentialClock(t *testing.T) {
 			}{{"sdpor", strategy.NewSourceDPOR()}, {"odpor", strategy.NewOptimalDPOR()}} {
 				x := exploreLate(t, lateCfg, s.s, 20000, p.body)
 				sameSet(t, p.name, "outcomes", s.name, dfs.outcomes, x.outcomes)
-				sameSet(t, p.name, "terminal states", s.name, dfs.states, x.states)
 				sameSet(t, p.name, "bugs", s.name, dfs.bugs, x.bugs)
+				if m := missing(x.states, dfs.states); len(m) > 0 {
+					t.Errorf("%s: %s reaches %d terminal states DFS does not, e.g.\n%s", p.name, s.name, len(m), m[0])
+				}
 				t.Logf("%s: %s %d runs", p.name, s.name, x.runs)
 			}
 			t.Logf("%s: dfs %d runs, %d states, %d outcomes %v", p.name, dfs.runs, len(dfs.states), len(dfs.outcomes), dfs.outcomes)

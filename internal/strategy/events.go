@@ -309,7 +309,7 @@ func choiceKey(g *engine.G, k engine.OpKind, c int) string {
 // timerEvent is the event of a timer firing, or of a late wake.
 func timerEvent(key, timer string) *event {
 	if timer == engine.LateWakeID {
-		return &event{key: key, timer: timer, kinds: []engine.OpKind{engine.OpTimerFire}, acc: []access{{obj: clock, write: true}, {obj: world}}}
+		return &event{key: key, timer: timer, kinds: []engine.OpKind{engine.OpTimerFire}, acc: []access{{obj: clock, write: true}}}
 	}
 	return &event{key: key, timer: timer, kinds: []engine.OpKind{engine.OpTimerFire}, acc: accesses(engine.OpTimerFire, 0, -1, nil, 0, false)}
 }
