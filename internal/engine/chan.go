@@ -498,6 +498,12 @@ func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
 		return -1
 	}
 	c := cases[i]
+	if !c.IsSend() && e.chanOf(c.Chan()).timer {
+		// Emptying a ticker's full channel gives its next tick an early
+		// firing, which takes a late wake away (addLateWake): for the
+		// DPORs the receive is ordered with late wakes.
+		e.markClock(g)
+	}
 	if e.closedRecv(g, i) {
 		// The zero value of a closed channel: no progress (spinload.go).
 		e.poll(g)

@@ -1181,6 +1181,11 @@ func (e *Exec) exit(g *G) {
 		e.cfg.Pool.free = append(e.cfg.Pool.free, g.w)
 		g.pooled = true
 	}
+	if g.Index == 0 && e.live > 0 {
+		// No late wake after the test's end: one before it is seen
+		// by the goroutines left, if they read the clock.
+		e.markClock(g)
+	}
 	e.record(g, Op{Kind: OpExit}, nil, 0)
 	if g.Index == 0 {
 		e.mainDone = true

@@ -18,8 +18,8 @@ import "time"
 //
 // The late wake is a choice of its own, a phantom timer ("@late") whose
 // firing does nothing but move the clock, offered as an early firing is:
-// last among the choices, with Early set to the starvation it implies,
-// never by the fair scheduler, and by -max-starve at most. It is offered
+// last among the choices, with Early set to how far it moves the clock,
+// never by the fair scheduler, and by -max-starve. It is offered
 // only where something can observe it (design.md, "Late wakes"):
 //
 //   - the run has read the clock (time.Now, Since, Until; not the reads
@@ -28,9 +28,9 @@ import "time"
 //     twice with no read in between is seen as moved once, and a run that
 //     never reads the clock can tell a late wake from none only by the
 //     order of its timers, which early firings already explore;
-//   - a goroutine waits to run: a sleeper due on time, a goroutine
-//     choice whose goroutine did not take the last step, or one that
-//     yields (runtime.Gosched);
+//   - a goroutine waits to run: there is a choice (a sleeper due on
+//     time, whose wake is then late, or any goroutine, the one that ran
+//     last included: natively it can be preempted too);
 //   - no other timer is due within -max-starve of the wake: its early
 //     firings already move the clock there (a ticker whose channel is
 //     full has none);
@@ -49,39 +49,34 @@ func (t *Timer) Late() bool { return t != nil && t.id == LateWakeID && t.creator
 // (see above). It is called at the end of a pass of enabled, when no
 // timer is overdue and no spinner was dropped.
 //
+// Whether it is offered, and how far it moves the clock, depend only on
+// the clock's readers (clockSeen, lateSinceRead, the test's end) and the
+// timers, not on which goroutine took which step: the DPORs order a late
+// wake with those steps alone (internal/strategy, the clock
+// pseudo-object), which is sound only if the others can neither enable
+// nor disable it, nor change where it takes the clock. So any choice
+// counts as a goroutine waiting to run (the one that took the last step
+// too: natively it can be preempted as well), and the target is the
+// wake plus -max-starve, not lowered by the starvation of the goroutines
+// that could run (which depends on when each last ran).
+//
 //go:norace
 func (e *Exec) addLateWake() {
 	if !e.cfg.LateWake || !e.clockSeen || e.lateSinceRead || e.mainDone || e.cfg.MaxStarve <= 0 || len(e.choices) == 0 {
 		return
 	}
-	// w: the goroutine that would run late. A sleeper due on time first
-	// (its wake is a timer choice); else the first goroutine that did not
-	// take the last step.
-	var w *G
+	// A sleeper due on time: its wake is a timer choice, and the clock
+	// moves on from its due time (it runs late). Else the clock moves on
+	// from now while the goroutines that could run wait.
 	var own *Timer
 	base := e.now
 	for i := len(e.gch); i < len(e.choices); i++ {
 		c := &e.choices[i]
 		if c.G != nil && c.Early == 0 && c.G.op.Kind == OpSleep && c.G.op.Timer != nil && c.G.op.Timer.bubble == nil {
-			w, own = c.G, c.G.op.Timer
+			own = c.G.op.Timer
 			base = max(base, own.when)
 			break
 		}
-	}
-	if w == nil {
-		for i := range e.gch {
-			if g := e.gch[i].G; (g.lastStep < e.steps || g.op.Kind == OpYield) && g.bubble == nil && g.flushes == nil {
-				// A goroutine that yields (runtime.Gosched) lets
-				// others run, and on a loaded machine comes back late
-				// even if it took the last step: a lone goroutine
-				// polling time.Since with a Gosched in its loop.
-				w = g
-				break
-			}
-		}
-	}
-	if w == nil {
-		return
 	}
 	lw := e.late
 	if lw == nil {
@@ -90,32 +85,19 @@ func (e *Exec) addLateWake() {
 	}
 	lw.when = later(base, e.cfg.MaxStarve)
 	if t := e.firstTimerBut(own); t != nil && t.when <= lw.when && !tickDropped(t) {
-		// Its early firings move the clock there, one step at a time;
-		// looked at first, as it costs nothing (a ticker beside the
-		// goroutines keeps the weighing below from every step). A
+		// Its early firings move the clock there, one step at a time. A
 		// ticker whose channel is full has no early firing
 		// (addTimerChoice): a goroutine woken by its tick, with the next
 		// tick due within -max-starve, never ran late (TestClock_Tick
-		// of github.com/benbjohnson/clock).
+		// of github.com/benbjohnson/clock). The receive that empties a
+		// timer's channel, and so takes this late wake away, reads the
+		// clock for the DPORs (Select: markClock).
 		return
-	}
-	// The goroutines that could run are starved too: by -max-starve at
-	// most, as for an early firing.
-	starve := time.Duration(0)
-	if len(e.gch) > 0 {
-		lw.sleeper = w // not counted for its own lateness (starvation)
-		starve = e.starvation(lw)
-		lw.sleeper = nil
-		if starve > e.cfg.MaxStarve {
-			lw.when -= starve - e.cfg.MaxStarve
-			starve = e.cfg.MaxStarve
-		}
 	}
 	if lw.when <= base || lw.when <= e.now {
 		return
 	}
-	early := max(lw.when-base, starve, 1)
-	e.choices = append(e.choices, Choice{Timer: lw, Case: -1, Early: early})
+	e.choices = append(e.choices, Choice{Timer: lw, Case: -1, Early: lw.when - base})
 }
 
 // tickDropped reports whether t is a ticker whose channel is full: a tick
@@ -164,4 +146,18 @@ func (e *Exec) TimerNow() time.Time {
 	t := e.Now()
 	e.clockSeen, e.lateSinceRead = seen, late
 	return t
+}
+
+// markClock marks g's running step, in a traced run, as reading the
+// clock: time.Now and the like, arming a timer (its due time is the clock
+// plus its duration), a mutex's starvation mode (the time a waiter
+// queued), the test's end (no late wake after it). The DPORs order such
+// a step with the late wakes, and with no other step on the clock's
+// account (internal/strategy, the clock pseudo-object).
+//
+//go:norace
+func (e *Exec) markClock(g *G) {
+	if g != nil && (e.cfg.Trace || e.cfg.Record) && g.stepIdx < len(e.res.Trace) && e.res.Trace[g.stepIdx].G == g {
+		e.res.Trace[g.stepIdx].ReadsClock = true
+	}
 }

@@ -385,6 +385,7 @@ func (e *Exec) starving(p unsafe.Pointer) bool {
 //go:norace
 func (e *Exec) released(p unsafe.Pointer) {
 	if o := e.objs.get(p); o != nil && len(o.rw.queue) > 0 {
+		e.markClock(e.cur) // starvation mode reads the clock
 		o.rw.unlockAt = e.now
 	}
 }
@@ -421,6 +422,7 @@ func (e *Exec) acquired(p unsafe.Pointer) {
 	}
 	q := &o.rw
 	if g.sq.on(g, p) {
+		e.markClock(g) // starvation mode reads the clock
 		if q.starving && e.now-g.sq.since <= starvationThreshold {
 			// Handed the lock in starvation mode, it may have waited
 			// less than 1 ms (it queued by g.sq.since): Go may leave
@@ -510,6 +512,7 @@ func (e *Exec) idleAdvance() {
 		if h := e.queueHead(p); h != nil && q.disordered {
 			batch = h.sq.batch
 		}
+		e.markClock(g) // since: starvation mode reads the clock
 		g.sq = queued{obj: p, seq: g.opSeq, batch: batch, since: e.now, listed: g.sq.listed}
 		q.queue = append(q.queue, g)
 	}

@@ -81,6 +81,7 @@ func (e *Exec) after(d time.Duration) time.Duration {
 	if e.cur != nil {
 		b = e.cur.bubble
 	}
+	e.markClock(e.cur)
 	return later(e.nowIn(b), max(d, 0))
 }
 
@@ -105,6 +106,7 @@ func (e *Exec) stopTimer(t *Timer) bool {
 //go:norace
 func (e *Exec) startTimer(t *Timer, d time.Duration) {
 	e.nTimers++
+	e.markClock(e.cur)
 	t.when = later(e.nowIn(t.bubble), max(d, 0)) // on the clock of its bubble, if it has one
 	t.seq = e.nTimers
 	raceRelease(unsafe.Pointer(t))

@@ -38,7 +38,8 @@ type Step struct {
 	Timer   string        // the timer's id, for a firing
 	Early   time.Duration // a timer fired (or a sleeper woke) this long early
 	// ReadsClock is set when the step read the virtual clock (time.Now,
-	// Since, Until): it is dependent with every timer firing.
+	// Since, Until, arming a timer, ...: Exec.markClock): it is dependent
+	// with the late wakes.
 	ReadsClock bool
 	Now        int64 // virtual time, ns since the epoch
 }

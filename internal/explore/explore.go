@@ -391,7 +391,7 @@ func (x *explorer) run() {
 			break
 		}
 		if name == "replay" {
-			x.replayed(res, rs)
+			x.replayed(res, rs, choiceKeys(res.Choices), randSeed, x.lastRun)
 			x.replayVerdict(sched, res, x.replayBug(res, rs))
 			break
 		}

@@ -172,14 +172,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	firings = needed
 	switch need {
 	case earlyBug:
-		header := "this bug needs a timer of the code under test to fire early, as it can on a slow or loaded machine"
-		if bug2.Kind == engine.KindLeak && !anyCodeTimer(firings) {
-			header = "this leak needs the test's own timer to fire early, as it can on a slow or loaded machine"
-		}
-		if onlyLate(firings) {
-			header = "this bug needs a goroutine to run late (the clock moved on while it waited to run), as it can on a slow or loaded machine"
-		}
-		early = x.earlyText(header, firings)
+		early = x.earlyText(earlyBugHeader(bug2.Kind, firings), firings)
 	case earlyTiming:
 		// The test assumes the machine is never slower than the time it
 		// waits. One timing verdict per test, or with -keep-going one per
@@ -417,8 +410,25 @@ func (x *explorer) overMemory(run int, res *engine.Result) {
 	x.t.Error(msg)
 }
 
-// replayed reports the outcome of a replay.
-func (x *explorer) replayed(res *engine.Result, rs *runT) {
+// earlyBugHeader is the note on the early firings of a bug of kind that
+// needs them (earlyNeeded: replayed without them, the run does not show
+// it). A bug that needs only late wakes may well happen without one on
+// another schedule: the note says so of this one.
+func earlyBugHeader(kind string, firings []earlyFiring) string {
+	if onlyLate(firings) {
+		return "this schedule has a goroutine run late (the clock moves on while it waits to run), as it can on a slow or loaded machine; replayed without that, it does not show the bug"
+	}
+	if kind == engine.KindLeak && !anyCodeTimer(firings) {
+		return "this leak needs the test's own timer to fire early, as it can on a slow or loaded machine"
+	}
+	return "this bug needs a timer of the code under test to fire early, as it can on a slow or loaded machine"
+}
+
+// replayed reports the outcome of a replay of the schedule keys (a run
+// with seed, which took took). A run ended by its time bound lists the
+// early firings its report did: those the hang needs (clockNeeded), not
+// every one of the tickers that keep it alive.
+func (x *explorer) replayed(res *engine.Result, rs *runT, keys []string, seed uint64, took time.Duration) {
 	x.t.Helper()
 	if x.cfg.Verbose {
 		var b strings.Builder
@@ -445,7 +455,11 @@ func (x *explorer) replayed(res *engine.Result, rs *runT) {
 		}
 	}
 	early := ""
-	if len(firings) > 0 {
+	if bug.Kind == engine.KindStepLimit && bug.Clock && len(firings) > 0 {
+		if firings = x.clockNeeded(keys, res.Steps, took, seed, firings); len(firings) > 0 {
+			early = x.earlyText(earlyBugHeader(bug.Kind, firings), firings)
+		}
+	} else if len(firings) > 0 {
 		early = x.earlyText("timers that fired early in this run", firings)
 	}
 	var b strings.Builder
@@ -956,6 +970,9 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 		if s.PC != 0 {
 			where = x.pos(s.PC)
 		}
+		if s.G == nil && s.Timer == engine.LateWakeID {
+			who, what, where = "clock", "late wake", lateWakeText(s.Early)
+		}
 		choice := ""
 		if s.Enabled.Len() > 1 {
 			en := s.Enabled.Strings()
@@ -966,6 +983,17 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 		}
 		fmt.Fprintf(b, "  %5d  %-8s %-16s %s%s\n", s.N, who, what, where, choice)
 	}
+}
+
+// lateWakeText describes a late wake in a report's steps (the step's who
+// and what columns say "clock late wake"): d is how far it moved the
+// clock, 0 if the trace did not record it.
+func lateWakeText(d time.Duration) string {
+	by := ""
+	if d > 0 {
+		by = " " + d.String()
+	}
+	return "the clock moves on" + by + ", with no timer firing, while the goroutines that could run wait (they run late)"
 }
 
 // stepLine is a line of a report's steps: trace step i, or, with repeats

@@ -669,6 +669,9 @@ func (d *DPOR) races(a *analysis, r *engine.Result) {
 func soloEvent(g *engine.G, k engine.OpKind, obj, group uintptr, cs int, cases []engine.ChanCase, dflt bool) *event {
 	e := &event{key: choiceKey(g, k, cs)}
 	e.addSide(g, k, obj, group, cs, cases, dflt, false)
+	if k != engine.OpArrive {
+		e.readsClock(0) // a step that did not run may read the clock
+	}
 	return e
 }
 
@@ -1987,6 +1990,7 @@ func (d *DPOR) nameObjects(a *analysis) {
 	u.cur = map[interface{}]int{}
 	u.init()
 	u.cur[world] = 0
+	u.cur[clock] = u.importSid("@clock") // a fixed name, as the world's
 	counts := map[string]int{}
 	for _, e := range a.ev {
 		steps := []string{"@" + e.timer}

@@ -60,9 +60,24 @@ var world = uintptr(unsafe.Pointer(worldObj))
 // worldObj keeps the address of world from being another object's.
 var worldObj = new(byte)
 
-// pseudo reports whether obj is the pseudo-object every event touches. It
-// has the fixed name 0 across runs.
-func pseudo(obj uintptr) bool { return obj == world }
+// clock is the pseudo-object of the clock's reading alone: a late wake
+// (engine.LateWakeID) writes it, and reads the world, which a timer
+// firing, a sleep, a timer's Stop or a context's cancel write; a step
+// that read the clock (engine.Step.ReadsClock: time.Now, Since, Until,
+// arming a timer, a mutex's starvation mode, the test's end) reads it.
+// A late wake only moves the clock: it commutes with a step that neither
+// reads the clock nor touches timers, as a timer firing (a write of the
+// world, which moves the clock and sends on the timer's channel) does
+// not. A goroutine's choice not yet taken may read the clock in its
+// step: its pending event reads it (pendingEventInto).
+var clock = uintptr(unsafe.Pointer(clockObj))
+
+// clockObj keeps the address of clock from being another object's.
+var clockObj = new(byte)
+
+// pseudo reports whether obj is a pseudo-object: the world, which every
+// event touches, with the fixed name 0 across runs, or the clock (name 1).
+func pseudo(obj uintptr) bool { return obj == world || obj == clock }
 
 // queueOf is the pseudo-object of the waiting senders (or receivers) of
 // the channel c: an address inside its runtime header, where
@@ -291,9 +306,17 @@ func choiceKey(g *engine.G, k engine.OpKind, c int) string {
 	return g.ID
 }
 
-// timerEvent is the event of a timer firing.
+// timerEvent is the event of a timer firing, or of a late wake.
 func timerEvent(key, timer string) *event {
+	if timer == engine.LateWakeID {
+		return &event{key: key, timer: timer, kinds: []engine.OpKind{engine.OpTimerFire}, acc: []access{{obj: clock, write: true}}}
+	}
 	return &event{key: key, timer: timer, kinds: []engine.OpKind{engine.OpTimerFire}, acc: accesses(engine.OpTimerFire, 0, -1, nil, 0, false)}
+}
+
+// readsClock adds to e the read of the clock by its side s.
+func (e *event) readsClock(s int) {
+	e.acc = append(e.acc, access{obj: clock, side: s})
 }
 
 // addSide adds goroutine g's side to e: its operation of kind k on obj,
@@ -373,9 +396,13 @@ func pendingEventInto(e *event, p *engine.Point, c engine.Choice) *event {
 		k = engine.OpArrive
 	}
 	e.addSide(c.G, k, opObj(op), opGroup(op), c.Case, op.Cases, op.Dflt, c.G.Arrived())
+	if k != engine.OpArrive {
+		e.readsClock(0) // its step may read the clock: not known before it runs
+	}
 	if h, hc := p.Exec.ChoicePartner(c); h != nil {
 		hop := h.Pending()
 		e.addSide(h, hop.Kind, opObj(hop), opGroup(hop), hc, hop.Cases, hop.Dflt, true)
+		e.readsClock(len(e.gs) - 1)
 	}
 	return e
 }
@@ -496,7 +523,11 @@ func (r *runEvents) take(tr []engine.Step, i int) {
 	}
 	if n := len(r.ev); n > 0 && i > 0 && sameN(tr, i) {
 		// The partner of an unbuffered rendezvous: same step.
-		r.ev[n-1].addSide(st.G, st.Kind, st.Obj, st.Group, st.Case, st.Cases, st.Dflt, st.Arrived)
+		e := r.ev[n-1]
+		e.addSide(st.G, st.Kind, st.Obj, st.Group, st.Case, st.Cases, st.Dflt, st.Arrived)
+		if st.ReadsClock {
+			e.readsClock(len(e.gs) - 1)
+		}
 		return
 	}
 	e := r.newEvent()
@@ -508,6 +539,9 @@ func (r *runEvents) take(tr []engine.Step, i int) {
 func (e *event) fill(st *engine.Step) {
 	e.key, e.pc, e.n = choiceKey(st.G, st.Kind, st.Case), st.PC, st.N
 	e.addSide(st.G, st.Kind, st.Obj, st.Group, st.Case, st.Cases, st.Dflt, st.Arrived)
+	if st.ReadsClock {
+		e.readsClock(0)
+	}
 }
 
 // partnered reports whether the next non-exit entry after i is a second

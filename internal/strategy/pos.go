@@ -248,11 +248,11 @@ func (s *POS) draw(c *engine.Choice) float64 {
 
 // racesWithAll reports whether step e is dependent with the pending event
 // of every goroutine choice that does not share a goroutine with it:
-// every pending event reads virtual time, so a step that writes it races
-// with all of them.
+// every pending event reads virtual time, and the clock (a step not yet
+// run may read it), so a step that writes either races with all of them.
 func racesWithAll(e *event) bool {
 	for _, a := range e.acc {
-		if a.obj == world && a.write {
+		if (a.obj == world || a.obj == clock) && a.write {
 			return true
 		}
 	}
