@@ -46,3 +46,9 @@ func (g *G) Arrived() bool { return g.arrived }
 //
 //go:norace
 func (g *G) Bubble() *Bubble { return g.bubble }
+
+// InBubbles reports whether some synctest bubble of the run has goroutines
+// left: if not, no goroutine is in one.
+//
+//go:norace
+func (e *Exec) InBubbles() bool { return len(e.bubbles) > 0 }

@@ -57,8 +57,9 @@ type PCT struct {
 	// Bubbles (testing/synctest): mb and nb are m and n of the block's
 	// bubbles (the longest in points in which no goroutine was starved,
 	// the most goroutines one had), bubs this run's.
-	mb, nb int
-	bubs   map[*engine.Bubble]*pctBubble
+	mb, nb  int
+	bubs    map[*engine.Bubble]int32 // index in bubList, plus one
+	bubList []pctBubble
 }
 
 // pctBubble is what PCT keeps of a bubble during a run: the points at
@@ -78,11 +79,13 @@ type pctBubble struct {
 // up to four cache misses a choice with thousands of goroutines enabled.
 type pctG struct {
 	prio   float64 // its priority, if set
-	since  int     // its LastStep when passed was counted from
+	since  int32   // its LastStep when passed was counted from
 	passed int32   // the points it was passed over since its step since
-	set    bool    // prio is set
-	looked bool    // bub is set
-	bub    *pctBubble
+	// bub is its bubble's index in bubList plus one, -1 if it is in
+	// none, 0 if not looked up yet in this run. (24 bytes in all: pass
+	// reads one per choice at every point.)
+	bub int32
+	set bool // prio is set
 }
 
 // starveMin is the least number of scheduling points in a row that PCT
@@ -111,9 +114,10 @@ func (s *PCT) Begin(run int) bool {
 	s.rng = runRNG(s.seed, run)
 	for i := range s.gs {
 		g := &s.gs[i]
-		g.set, g.since, g.looked, g.bub = false, -1, false, nil
+		g.set, g.since, g.bub = false, -1, 0
 	}
 	clear(s.bubs)
+	s.bubList = s.bubList[:0]
 	s.top = float64(s.d + s.n)
 	s.forced = false
 	s.tprio = map[string]float64{}
@@ -204,8 +208,8 @@ func (s *PCT) Choose(p *engine.Point) int {
 			s.setPriority(p.Choices[starved], s.top)
 			s.forced = true
 			if g := p.Choices[starved].G; g != nil {
-				if b := s.gs[g.Index].bub; b != nil {
-					b.forced = true
+				if b := s.gs[g.Index].bub; b > 0 {
+					s.bubList[b-1].forced = true
 				}
 			}
 			best = starved
@@ -238,27 +242,24 @@ func (s *PCT) starveBound() int { return max(s.m, starveMin, starvePerG*s.n) }
 // priority below the loop it stops.
 func (s *PCT) bubbleBound() int { return max(s.mb, starvePerG*s.nb) }
 
-// bubble returns what PCT keeps of g's bubble in this run, or nil.
-func (s *PCT) bubble(pg *pctG, g *engine.G) *pctBubble {
-	if pg.looked {
-		return pg.bub
-	}
-	pg.looked = true
+// lookBubble sets pg.bub, g's bubble in this run.
+func (s *PCT) lookBubble(pg *pctG, g *engine.G) {
 	b := g.Bubble()
 	if b == nil {
-		return nil
+		pg.bub = -1
+		return
 	}
-	pb := s.bubs[b]
-	if pb == nil {
+	i := s.bubs[b]
+	if i == 0 {
 		if s.bubs == nil {
-			s.bubs = map[*engine.Bubble]*pctBubble{}
+			s.bubs = map[*engine.Bubble]int32{}
 		}
-		pb = &pctBubble{first: s.points, runs: len(s.bubs) == 0}
-		s.bubs[b] = pb
+		s.bubList = append(s.bubList, pctBubble{first: s.points, runs: len(s.bubList) == 0})
+		i = int32(len(s.bubList))
+		s.bubs[b] = i
 	}
-	pb.gs++
-	pg.bub = pb
-	return pb
+	s.bubList[i-1].gs++
+	pg.bub = i
 }
 
 // best returns the index of the choice of highest priority (the first,
@@ -290,6 +291,9 @@ func (s *PCT) best(p *engine.Point) int {
 func (s *PCT) pass(p *engine.Point) (best, starved int) {
 	bound := int32(min(s.starveBound(), 1<<30))
 	bbound := int32(min(s.bubbleBound(), 1<<30))
+	// Without bubbles (most tests), no look at them per choice: it cost
+	// a tenth of a PCT run of golang-lru's TestLRUConcurrency.
+	bubbles := p.Exec.InBubbles()
 	best, starved = -1, -1
 	bestP, most := 0.0, int32(0)
 	var prev *engine.G
@@ -300,14 +304,20 @@ func (s *PCT) pass(p *engine.Point) (best, starved int) {
 			// counted again).
 			prev = g
 			pg := s.goroutine(g.Index)
-			if ls := g.LastStep(); pg.since != ls {
+			if ls := int32(g.LastStep()); pg.since != ls {
 				pg.since, pg.passed = ls, 0 // it ran since: count again
 			}
 			b := bound
-			if pb := s.bubble(pg, g); pb != nil {
-				pb.last = s.points
-				if !pb.runs {
-					b = bbound
+			if bubbles {
+				if pg.bub == 0 {
+					s.lookBubble(pg, g)
+				}
+				if pg.bub > 0 {
+					pb := &s.bubList[pg.bub-1]
+					pb.last = s.points
+					if !pb.runs {
+						b = bbound
+					}
 				}
 			}
 			if n := pg.passed; n >= b && n > most {
@@ -339,13 +349,13 @@ func (s *PCT) End(r *engine.Result) {
 	if r.MaxGs > s.n {
 		s.n = r.MaxGs
 	}
-	for _, b := range s.bubs {
+	for _, b := range s.bubList {
 		s.nb = max(s.nb, b.gs)
 	}
 	if r.Bug != nil && r.Bug.Kind == engine.KindStepLimit {
 		return
 	}
-	for _, b := range s.bubs {
+	for _, b := range s.bubList {
 		if !b.forced && !b.runs {
 			s.mb = max(s.mb, b.last-b.first+1)
 		}
