@@ -30,3 +30,16 @@ func (e *Exec) Access(p unsafe.Pointer, kind OpKind) {
 		}
 	}
 }
+
+// Writes returns how many write steps (Access with OpAtomicWrite or
+// OpMapWrite, or a racy write) the run has made to the object at p so far:
+// a caller that saw the same count at an earlier step knows that no
+// controlled goroutine has written the object since.
+//
+//go:norace
+func (e *Exec) Writes(p unsafe.Pointer) uint64 {
+	if o := e.objs.get(p); o != nil {
+		return o.writes
+	}
+	return 0
+}

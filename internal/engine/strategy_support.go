@@ -39,3 +39,16 @@ func (g *G) LastStep() int { return g.lastStep }
 //
 //go:norace
 func (g *G) Arrived() bool { return g.arrived }
+
+// Bubble returns the testing/synctest bubble g belongs to, or nil: a
+// bubble's goroutines are a run of their own inside the run (PCT learns
+// its starvation bound per bubble).
+//
+//go:norace
+func (g *G) Bubble() *Bubble { return g.bubble }
+
+// InBubbles reports whether some synctest bubble of the run has goroutines
+// left: if not, no goroutine is in one.
+//
+//go:norace
+func (e *Exec) InBubbles() bool { return len(e.bubbles) > 0 }

@@ -71,6 +71,10 @@ type Event struct {
 	// FreshRuns counts the runs made in new processes, one per run: the
 	// test fails on any run after its first in one process.
 	FreshRuns int `json:",omitempty"`
+	// BoundRuns counts the runs the step bound or the virtual time bound
+	// ended (a steplimit bug, reported or disabled): such a run did part
+	// of the test's work (cmd/realworld -speed marks them).
+	BoundRuns int `json:",omitempty"`
 	// Trace is, for a process that made one run of a test in a new
 	// process, a hash of its steps: two such processes making the same
 	// run compare them.

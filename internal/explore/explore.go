@@ -85,6 +85,9 @@ type explorer struct {
 	runs  int
 	// freshMade counts the runs made in new processes (freshruns.go).
 	freshMade int
+	// boundRuns counts the runs the step or time bound ended
+	// (Event.BoundRuns).
+	boundRuns int
 	// firstTrace is a hash of the steps of the process's first run
 	// (freshDeterministic).
 	firstTrace string
@@ -353,6 +356,9 @@ func (x *explorer) run() {
 				break
 			}
 		}
+		if b := res.Bug; b != nil && b.Kind == engine.KindStepLimit {
+			x.boundRuns++
+		}
 		if run == first && cfg.Replay == "" {
 			// For freshDeterministic and, in a new process making one
 			// run, the process that started it. Before End, which may
@@ -539,7 +545,7 @@ func (x *explorer) run() {
 	if x.interrupted {
 		x.t.Logf("heddle: interrupted after %d runs (%v)", made, elapsed.Round(time.Millisecond))
 	}
-	sum := event.Event{Action: event.Summary, Runs: made, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven, Races: races, Interrupted: x.interrupted, Parallel: x.topParallel, Group: cfg.Group, FreshRuns: x.freshMade, Trace: x.firstTrace}
+	sum := event.Event{Action: event.Summary, Runs: made, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven, Races: races, Interrupted: x.interrupted, Parallel: x.topParallel, Group: cfg.Group, FreshRuns: x.freshMade, Trace: x.firstTrace, BoundRuns: x.boundRuns}
 	if cr, ok := strat.(strategy.ClassReporter); ok {
 		sum.Classes, sum.LazyClasses = cr.Classes()
 		x.t.Logf("heddle: %d happens-before classes, %d lazy happens-before classes", sum.Classes, sum.LazyClasses)

@@ -25,7 +25,7 @@ func (x *explorer) unitSummary(strat engine.Strategy, fatal, exhausted bool, fir
 	if x.runs >= first {
 		runs = x.runs - first + 1
 	}
-	sum := event.Event{Action: event.Summary, Runs: runs, Bugs: x.bugs, Elapsed: time.Since(start).Seconds(), Strategy: u.Strategy, Budget: x.cfg.Budget, Interrupted: x.interrupted, FreshRuns: x.freshMade}
+	sum := event.Event{Action: event.Summary, Runs: runs, Bugs: x.bugs, Elapsed: time.Since(start).Seconds(), Strategy: u.Strategy, Budget: x.cfg.Budget, Interrupted: x.interrupted, FreshRuns: x.freshMade, BoundRuns: x.boundRuns}
 	var rest *strategy.Unit
 	var spawned []strategy.Unit
 	if us, ok := strat.(strategy.UnitState); ok {

@@ -30,7 +30,13 @@ import (
 // that keep making progress (a loop handing tasks to a worker over
 // channels) starve the goroutine that would stop them until the fair
 // scheduler takes over at half the step bound: 500,000 steps a run
-// (workerpool's TestDoConcurrentStop).
+// (workerpool's TestDoConcurrentStop). A goroutine of a testing/synctest
+// bubble other than the run's first, a run of its own inside the run, has
+// the bound of bubbles instead: the longest bubble of the block in which
+// no goroutine was starved, and at least starvePerG per goroutine of the
+// most a bubble had (bubbleBound); a test that runs a hundred bubbles one
+// after the other waited the run's minimum in each whose root drew a low
+// priority.
 type PCT struct {
 	seed int64
 	d    int
@@ -47,6 +53,25 @@ type PCT struct {
 	m      int     // the longest run of the block in which no goroutine was starved
 	top    float64 // the last priority given to a starved goroutine
 	forced bool    // a starved goroutine was run in this run
+
+	// Bubbles (testing/synctest): mb and nb are m and n of the block's
+	// bubbles (the longest in points in which no goroutine was starved,
+	// the most goroutines one had), bubs this run's.
+	mb, nb  int
+	bubs    map[*engine.Bubble]int32 // index in bubList, plus one
+	bubList []pctBubble
+}
+
+// pctBubble is what PCT keeps of a bubble during a run: the points at
+// which a goroutine of it could first and last run, its goroutines seen,
+// whether one was starved, and whether it is the run's first bubble,
+// whose goroutines have the run's bound (a test that is one bubble keeps
+// the schedules it had) and whose length mb does not learn.
+type pctBubble struct {
+	first, last int
+	gs          int
+	forced      bool
+	runs        bool
 }
 
 // pctG is what PCT keeps of a goroutine, in one place: Choose looks at
@@ -54,9 +79,13 @@ type PCT struct {
 // up to four cache misses a choice with thousands of goroutines enabled.
 type pctG struct {
 	prio   float64 // its priority, if set
-	since  int     // its LastStep when passed was counted from
+	since  int32   // its LastStep when passed was counted from
 	passed int32   // the points it was passed over since its step since
-	set    bool    // prio is set
+	// bub is its bubble's index in bubList plus one, -1 if it is in
+	// none, 0 if not looked up yet in this run. (24 bytes in all: pass
+	// reads one per choice at every point.)
+	bub int32
+	set bool // prio is set
 }
 
 // starveMin is the least number of scheduling points in a row that PCT
@@ -80,11 +109,15 @@ func NewPCT(seed int64, d int) *PCT {
 func (s *PCT) Begin(run int) bool {
 	if (run-1)%RunBlock == 0 {
 		s.n, s.k, s.m = 2, 16, 0 // NewPCT's guesses
+		s.mb, s.nb = 0, 2
 	}
 	s.rng = runRNG(s.seed, run)
 	for i := range s.gs {
-		s.gs[i].set, s.gs[i].since = false, -1
+		g := &s.gs[i]
+		g.set, g.since, g.bub = false, -1, 0
 	}
+	clear(s.bubs)
+	s.bubList = s.bubList[:0]
 	s.top = float64(s.d + s.n)
 	s.forced = false
 	s.tprio = map[string]float64{}
@@ -174,6 +207,11 @@ func (s *PCT) Choose(p *engine.Point) int {
 			s.top++
 			s.setPriority(p.Choices[starved], s.top)
 			s.forced = true
+			if g := p.Choices[starved].G; g != nil {
+				if b := s.gs[g.Index].bub; b > 0 {
+					s.bubList[b-1].forced = true
+				}
+			}
 			best = starved
 		}
 		c := p.Choices[best]
@@ -192,6 +230,37 @@ func (s *PCT) Choose(p *engine.Point) int {
 // run may be passed over: the longest run of the block that passed over
 // none for that long, and at least starveMin, or starvePerG per goroutine.
 func (s *PCT) starveBound() int { return max(s.m, starveMin, starvePerG*s.n) }
+
+// bubbleBound is starveBound for a goroutine of a synctest bubble other
+// than the run's first: the longest such bubble of the block that passed
+// over none for that long, and at least starvePerG per goroutine of the
+// most a bubble had. A bubble is a run inside the run (its goroutines
+// wait only for each other), and mb PCT's estimate of a bubble's length
+// as m is of a run's; the run's minimum made workerpool's
+// TestDoConcurrentStop, whose hundred bubbles a run each have a new root,
+// wait 1,000 points in each of the thirty or so whose root drew a
+// priority below the loop it stops.
+func (s *PCT) bubbleBound() int { return max(s.mb, starvePerG*s.nb) }
+
+// lookBubble sets pg.bub, g's bubble in this run.
+func (s *PCT) lookBubble(pg *pctG, g *engine.G) {
+	b := g.Bubble()
+	if b == nil {
+		pg.bub = -1
+		return
+	}
+	i := s.bubs[b]
+	if i == 0 {
+		if s.bubs == nil {
+			s.bubs = map[*engine.Bubble]int32{}
+		}
+		s.bubList = append(s.bubList, pctBubble{first: s.points, runs: len(s.bubList) == 0})
+		i = int32(len(s.bubList))
+		s.bubs[b] = i
+	}
+	s.bubList[i-1].gs++
+	pg.bub = i
+}
 
 // best returns the index of the choice of highest priority (the first,
 // among equals), drawing the priorities not drawn yet in choice order, or
@@ -221,6 +290,10 @@ func (s *PCT) best(p *engine.Point) int {
 // order best draws them: the count draws nothing.
 func (s *PCT) pass(p *engine.Point) (best, starved int) {
 	bound := int32(min(s.starveBound(), 1<<30))
+	bbound := int32(min(s.bubbleBound(), 1<<30))
+	// Without bubbles (most tests), no look at them per choice: it cost
+	// a tenth of a PCT run of golang-lru's TestLRUConcurrency.
+	bubbles := p.Exec.InBubbles()
 	best, starved = -1, -1
 	bestP, most := 0.0, int32(0)
 	var prev *engine.G
@@ -231,10 +304,23 @@ func (s *PCT) pass(p *engine.Point) (best, starved int) {
 			// counted again).
 			prev = g
 			pg := s.goroutine(g.Index)
-			if ls := g.LastStep(); pg.since != ls {
+			if ls := int32(g.LastStep()); pg.since != ls {
 				pg.since, pg.passed = ls, 0 // it ran since: count again
 			}
-			if n := pg.passed; n >= bound && n > most {
+			b := bound
+			if bubbles {
+				if pg.bub == 0 {
+					s.lookBubble(pg, g)
+				}
+				if pg.bub > 0 {
+					pb := &s.bubList[pg.bub-1]
+					pb.last = s.points
+					if !pb.runs {
+						b = bbound
+					}
+				}
+			}
+			if n := pg.passed; n >= b && n > most {
 				starved, most = i, n
 			}
 			pg.passed++ // if it runs now, its LastStep changes: reset above
@@ -263,8 +349,16 @@ func (s *PCT) End(r *engine.Result) {
 	if r.MaxGs > s.n {
 		s.n = r.MaxGs
 	}
+	for _, b := range s.bubList {
+		s.nb = max(s.nb, b.gs)
+	}
 	if r.Bug != nil && r.Bug.Kind == engine.KindStepLimit {
 		return
+	}
+	for _, b := range s.bubList {
+		if !b.forced && !b.runs {
+			s.mb = max(s.mb, b.last-b.first+1)
+		}
 	}
 	if s.points > s.k {
 		s.k = s.points

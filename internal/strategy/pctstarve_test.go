@@ -70,3 +70,46 @@ func TestPCTRunsAStarvedGoroutine(t *testing.T) {
 	}
 	t.Logf("%d of %d runs over 2,000 steps, the longest %d", long, runs, longest)
 }
+
+// TestPCTStarvationBoundPerBubble: stopWhileBusy's rounds each in a
+// synctest bubble of its own, as workerpool's TestDoConcurrentStop runs a
+// hundred. Each bubble's root draws a new priority, below its two busy
+// goroutines' in about a third of the bubbles; there it waited the run's
+// bound, at least starveMin = 1,000 points, every time (a run of thirty
+// bubbles: 10,000 steps and more). A bubble's goroutines are passed over
+// at most bubbleBound points: the longest bubble of the block that needed
+// no promotion, at least starvePerG per goroutine of the most a bubble
+// had (three here).
+func TestPCTStarvationBoundPerBubble(t *testing.T) {
+	const runs, bubbles = 20, 30
+	s := strategy.NewPCT(5, 3)
+	total, longest, shortest := 0, 0, 1<<30
+	for run := 1; run <= runs && s.Begin(run); run++ {
+		r := engine.Run(engine.Config{StepLimit: 200000}, s, func() {
+			x := engine.Current()
+			for range bubbles {
+				b := x.GoBubble(stopWhileBusy(1))
+				if msg := x.BubbleEnd(b); msg != "" {
+					panic(msg)
+				}
+			}
+		})
+		s.End(r)
+		if r.Bug != nil {
+			t.Fatalf("run %d: %s: %s", run, r.Bug.Kind, r.Bug.Message)
+		}
+		total += r.Steps
+		longest, shortest = max(longest, r.Steps), min(shortest, r.Steps)
+	}
+	t.Logf("%d PCT runs of %d bubbles: %d steps a run, from %d to %d", runs, bubbles, total/runs, shortest, longest)
+	if longest < 2*shortest {
+		t.Fatalf("no run starved a root for long (%d to %d steps a run): the test no longer tests the bound", shortest, longest)
+	}
+	// Ten starved roots a run or so, each passed over some 300 points
+	// (starvePerG for each of the three goroutines of a bubble, or the
+	// longest bubble that needed no promotion): 3,000 steps a run, about
+	// 9,300 when each waited the run's minimum of 1,000.
+	if total/runs > 5000 {
+		t.Errorf("%d PCT runs of %d bubbles took %d steps a run (the longest %d)", runs, bubbles, total/runs, longest)
+	}
+}
