@@ -36,7 +36,9 @@ func Stack(buf []byte, all bool) int {
 			continue
 		}
 		if !strings.Contains(blk, "heddle.dev/") {
-			writeBlock(&b, blk)
+			if !heddleSignals(blk) {
+				writeBlock(&b, blk)
+			}
 			continue
 		}
 		if !strings.Contains(blk, "heddle.dev/internal/engine.(*Exec).goroutine(") {
@@ -166,6 +168,22 @@ func nativeNames(blk string) string {
 		lines[i] = prefix + testBodyName(name[:end]) + name[end:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// heddleSignals reports whether a dump block is os/signal's goroutine
+// and heddle's signal.Notify started it (watchInterrupt): natively it
+// would not exist unless the program called signal.Notify.
+func heddleSignals(blk string) bool {
+	id := interruptGoid.Load()
+	if id == 0 {
+		return false
+	}
+	i := strings.Index(blk, "\ncreated by os/signal.")
+	if i < 0 {
+		return false
+	}
+	created, _, _ := strings.Cut(blk[i+1:], "\n")
+	return strings.HasSuffix(created, " in goroutine "+strconv.FormatInt(id, 10))
 }
 
 // blockID is the goroutine id in a dump block's header ("goroutine 7

@@ -1,6 +1,10 @@
 package explore
 
-import "testing"
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
 
 func TestEnclosingFunc(t *testing.T) {
 	for _, c := range []struct{ lit, want string }{
@@ -48,5 +52,21 @@ func TestTestBodyName(t *testing.T) {
 	want := "goroutine 5 [running]:\nexample.com/app.TestX.func1()\n\tx_test.go:3 +0x1\ncreated by example.com/app.TestX in goroutine 4\n\tx_test.go:2 +0x0"
 	if got := nativeNames(blk); got != want {
 		t.Errorf("nativeNames:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestHeddleSignals(t *testing.T) {
+	watchInterrupt()
+	if got := interruptGoid.Load(); got == 0 {
+		t.Fatal("watchInterrupt recorded no goroutine")
+	}
+	id := strconv.FormatInt(interruptGoid.Load(), 10)
+	heddles := "goroutine 5 [syscall]:\nos/signal.signal_recv()\n\tsigqueue.go:152 +0x98\nos/signal.loop()\n\tsignal_unix.go:23 +0x13\ncreated by os/signal.Notify.func1.1 in goroutine " + id + "\n\tsignal.go:152 +0x1f"
+	if !heddleSignals(heddles) {
+		t.Errorf("heddle's os/signal goroutine not recognized:\n%s", heddles)
+	}
+	other := strings.Replace(heddles, "in goroutine "+id, "in goroutine "+id+"1", 1)
+	if heddleSignals(other) {
+		t.Errorf("the program's os/signal goroutine taken for heddle's:\n%s", other)
 	}
 }
