@@ -74,10 +74,9 @@ func (e *Exec) Goroutines() (started map[int64]DumpG, unstarted []DumpG) {
 		if g.state == gDone {
 			continue
 		}
-		if g.gid == 0 {
-			if g.fn == nil {
-				continue
-			}
+		if g.fn != nil {
+			// Not started: it has no real goroutine yet, or one that
+			// waits for its first turn in heddle's frames only.
 			unstarted = append(unstarted, g.dump())
 			continue
 		}
