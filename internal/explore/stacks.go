@@ -231,9 +231,10 @@ func createdBy(g engine.DumpG) string {
 	}
 	var name, file string
 	var line int
-	if f := runtime.FuncForPC(g.GoPC); g.GoPC != 0 && f != nil {
-		name = f.Name()
-		file, line = f.FileLine(g.GoPC - 1) // a return address
+	if fr, _ := runtime.CallersFrames([]uintptr{g.GoPC}).Next(); g.GoPC != 0 && fr.Function != "" {
+		// A return address: CallersFrames takes it so, and names the
+		// function the go statement is in, inlined or not.
+		name, file, line = fr.Function, fr.File, fr.Line
 	} else if f := runtime.FuncForPC(g.Fn); g.Fn != 0 && f != nil {
 		name = enclosingFunc(f.Name())
 		file, line = f.FileLine(f.Entry())
