@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
+
+	"heddle.dev/internal/explore"
 )
 
 // The program's view of its own stack. Under heddle a goroutine's function
@@ -133,7 +135,7 @@ func Caller(skip int) (pc uintptr, file string, line int, ok bool) {
 // DebugStack replaces runtime/debug.Stack: the calling goroutine's stack as
 // the program would see it natively (see above).
 func DebugStack() []byte {
-	return []byte(programStack(string(debug.Stack())))
+	return []byte(explore.CurrentStack(programStack(string(debug.Stack()))))
 }
 
 // DebugPrintStack replaces runtime/debug.PrintStack, which writes

@@ -125,6 +125,8 @@ type G struct {
 	GoPC uintptr
 
 	gid  uintptr // the identity (getg) of the real goroutine running g
+	goid int64   // the goroutine id the program sees in a stack dump (start): never reused in the process
+	fnPC uintptr // fn's code (start), for the "created by" line of a dump
 	exec *Exec
 	fn   func()
 	w    *worker

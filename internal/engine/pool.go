@@ -63,6 +63,9 @@ func (p *Pool) Recycle(res *Result) {
 type worker struct {
 	wake   *handoff
 	assign chan *G
+	// realID is the id of the real goroutine the worker is, which a
+	// dump of every goroutine's stack (runtime.Stack) shows (stacks.go).
+	realID int64
 }
 
 // Close ends the pool's idle goroutines.
@@ -82,6 +85,8 @@ func (p *Pool) Close() {
 //
 //go:norace
 func (e *Exec) start(g *G) {
+	g.goid = nextGoid.Add(1)
+	g.fnPC = funcPC(g.fn)
 	if p := e.cfg.Pool; p != nil && len(p.free) > 0 && !RaceEnabled {
 		w := p.free[len(p.free)-1]
 		p.free = p.free[:len(p.free)-1]
@@ -98,6 +103,7 @@ func (e *Exec) start(g *G) {
 
 //go:norace
 func (w *worker) loop(g *G) {
+	w.realID = realGoid()
 	w.wake.own()
 	for g != nil {
 		g.exec.goroutine(g)

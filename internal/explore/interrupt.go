@@ -11,6 +11,10 @@ import (
 var (
 	interrupted   atomic.Bool
 	interruptOnce sync.Once
+	// interruptGoid is the id of the goroutine that called watchInterrupt's
+	// signal.Notify: if it was the process's first, it started os/signal's
+	// goroutine, which is heddle's and not the program's (Stack).
+	interruptGoid atomic.Int64
 )
 
 // watchInterrupt makes the first SIGINT or SIGTERM stop the exploration
@@ -20,6 +24,7 @@ var (
 func watchInterrupt() bool {
 	interruptOnce.Do(func() {
 		ch := make(chan os.Signal, 2)
+		interruptGoid.Store(blockID(fullStack(false)))
 		signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 		go func() {
 			for range ch {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -23,6 +24,11 @@ import (
 // waits on the virtual clock, and lets it run.
 func Stack(buf []byte, all bool) int {
 	dump := fullStack(all)
+	var started map[int64]engine.DumpG
+	var unstarted []engine.DumpG
+	if x := engine.Current(); x != nil {
+		started, unstarted = x.Goroutines()
+	}
 	var b strings.Builder
 	for _, blk := range strings.Split(dump, "\n\n") {
 		blk = strings.TrimRight(blk, "\n")
@@ -30,7 +36,9 @@ func Stack(buf []byte, all bool) int {
 			continue
 		}
 		if !strings.Contains(blk, "heddle.dev/") {
-			writeBlock(&b, blk)
+			if !heddleSignals(blk) {
+				writeBlock(&b, blk)
+			}
 			continue
 		}
 		if !strings.Contains(blk, "heddle.dev/internal/engine.(*Exec).goroutine(") {
@@ -46,12 +54,14 @@ func Stack(buf []byte, all bool) int {
 		case strings.Contains(blk, "heddle.dev/internal/explore.(*runT).parallel("):
 			trimmed = inTesting(trimmed, (*testing.T).Parallel)
 		}
-		writeBlock(&b, trimmed)
+		if g, ok := started[blockID(trimmed)]; ok {
+			trimmed = withID(trimmed, g.ID) + createdBy(g)
+		}
+		writeBlock(&b, nativeNames(trimmed))
 	}
-	if x := engine.Current(); x != nil && all {
-		fns, goPCs := x.Unstarted()
-		for i, fn := range fns {
-			writeBlock(&b, unstartedBlock(unstartedID+int64(i), fn, goPCs[i]))
+	for _, g := range unstarted {
+		if all {
+			writeBlock(&b, nativeNames(unstartedBlock(g)))
 		}
 	}
 	return copy(buf, b.String())
@@ -80,23 +90,185 @@ func inTesting(blk string, fn any) string {
 	return fmt.Sprintf("%s\n%s(...)\n\t%s:%d +0x0\n%s", header, f.Name(), file, line, frames)
 }
 
-// unstartedID is the goroutine id of the first goroutine of the run that
-// has not started yet, in a dump.
-const unstartedID = 1 << 40
+// CurrentStack is the calling goroutine's stack dump, from which
+// heddle's frames were left out (rt's runtime/debug.Stack), with the
+// goroutine id and "created by" line the program sees (Stack's) if it is
+// a goroutine of the run.
+func CurrentStack(dump string) string {
+	x := engine.Current()
+	if x == nil {
+		return dump
+	}
+	g, ok := x.CurrentG()
+	if !ok {
+		return dump
+	}
+	dump = withID(dump, g.ID)
+	if !strings.Contains(dump, "\ncreated by ") {
+		dump = strings.TrimRight(dump, "\n") + createdBy(g) + "\n"
+	}
+	return nativeNames(dump)
+}
+
+// testBodyName is the name Go gives a function of a test's body natively.
+// The rewriter makes a test's body a function literal (TestX becomes
+// rt.Explore(t, func(t *testing.T) { body })), named pkg.TestX.func1, so
+// that the body's own literals are pkg.TestX.func1.N, natively
+// pkg.TestX.funcN. A dump shows them as natively (goleak's tests look for
+// their test's frame).
+func testBodyName(fn string) string {
+	slash := strings.LastIndexByte(fn, '/') + 1
+	dot := strings.IndexByte(fn[slash:], '.')
+	if dot < 0 {
+		return fn
+	}
+	pkg, rest := fn[:slash+dot+1], fn[slash+dot+1:]
+	test, after, ok := strings.Cut(rest, ".func1")
+	if !ok || !strings.HasPrefix(test, "Test") || strings.ContainsAny(test, ".()[]") {
+		return fn
+	}
+	if t := test[4:]; t != "" && t[0] >= 'a' && t[0] <= 'z' {
+		return fn
+	}
+	switch {
+	case after == "":
+		return pkg + test
+	case after[0] != '.':
+		return fn // TestX.func12
+	}
+	n := after[1:]
+	if i := strings.IndexByte(n, '.'); i >= 0 {
+		n = n[:i]
+	}
+	if n != "" && strings.Trim(n, "0123456789") == "" {
+		return pkg + test + ".func" + after[1:]
+	}
+	return pkg + test + after
+}
+
+// nativeNames is a dump block with the names of a test's body's functions
+// as natively (testBodyName).
+func nativeNames(blk string) string {
+	if !strings.Contains(blk, ".func1") {
+		return blk
+	}
+	lines := strings.Split(blk, "\n")
+	for i, l := range lines {
+		if i == 0 || strings.HasPrefix(l, "\t") {
+			continue
+		}
+		prefix, name := "", l
+		if after, ok := strings.CutPrefix(l, "created by "); ok {
+			prefix, name = "created by ", after
+		}
+		end := strings.IndexAny(name, "( ")
+		if end < 0 {
+			end = len(name)
+		}
+		lines[i] = prefix + testBodyName(name[:end]) + name[end:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// heddleSignals reports whether a dump block is os/signal's goroutine
+// and heddle's signal.Notify started it (watchInterrupt): natively it
+// would not exist unless the program called signal.Notify.
+func heddleSignals(blk string) bool {
+	id := interruptGoid.Load()
+	if id == 0 {
+		return false
+	}
+	i := strings.Index(blk, "\ncreated by os/signal.")
+	if i < 0 {
+		return false
+	}
+	created, _, _ := strings.Cut(blk[i+1:], "\n")
+	return strings.HasSuffix(created, " in goroutine "+strconv.FormatInt(id, 10))
+}
+
+// blockID is the goroutine id in a dump block's header ("goroutine 7
+// [running]:"), or 0.
+func blockID(blk string) int64 {
+	rest, ok := strings.CutPrefix(blk, "goroutine ")
+	if !ok {
+		return 0
+	}
+	n := strings.IndexByte(rest, ' ')
+	if n < 0 {
+		return 0
+	}
+	id, err := strconv.ParseInt(rest[:n], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return id
+}
+
+// withID is a dump block with the goroutine id id in its header.
+func withID(blk string, id int64) string {
+	rest, ok := strings.CutPrefix(blk, "goroutine ")
+	if !ok {
+		return blk
+	}
+	n := strings.IndexByte(rest, ' ')
+	if n < 0 {
+		return blk
+	}
+	return "goroutine " + strconv.FormatInt(id, 10) + rest[n:]
+}
+
+// createdBy is the "created by" line of a goroutine of the run's dump
+// (with its leading newline), as natively: the function that holds the go
+// statement, the creating goroutine's id, and the go statement's
+// position. Without a recorded position (GoPC), the go statement's
+// function literal (rt.Go's argument, which the rewriter makes at the go
+// statement) gives both: it is named after the function that holds it,
+// and starts on the go statement's line. The run's first goroutine (the
+// test's) has none: its creator is heddle's.
+func createdBy(g engine.DumpG) string {
+	if g.Creator == 0 {
+		return ""
+	}
+	var name, file string
+	var line int
+	if fr, _ := runtime.CallersFrames([]uintptr{g.GoPC}).Next(); g.GoPC != 0 && fr.Function != "" {
+		// A return address: CallersFrames takes it so, and names the
+		// function the go statement is in, inlined or not.
+		name, file, line = fr.Function, fr.File, fr.Line
+	} else if f := runtime.FuncForPC(g.Fn); g.Fn != 0 && f != nil {
+		name = enclosingFunc(f.Name())
+		file, line = f.FileLine(f.Entry())
+	} else {
+		return ""
+	}
+	return fmt.Sprintf("\ncreated by %s in goroutine %d\n\t%s:%d +0x0", name, g.Creator, file, line)
+}
+
+// enclosingFunc is the name of the function that holds the function
+// literal named lit: pkg.F for pkg.F.func2, pkg.F.func1 for pkg.F.func1.3
+// (the compiler numbers a literal nested in a literal so).
+func enclosingFunc(lit string) string {
+	i := strings.LastIndexByte(lit, '.')
+	if i < 0 {
+		return lit
+	}
+	n := strings.TrimPrefix(lit[i+1:], "func")
+	if n == "" || strings.Trim(n, "0123456789") != "" {
+		return lit
+	}
+	return lit[:i]
+}
 
 // unstartedBlock is the dump of a goroutine that has not started: its
-// function, and the go statement that created it if known.
-func unstartedBlock(id int64, fn, goPC uintptr) string {
+// function, and the go statement that created it.
+func unstartedBlock(g engine.DumpG) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "goroutine %d [runnable]:\n", id)
-	if f := runtime.FuncForPC(fn); f != nil {
+	fmt.Fprintf(&b, "goroutine %d [runnable]:\n", g.ID)
+	if f := runtime.FuncForPC(g.Fn); f != nil {
 		file, line := f.FileLine(f.Entry())
 		fmt.Fprintf(&b, "%s()\n\t%s:%d +0x0", f.Name(), file, line)
 	}
-	if f := runtime.FuncForPC(goPC); goPC != 0 && f != nil {
-		file, line := f.FileLine(goPC - 1) // goPC is the return address of the go statement's call
-		fmt.Fprintf(&b, "\ncreated by %s\n\t%s:%d +0x0", f.Name(), file, line)
-	}
+	b.WriteString(createdBy(g))
 	return b.String()
 }
 

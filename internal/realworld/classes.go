@@ -172,15 +172,6 @@ var classes = map[string]Class{
 	"github.com/eapache/channels.TestResizableChannel leak":   {TestBug, "the resizable channel passed to testChannelConcurrentAccessors is never closed: its magicBuffer goroutine waits forever"},
 	"github.com/eapache/channels.TestRingChannel leak":        {TestBug, "the last ring channel (for testChannelConcurrentAccessors) is never closed: its ringBuffer goroutine waits forever"},
 
-	// go.uber.org/goleak: its own tests check runtime.Stack's dump in
-	// detail (goroutine ids, "created by" lines, the test function's
-	// frame), which heddle's dump (explore.Stack) does not reproduce.
-	"go.uber.org/goleak.TestFind fail":                            {HeddleFault, "asserts the leak's dump says \"created by go.uber.org/goleak.startBlockedG\": heddle's dump of a goroutine of the run has no \"created by\" line (its creator is heddle's engine, left out)"},
-	"go.uber.org/goleak.TestIgnoreCurrent fail":                   {HeddleFault, "IgnoreCurrent records the ids of the goroutines alive, and a goroutine started after must be a leak: heddle runs the run's goroutines on pooled real goroutines, so the new one has the id of one that ended and is ignored"},
-	"go.uber.org/goleak/internal/stack.TestAll fail":              {HeddleFault, "counts exactly 7 goroutines: heddle's dump also shows the os/signal goroutine heddle's own signal.Notify started, and the test function's frame as the rewriter's closure (TestAll.func1)"},
-	"go.uber.org/goleak/internal/stack.TestCurrent fail":          {HeddleFault, "asserts the current stack has the frame go.uber.org/goleak/internal/stack.TestCurrent: under heddle the test's body runs as the closure TestCurrent.func1"},
-	"go.uber.org/goleak/internal/stack.TestCurrentCreatedBy fail": {HeddleFault, "asserts a goroutine's dump names the function that created it (\"created by\"): heddle's dump of a goroutine of the run has no \"created by\" line"},
-
 	// github.com/robfig/cron/v3: the test helper wait(wg) starts a
 	// goroutine that waits on the WaitGroup the job would Done; a test
 	// that checks the job does not run leaves it waiting forever.
