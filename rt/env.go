@@ -18,9 +18,10 @@ import (
 // envObj is the environment's object for DPOR: only its address is used.
 var envObj byte
 
-// envStep is the step of an access of the environment.
+// envStep is the step of an access of the environment, left out while
+// the running goroutine is alone (engine.Exec.Alone).
 func envStep(op engine.OpKind) {
-	if x := engine.Current(); x != nil {
+	if x := engine.Current(); x != nil && !x.Alone() {
 		x.Access(unsafe.Pointer(&envObj), op)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"testing"
 
+	"heddle.dev/internal/engine"
+	"heddle.dev/internal/strategy"
 	"heddle.dev/rt"
 )
 
@@ -59,5 +61,44 @@ func TestChdirIsAStep(t *testing.T) {
 	})
 	if want := "moved | not moved"; got != want {
 		t.Errorf("outcomes %s, want %s", got, want)
+	}
+}
+
+// A test that reads the environment once per process, on its first run
+// only (a package variable caching it), while its goroutine is alone: the
+// read is no step, so that first run takes the steps of the later ones
+// and its replay in the same process reproduces it (script
+// parallel_output.txt's pid helper). Before, the first run had a step
+// more, and every bug found in it was reported from a new process.
+func TestEnvAloneIsNoStep(t *testing.T) {
+	read := false
+	body := func() {
+		if !read {
+			read = true
+			rt.Getenv("HEDDLE_RT_ENV_TEST")
+			f, err := os.CreateTemp(t.TempDir(), "f")
+			if err == nil {
+				rt.FileW(f).Close()
+			}
+		}
+		done := rt.MakeChan[chan bool](0)
+		rt.Go(func() { rt.Send(done, true) })
+		rt.Recv(done)
+	}
+	s := strategy.NewRandom(1)
+	run := 0
+	steps := func() int {
+		run++
+		s.Begin(run)
+		res := engine.Run(engine.Config{Trace: true}, s, body)
+		s.End(res)
+		if res.Bug != nil || res.Internal != "" {
+			t.Fatalf("run: %v %s", res.Bug, res.Internal)
+		}
+		return len(res.Trace)
+	}
+	first, second := steps(), steps()
+	if first != second {
+		t.Errorf("the first run took %d steps, the second %d: the environment read and file close alone were steps", first, second)
 	}
 }

@@ -14,9 +14,10 @@ import (
 // lock, not rewritten: without the step, two goroutines' writes to one
 // file were independent for DPOR, which explored one order only (conform
 // TestFileTwoWriters). Calls through io.Writer (fmt.Fprint(f, ...)) are
-// not steps: the standard library makes them.
+// not steps: the standard library makes them. Nor are they while the
+// running goroutine is alone (engine.Exec.Alone).
 func FileW(f *os.File) *os.File {
-	if x := engine.Current(); x != nil && f != nil {
+	if x := engine.Current(); x != nil && f != nil && !x.Alone() {
 		x.Access(unsafe.Pointer(f), engine.OpAtomicWrite)
 	}
 	return f

@@ -43,3 +43,16 @@ func (e *Exec) Writes(p unsafe.Pointer) uint64 {
 	}
 	return 0
 }
+
+// Alone reports whether the running goroutine is the run's only live
+// goroutine and no timer is armed: nothing else can take a step before
+// its next one, and every goroutine started later is ordered after it. A
+// model step of state no other goroutine could yet touch (the
+// environment, a file) can then be left out: it would be a choice of
+// one, and a test that reads the environment once, on its first run in a
+// process only (a package variable caching it), would otherwise take a
+// step more in that run than in the later ones and in the replay that
+// builds its report.
+//
+//go:norace
+func (e *Exec) Alone() bool { return e.live == 1 && len(e.timers) == 0 }
