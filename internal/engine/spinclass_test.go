@@ -66,6 +66,11 @@ type spinCorrupter struct {
 	done bool
 }
 
+// Choose writes the engine's enabled set, which the race detector does
+// not see handed over (the engine is norace; under -race strategies run
+// on a server goroutine).
+//
+//go:norace
 func (s *spinCorrupter) Choose(p *Point) int {
 	if !s.done {
 		e := p.Exec
