@@ -22,7 +22,7 @@ type Choice struct {
 	// enabled together.
 	Arrive bool
 	// spin is what dropSpinners needs to know of the goroutine, set when
-	// the choice is computed (addChoice): spinUnknown, spinNo or spinSure.
+	// the choice is computed (addChoice, merge): spinUnknown, spinNo or spinSure.
 	// It stays right while the choice is kept: a goroutine's spins,
 	// select streak and operation change only when it runs, and then its
 	// choices are computed again (HEDDLE_CHECKSET compares them).

@@ -5,8 +5,9 @@ import (
 	"os"
 )
 
-// What a choice's spin says of its goroutine: spinUnknown (a choice not
-// made by addChoice: dropSpinners looks at the goroutine), spinNo (it has
+// What a choice's spin says of its goroutine: spinUnknown (a timer's or
+// sleeper's choice, made elsewhere than addChoice and merge's waiter path:
+// dropSpinners looks at the goroutine), spinNo (it has
 // not polled spinDrop times in a row nor has a select streak of
 // selectStreak: never dropped), spinSure (it polled spinDrop times and its
 // operation, a Gosched, a len of a channel or a failed RWMutex TryLock,
