@@ -590,7 +590,7 @@ func (e *Exec) merge() {
 					// merge's time with a thousand waiters).
 					buf = append(buf, Choice{})
 					c := &buf[len(buf)-1]
-					c.G, c.Case = g, -1
+					c.G, c.Case, c.spin = g, -1, spinClass(g, false)
 				}
 			}
 			g.nch = len(buf) - n
@@ -728,6 +728,7 @@ func (e *Exec) refresh(g *G) {
 			// stores to reach the cache (perf annotate).
 			d, c := &e.gch[pos+i], &buf[i]
 			d.G, d.Case, d.Select, d.Arrive, d.Timer, d.Early = c.G, c.Case, c.Select, c.Arrive, c.Timer, c.Early
+			d.spin = c.spin
 			c.G, c.Timer = nil, nil
 		}
 		g.nch = k

@@ -900,6 +900,9 @@ func (e *Exec) dropSpinners() {
 	if n < 2 || e.overdue || e.cfg.KeepSpinners || !e.maySpin {
 		return
 	}
+	if checkSet.Load() {
+		e.checkSpin()
+	}
 	// One pass: only a goroutine that polled spinDrop times in a row, or
 	// whose selects took one channel selectStreak times, may be dropped;
 	// the others are not looked at further, and the choices between two
@@ -910,22 +913,32 @@ func (e *Exec) dropSpinners() {
 	from, drop, unfair, optional := 0, 0, 0, 0
 	for i := range e.choices {
 		c := &e.choices[i]
-		if c.G == nil && c.Optional() {
-			// A firing that need not come (a bubble's first timer
-			// pass): not a choice that makes the others' spinning stutter.
-			optional++
+		// The choice's spin answers for most choices without a look at
+		// their goroutine (a load from another cache line each: ants'
+		// pools have hundreds of Gosched spinners enabled at every point).
+		switch c.spin {
+		case spinNo:
 			continue
-		}
-		if g := c.G; g == nil || (g.spins < spinDrop && g.selStreak < selectStreak) {
-			continue
-		}
-		e.spinLooks++
-		u := e.unfair(c)
-		if !u && !e.spinning(c) {
-			continue
-		}
-		if u {
-			unfair++
+		case spinSure:
+			e.spinLooks++
+		default:
+			if c.G == nil && c.Optional() {
+				// A firing that need not come (a bubble's first timer
+				// pass): not a choice that makes the others' spinning stutter.
+				optional++
+				continue
+			}
+			if g := c.G; g == nil || (g.spins < spinDrop && g.selStreak < selectStreak) {
+				continue
+			}
+			e.spinLooks++
+			u := e.unfair(c)
+			if !u && !e.spinning(c) {
+				continue
+			}
+			if u {
+				unfair++
+			}
 		}
 		buf = keepChoices(buf, e.choices[from:i])
 		from, drop = i+1, drop+1

@@ -3,6 +3,7 @@ package engine
 import (
 	"reflect"
 	"testing"
+	"unsafe"
 )
 
 // nonZeroChoice returns a Choice with every field set to a value that is
@@ -20,6 +21,9 @@ func nonZeroChoice(t *testing.T) Choice {
 			f.SetInt(7)
 		case reflect.Bool:
 			f.SetBool(true)
+		case reflect.Uint8:
+			// Unexported (Choice.spin): set through its address.
+			reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().SetUint(uint64(spinSure))
 		default:
 			t.Fatalf("Choice.%s: kind %v not handled: teach this test and appendChoice/addChoice/refresh about it", v.Type().Field(i).Name, f.Kind())
 		}
@@ -42,7 +46,7 @@ func TestChoiceCopiesEveryField(t *testing.T) {
 	stale := []Choice{c, c}[:0]
 	g := &G{}
 	got := addChoice(stale, g, -1, false, false)
-	if want := (Choice{G: g, Case: -1}); got[0] != want {
+	if want := (Choice{G: g, Case: -1, spin: spinNo}); got[0] != want {
 		t.Fatalf("addChoice over a stale slot = %+v, want %+v", got[0], want)
 	}
 	// Op is stored field by field in yield, and Choice in addChoice: they
@@ -50,7 +54,7 @@ func TestChoiceCopiesEveryField(t *testing.T) {
 	for _, tc := range []struct {
 		typ  reflect.Type
 		want int
-	}{{reflect.TypeOf(Op{}), 6}, {reflect.TypeOf(Choice{}), 6}} {
+	}{{reflect.TypeOf(Op{}), 6}, {reflect.TypeOf(Choice{}), 7}} {
 		if n := tc.typ.NumField(); n != tc.want {
 			t.Errorf("%v has %d fields, %d when its field-by-field copies were written (yield, appendChoice, addChoice, refresh): add the new ones there", tc.typ, n, tc.want)
 		}

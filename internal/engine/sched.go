@@ -21,7 +21,13 @@ type Choice struct {
 	// is the goroutine's id, as for a completion: the two are never
 	// enabled together.
 	Arrive bool
-	Timer  *Timer // the timer to fire; nil for a goroutine
+	// spin is what dropSpinners needs to know of the goroutine, set when
+	// the choice is computed (addChoice, merge): spinUnknown, spinNo or spinSure.
+	// It stays right while the choice is kept: a goroutine's spins,
+	// select streak and operation change only when it runs, and then its
+	// choices are computed again (HEDDLE_CHECKSET compares them).
+	spin  uint8
+	Timer *Timer // the timer to fire; nil for a goroutine
 	// Early is set on a timer firing (or a sleeping goroutine waking) while
 	// other goroutines could run: it starves them for the given virtual
 	// duration, which strategies treat as a costly choice.
@@ -313,6 +319,7 @@ func appendChoice(cs []Choice, c *Choice) []Choice {
 	}
 	d := &cs[n]
 	d.G, d.Case, d.Select, d.Arrive, d.Timer, d.Early = c.G, c.Case, c.Select, c.Arrive, c.Timer, c.Early
+	d.spin = c.spin
 	return cs
 }
 
@@ -472,6 +479,7 @@ func addChoice(buf []Choice, g *G, c int, sel, arrive bool) []Choice {
 	}
 	d := &buf[n]
 	d.G, d.Case, d.Select, d.Arrive, d.Timer, d.Early = g, c, sel, arrive, nil, 0
+	d.spin = spinClass(g, sel)
 	return buf
 }
 

@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+)
+
+// What a choice's spin says of its goroutine: spinUnknown (a timer's or
+// sleeper's choice, made elsewhere than addChoice and merge's waiter path:
+// dropSpinners looks at the goroutine), spinNo (it has
+// not polled spinDrop times in a row nor has a select streak of
+// selectStreak: never dropped), spinSure (it polled spinDrop times and its
+// operation, a Gosched, a len of a channel or a failed RWMutex TryLock,
+// makes no progress whatever the others do: always spinning, never unfair).
+const (
+	spinUnknown uint8 = iota
+	spinNo
+	spinSure
+)
+
+// spinClass is the spin of a choice of g computed now (addChoice); sel
+// tells whether it is a select case.
+//
+//go:norace
+func spinClass(g *G, sel bool) uint8 {
+	if g.spins < spinDrop {
+		if g.selStreak < selectStreak {
+			return spinNo
+		}
+		return spinUnknown
+	}
+	if !sel {
+		switch g.op.Kind {
+		case OpYield, OpChanLen, OpRWTryLock, OpRWTryRLock:
+			return spinSure // as spinning says for them, with Early 0
+		}
+	}
+	return spinUnknown
+}
+
+// checkSpin checks (HEDDLE_CHECKSET) that every choice's spin, set when
+// the choice was computed and kept since, answers as the look at its
+// goroutine would now: dropSpinners then keeps the same choices as a pass
+// that looks at every goroutine.
+//
+//go:norace
+func (e *Exec) checkSpin() {
+	for i := range e.choices {
+		c := &e.choices[i]
+		g := c.G
+		ok := true
+		switch c.spin {
+		case spinNo:
+			ok = g != nil && g.spins < spinDrop && g.selStreak < selectStreak
+		case spinSure:
+			ok = g != nil && !e.unfair(c) && e.spinning(c)
+		}
+		if !ok {
+			msg := fmt.Sprintf("engine: at step %d, choice %s has spin %d, stale: spins %d, select streak %d, operation %v", e.steps, c.Key(), c.spin, g.spins, g.selStreak, g.op.Kind)
+			fmt.Fprintln(os.Stderr, msg)
+			panic(msg)
+		}
+	}
+}
