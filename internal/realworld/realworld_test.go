@@ -169,9 +169,13 @@ func TestSubset(t *testing.T) {
 	// about 1 minute on an idle one, explored alone or after the
 	// package's other tests in one process alike: its time follows the
 	// machine's load (17 to 44 s for 50 runs as the load average went
-	// from 2.4 to 6), not the process it runs in.
+	// from 2.4 to 6), not the process it runs in. With 200 runs it passed
+	// the 6 minutes on a CI run beside the conformance and corpus
+	// harnesses (about 0.9 s of processor time a run); 100 runs still
+	// explore every test well past its first runs, which is what this
+	// test checks (a build, a run, replays), not what exploration finds.
 	res, err := Run(ctx, Config{
-		Heddle: heddle, Work: work, Budget: "200", Modules: mods,
+		Heddle: heddle, Work: work, Budget: "100", Modules: mods,
 		Timeout: 6 * time.Minute, NativeTimeout: 2 * time.Minute, ReplayTimeout: time.Minute,
 	})
 	if err != nil {
