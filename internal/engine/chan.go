@@ -498,10 +498,12 @@ func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
 		return -1
 	}
 	c := cases[i]
-	if !c.IsSend() && e.chanOf(c.Chan()).timer {
+	if (e.cfg.Trace || e.cfg.Record) && !c.IsSend() && e.chanOf(c.Chan()).timer {
 		// Emptying a ticker's full channel gives its next tick an early
 		// firing, which takes a late wake away (addLateWake): for the
-		// DPORs the receive is ordered with late wakes.
+		// DPORs the receive is ordered with late wakes (markClock; only
+		// a traced run's steps carry it, so untraced runs skip the
+		// channel's lookup).
 		e.markClock(g)
 	}
 	if e.closedRecv(g, i) {
