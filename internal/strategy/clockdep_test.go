@@ -15,7 +15,8 @@ import (
 // explore sets them.
 var lateCfg = engine.Config{MaxStarve: 100 * time.Millisecond, LateWake: true, Trace: true, StepLimit: 5000}
 
-// exploreLate is exploreProgram under cfg.
+// exploreLate runs prog under s, with cfg, until s ends the exploration
+// (exploreProgram is it without late wakes).
 func exploreLate(t testing.TB, cfg engine.Config, s engine.Strategy, limit int, prog func(*outcome)) *explored {
 	t.Helper()
 	cc := strategy.NewClassCounter(s)

@@ -20,29 +20,7 @@ type explored struct {
 // exploreProgram runs prog under s until s ends the exploration.
 func exploreProgram(t testing.TB, s engine.Strategy, limit int, prog func(*outcome)) *explored {
 	t.Helper()
-	cc := strategy.NewClassCounter(s)
-	x := &explored{states: map[string]bool{}, lazyStates: map[string]bool{}, outcomes: map[string]bool{}, bugs: map[string]bool{}}
-	var o *outcome
-	body := func() {
-		o = &outcome{}
-		prog(o)
-	}
-	for run := 1; cc.Begin(run); run++ {
-		if run > limit {
-			t.Fatalf("exploration did not end within %d runs", limit)
-		}
-		r := engine.Run(engine.Config{MaxStarve: 100 * time.Millisecond, Trace: true, StepLimit: 5000}, cc, body)
-		cc.End(r)
-		x.runs++
-		out := o.String() + bugKey(r.Bug)
-		x.states[cc.Last+"\n=> "+out] = true
-		x.lazyStates[cc.LastLazy+"\n=> "+out] = true
-		x.outcomes[out] = true
-		if r.Bug != nil {
-			x.bugs[bugKey(r.Bug)] = true
-		}
-	}
-	return x
+	return exploreLate(t, engine.Config{MaxStarve: 100 * time.Millisecond, Trace: true, StepLimit: 5000}, s, limit, prog)
 }
 
 func missing(a, b map[string]bool) []string {
