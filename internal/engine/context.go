@@ -387,8 +387,7 @@ func (e *Exec) waitNativeCancel() bool {
 	if away, _ := e.away(); !away && !e.foreignWaiter() {
 		return false
 	}
-	e.sleepProgress(&e.cancelWaited)
-	return true
+	return e.sleepProgress(&e.cancelWaited)
 }
 
 // foreignWaiter reports whether a goroutine is parked on a channel heddle

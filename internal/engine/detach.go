@@ -423,16 +423,19 @@ func (e *Exec) waitChild() bool {
 	if e.childWaited >= min(t.when-e.now, e.cfg.ChildWait) {
 		return false
 	}
-	e.sleepProgress(&e.childWaited)
-	return true
+	return e.sleepProgress(&e.childWaited)
 }
 
 // sleepProgress sleeps a millisecond of real time, for a wait on what
 // heddle does not control, and adds it to *waited; waiting is progress for
-// the watchdog, and the enabled set is rebuilt after it.
+// the watchdog, and the enabled set is rebuilt after it. It reports false,
+// without sleeping, when the run is cut instead (waitCut).
 //
 //go:norace
-func (e *Exec) sleepProgress(waited *time.Duration) {
+func (e *Exec) sleepProgress(waited *time.Duration) bool {
+	if e.waitCut() {
+		return false
+	}
 	d := time.Millisecond
 	time.Sleep(d)
 	*waited += d
@@ -442,6 +445,40 @@ func (e *Exec) sleepProgress(waited *time.Duration) {
 		raceEnable()
 	}
 	e.rebuildAll = true
+	return true
+}
+
+// waitCut ends a run that waits, in real time, for goroutines detached in
+// code heddle does not control (I/O, a child process) once Config.Stop is
+// set or Config.Deadline plus Config.Grace has passed, as a run that takes
+// steps is ended (pick): a wait of DetachWait (10 s) or ChildWait (2 m) is
+// not counted in steps, and a test blocked on a socket kept neither
+// -budget nor Ctrl-C (EventBus's network tests took 15 to 22 s with
+// -budget 5s). It sets Result.Interrupted or Unfinished, and pick ends the
+// run: the detached goroutines are abandoned, as those of a blocked run.
+//
+//go:norace
+func (e *Exec) waitCut() bool {
+	if e.cfg.Stop != nil && e.cfg.Stop.Load() {
+		e.res.Truncated, e.res.OverTime, e.res.Interrupted = true, true, true
+		return true
+	}
+	if !e.cfg.Deadline.IsZero() && !time.Now().Before(e.cfg.Deadline.Add(e.cfg.Grace)) {
+		e.res.Truncated, e.res.OverTime, e.res.Unfinished = true, true, true
+		var away *G
+		e.detachMu.Lock()
+		for _, g := range e.detachedGs {
+			if !g.back && (away == nil || g.Index < away.Index) {
+				away = g
+			}
+		}
+		e.detachMu.Unlock()
+		if away != nil {
+			e.res.CutAway = away.ID
+		}
+		return true
+	}
+	return false
 }
 
 // detachWait is how long a run in which nothing else can run waits for its

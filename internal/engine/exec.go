@@ -231,6 +231,10 @@ type Result struct {
 	// plus Config.Grace and was ended in the middle: what it changed in
 	// the program's state is as no whole run leaves it.
 	Unfinished bool
+	// CutAway is the goroutine that was waiting outside heddle's control
+	// (I/O, a child process) when the run was ended at Config.Deadline
+	// plus Grace in that wait (waitCut), or "".
+	CutAway string
 	// Interrupted is set when the run was ended in the middle because
 	// Config.Stop became true; OverTime is set with it, so that whoever
 	// looks for a verdict sees a run that has none.

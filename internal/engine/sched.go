@@ -166,6 +166,9 @@ func (e *Exec) pick() *G {
 		if n > 0 && e.nDetached.Load() > 0 && e.waitChild() {
 			continue
 		}
+		if e.res.Interrupted || e.res.Unfinished {
+			return nil // cut while waiting for a detached goroutine (waitCut)
+		}
 		if n == 0 {
 			e.endOfRun()
 			return nil
@@ -878,8 +881,7 @@ func (e *Exec) waitForeign() bool {
 		// A goroutine waits in code heddle does not control: I/O, or a
 		// goroutine heddle does not control, may still end the wait
 		// (detach.go). Waiting is progress, for the watchdog.
-		e.sleepProgress(&e.detachWaited)
-		return true
+		return e.sleepProgress(&e.detachWaited)
 	}
 	if e.foreignWaited >= ForeignWait {
 		return false

@@ -383,7 +383,9 @@ func (x *explorer) run() {
 			if name == "replay" && cfg.ReportRun {
 				x.freshCut()
 			}
-			if res.Unfinished {
+			if res.Unfinished && res.CutAway != "" {
+				x.t.Logf("heddle: run %d of %s was ended at the time budget while goroutine %s waited outside heddle's control (I/O, a child process, code that is not rewritten), which heddle cannot end: the run was abandoned, its goroutines stopped in the middle (heddle test explores each test in a process of its own: the tests after it do not see the package state it left)", run, x.name(), res.CutAway)
+			} else if res.Unfinished {
 				x.t.Logf("heddle: run %d of %s was ended at the time budget before it finished: the goroutines it left were stopped in the middle (heddle test explores each test in a process of its own: the tests after it do not see the package state it left)", run, x.name())
 			}
 			break // the time budget is spent, this run with it
