@@ -128,6 +128,11 @@ func nilCheck(p unsafe.Pointer) {
 	_ = *(*byte)(p)
 }
 
+// DeadlockMessage is the message of a deadlock: the kind says the rest
+// (it was "all goroutines are blocked: deadlock", which a timing verdict
+// showed as "the failure: deadlock: all goroutines are blocked: deadlock").
+const DeadlockMessage = "all goroutines are blocked"
+
 // StepLimitMessage is the message of a step-bound bug of a run bounded to
 // limit steps, scheduled fairly from step fairAfter, of a test whose fair
 // run ended in fairSteps steps (negative: had not ended after -fairSteps;

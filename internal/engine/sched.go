@@ -1163,7 +1163,7 @@ func (e *Exec) endOfRun() {
 		return
 	}
 	if !e.mainDone {
-		e.res.Bug = &Bug{Kind: KindDeadlock, Message: "all goroutines are blocked: deadlock", Blocked: blocked, G: e.gs[0]}
+		e.res.Bug = &Bug{Kind: KindDeadlock, Message: DeadlockMessage, Blocked: blocked, G: e.gs[0]}
 		return
 	}
 	var forever, running []*G
