@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -251,9 +251,8 @@ func (x *explorer) freshRun(name string, r int) ([]event.Event, string, error) {
 // runSelf runs this test binary on the test, with configuration cfg and
 // its events written to a temporary file, which it returns. Past limit,
 // the process is asked to stop (SIGTERM: it ends its run and cleans up),
-// and killed if it did not within wait; a process it started in turn may
-// hold the output open: it is not waited for. timedOut says the limit was
-// reached.
+// and killed if it did not within wait (runChild). timedOut says the limit
+// was reached.
 func (x *explorer) runSelf(cfg Config, limit, wait time.Duration) (evs []event.Event, out []byte, runErr error, timedOut bool, err error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -274,13 +273,10 @@ func (x *explorer) runSelf(cfg Config, limit, wait time.Duration) (evs []event.E
 	if err != nil {
 		return nil, nil, nil, false, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, "-test.run="+x.runPatternOf(), "-test.v=true")
-	cmd.Env = append(os.Environ(), EnvConfig+"="+string(b))
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	cmd.WaitDelay = wait
-	out, runErr = cmd.CombinedOutput()
+	out, runErr, timedOut, err = runChild(exe, []string{"-test.run=" + x.runPatternOf(), "-test.v=true"}, append(os.Environ(), EnvConfig+"="+string(b)), limit, wait)
+	if err != nil {
+		return nil, nil, nil, false, err
+	}
 	data, err := os.ReadFile(ev.Name())
 	if err != nil {
 		return nil, nil, nil, false, err
@@ -291,5 +287,42 @@ func (x *explorer) runSelf(cfg Config, limit, wait time.Duration) (evs []event.E
 			evs = append(evs, e)
 		}
 	}
-	return evs, out, runErr, ctx.Err() != nil, nil
+	return evs, out, runErr, timedOut, nil
+}
+
+// runChild runs the program name with args and env, its output (stdout and
+// stderr) written to a temporary file, which it returns. Past limit, the
+// process is asked to stop (SIGTERM), and past limit+wait it is killed.
+//
+// It leaves no goroutine behind: a test of this process that dumps every
+// goroutine (goleak) runs after it. exec.CommandContext left its watchCtx
+// goroutine runnable when Wait returned, and CombinedOutput's copying
+// goroutine waits for a process the child started in turn; goleak's
+// retries, which sleep in virtual time, saw them and reported a leak.
+func runChild(name string, args, env []string, limit, wait time.Duration) (out []byte, runErr error, timedOut bool, err error) {
+	f, err := os.CreateTemp("", "heddle-self-*.out")
+	if err != nil {
+		return nil, nil, false, err
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	cmd := exec.Command(name, args...)
+	cmd.Env = env
+	cmd.Stdout, cmd.Stderr = f, f
+	if runErr = cmd.Start(); runErr != nil {
+		return nil, runErr, false, nil
+	}
+	var late atomic.Bool
+	term := time.AfterFunc(limit, func() {
+		late.Store(true)
+		cmd.Process.Signal(syscall.SIGTERM)
+	})
+	kill := time.AfterFunc(limit+wait, func() { cmd.Process.Kill() })
+	runErr = cmd.Wait()
+	term.Stop()
+	kill.Stop()
+	if out, err = os.ReadFile(f.Name()); err != nil {
+		return nil, nil, false, err
+	}
+	return out, runErr, late.Load(), nil
 }
