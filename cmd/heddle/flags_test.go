@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"heddle.dev/internal/build"
+	"heddle.dev/internal/explore"
 )
 
 func TestParseTestFlags(t *testing.T) {
@@ -110,6 +113,30 @@ func TestShellQuote(t *testing.T) {
 	} {
 		if got := shellQuote(in); got != want {
 			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// The default budget of 1000 runs is bounded in time
+// (explore.DefaultRunsCap); a budget the user gives, in runs or time, or
+// -budget-total, is not.
+func TestDefaultBudgetBounded(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want time.Duration
+	}{
+		{nil, explore.DefaultRunsCap},
+		{[]string{"-budget", "1000"}, 0},
+		{[]string{"-budget", "10s"}, 0},
+		{[]string{"-budget-total", "1m"}, 0},
+	} {
+		f, _, err := parseTestFlags(c.args, io.Discard)
+		if err != nil {
+			t.Fatalf("%q: %v", c.args, err)
+		}
+		cfg := exploreConfig(f, t.TempDir(), &build.Program{}, &build.Package{})
+		if cfg.RunsCap != c.want {
+			t.Errorf("%q: RunsCap %v, want %v", c.args, cfg.RunsCap, c.want)
 		}
 	}
 }

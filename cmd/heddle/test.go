@@ -65,7 +65,7 @@ Flags:
 	                 random, pct, pos, dfs, ipb, idb, sdpor, odpor, lazy,
 	                 hbrcache, lazycache, hapset
 	                 (see docs/strategies.md)
-	-budget n|dur    runs per test (1000, the default) or wall time per test (10s)
+	-budget n|dur    runs per test (1000, the default, within 2m per test) or wall time per test (10s)
 	-budget-total d  explore for about d in all (10m): spread over the tests, each
 	                 within -budget; time a test does not use goes to the next
 	-seed n          seed of the randomized strategies (default 1)
@@ -146,7 +146,8 @@ type testFlags struct {
 	json       bool
 	x          bool
 	timeoutSet bool
-	parallel   int // -parallel: worker processes (parallel.go)
+	budgetSet  bool // -budget given: no default bound in time (explore.DefaultRunsCap)
+	parallel   int  // -parallel: worker processes (parallel.go)
 }
 
 func parseTestFlags(args []string, stderr io.Writer) (*testFlags, []string, error) {
@@ -236,6 +237,7 @@ func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*tes
 		return nil, nil, fmt.Errorf("heddle: %v", err)
 	}
 	f.timeoutSet = isSet(fs, "timeout")
+	f.budgetSet = isSet(fs, "budget")
 	if !f.timeoutSet && (f.budget.Time > 0 || f.total > 0) {
 		f.timeout = 0 // each test stops at its time budget; their number is unknown here
 	}
@@ -374,6 +376,9 @@ func exploreConfig(f *testFlags, outDir string, prog *build.Program, pkg *build.
 	if f.total > 0 {
 		// heddle run's one test; heddle test gives each package its share.
 		cfg.PackageTime, cfg.Tests = f.total, 1
+	} else if !f.budgetSet {
+		// The default 1000 runs, within a bound in time.
+		cfg.RunsCap = explore.DefaultRunsCap
 	}
 	cfg.Seed = f.seed
 	cfg.Run, cfg.Skip = explore.SubtestPatterns(f.run, f.skip)
@@ -511,7 +516,7 @@ func firstLine(s string) string {
 // summary is the tail of an ok line: the tests explored, the runs made and
 // the budget.
 func summary(res *runResult, f *testFlags, main bool) string {
-	tests, groups, runs, exhausted, stopped := 0, 0, 0, 0, 0
+	tests, groups, runs, exhausted, stopped, capped := 0, 0, 0, 0, 0, 0
 	strategy := f.strategy
 	proven := map[string]bool{}
 	for _, e := range res.Events {
@@ -527,6 +532,9 @@ func summary(res *runResult, f *testFlags, main bool) string {
 			}
 			if e.Interrupted {
 				stopped++
+			}
+			if e.Capped {
+				capped++
 			}
 			if e.Proven != "" {
 				proven[e.Proven] = true
@@ -554,6 +562,9 @@ func summary(res *runResult, f *testFlags, main bool) string {
 	s := fmt.Sprintf(" [%s, budget %s%s/test%s: %d %s%s, %d runs", strategy, f.budget.Text, unit, within, tests, plural(tests, "test"), groupsText(groups), runs)
 	if stopped > 0 {
 		s += ", interrupted"
+	}
+	if capped > 0 {
+		s += fmt.Sprintf(", %d %s stopped at the default bound of %v per test (-budget %s makes every run)", capped, plural(capped, "test"), explore.DefaultRunsCap, f.budget.Text)
 	}
 	if n := countTiming(res.Events); n > 0 {
 		s += fmt.Sprintf(", %d timing-dependent %s (not bugs; -strict-timing fails them)", n, plural(n, "test"))

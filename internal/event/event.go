@@ -68,6 +68,9 @@ type Event struct {
 	Exhausted bool    `json:",omitempty"` // the strategy covered its whole space
 	// Interrupted: the exploration stopped early on SIGINT or SIGTERM.
 	Interrupted bool `json:",omitempty"`
+	// Capped: the default budget's time bound (explore.DefaultRunsCap)
+	// ended the exploration before its runs were made.
+	Capped bool `json:",omitempty"`
 	// FreshRuns counts the runs made in new processes, one per run: the
 	// test fails on any run after its first in one process.
 	FreshRuns int `json:",omitempty"`

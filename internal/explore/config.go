@@ -11,6 +11,12 @@ import (
 	"heddle.dev/internal/strategy"
 )
 
+// DefaultRunsCap is the wall time a test may take under the default
+// budget of 1000 runs (Config.RunsCap): sony/gobreaker's
+// TestCircuitBreakerInParallel (730,000 scheduling steps a run, about
+// 2.5 s of processor time) took about 15 minutes for its 1000 runs.
+const DefaultRunsCap = 2 * time.Minute
+
 // EnvConfig names the environment variable through which `heddle test` and
 // `heddle replay` configure a test binary: it holds a Config as JSON.
 const EnvConfig = "HEDDLE_CONFIG"
@@ -118,6 +124,10 @@ type Config struct {
 	// run twice in one process (explorer.freshRuns): it is not checked
 	// for determinism by a second execution here.
 	OneRun bool `json:",omitempty"`
+	// RunsCap bounds in wall time a budget of runs that the user did not
+	// choose (heddle test's default, 1000 runs): a test whose run takes
+	// seconds stops there, and says so (Summary.Capped). 0: none.
+	RunsCap time.Duration `json:",omitempty"`
 
 	Events string // file to append JSON events to ("" for none)
 

@@ -85,6 +85,9 @@ type explorer struct {
 	runs  int
 	// freshMade counts the runs made in new processes (freshruns.go).
 	freshMade int
+	// runsCapped: the default budget of runs is bounded in time
+	// (Config.RunsCap); capHit: that bound ended the exploration.
+	runsCapped, capHit bool
 	// boundRuns counts the runs the step or time bound ended
 	// (Event.BoundRuns).
 	boundRuns int
@@ -186,6 +189,12 @@ func (x *explorer) run() {
 		}
 	}()
 	x.cfg.Time = shareTime(x.cfg)
+	if c := x.cfg; c.RunsCap > 0 && c.Runs > 0 && c.Time == 0 && c.Unit == nil && c.Replay == "" && c.Deadline.IsZero() && !c.OneRun && c.FirstRun <= 0 {
+		// The default budget of runs, bounded in time (DefaultRunsCap):
+		// it is kept as a time budget is.
+		x.cfg.Time = c.RunsCap
+		x.runsCapped = true
+	}
 	cfg := x.cfg
 	var choices []string
 	var sched *schedule.Schedule
@@ -271,6 +280,7 @@ func (x *explorer) run() {
 		keeper, _ := strat.(strategy.UnitKeeper)
 		free := sliced && (run == first || keeper != nil && keeper.KeepUnit())
 		if cfg.Time > 0 && time.Since(start) > cfg.Time && !free {
+			x.capHit = x.runsCapped
 			break
 		}
 		if cfg.Unit != nil && run > first && !free && yield.asked() {
@@ -388,6 +398,7 @@ func (x *explorer) run() {
 			} else if res.Unfinished {
 				x.t.Logf("heddle: run %d of %s was ended at the time budget before it finished: the goroutines it left were stopped in the middle (heddle test explores each test in a process of its own: the tests after it do not see the package state it left)", run, x.name())
 			}
+			x.capHit = x.runsCapped
 			break // the time budget is spent, this run with it
 		}
 		if name == "replay" && cfg.ReportRun {
@@ -547,7 +558,10 @@ func (x *explorer) run() {
 	if x.interrupted {
 		x.t.Logf("heddle: interrupted after %d runs (%v)", made, elapsed.Round(time.Millisecond))
 	}
-	sum := event.Event{Action: event.Summary, Runs: made, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven, Races: races, Interrupted: x.interrupted, Parallel: x.topParallel, Group: cfg.Group, FreshRuns: x.freshMade, Trace: x.firstTrace, BoundRuns: x.boundRuns}
+	if x.capHit && x.bugs == 0 && !x.interrupted {
+		x.t.Logf("heddle: %s: stopped after %d of %d runs at the default budget's bound of %v per test (a run took about %v): -budget %d makes every run, -budget 10m explores for 10 minutes", x.name(), made, cfg.Runs, cfg.RunsCap, (elapsed / time.Duration(max(made, 1))).Round(time.Millisecond), cfg.Runs)
+	}
+	sum := event.Event{Action: event.Summary, Capped: x.capHit && x.bugs == 0 && !x.interrupted, Runs: made, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven, Races: races, Interrupted: x.interrupted, Parallel: x.topParallel, Group: cfg.Group, FreshRuns: x.freshMade, Trace: x.firstTrace, BoundRuns: x.boundRuns}
 	if cr, ok := strat.(strategy.ClassReporter); ok {
 		sum.Classes, sum.LazyClasses = cr.Classes()
 		x.t.Logf("heddle: %d happens-before classes, %d lazy happens-before classes", sum.Classes, sum.LazyClasses)
