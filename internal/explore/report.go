@@ -390,13 +390,30 @@ func timingMessage(d time.Duration, bug *engine.Bug) string {
 }
 
 // timingHeader introduces the early firings a timing verdict shows.
+// A late wake is no timer: the list was headed "the timers that fired
+// early" above "a late wake: the clock moved on, with no timer firing".
 func timingHeader(shown []earlyFiring) string {
+	timers, own := "the test's own timers that fired early", true
+	late, timer := false, false
 	for _, f := range shown {
-		if !f.test {
-			return "the timers that fired early"
+		switch {
+		case f.late:
+			late = true
+		default:
+			timer = true
+			own = own && f.test
 		}
 	}
-	return "the test's own timers that fired early"
+	if !own {
+		timers = "the timers that fired early"
+	}
+	switch {
+	case late && !timer:
+		return "the late wakes"
+	case late:
+		return timers + ", and the late wakes"
+	}
+	return timers
 }
 
 // overMemory fails the test whose run grew the heap past -max-memory, and

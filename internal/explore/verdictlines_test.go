@@ -38,6 +38,18 @@ func TestVerdictLinesGolden(t *testing.T) {
 			t.Errorf("the failure line of a %s repeats its kind: %q", bug.Kind, failure)
 		}
 	}
+	for _, c := range []struct {
+		what  string
+		shown []earlyFiring
+	}{
+		{"the test's own timers", []earlyFiring{{test: true}}},
+		{"a timer of the code", []earlyFiring{{test: true}, {}}},
+		{"the test's own timer and a late wake", []earlyFiring{{test: true}, {late: true}}},
+		{"a timer of the code and a late wake", []earlyFiring{{late: true}, {}}},
+		{"late wakes only", []earlyFiring{{late: true}, {late: true}}},
+	} {
+		b.WriteString("timing verdict, " + c.what + ":\n" + timingHeader(c.shown) + ":\n\n")
+	}
 	golden := filepath.Join("testdata", "verdictlines.golden")
 	if *updateGolden {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
