@@ -35,6 +35,10 @@ import (
 // set is rebuilt. Goroutines whose operation depends on objects register
 // as watchers of those objects, once per operation.
 //
+// The plain waiters of a sync.Mutex are not watchers but one group of the
+// mutex, whose choices a step on the mutex changes all at once
+// (lockgroup.go).
+//
 // This only skips work; the choices are the same as without it (in the
 // same order). TestDormancyChangesNoChoice (internal/strategy) runs the
 // differential corpus with the set kept from the first goroutine on, and
