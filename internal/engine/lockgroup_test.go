@@ -77,6 +77,47 @@ func groupProgram(n int) func() {
 	}
 }
 
+// relockProgram has a goroutine lock a mutex twice (it blocks on itself)
+// while waiters that reached the mutex free wait beside it: the pass after
+// its first Lock lists it and the group's members as blocked, in creation
+// order, then the clock advances (they join the queue in that order) and
+// another goroutine unlocks the mutex for it, rounds times.
+func relockProgram(n int) func() {
+	return func() {
+		e := Current()
+		var mu sync.Mutex
+		m := unsafe.Pointer(&mu)
+		var wg sync.WaitGroup
+		w := unsafe.Pointer(&wg)
+		e.WaitGroupAdd(w, 2*n+2)
+		worker := func() {
+			for r := 0; r < 2; r++ {
+				e.MutexLock(m)
+				e.MutexUnlock(m)
+			}
+			e.WaitGroupAdd(w, -1)
+		}
+		for i := 0; i < n; i++ {
+			e.Go(worker)
+		}
+		e.Go(func() {
+			e.MutexLock(m)
+			e.MutexLock(m) // unlocked by the goroutine below
+			e.MutexUnlock(m)
+			e.WaitGroupAdd(w, -1)
+		})
+		for i := 0; i < n; i++ {
+			e.Go(worker)
+		}
+		e.Go(func() {
+			e.Sleep(3 * time.Millisecond)
+			e.MutexUnlock(m)
+			e.WaitGroupAdd(w, -1)
+		})
+		e.WaitGroupWait(w)
+	}
+}
+
 // scheduleHash is randomish that hashes, at every point, the choices (their
 // keys and spin classes) and the one taken.
 type scheduleHash struct {
@@ -115,6 +156,20 @@ func TestLockGroupsSameSchedules(t *testing.T) {
 
 func sameSchedules(t *testing.T) {
 	flips := 0
+	for _, prog := range []struct {
+		name string
+		f    func(int) func()
+	}{{"group", groupProgram}, {"relock", relockProgram}} {
+		flips += sameSchedulesOf(t, prog.name, prog.f)
+	}
+	if flips == 0 {
+		t.Fatal("no group flipped: the test does not exercise groups")
+	}
+	t.Logf("%d group flips", flips)
+}
+
+func sameSchedulesOf(t *testing.T, name string, program func(int) func()) int {
+	flips := 0
 	for _, n := range []int{12, 60} {
 		for seed := uint64(1); seed <= 16; seed++ {
 			var hashes [2]uint64
@@ -124,13 +179,13 @@ func sameSchedules(t *testing.T) {
 				var e0 *Exec
 				res := Run(Config{DormantFrom: from}, s, func() {
 					e0 = Current()
-					groupProgram(n)()
+					program(n)()
 				})
 				if res.Internal != "" {
-					t.Fatalf("n %d, seed %d, DormantFrom %d: internal error: %s", n, seed, from, res.Internal)
+					t.Fatalf("%s, n %d, seed %d, DormantFrom %d: internal error: %s", name, n, seed, from, res.Internal)
 				}
 				if res.Bug != nil {
-					t.Fatalf("n %d, seed %d, DormantFrom %d: unexpected bug: %s", n, seed, from, res.Bug.Message)
+					t.Fatalf("%s, n %d, seed %d, DormantFrom %d: unexpected bug: %s", name, n, seed, from, res.Bug.Message)
 				}
 				hashes[k], steps[k] = s.h, res.Steps
 				if from == 0 {
@@ -140,13 +195,10 @@ func sameSchedules(t *testing.T) {
 				}
 			}
 			if hashes[0] != hashes[1] || steps[0] != steps[1] {
-				t.Errorf("n %d, seed %d: grouped run differs: %d steps, hash %x; rebuilt at every step: %d steps, hash %x",
-					n, seed, steps[0], hashes[0], steps[1], hashes[1])
+				t.Errorf("%s, n %d, seed %d: grouped run differs: %d steps, hash %x; rebuilt at every step: %d steps, hash %x",
+					name, n, seed, steps[0], hashes[0], steps[1], hashes[1])
 			}
 		}
 	}
-	if flips == 0 {
-		t.Fatal("no group flipped: the test does not exercise groups")
-	}
-	t.Logf("%d group flips", flips)
+	return flips
 }
