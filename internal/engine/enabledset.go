@@ -35,6 +35,10 @@ import (
 // set is rebuilt. Goroutines whose operation depends on objects register
 // as watchers of those objects, once per operation.
 //
+// The plain waiters of a sync.Mutex are not watchers but one group of the
+// mutex, whose choices a step on the mutex changes all at once
+// (lockgroup.go).
+//
 // This only skips work; the choices are the same as without it (in the
 // same order). TestDormancyChangesNoChoice (internal/strategy) runs the
 // differential corpus with the set kept from the first goroutine on, and
@@ -96,6 +100,9 @@ func (e *Exec) noteStep(g *G, op *Op, arrive bool) {
 		return
 	}
 	e.markDirty(g)
+	if g.grpSeq != 0 {
+		e.leaveGroup(g)
+	}
 	if !targetedKind(op.Kind) {
 		e.rebuildAll = true
 		return
@@ -228,7 +235,13 @@ func (e *Exec) touch(p unsafe.Pointer) { e.touchDirs(p, watchAll) }
 //go:norace
 func (e *Exec) touchDirs(p unsafe.Pointer, want uint8) {
 	o := e.objs.get(p)
-	if o == nil || len(o.watchers) == 0 {
+	if o == nil {
+		return
+	}
+	if o.grp != nil {
+		e.touchGroup(o)
+	}
+	if len(o.watchers) == 0 {
 		return
 	}
 	if o.touched == e.gen {
@@ -281,7 +294,7 @@ func (e *Exec) watchOp(g *G) {
 	if g.regSeq != g.opSeq {
 		g.regSeq = g.opSeq
 		g.foreign = false
-		if op.Obj != nil {
+		if op.Obj != nil && !(e.grouping() && groupable(g) && e.join(op.Obj, g)) {
 			e.register(op.Obj, g)
 		}
 		for _, c := range op.Cases {
@@ -345,6 +358,7 @@ type enabledWork struct {
 	visited  int // goroutines whose choices were computed, in every pass
 	merges   int // passes of merge
 	probes   int // choices merge looked at to find the dirty goroutines'
+	flips    int // Mutex waiter groups whose choices a pass spliced in or out (lockgroup.go)
 
 	checkBuf []Choice // checkEnabled's full pass
 }
@@ -355,6 +369,7 @@ type enabledWork struct {
 func (e *Exec) rebuild() {
 	e.es.rebuilds++
 	e.starveFull = true // starvation looks at every choice
+	e.syncGroups()
 	e.gch = e.gch[:0]
 	e.volatile = e.volatile[:0]
 	for _, g := range e.dirty {
@@ -417,6 +432,10 @@ func (e *Exec) update() {
 		e.volatile[i] = nil
 	}
 	e.volatile = e.volatile[:0]
+	if len(e.flipped) > 0 {
+		e.flipGroups()
+	}
+	mark := len(e.lockers)
 	e.noteStarveDirty()
 	e.es.visited += len(e.dirty)
 	if len(e.dirty) > 16 {
@@ -432,6 +451,9 @@ func (e *Exec) update() {
 			e.refresh(g)
 		}
 		e.clearDirty()
+	}
+	if len(e.toList) > 0 {
+		e.listMerge(mark)
 	}
 	if checkSet.Load() {
 		e.checkEnabled()

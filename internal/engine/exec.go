@@ -102,6 +102,7 @@ type G struct {
 	nch       int    // g's choices in Exec.gch (enabledset.go)
 	opSeq     uint64 // announcement order, for FIFO among waiters
 	regSeq    uint64 // the opSeq for which g is in its objects' watcher lists
+	grpSeq    uint64 // the opSeq for which g is in its Mutex's waiter group (lockgroup.go), or 0
 	spins     int    // consecutive operations without progress; see Spins
 	selStreak int    // how many times in a row (see selectFairness)
 	lastStep  int    // the last step g took, for the fair scheduler
@@ -431,15 +432,19 @@ type Exec struct {
 	// counts only the time timers and sleeps made pass, since a busy loop
 	// whose polls move the clock ever faster is not a goroutine waiting.
 	polled, mainPolled time.Duration
-	atMainReturn       []func() // AtMainReturn
-	postFair           int      // step at which the fair phase after the test began (0: not yet)
-	spinEnd            bool     // the run ends after the test because every goroutine left only polls (onlyPolls)
-	incr               bool     // the enabled set is kept from step to step (enabledset.go)
-	rebuildAll         bool     // the last step may have changed any goroutine's choices
-	arrivedLast        bool     // the last step was a goroutine's arrival (sched.go)
-	dirty              []*G     // goroutines whose choices the last step may have changed
-	dirtyBits          []uint64 // merge's set of the dirty goroutines, by creation index
-	volatile           []*G     // goroutines waiting on foreign channels
+	atMainReturn       []func()  // AtMainReturn
+	postFair           int       // step at which the fair phase after the test began (0: not yet)
+	spinEnd            bool      // the run ends after the test because every goroutine left only polls (onlyPolls)
+	incr               bool      // the enabled set is kept from step to step (enabledset.go)
+	rebuildAll         bool      // the last step may have changed any goroutine's choices
+	arrivedLast        bool      // the last step was a goroutine's arrival (sched.go)
+	dirty              []*G      // goroutines whose choices the last step may have changed
+	dirtyBits          []uint64  // merge's set of the dirty goroutines, by creation index
+	volatile           []*G      // goroutines waiting on foreign channels
+	flipped            []*object // objects whose Mutex waiter group was touched since the last pass (lockgroup.go)
+	groups             []*object // objects with a Mutex waiter group
+	toList             []*G      // members a flip found blocked, to list (listMerge)
+	listBuf            []*G
 	aborting           bool
 	bubbleWaits        int // goroutines parked at OpBubbleWait or OpBubbleEnd (bubble.go)
 	bubbleWaiters      []*G

@@ -43,6 +43,9 @@ func (s *lastNotLock) Choose(p *Point) int {
 // TestLRUConcurrency (a thousand goroutines on one mutex) spent a fifth
 // of a run looking the mutex up for each waiter.
 func TestLockWaitersLookedAtOnce(t *testing.T) {
+	// A full pass at every step (HEDDLE_CHECKSET) looks at the lock for
+	// each waiter.
+	defer CheckEnabledSet(CheckEnabledSet(false))
 	for _, kind := range []string{"mutex", "rwmutex"} {
 		for _, n := range []int{40, 200} {
 			var mu sync.Mutex
@@ -118,14 +121,15 @@ func (s *bitsCheck) Choose(p *Point) int {
 	return s.lastNotLock.Choose(p)
 }
 
-// TestDirtyBitsClearAfterPass runs goroutines waiting on a mutex (every
-// Lock and Unlock makes all of them dirty: merge) and goroutines that
+// TestDirtyBitsClearAfterPass runs goroutines waiting on an RWMutex as
+// writers (every Lock and Unlock makes all of them dirty: merge; a Mutex's
+// waiters are a group, lockgroup.go) and goroutines that
 // each take a mutex of their own, some stop a timer (the set rebuilt), and
 // call WaitGroup.Done (a few dirty at a step: one by one), and checks that every pass leaves merge's bitset
 // empty.
 func TestDirtyBitsClearAfterPass(t *testing.T) {
 	const n = 60
-	var mu sync.Mutex
+	var mu sync.RWMutex
 	own := make([]sync.Mutex, n)
 	p := unsafe.Pointer(&mu)
 	s := &bitsCheck{}
@@ -133,11 +137,11 @@ func TestDirtyBitsClearAfterPass(t *testing.T) {
 		e := Current()
 		var wg sync.WaitGroup
 		wg.Add(2 * n)
-		e.MutexLock(p)
+		e.RWLock(p)
 		for i := 0; i < n; i++ {
 			e.Go(func() {
-				e.MutexLock(p)
-				e.MutexUnlock(p)
+				e.RWLock(p)
+				e.RWUnlock(p)
 				e.WaitGroupAdd(unsafe.Pointer(&wg), -1)
 			})
 			e.Go(func() {
@@ -152,7 +156,7 @@ func TestDirtyBitsClearAfterPass(t *testing.T) {
 				e.WaitGroupAdd(unsafe.Pointer(&wg), -1)
 			})
 		}
-		e.MutexUnlock(p)
+		e.RWUnlock(p)
 		e.WaitGroupWait(unsafe.Pointer(&wg))
 	})
 	if res.Bug != nil {

@@ -139,7 +139,8 @@ func (f *preferFirst) Choose(p *Point) int {
 }
 
 // TestMergeSkipsCleanChoices checks that a pass of the enabled set with
-// many dirty goroutines (the waiters of a mutex, at each Lock and Unlock)
+// many dirty goroutines (the writers waiting on an RWMutex, at each Lock
+// and Unlock; a Mutex's waiters are a group, lockgroup.go)
 // does not look at every choice between them: hundreds of goroutines not
 // started lie between the mutex's holder and its waiters. merge scanned
 // them one by one, at every Lock and Unlock.
@@ -154,25 +155,25 @@ func TestMergeSkipsCleanChoices(t *testing.T) {
 		for range idle {
 			e.Go(func() {})
 		}
-		var mu sync.Mutex
+		var mu sync.RWMutex
 		var wg sync.WaitGroup
-		e.MutexLock(unsafe.Pointer(&mu))
+		e.RWLock(unsafe.Pointer(&mu))
 		e.WaitGroupAdd(unsafe.Pointer(&wg), waiters)
 		for range waiters {
 			e.Go(func() {
-				e.MutexLock(unsafe.Pointer(&mu))
-				e.MutexUnlock(unsafe.Pointer(&mu))
+				e.RWLock(unsafe.Pointer(&mu))
+				e.RWUnlock(unsafe.Pointer(&mu))
 				e.WaitGroupAdd(unsafe.Pointer(&wg), -1)
 			})
 		}
 		e.Sleep(time.Millisecond) // the waiters block
 		p0, m0 := e.es.probes, e.es.merges
 		for range iters {
-			e.MutexUnlock(unsafe.Pointer(&mu))
-			e.MutexLock(unsafe.Pointer(&mu))
+			e.RWUnlock(unsafe.Pointer(&mu))
+			e.RWLock(unsafe.Pointer(&mu))
 		}
 		probes, merges = e.es.probes-p0, e.es.merges-m0
-		e.MutexUnlock(unsafe.Pointer(&mu))
+		e.RWUnlock(unsafe.Pointer(&mu))
 		e.WaitGroupWait(unsafe.Pointer(&wg))
 	})
 	if res.Internal != "" {

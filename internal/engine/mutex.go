@@ -515,6 +515,8 @@ func (e *Exec) idleAdvance() {
 		e.markClock(g) // since: starvation mode reads the clock
 		g.sq = queued{obj: p, seq: g.opSeq, batch: batch, since: e.now, listed: g.sq.listed}
 		q.queue = append(q.queue, g)
+		// Its mutex's plain waiters now depend on the queue (lockgroup.go).
+		e.dissolve(p)
 	}
 	clear(e.lockers[len(kept):])
 	e.lockers = kept

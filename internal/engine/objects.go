@@ -24,7 +24,10 @@ type object struct {
 	// watchers are the goroutines whose choices depend on this object
 	// (enabledset.go).
 	watchers []watch
-	touched  uint64 // Exec.gen of the last touch
+	// grp is the plain waiters of a Mutex, kept apart from its watchers
+	// (lockgroup.go).
+	grp     *lockGroup
+	touched uint64 // Exec.gen of the last touch
 	// touchedDirs are the watchers touched at Exec.gen touched (a
 	// channel arrival touches those of one direction: enabledset.go).
 	touchedDirs uint8
