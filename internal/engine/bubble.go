@@ -602,7 +602,7 @@ func (e *Exec) durablyBlocked(g *G) bool {
 	op := &g.op
 	switch op.Kind {
 	case OpSend, OpRecv, OpSelect:
-		if op.Dflt || g.committed >= 0 || (!g.arrived && e.mustArrive(op)) {
+		if op.Dflt || g.committed >= 0 || g.woken > 0 || (!g.arrived && e.mustArrive(op)) {
 			return false
 		}
 		for _, c := range op.Cases {

@@ -426,7 +426,9 @@ func (e *Exec) cancel(c *ctx, err, cause error) {
 	c.err = err
 	c.cause = cause
 	e.objs.obtain(unsafe.Pointer(c)).writes++ // for readCtx's spin detection
-	e.chanOf(chanAddr(c.done)).closed = true
+	cs := e.chanOf(chanAddr(c.done))
+	cs.closed = true
+	e.wakeClosed(cs) // a select waiting on Done is done (chan.go)
 	close(c.done)
 	if e.incr && !e.aborting {
 		// The goroutines waiting on Done may run now (OpCancel is a
@@ -552,7 +554,9 @@ func (w *foreignAfterFunc) stop() bool {
 		return false
 	}
 	w.stopped = true
-	w.e.chanOf(chanAddr(w.stopCh)).closed = true
+	cs := w.e.chanOf(chanAddr(w.stopCh))
+	cs.closed = true
+	w.e.wakeClosed(cs)
 	close(w.stopCh)
 	return true
 }

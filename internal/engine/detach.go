@@ -274,6 +274,7 @@ func (e *Exec) detach(g *G) {
 	g.op = Op{Kind: OpNative}
 	g.state = gParked
 	g.committed = -1
+	g.woken = 0
 	g.arrived = false
 	e.seq++
 	g.opSeq = e.seq

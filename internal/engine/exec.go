@@ -137,6 +137,7 @@ type G struct {
 
 	sel        int            // the case the scheduler chose for the pending select
 	committed  int            // a probe already performed this case (-1: none)
+	woken      int            // 1 + the case a close of its channel committed the arrived operation to (0: none; chan.go, wakeClosed)
 	matched    bool           // a partner chose this goroutine to complete a rendezvous
 	arrived    bool           // the pending channel operation arrived: g waits on its channels (chan.go)
 	signalled  bool           // OpCondBlocked: woken by Signal or Broadcast
@@ -1124,6 +1125,7 @@ func (e *Exec) yield(op Op) {
 	g.op.Kind, g.op.Obj, g.op.Cases, g.op.Dflt, g.op.Timer, g.op.PC = op.Kind, op.Obj, op.Cases, op.Dflt, op.Timer, op.PC
 	g.state = gParked
 	g.committed = -1
+	g.woken = 0
 	g.arrived = false
 	e.seq++
 	g.opSeq = e.seq

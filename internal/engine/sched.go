@@ -440,6 +440,10 @@ func (e *Exec) addChoices(buf []Choice, g *G) []Choice {
 		if g.committed >= 0 {
 			return addChoice(buf, g, g.committed, sel, false)
 		}
+		if g.woken > 0 {
+			// A close woke it: it completes with the closed case (wakeClosed).
+			return addChoice(buf, g, g.woken-1, sel, false)
+		}
 		n := len(buf)
 		for i, c := range op.Cases {
 			if e.caseReady(g, c) {
@@ -1129,7 +1133,7 @@ func (e *Exec) postMain() int {
 func (e *Exec) canRun(g *G) bool {
 	switch g.op.Kind {
 	case OpSend, OpRecv, OpSelect:
-		if g.committed >= 0 || g.op.Dflt {
+		if g.committed >= 0 || g.woken > 0 || g.op.Dflt {
 			return true
 		}
 		for _, c := range g.op.Cases {

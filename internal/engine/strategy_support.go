@@ -9,7 +9,7 @@ package engine
 //
 //go:norace
 func (e *Exec) ChoicePartner(c Choice) (*G, int) {
-	if c.G == nil || c.Case < 0 || c.G.committed >= 0 {
+	if c.G == nil || c.Case < 0 || c.G.committed >= 0 || c.G.woken > 0 {
 		return nil, -1
 	}
 	op := &c.G.op

@@ -25,6 +25,8 @@ type Step struct {
 	// operation's own slice, not a copy): every channel a select could
 	// take or waited on, and their capacities, which its dependence with
 	// other steps depends on, not only the channel of the case taken.
+	// For a close, the cases on other channels of the goroutines it
+	// woke (Exec.CloseWakes).
 	Cases []ChanCase
 	Dflt  bool // a select with a default case
 	// Arrived is set on the completion of a channel operation whose
@@ -79,6 +81,10 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 			s.Cases, obj = op.Cases, nil
 		case OpRacyCommit:
 			s.Group = uintptr(RacyCommitGroup(obj))
+		case OpClose:
+			// The other cases of the goroutines the close wakes
+			// (CloseWakes): not the operation's own cases.
+			s.Cases = e.CloseWakes(obj)
 		}
 		if op.Kind == OpSelect {
 			s.Case = g.sel

@@ -81,8 +81,11 @@ type explorer struct {
 	ev    *event.Writer
 	evf   *os.File
 	seen  map[string]bool // dedup keys of bugs reported
-	bugs  int
-	runs  int
+	// gaveUp is set when the test was found nondeterministic by itself
+	// (nondeterministic): it is not explored further.
+	gaveUp bool
+	bugs   int
+	runs   int
 	// freshMade counts the runs made in new processes (freshruns.go).
 	freshMade int
 	// runsCapped: the default budget of runs is bounded in time
@@ -474,6 +477,13 @@ func (x *explorer) run() {
 			break
 		}
 		if !x.report(run, res, rs, bug) {
+			if x.gaveUp {
+				// The bug did not replay, and the test was found
+				// nondeterministic by itself: exploring it further would
+				// report failures after saying it is not explored
+				// (go-limiter's TestNewMiddleware).
+				break
+			}
 			continue
 		}
 		if bug.Kind == engine.KindBlocked {
@@ -885,6 +895,7 @@ func (x *explorer) nondeterministic(run int, res *engine.Result, bug *engine.Bug
 		"  package state at the start of the test.\n"+
 		"  (-strict-nondeterminism makes this fail the test.)\n",
 		x.name(), run, why)
+	x.gaveUp = true
 	x.emit(event.Event{Action: event.Nondeterministic, Kind: engine.KindNondeterminism, Message: bug.Message, Run: run, Steps: res.Steps, Report: text})
 	x.t.Log("\n" + text)
 }

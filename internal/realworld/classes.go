@@ -181,6 +181,25 @@ var classes = map[string]Class{
 
 	// github.com/asaskevich/EventBus
 	"github.com/asaskevich/EventBus.TestSubscribeAsync leak": {TestBug, "the test's goroutine ranges over the results channel, which nothing closes: it waits forever after the test returns (the test's own comment notes a race on numResults)"},
+
+	// github.com/thejerf/suture/v4
+	"github.com/thejerf/suture/v4.TestFailures panic":           {TestBug, "the test sends service2 the Fail command and only then appends the supervisor's next time to the NowFeeder: if the supervisor handles the failure first, getNow finds no value and panics (\"Ran out of values for NowFeeder\"); no timer involved, and it happened natively once in a 3000-run loop of the suite's failing tests"},
+	"github.com/thejerf/suture/v4.TestRemovingHungService leak": {TestBug, "the test serves the supervisor with context.Background() and never stops it: its Serve loop waits in its select forever"},
+	"github.com/thejerf/suture/v4.TestRemoveService leak":       {TestBug, "the test serves the supervisor with context.Background() and never stops it: its Serve loop waits in its select forever"},
+	"github.com/thejerf/suture/v4.TestServiceReport leak":       {TestBug, "the service is told to Hang and never released: it waits on its release channel forever, and the supervisor's stop goroutine waits for it"},
+	"github.com/thejerf/suture/v4.TestIssue11 leak":             {TestBug, "ServeBackground(context.Background()) with nothing that stops it: the supervisor, its sub-supervisor and the service wait forever"},
+	"github.com/thejerf/suture/v4.TestRemoveAndWait leak":       {TestBug, "the second service is told to Hang and never released: it waits on its release channel forever, and the goroutine waiting for it to stop too"},
+
+	// github.com/cskr/pubsub
+	"github.com/cskr/pubsub.TestTryPub fail": {TestBug, "TryPub returns once the hub goroutine has taken the command, not processed it: the test's <-ch can empty the one-slot channel before the hub processes the second TryPub, which then finds room and delivers \"there\" (the test expects it dropped); no timer involved (0 of 20,000 native runs: the hub nearly always runs first)"},
+
+	// github.com/sethvargo/go-limiter: internal/fasttime reads the clock
+	// with `//go:linkname now time.now`, a declaration without a body the
+	// rewriter leaves alone: the store's times are real while the test's
+	// time.Now and time.Sleep are heddle's virtual ones.
+	"github.com/sethvargo/go-limiter/memorystore.TestStore_Take fail":     {HeddleFault, "the test's time.Sleep(interval) is virtual, the store's refill reads the real clock through fasttime's go:linkname to time.now, which heddle does not rewrite: the bucket has not refilled"},
+	"github.com/sethvargo/go-limiter/memorystore.TestStore_Exercise fail": {HeddleFault, "the reset times the store computes from the real clock (fasttime's go:linkname to time.now, not rewritten) are compared with the virtual time.Now: seconds apart"},
+	"github.com/sethvargo/go-limiter/httplimit.TestNewMiddleware fail":    {HeddleFault, "the reset header comes from the store's real clock (fasttime's go:linkname to time.now, not rewritten), time.Until(reset) from the virtual one: \"expected 1999997000 to be less than 1000000000\""},
 }
 
 // Classify looks up the judgement on a report.

@@ -52,4 +52,8 @@ var Modules = []Module{
 	{Path: "github.com/bluele/gcache", Version: "v0.0.2", Why: "LRU, LFU, ARC and simple caches under a RWMutex, expiry against the clock, loaders behind a singleflight group"},
 	{Path: "go.uber.org/goleak", Version: "v1.3.0", Why: "a goroutine leak checker: parses runtime.Stack of every goroutine, retries while goroutines finish, ignores the testing package's; testify"},
 	{Path: "github.com/dustin/go-broadcast", Version: "v0.0.0-20171205050544-f664265f5a66", Why: "a broadcaster goroutine fanning messages out to a map of subscriber channels, a mux of broadcasters"},
+	{Path: "github.com/thejerf/suture/v4", Version: "v4.0.6", Why: "Erlang-style supervisor trees: a supervisor goroutine restarting services over control channels, contexts, failure backoff on timers"},
+	{Path: "github.com/cskr/pubsub", Version: "v1.0.2", Why: "a pub/sub hub: one goroutine serving subscribe, publish, try-publish and unsubscribe commands over a channel, fanning out to buffered subscriber channels"},
+	{Path: "github.com/juju/ratelimit", Version: "v1.0.2", Why: "a token bucket under a mutex: Wait sleeps for tokens, a rate-limited reader and writer"},
+	{Path: "github.com/sethvargo/go-limiter", Version: "v0.7.1", Why: "a rate-limiter store: buckets under mutexes in a map, a sweeper goroutine on a ticker, an HTTP middleware; a clock read through go:linkname"},
 }

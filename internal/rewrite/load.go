@@ -644,7 +644,7 @@ func copyModule(cacheDir string, m *packages.Module) (string, error) {
 	dst := filepath.Join(cacheDir, "mod", sanitize(m.Path)+"@"+sanitize(m.Version)+"-"+key[:16])
 	if fi, err := os.Stat(filepath.Join(dst, ".heddle-copied")); err == nil {
 		cachefile.MarkUsed(filepath.Join(dst, ".heddle-copied"), fi)
-		return dst, nil
+		return dst, ensureGoMod(dst, m.Path)
 	}
 	tmp, err := os.MkdirTemp(filepath.Join(cacheDir), ".modcopy-*")
 	if err != nil {
@@ -672,6 +672,9 @@ func copyModule(cacheDir string, m *packages.Module) (string, error) {
 		return os.WriteFile(target, b, 0o644)
 	})
 	if err == nil {
+		err = ensureGoMod(tmp, m.Path)
+	}
+	if err == nil {
 		err = os.WriteFile(filepath.Join(tmp, ".heddle-copied"), nil, 0o644)
 	}
 	if err != nil {
@@ -689,6 +692,21 @@ func copyModule(cacheDir string, m *packages.Module) (string, error) {
 		return "", err
 	}
 	return dst, nil
+}
+
+// ensureGoMod gives the copy at dir of the module path a go.mod if it has
+// none: a module from before modules (VictoriaMetrics/fastcache's tests
+// import allegro/bigcache at such a version) has none in the module cache,
+// and the go command refuses a replacement directory without one ("reading
+// .../go.mod: no such file or directory"). The go.mod has no go line and
+// no requirements, as the go command assumes for such a module: go 1.16,
+// and the main module's requirements.
+func ensureGoMod(dir, path string) error {
+	gomod := filepath.Join(dir, "go.mod")
+	if _, err := os.Stat(gomod); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return writeAtomic(gomod, []byte("module "+strconv.Quote(path)+"\n"))
 }
 
 // noGoLine is the language version the go command assumes for a module

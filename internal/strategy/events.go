@@ -50,6 +50,7 @@ const (
 	tagLeave   = 2 << 8 // the queue an arrived operation leaves, of one of its cases
 	tagPartner = 3 << 8 // the queue of a case's partners
 	tagJoin    = 4 << 8 // the queue an arrival joins
+	tagWake    = 5 << 8 // the queue a goroutine a close woke leaves (engine.Exec.CloseWakes)
 	tagBuf     = 1      // the store buffer a commit drains (engine.OpRacyCommit)
 	tagGroup   = 2      // the group of racy statements a commit writes
 )
@@ -344,6 +345,12 @@ func (e *event) addSide(g *engine.G, k engine.OpKind, obj, group uintptr, cs int
 	if cap(e.acc) == 0 {
 		e.acc = e.acc1[:0]
 	}
+	var woken []engine.ChanCase
+	if k == engine.OpClose {
+		// A close's cases are those of the goroutines it wakes, on
+		// their other channels, not its own (engine.Exec.CloseWakes).
+		woken, cases = cases, nil
+	}
 	s := len(e.gs)
 	e.gs = append(e.gs, g)
 	e.cases = append(e.cases, cs)
@@ -351,6 +358,11 @@ func (e *event) addSide(g *engine.G, k engine.OpKind, obj, group uintptr, cs int
 	e.chans = append(e.chans, cases)
 	e.dflt = append(e.dflt, dflt)
 	e.acc = appendAccesses(e.acc, k, obj, cs, cases, s, arrived)
+	for j, c := range woken {
+		// The woken goroutine leaves the queues of its other channels:
+		// a partner there that came before the close completed with it.
+		e.acc = queueAccess(e.acc, uintptr(c.Chan()), c.IsSend(), true, s, tagWake+j)
+	}
 	if k == engine.OpRacyCommit {
 		e.acc = append(e.acc, access{obj: group, write: true, side: s, tag: tagGroup},
 			access{obj: uintptr(g.Buf()), write: true, side: s, tag: tagBuf})
@@ -395,7 +407,11 @@ func pendingEventInto(e *event, p *engine.Point, c engine.Choice) *event {
 	if c.Arrive {
 		k = engine.OpArrive
 	}
-	e.addSide(c.G, k, opObj(op), opGroup(op), c.Case, op.Cases, op.Dflt, c.G.Arrived())
+	cases := op.Cases
+	if k == engine.OpClose {
+		cases = p.Exec.CloseWakes(op.Obj)
+	}
+	e.addSide(c.G, k, opObj(op), opGroup(op), c.Case, cases, op.Dflt, c.G.Arrived())
 	if k != engine.OpArrive {
 		e.readsClock(0) // its step may read the clock: not known before it runs
 	}
