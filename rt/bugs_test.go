@@ -20,7 +20,7 @@ var bugPrograms = []struct {
 	msg  string // a substring of the bug's message
 	run  func()
 }{
-	{engine.KindDeadlock, "deadlock", func() {
+	{engine.KindDeadlock, "all goroutines are blocked", func() {
 		var a, b sync.Mutex
 		done := rt.MakeChan[chan bool](0)
 		rt.Go(func() {
