@@ -401,19 +401,20 @@ func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 	j := l.level
 	w := l.w
 	n, pc := u.tp(j), u.tp(j+1)
-	levels := u.levels(j)
-	tp := u.tps(j + 1)
+	// The levels and T nodes below the reporter's node on the way (its
+	// path's first j levels and j+1 nodes come before them): a run can
+	// be 50,000 steps deep and report 10,000 late sequences (GoKer's
+	// Grpc3017), so nothing on the way is O(j) but what makes a new unit
+	// or defers the sequence, which few do.
+	var levels []odLevel
+	var tp []*tnode
 	pre := append(append([]*pevent(nil), u.lv(j).before...), u.lv(j).take)
 	first := true
 	var woken []*pevent // the steps failed at the levels above (wakeAt)
 	// owner is the unit whose node is the deepest on the way (the
-	// subtree the sequence ends in is its).
+	// subtree the sequence ends in is its): below the reporter's node,
+	// found as the sequence descends; above, looked up when needed.
 	var owner *odUnit
-	for _, t := range tp {
-		if o, ok := c.unitAt[t]; ok {
-			owner = o
-		}
-	}
 	for {
 		if len(w) == 0 {
 			return nil, false
@@ -468,6 +469,9 @@ func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 				c.merged++
 				return nil, false
 			}
+			if owner == nil {
+				owner = c.ownerAbove(u, j)
+			}
 			if owner != nil && c.live[owner] {
 				// The subtree of a unit being explored: the sequential
 				// insert would have put w into its wakeup tree before
@@ -481,6 +485,8 @@ func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 				c.defers++
 				return nil, true
 			}
+			levels = append(u.levels(j), levels...)
+			tp = append(u.tps(j+1), tp...)
 			nu = &odUnit{own: append(levels, odLevel{take: w[0], before: failed, wake: wake[0]})}
 			nu.w = &wnode{}
 			m := nu.w
@@ -500,6 +506,17 @@ func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 		}
 		n, w, pre, first = next, w2, nil, false
 	}
+}
+
+// ownerAbove is the unit whose node is the deepest of the first j+1 T
+// nodes of u's path, or nil.
+func (c *odCoord) ownerAbove(u *odUnit, j int) *odUnit {
+	for i := j; i >= 0; i-- {
+		if o, ok := c.unitAt[u.tp(i)]; ok {
+			return o
+		}
+	}
+	return nil
 }
 
 func pcontains(s []*pevent, p *pevent) bool {
