@@ -272,17 +272,30 @@ func (d *DPOR) odRest() (levels []odLevel, out []*odUnit) {
 // it, the unit is explored to its end where it is (KeepUnit).
 const odRestMax = 1 << 20
 
+// odKeepDepth is the depth of a run (its stack's nodes) past which its
+// unit is explored to its end where it is (KeepUnit): each unit of its
+// rest would replay a path about as deep and report the races of each
+// run above it (GoKer's Grpc3017, 50,015 steps: units 30,000 levels deep
+// reporting 10,000 late sequences per run), so that split, the units'
+// runs cost several times one worker's, and the time to the bug went
+// with the workers' timing from 12 s to 4 minutes.
+const odKeepDepth = 10000
+
 // KeepUnit reports whether the unit is to be explored to its end in this
 // call rather than handed back at a yield or the end of a time slice: its
 // rest, the wakeup children not started on the stack with the path they
 // share, is linear in the run's depth, and is kept only when it holds
-// more than odRestMax levels and children. (When each child was a unit
+// more than odRestMax levels and children, or when its last run was
+// deeper than odKeepDepth. (When each child was a unit
 // with a copy of the path, the rest was quadratic in the depth: GoKer's
 // Grpc3017 ran out of memory making it, and this kept such units.) A
 // unit kept explores what one worker would.
 func (d *DPOR) KeepUnit() bool {
 	if d.od == nil || !d.od.ran || d.over || d.diverged {
 		return false
+	}
+	if d.od.n > odKeepDepth {
+		return true
 	}
 	n := 0
 	for i := len(d.od.levels); i < d.od.n && i < len(d.stack); i++ {
