@@ -116,7 +116,8 @@ type FragNode struct {
 // of a unit's 10,000 late sequences took far longer than one worker's
 // whole exploration: each copied the reporter's path and looked its
 // 30,000 nodes up; only the few that make a unit or wait do that now
-// (route), and the split is the default.
+// (route), and a unit whose run is deeper than 10,000 nodes is explored
+// in its worker (KeepUnit). The split is the default.
 func SplitKind(name string) string {
 	switch name {
 	case "random", "pct", "pos":
