@@ -13,7 +13,7 @@
 #   whether the two "ok" lines are the same but for their runs (the proof,
 #     the bugs).
 # usage: measure.sh HEDDLE [TEST...]   (run in this directory, docs/parbench)
-# STRATEGIES="dfs ipb" measures those only; HEDDLE_SPLIT_ODPOR=1 splits odpor.
+# STRATEGIES="dfs ipb" measures those only; odpor is split unless HEDDLE_SPLIT_ODPOR=0.
 H=${1:-heddle}
 shift
 tests=${*:-TestReaders15 TestLastzero11 TestIndexer15}

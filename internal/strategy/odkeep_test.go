@@ -19,6 +19,12 @@ func TestODKeepUnit(t *testing.T) {
 		d.od.n, d.od.ran = depth, true
 		return d
 	}
+	if d := deep(odKeepDepth+1, 1); !d.KeepUnit() {
+		t.Errorf("a unit whose run is %d deep: not kept", odKeepDepth+1)
+	}
+	if d := deep(odKeepDepth, 1); d.KeepUnit() {
+		t.Errorf("a unit whose run is %d deep, one child a level: kept", odKeepDepth)
+	}
 	if d := deep(6000, 200); !d.KeepUnit() {
 		t.Errorf("rest of a 6,000-deep stack with 200 children a level: not kept")
 	}

@@ -272,17 +272,30 @@ func (d *DPOR) odRest() (levels []odLevel, out []*odUnit) {
 // it, the unit is explored to its end where it is (KeepUnit).
 const odRestMax = 1 << 20
 
+// odKeepDepth is the depth of a run (its stack's nodes) past which its
+// unit is explored to its end where it is (KeepUnit): each unit of its
+// rest would replay a path about as deep and report the races of each
+// run above it (GoKer's Grpc3017, 50,015 steps: units 30,000 levels deep
+// reporting 10,000 late sequences per run), so that split, the units'
+// runs cost several times one worker's, and the time to the bug went
+// with the workers' timing from 12 s to 4 minutes.
+const odKeepDepth = 10000
+
 // KeepUnit reports whether the unit is to be explored to its end in this
 // call rather than handed back at a yield or the end of a time slice: its
 // rest, the wakeup children not started on the stack with the path they
 // share, is linear in the run's depth, and is kept only when it holds
-// more than odRestMax levels and children. (When each child was a unit
+// more than odRestMax levels and children, or when its last run was
+// deeper than odKeepDepth. (When each child was a unit
 // with a copy of the path, the rest was quadratic in the depth: GoKer's
 // Grpc3017 ran out of memory making it, and this kept such units.) A
 // unit kept explores what one worker would.
 func (d *DPOR) KeepUnit() bool {
 	if d.od == nil || !d.od.ran || d.over || d.diverged {
 		return false
+	}
+	if d.od.n > odKeepDepth {
+		return true
 	}
 	n := 0
 	for i := len(d.od.levels); i < d.od.n && i < len(d.stack); i++ {
@@ -401,19 +414,20 @@ func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 	j := l.level
 	w := l.w
 	n, pc := u.tp(j), u.tp(j+1)
-	levels := u.levels(j)
-	tp := u.tps(j + 1)
+	// The levels and T nodes below the reporter's node on the way (its
+	// path's first j levels and j+1 nodes come before them): a run can
+	// be 50,000 steps deep and report 10,000 late sequences (GoKer's
+	// Grpc3017), so nothing on the way is O(j) but what makes a new unit
+	// or defers the sequence, which few do.
+	var levels []odLevel
+	var tp []*tnode
 	pre := append(append([]*pevent(nil), u.lv(j).before...), u.lv(j).take)
 	first := true
 	var woken []*pevent // the steps failed at the levels above (wakeAt)
 	// owner is the unit whose node is the deepest on the way (the
-	// subtree the sequence ends in is its).
+	// subtree the sequence ends in is its): below the reporter's node,
+	// found as the sequence descends; above, looked up when needed.
 	var owner *odUnit
-	for _, t := range tp {
-		if o, ok := c.unitAt[t]; ok {
-			owner = o
-		}
-	}
 	for {
 		if len(w) == 0 {
 			return nil, false
@@ -468,6 +482,9 @@ func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 				c.merged++
 				return nil, false
 			}
+			if owner == nil {
+				owner = c.ownerAbove(u, j)
+			}
 			if owner != nil && c.live[owner] {
 				// The subtree of a unit being explored: the sequential
 				// insert would have put w into its wakeup tree before
@@ -481,6 +498,8 @@ func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 				c.defers++
 				return nil, true
 			}
+			levels = append(u.levels(j), levels...)
+			tp = append(u.tps(j+1), tp...)
 			nu = &odUnit{own: append(levels, odLevel{take: w[0], before: failed, wake: wake[0]})}
 			nu.w = &wnode{}
 			m := nu.w
@@ -500,6 +519,17 @@ func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 		}
 		n, w, pre, first = next, w2, nil, false
 	}
+}
+
+// ownerAbove is the unit whose node is the deepest of the first j+1 T
+// nodes of u's path, or nil.
+func (c *odCoord) ownerAbove(u *odUnit, j int) *odUnit {
+	for i := j; i >= 0; i-- {
+		if o, ok := c.unitAt[u.tp(i)]; ok {
+			return o
+		}
+	}
+	return nil
 }
 
 func pcontains(s []*pevent, p *pevent) bool {

@@ -99,12 +99,11 @@ type FragNode struct {
 // SplitKind says how the exploration of strategy name splits: "runs"
 // (random, pct, pos), "tree" (dfs, sdpor, ipb, idb) or "" (not split).
 //
-// Optimal DPOR (odpor) splits into subtrees only with HEDDLE_SPLIT_ODPOR=1
-// (odsplit.go): the split is sound (TestParallelEqualsSequential,
+// Optimal DPOR (odpor) splits into subtrees (odsplit.go) unless
+// HEDDLE_SPLIT_ODPOR=0: the split is sound (TestParallelEqualsSequential,
 // TestODSplitSweep) and makes the sequential runs on indexer and lastzero,
 // 9-12% more on the corpus, 17-24% more on features.txt's
-// TestReflectPipeline with two workers (benchmarks.md); by default an
-// odpor test still runs in one worker. GoKer's Hugo3251 (100 goroutines,
+// TestReflectPipeline with two workers (benchmarks.md). GoKer's Hugo3251 (100 goroutines,
 // 40,199 steps) was slow split for two causes outside the per-step work,
 // both fixed in explore: a run longer than the 10 s time slice was cut
 // and its unit handed back as it came, without end; and a unit's rest,
@@ -113,9 +112,12 @@ type FragNode struct {
 // bug that stops the exploration, and a unit whose rest would be too big
 // is explored on where it is (KeepUnit). The rest now shares the
 // stack's path (linear in the depth), and wakeup trees go through JSON
-// flat. It stays opt-in: on GoKer's Grpc3017 (50,015 steps) the
-// coordinator's routing of a unit's 20,008 late sequences can take far
-// longer than one worker's whole exploration (benchmarks.md).
+// flat. On GoKer's Grpc3017 (50,015 steps) the coordinator's routing
+// of a unit's 10,000 late sequences took far longer than one worker's
+// whole exploration: each copied the reporter's path and looked its
+// 30,000 nodes up; only the few that make a unit or wait do that now
+// (route), and a unit whose run is deeper than 10,000 nodes is explored
+// in its worker (KeepUnit). The split is the default.
 func SplitKind(name string) string {
 	switch name {
 	case "random", "pct", "pos":
@@ -123,8 +125,8 @@ func SplitKind(name string) string {
 	case "dfs", "sdpor", "ipb", "idb":
 		return "tree"
 	case "odpor":
-		if os.Getenv("HEDDLE_SPLIT_ODPOR") == "1" {
-			return "tree" // opt-in: see odsplit.go
+		if os.Getenv("HEDDLE_SPLIT_ODPOR") != "0" {
+			return "tree" // HEDDLE_SPLIT_ODPOR=0: one worker (odsplit.go)
 		}
 	}
 	return ""
