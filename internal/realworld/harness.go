@@ -372,8 +372,10 @@ func watchMemory(pid int, maxRSS int64, stop chan struct{}, killed chan<- string
 		case <-tick.C:
 		}
 		if rss, cmd := groupRSS(pid); rss > maxRSS {
-			killTree(pid)
+			// Say so before killing: once the command is dead, Wait
+			// returns and the caller reads killed at once.
 			killed <- fmt.Sprintf("killed by the harness: %s used %d MB of memory (bound %d MB)", cmd, rss>>20, maxRSS>>20)
+			killTree(pid)
 			return
 		}
 	}
