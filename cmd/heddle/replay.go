@@ -267,7 +267,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		Config:  cfg,
 		Verbose: true,
 		Main:    isMain,
-		Out:     &syncWriter{w: stdout},
+		Out:     &syncWriter{w: stdout, replaying: true},
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, err)

@@ -75,6 +75,7 @@ type syncWriter struct {
 	lastWrite time.Time   // of any output
 	last      event.Event // the last progress (or start) event seen
 	started   time.Time   // when the last test's exploration started
+	replaying bool        // heddle replay: one schedule, no runs to count
 }
 
 // stillEvery is how often, off a terminal, heddle says that a test is
@@ -127,6 +128,10 @@ func (s *syncWriter) stillRunning(pkg string) {
 	el := s.last.Elapsed
 	if !s.started.IsZero() {
 		el = now.Sub(s.started).Seconds()
+	}
+	if s.replaying {
+		fmt.Fprintf(s.w, "heddle: %s %s: still replaying the schedule, %.0fs\n", pkg, s.last.Test, el)
+		return
 	}
 	fmt.Fprintf(s.w, "heddle: %s %s: still exploring: %d runs, %d bugs, %.0fs\n", pkg, s.last.Test, s.last.Runs, s.last.Bugs, el)
 }
