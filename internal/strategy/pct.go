@@ -60,6 +60,17 @@ type PCT struct {
 	mb, nb  int
 	bubs    map[*engine.Bubble]int32 // index in bubList, plus one
 	bubList []pctBubble
+
+	// The incremental pass (pctincr.go): incr says the heaps hold the
+	// members; chg and fresh are buffers.
+	incr   bool
+	sh, bh pctHeap
+	chg    []*engine.G
+	fresh  []int32
+	// Tests: full makes every point take pass; incrPoints counts the
+	// points passIncr answered.
+	full       bool
+	incrPoints int
 }
 
 // pctBubble is what PCT keeps of a bubble during a run: the points at
@@ -86,6 +97,11 @@ type pctG struct {
 	// reads one per choice at every point.)
 	bub int32
 	set bool // prio is set
+	// Of the incremental pass (pctincr.go): the point from which its
+	// count is passed + (points - from) while it is a member, and its
+	// positions plus one in the heaps by count and by priority (0: not a
+	// member).
+	from, hs, hb int32
 }
 
 // starveMin is the least number of scheduling points in a row that PCT
@@ -115,7 +131,10 @@ func (s *PCT) Begin(run int) bool {
 	for i := range s.gs {
 		g := &s.gs[i]
 		g.set, g.since, g.bub = false, -1, 0
+		g.hs, g.hb = 0, 0
 	}
+	s.sh.ids, s.bh.ids, s.incr = s.sh.ids[:0], s.bh.ids[:0], false
+	s.bh.prio = true
 	clear(s.bubs)
 	s.bubList = s.bubList[:0]
 	s.top = float64(s.d + s.n)
@@ -171,6 +190,9 @@ func (s *PCT) setPriority(c engine.Choice, p float64) {
 	}
 	g := s.goroutine(c.G.Index)
 	g.prio, g.set = p, true
+	if g.hb > 0 {
+		s.hfix(&s.bh, int(g.hb-1))
+	}
 }
 
 // goroutine returns what PCT keeps of the goroutine of index i.
@@ -184,7 +206,7 @@ func (s *PCT) goroutine(i int) *pctG {
 // Choose implements engine.Strategy.
 func (s *PCT) Choose(p *engine.Point) int {
 	s.points++
-	best, starved := s.pass(p)
+	best, starved := s.choose(p)
 	for {
 		if best < 0 {
 			best = 0
