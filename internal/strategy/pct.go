@@ -63,10 +63,11 @@ type PCT struct {
 
 	// The incremental pass (pctincr.go): incr says the heaps hold the
 	// members; chg and fresh are buffers.
-	incr   bool
-	sh, bh pctHeap
-	chg    []*engine.G
-	fresh  []int32
+	incr    bool
+	sh, bh  pctHeap
+	members int
+	chg     []*engine.G
+	fresh   []int32
 	// Tests: full makes every point take pass; incrPoints counts the
 	// points passIncr answered.
 	full       bool
@@ -97,11 +98,12 @@ type pctG struct {
 	// reads one per choice at every point.)
 	bub int32
 	set bool // prio is set
-	// Of the incremental pass (pctincr.go): the point from which its
-	// count is passed + (points - from) while it is a member, and its
-	// positions plus one in the heaps by count and by priority (0: not a
-	// member).
-	from, hs, hb int32
+	// Of the incremental pass (pctincr.go): while it is a member (in),
+	// its count is passed + (points - from); sseq and bseq are the seq of
+	// its live entries in the heaps by count and by priority.
+	from       int32
+	sseq, bseq uint32
+	in         bool
 }
 
 // starveMin is the least number of scheduling points in a row that PCT
@@ -131,9 +133,9 @@ func (s *PCT) Begin(run int) bool {
 	for i := range s.gs {
 		g := &s.gs[i]
 		g.set, g.since, g.bub = false, -1, 0
-		g.hs, g.hb = 0, 0
+		g.in = false
 	}
-	s.sh.ids, s.bh.ids, s.incr = s.sh.ids[:0], s.bh.ids[:0], false
+	s.sh.e, s.bh.e, s.incr, s.members = s.sh.e[:0], s.bh.e[:0], false, 0
 	s.bh.prio = true
 	clear(s.bubs)
 	s.bubList = s.bubList[:0]
@@ -190,8 +192,8 @@ func (s *PCT) setPriority(c engine.Choice, p float64) {
 	}
 	g := s.goroutine(c.G.Index)
 	g.prio, g.set = p, true
-	if g.hb > 0 {
-		s.hfix(&s.bh, int(g.hb-1))
+	if g.in {
+		s.prioChanged(int32(c.G.Index))
 	}
 }
 

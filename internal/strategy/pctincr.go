@@ -33,110 +33,150 @@ import (
 // rebuilt enabled set) takes pass, which writes the members' counts back
 // first, and the heaps are built again from the next pass's head.
 
-// pctHeap is a heap of goroutine indexes; prio orders it by priority, else
-// by count.
+// pctHeap is a heap of members, least key first, then lowest goroutine
+// index: by count, the key is from - passed (the longest passed over
+// first); by priority, minus the priority. An entry is dropped lazily: it
+// stands for its goroutine while the goroutine is a member and the entry's
+// seq is the goroutine's (a goroutine that leaves and joins again, or
+// gets a new priority, has a new entry), so that a member costs a push when
+// it joins and nothing when it leaves (a mutex's waiters leave and join
+// at every Lock and Unlock).
 type pctHeap struct {
-	ids  []int32
+	e    []pctEntry
 	prio bool
 }
 
-//go:norace
-func (s *PCT) hless(h *pctHeap, a, b int32) bool {
-	ga, gb := &s.gs[a], &s.gs[b]
-	if h.prio {
-		if ga.prio != gb.prio {
-			return ga.prio > gb.prio
-		}
-		return a < b
-	}
-	// The longest passed over: the least from - passed.
-	ka, kb := int64(ga.from)-int64(ga.passed), int64(gb.from)-int64(gb.passed)
-	if ka != kb {
-		return ka < kb
-	}
-	return a < b
+type pctEntry struct {
+	key float64
+	id  int32
+	seq uint32
 }
 
 //go:norace
-func (s *PCT) hset(h *pctHeap, i int) {
-	id := h.ids[i]
-	if h.prio {
-		s.gs[id].hb = int32(i + 1)
-	} else {
-		s.gs[id].hs = int32(i + 1)
+func entryLess(a, b *pctEntry) bool {
+	if a.key != b.key {
+		return a.key < b.key
 	}
+	return a.id < b.id
 }
 
 //go:norace
-func (s *PCT) hup(h *pctHeap, i int) {
+func (s *PCT) live(h *pctHeap, x *pctEntry) bool {
+	g := &s.gs[x.id]
+	if !g.in {
+		return false
+	}
+	if h.prio {
+		return g.bseq == x.seq
+	}
+	return g.sseq == x.seq
+}
+
+//go:norace
+func (h *pctHeap) up(i int) {
+	e := h.e
 	for i > 0 {
 		p := (i - 1) / 2
-		if !s.hless(h, h.ids[i], h.ids[p]) {
-			break
+		if !entryLess(&e[i], &e[p]) {
+			return
 		}
-		h.ids[i], h.ids[p] = h.ids[p], h.ids[i]
-		s.hset(h, i)
+		e[i], e[p] = e[p], e[i]
 		i = p
 	}
-	s.hset(h, i)
 }
 
 //go:norace
-func (s *PCT) hdown(h *pctHeap, i int) {
-	n := len(h.ids)
+func (h *pctHeap) down(i int) {
+	e := h.e
+	n := len(e)
 	for {
 		l := 2*i + 1
 		if l >= n {
-			break
+			return
 		}
 		m := l
-		if r := l + 1; r < n && s.hless(h, h.ids[r], h.ids[l]) {
+		if r := l + 1; r < n && entryLess(&e[r], &e[l]) {
 			m = r
 		}
-		if !s.hless(h, h.ids[m], h.ids[i]) {
-			break
+		if !entryLess(&e[m], &e[i]) {
+			return
 		}
-		h.ids[i], h.ids[m] = h.ids[m], h.ids[i]
-		s.hset(h, i)
+		e[i], e[m] = e[m], e[i]
 		i = m
 	}
-	s.hset(h, i)
 }
 
 //go:norace
-func (s *PCT) hpush(h *pctHeap, id int32) {
-	h.ids = append(h.ids, id)
-	s.hup(h, len(h.ids)-1)
+func (h *pctHeap) push(x pctEntry) {
+	h.e = append(h.e, x)
+	h.up(len(h.e) - 1)
 }
 
-// hremove removes the entry at position i.
+//go:norace
+func (h *pctHeap) pop() {
+	n := len(h.e) - 1
+	h.e[0] = h.e[n]
+	h.e = h.e[:n]
+	if n > 0 {
+		h.down(0)
+	}
+}
+
+// heapTop returns the member at the top of h, dropping the entries above it
+// that stand for none, or -1 when there is none.
 //
 //go:norace
-func (s *PCT) hremove(h *pctHeap, i int) {
-	n := len(h.ids) - 1
-	id := h.ids[i]
-	if i != n {
-		h.ids[i] = h.ids[n]
-		h.ids = h.ids[:n]
-		s.hset(h, i)
-		s.hfix(h, i)
-	} else {
-		h.ids = h.ids[:n]
+func (s *PCT) heapTop(h *pctHeap) int32 {
+	for len(h.e) > 0 {
+		if x := &h.e[0]; s.live(h, x) {
+			return x.id
+		}
+		h.pop()
 	}
-	if h.prio {
-		s.gs[id].hb = 0
-	} else {
-		s.gs[id].hs = 0
+	return -1
+}
+
+// compact drops the entries that stand for no member when they are most
+// of h.
+//
+//go:norace
+func (s *PCT) compact(h *pctHeap) {
+	if len(h.e) <= 2*s.members+64 {
+		return
+	}
+	kept := h.e[:0]
+	for i := range h.e {
+		if s.live(h, &h.e[i]) {
+			kept = append(kept, h.e[i])
+		}
+	}
+	h.e = kept
+	for i := len(kept)/2 - 1; i >= 0; i-- {
+		h.down(i)
 	}
 }
 
+// join makes the goroutine of index id a member from point from.
+//
 //go:norace
-func (s *PCT) hfix(h *pctHeap, i int) {
-	if i > 0 && s.hless(h, h.ids[i], h.ids[(i-1)/2]) {
-		s.hup(h, i)
-		return
+func (s *PCT) join(id int32, from int32) {
+	g := &s.gs[id]
+	g.in, g.from = true, from
+	g.sseq++
+	s.members++
+	s.sh.push(pctEntry{key: float64(from) - float64(g.passed), id: id, seq: g.sseq})
+	if g.set {
+		s.prioChanged(id)
 	}
-	s.hdown(h, i)
+}
+
+// prioChanged gives member id's new priority an entry.
+//
+//go:norace
+func (s *PCT) prioChanged(id int32) {
+	g := &s.gs[id]
+	g.bseq++
+	s.bh.push(pctEntry{key: -g.prio, id: id, seq: g.bseq})
 }
 
 // incrOff writes the members' counts back as of the current point, before
@@ -145,12 +185,16 @@ func (s *PCT) hfix(h *pctHeap, i int) {
 //go:norace
 func (s *PCT) incrOff() {
 	pt := int32(s.points)
-	for _, id := range s.sh.ids {
-		g := &s.gs[id]
-		g.passed += pt - g.from
-		g.hs, g.hb = 0, 0
+	for i := range s.sh.e {
+		x := &s.sh.e[i]
+		if s.live(&s.sh, x) {
+			g := &s.gs[x.id]
+			g.passed += pt - g.from
+			g.in = false
+		}
 	}
-	s.sh.ids, s.bh.ids = s.sh.ids[:0], s.bh.ids[:0]
+	s.sh.e, s.bh.e = s.sh.e[:0], s.bh.e[:0]
+	s.members = 0
 	s.incr = false
 }
 
@@ -168,18 +212,18 @@ func (s *PCT) incrOn(cs []engine.Choice, ngch int) {
 			continue
 		}
 		prev = g
-		pg := &s.gs[g.Index]
-		pg.from = next
-		s.sh.ids = append(s.sh.ids, int32(g.Index))
-		s.bh.ids = append(s.bh.ids, int32(g.Index))
+		id := int32(g.Index)
+		pg := &s.gs[id]
+		pg.in, pg.from = true, next
+		pg.sseq++
+		pg.bseq++
+		s.members++
+		s.sh.e = append(s.sh.e, pctEntry{key: float64(next) - float64(pg.passed), id: id, seq: pg.sseq})
+		s.bh.e = append(s.bh.e, pctEntry{key: -pg.prio, id: id, seq: pg.bseq})
 	}
-	for i := range s.sh.ids {
-		s.hset(&s.sh, i)
-		s.hset(&s.bh, i)
-	}
-	for i := len(s.sh.ids)/2 - 1; i >= 0; i-- {
-		s.hdown(&s.sh, i)
-		s.hdown(&s.bh, i)
+	for i := len(s.sh.e)/2 - 1; i >= 0; i-- {
+		s.sh.down(i)
+		s.bh.down(i)
 	}
 	s.incr = true
 }
@@ -244,33 +288,27 @@ func (s *PCT) passIncr(p *engine.Point, ngch int, chg []*engine.G) (best, starve
 		pg := s.goroutine(idx)
 		_, in := headPos(cs, ngch, idx)
 		ls := int32(g.LastStep())
-		if pg.hs > 0 {
+		if pg.in {
 			if in && pg.since == ls {
 				continue // still a member, not run since
 			}
 			pg.passed += pt - pg.from
-			s.hremove(&s.sh, int(pg.hs-1))
-			if pg.hb > 0 {
-				s.hremove(&s.bh, int(pg.hb-1))
-			}
+			pg.in = false
+			s.members--
 		}
 		if !in {
 			continue
 		}
-		pg = &s.gs[idx]
 		if pg.since != ls {
 			pg.since, pg.passed = ls, 0 // it ran since: count again
 		}
-		pg.from = pt
-		s.hpush(&s.sh, int32(idx))
 		if !pg.set {
 			s.fresh = append(s.fresh, int32(idx)) // drawn below, in creation order
-			continue
 		}
-		s.hpush(&s.bh, int32(idx))
+		s.join(int32(idx), pt)
 	}
 	for i := ngch; i < len(cs); i++ {
-		if c := &cs[i]; c.G != nil && c.Early == 0 && c.G.Index < len(s.gs) && s.gs[c.G.Index].hs > 0 {
+		if c := &cs[i]; c.G != nil && c.Early == 0 && c.G.Index < len(s.gs) && s.gs[c.G.Index].in {
 			// Also after the head, where pass counts it again: pass
 			// does that. The members' counts are as of this point,
 			// none drawn yet: incrOff and pass take over from here.
@@ -279,26 +317,27 @@ func (s *PCT) passIncr(p *engine.Point, ngch int, chg []*engine.G) (best, starve
 	}
 	if len(s.fresh) > 0 {
 		slices.Sort(s.fresh)
-		for _, idx := range s.fresh {
-			pg := &s.gs[idx]
+		for _, id := range s.fresh {
+			pg := &s.gs[id]
 			pg.prio, pg.set = s.draw(), true
-			s.hpush(&s.bh, idx)
+			s.prioChanged(id)
 		}
 	}
+	s.compact(&s.sh)
+	s.compact(&s.bh)
 	if e := p.Exec; e.Checking() {
 		s.checkIncr(p, ngch)
 	}
 	bound := int32(min(s.starveBound(), 1<<30))
 	best, starved = -1, -1
 	bestP, most := 0.0, int32(0)
-	if len(s.sh.ids) > 0 {
-		id := s.sh.ids[0]
+	if id := s.heapTop(&s.sh); id >= 0 {
 		pg := &s.gs[id]
 		if n := pg.passed + pt - pg.from; n >= bound {
 			starved, _ = headPos(cs, ngch, int(id))
 			most = n
 		}
-		id = s.bh.ids[0]
+		id = s.heapTop(&s.bh)
 		best, _ = headPos(cs, ngch, int(id))
 		bestP = s.gs[id].prio
 	}
@@ -358,7 +397,7 @@ func (s *PCT) checkIncr(p *engine.Point, ngch int) {
 		prev = g
 		members++
 		pg := &s.gs[g.Index]
-		if pg.hs == 0 || pg.hb == 0 || !pg.set {
+		if !pg.in || !pg.set {
 			panic(fmt.Sprintf("heddle: PCT's incremental pass: g%d, a choice at point %d, is not a member", g.Index, pt))
 		}
 		if pg.since != int32(g.LastStep()) {
@@ -371,12 +410,12 @@ func (s *PCT) checkIncr(p *engine.Point, ngch int) {
 			best, bestP = i, pg.prio
 		}
 	}
-	if members != len(s.sh.ids) || members != len(s.bh.ids) {
-		panic(fmt.Sprintf("heddle: PCT's incremental pass: %d members in the heaps (%d, %d), %d goroutines in the head at point %d", members, len(s.sh.ids), len(s.bh.ids), members, pt))
+	if members != s.members {
+		panic(fmt.Sprintf("heddle: PCT's incremental pass: %d members, %d goroutines in the head at point %d", s.members, members, pt))
 	}
-	hbest, _ := headPos(cs, ngch, int(s.bh.ids[0]))
+	hbest, _ := headPos(cs, ngch, int(s.heapTop(&s.bh)))
 	hstarved := -1
-	if id := s.sh.ids[0]; s.gs[id].passed+pt-s.gs[id].from >= bound {
+	if id := s.heapTop(&s.sh); s.gs[id].passed+pt-s.gs[id].from >= bound {
 		hstarved, _ = headPos(cs, ngch, int(id))
 	}
 	if hbest != best || hstarved != starved {
