@@ -311,7 +311,9 @@ func (s *PCT) best(p *engine.Point) int {
 // for time to pass, not for a processor. With thousands of goroutines
 // enabled, two passes (and four arrays by goroutine) were most of a PCT
 // run (pond's TestResultPoolMetrics). The priorities are drawn in the
-// order best draws them: the count draws nothing.
+// order best draws them: the count draws nothing. Choose calls it through
+// choose (pctincr.go), which answers most points of large runs from what
+// changed since the previous one instead.
 func (s *PCT) pass(p *engine.Point) (best, starved int) {
 	bound := int32(min(s.starveBound(), 1<<30))
 	bbound := int32(min(s.bubbleBound(), 1<<30))
