@@ -500,6 +500,9 @@ type Exec struct {
 	starveHeap []starveEntry
 	starveNew  []*G
 	starveFull bool
+	// choiceLog is what a strategy that asked is told of the enabled
+	// set's changes (ChoiceChanges, strategy_support.go).
+	choiceLog changeLog
 	// late is the phantom timer of the run's late wakes; clockSeen is set
 	// once the run read the clock, lateSinceRead when a late wake fired
 	// and the clock was not read since (latewake.go).

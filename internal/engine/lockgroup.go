@@ -346,6 +346,7 @@ func (e *Exec) flip(grp *lockGroup) {
 			c := &buf[len(buf)-1]
 			c.G, c.Case, c.spin = g, -1, m.spin
 			g.nch = 1
+			e.noteChoiceChanged(g)
 			if !e.starveFull {
 				// As noteStarveDirty does for the dirty ones.
 				if len(e.starveNew) > len(gch)+64 {
@@ -357,6 +358,7 @@ func (e *Exec) flip(grp *lockGroup) {
 		} else {
 			from = at + 1
 			g.nch = 0
+			e.noteChoiceChanged(g)
 		}
 	}
 	buf = appendChoices(buf, gch[from:])

@@ -749,6 +749,9 @@ func (s *starveEntry) live() bool {
 //
 //go:norace
 func (e *Exec) noteStarveDirty() {
+	if e.choiceLog.on {
+		e.noteChoiceChanges()
+	}
 	if e.starveFull {
 		return
 	}

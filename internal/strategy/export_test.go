@@ -12,3 +12,10 @@ func SetPOSFast(on bool) bool {
 	posFast = on
 	return was
 }
+
+// SetPCTFull makes s take its full pass at every point (no incremental
+// pass).
+func SetPCTFull(s *PCT, on bool) { s.full = on }
+
+// PCTIncrPoints is the number of points s's incremental pass answered.
+func PCTIncrPoints(s *PCT) int { return s.incrPoints }

@@ -60,6 +60,18 @@ type PCT struct {
 	mb, nb  int
 	bubs    map[*engine.Bubble]int32 // index in bubList, plus one
 	bubList []pctBubble
+
+	// The incremental pass (pctincr.go): incr says the heaps hold the
+	// members; chg and fresh are buffers.
+	incr    bool
+	sh, bh  pctHeap
+	members int
+	chg     []*engine.G
+	fresh   []int32
+	// Tests: full makes every point take pass; incrPoints counts the
+	// points passIncr answered.
+	full       bool
+	incrPoints int
 }
 
 // pctBubble is what PCT keeps of a bubble during a run: the points at
@@ -86,6 +98,12 @@ type pctG struct {
 	// reads one per choice at every point.)
 	bub int32
 	set bool // prio is set
+	// Of the incremental pass (pctincr.go): while it is a member (in),
+	// its count is passed + (points - from); sseq and bseq are the seq of
+	// its live entries in the heaps by count and by priority.
+	from       int32
+	sseq, bseq uint32
+	in         bool
 }
 
 // starveMin is the least number of scheduling points in a row that PCT
@@ -115,7 +133,10 @@ func (s *PCT) Begin(run int) bool {
 	for i := range s.gs {
 		g := &s.gs[i]
 		g.set, g.since, g.bub = false, -1, 0
+		g.in = false
 	}
+	s.sh.e, s.bh.e, s.incr, s.members = s.sh.e[:0], s.bh.e[:0], false, 0
+	s.bh.prio = true
 	clear(s.bubs)
 	s.bubList = s.bubList[:0]
 	s.top = float64(s.d + s.n)
@@ -171,6 +192,9 @@ func (s *PCT) setPriority(c engine.Choice, p float64) {
 	}
 	g := s.goroutine(c.G.Index)
 	g.prio, g.set = p, true
+	if g.in {
+		s.prioChanged(int32(c.G.Index))
+	}
 }
 
 // goroutine returns what PCT keeps of the goroutine of index i.
@@ -184,7 +208,7 @@ func (s *PCT) goroutine(i int) *pctG {
 // Choose implements engine.Strategy.
 func (s *PCT) Choose(p *engine.Point) int {
 	s.points++
-	best, starved := s.pass(p)
+	best, starved := s.choose(p)
 	for {
 		if best < 0 {
 			best = 0
@@ -287,7 +311,9 @@ func (s *PCT) best(p *engine.Point) int {
 // for time to pass, not for a processor. With thousands of goroutines
 // enabled, two passes (and four arrays by goroutine) were most of a PCT
 // run (pond's TestResultPoolMetrics). The priorities are drawn in the
-// order best draws them: the count draws nothing.
+// order best draws them: the count draws nothing. Choose calls it through
+// choose (pctincr.go), which answers most points of large runs from what
+// changed since the previous one instead.
 func (s *PCT) pass(p *engine.Point) (best, starved int) {
 	bound := int32(min(s.starveBound(), 1<<30))
 	bbound := int32(min(s.bubbleBound(), 1<<30))
