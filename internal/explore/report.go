@@ -191,10 +191,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		early = x.earlyText(timingHeader(shown), shown)
 		b := *bug2
 		b.Kind = KindTiming
-		b.Message = timingMessage(slowest(shown), bug2)
-		if anyLate(shown) {
-			b.Message = strings.Replace(b.Message, "while a goroutine that could run has not yet,", "while a goroutine that could run has not yet, or a goroutine runs late,", 1)
-		}
+		b.Message = timingMessage(shown, bug2)
 		bug2 = &b
 	}
 	if _, ok := x.rechecks[key]; ok && !timing {
@@ -379,13 +376,41 @@ func (x *explorer) recordedReplay(keys []string, seed uint64) (*engine.Result, *
 }
 
 // timingMessage is the message of a timing verdict: what the test assumes,
-// and how it failed.
-func timingMessage(d time.Duration, bug *engine.Bug) string {
-	assume := "the test assumes the machine is never slower than " + d.String()
-	if d <= 1 {
-		assume = "the test assumes goroutines that can run always run before a timer fires"
+// from the early firings it needs (shown), and how it failed. A timer that
+// fired early says how much slower the machine had to be: how long the
+// goroutine that could run had waited when it fired. A late wake moves the
+// clock by heddle's own step, -max-starve, not by anything in the test,
+// whose bound may be shorter: the message says the test fails when a
+// goroutine waits that long, not that the machine is never slower.
+func timingMessage(shown []earlyFiring, bug *engine.Bug) string {
+	var timer, late time.Duration // the longest starvation of each kind
+	timers, lates := false, false
+	for _, f := range shown {
+		if f.late {
+			lates = true
+			late = max(late, f.early)
+		} else {
+			timers = true
+			timer = max(timer, f.early)
+		}
 	}
-	return assume + ": it fails only when a timer fires (or a sleep ends) while a goroutine that could run has not yet, as on a slow or loaded machine" +
+	if !timers && !lates {
+		timers = true // no firing known: say it of the timers
+	}
+	var assume, when []string
+	if timers {
+		if timer <= 1 {
+			assume = append(assume, "goroutines that can run always run before a timer fires")
+		} else {
+			assume = append(assume, "the machine is never slower than "+timer.String())
+		}
+		when = append(when, "a timer fires (or a sleep ends) while a goroutine that could run has not yet")
+	}
+	if lates {
+		assume = append(assume, "a goroutine that can run never waits "+late.String()+" to run (heddle's late-wake step, -max-starve: a shorter wait may fail it too)")
+		when = append(when, "a goroutine that could run runs late, the clock moving on while it waits")
+	}
+	return "the test assumes " + strings.Join(assume, ", and that ") + ": it fails only when " + strings.Join(when, ", or ") + ", as on a slow or loaded machine" +
 		" (-strict-timing makes this fail the run; wait for the condition instead of sleeping)\n  the failure: " + bug.Kind + ": " + bug.Message
 }
 
@@ -1269,16 +1294,6 @@ func onlyLate(firings []earlyFiring) bool {
 		}
 	}
 	return len(firings) > 0
-}
-
-// anyLate reports whether one of the early firings is a late wake.
-func anyLate(firings []earlyFiring) bool {
-	for _, f := range firings {
-		if f.late {
-			return true
-		}
-	}
-	return false
 }
 
 // anyCodeTimer reports whether one of the early firings is a timer of the

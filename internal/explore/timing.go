@@ -14,7 +14,8 @@ import (
 
 // KindTiming is the verdict on a test that fails only when a timer fires
 // early in a way the test did not allow for (earlyNeeded says which): the
-// test assumes the machine is never slower than some duration. It is not a
+// test assumes the machine is never slower than some duration (or that a
+// goroutine that can run never waits -max-starve to run). It is not a
 // bug of the code under test, and is reported apart (it fails the run only
 // with -strict-timing).
 const KindTiming = "timing"
@@ -714,16 +715,4 @@ func starvedText(d time.Duration) string {
 		return "before the goroutines that could run took their next step"
 	}
 	return fmt.Sprintf("while a goroutine that could run had waited %v", d)
-}
-
-// slowest is the longest starvation among early firings: the test
-// assumes the machine is never slower.
-func slowest(firings []earlyFiring) time.Duration {
-	var d time.Duration
-	for _, f := range firings {
-		if f.early > d {
-			d = f.early
-		}
-	}
-	return d
 }

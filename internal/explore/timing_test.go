@@ -30,8 +30,26 @@ func TestStarvedText(t *testing.T) {
 	if s := starvedText(10 * time.Millisecond); s != "while a goroutine that could run had waited 10ms" {
 		t.Errorf("10ms: %q", s)
 	}
-	if m := timingMessage(1, &engineBugForTest); !contains(m, "always run before a timer fires") || contains(m, "1ns") {
+	if m := timingMessage([]earlyFiring{{early: 1, test: true}}, &engineBugForTest); !contains(m, "always run before a timer fires") || contains(m, "1ns") {
 		t.Errorf("timing message for no starvation: %q", m)
+	}
+}
+
+// TestTimingMessageD: the duration a timing verdict says the test assumes
+// comes from the timers that fired early; a late wake's is heddle's own
+// step (-max-starve), which the message names as such. A verdict that
+// needed only late wakes said "the machine is never slower than 100ms" of
+// a test that allows 10ms (eapache/go-resiliency's batcher test).
+func TestTimingMessageD(t *testing.T) {
+	late := earlyFiring{late: true, early: 100 * time.Millisecond}
+	timer := earlyFiring{test: true, early: 10 * time.Millisecond}
+	m := timingMessage([]earlyFiring{timer, late}, &engineBugForTest)
+	if !contains(m, "never slower than 10ms") || contains(m, "never slower than 100ms") || !contains(m, "never waits 100ms to run (heddle's late-wake step, -max-starve") {
+		t.Errorf("timer and late wake: %q", m)
+	}
+	m = timingMessage([]earlyFiring{late}, &engineBugForTest)
+	if contains(m, "never slower") || contains(m, "a timer fires") || !contains(m, "never waits 100ms to run") || !contains(m, "runs late") {
+		t.Errorf("late wake only: %q", m)
 	}
 }
 

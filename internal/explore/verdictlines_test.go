@@ -32,7 +32,7 @@ func TestVerdictLinesGolden(t *testing.T) {
 	var b strings.Builder
 	for _, bug := range verdictBugs {
 		b.WriteString("heddle: " + kindTitle(bug.Kind) + " in TestX\n  " + bug.Message + "\n")
-		b.WriteString("heddle: TIMING-DEPENDENT TEST in TestX\n  " + timingMessage(10*time.Millisecond, &bug) + "\n\n")
+		b.WriteString("heddle: TIMING-DEPENDENT TEST in TestX\n  " + timingMessage([]earlyFiring{{test: true, early: 10 * time.Millisecond}}, &bug) + "\n\n")
 		failure := bug.Kind + ": " + bug.Message
 		if strings.Count(failure, bug.Kind) > 1 {
 			t.Errorf("the failure line of a %s repeats its kind: %q", bug.Kind, failure)
@@ -42,13 +42,13 @@ func TestVerdictLinesGolden(t *testing.T) {
 		what  string
 		shown []earlyFiring
 	}{
-		{"the test's own timers", []earlyFiring{{test: true}}},
-		{"a timer of the code", []earlyFiring{{test: true}, {}}},
-		{"the test's own timer and a late wake", []earlyFiring{{test: true}, {late: true}}},
-		{"a timer of the code and a late wake", []earlyFiring{{late: true}, {}}},
-		{"late wakes only", []earlyFiring{{late: true}, {late: true}}},
+		{"the test's own timers", []earlyFiring{{test: true, early: 10 * time.Millisecond}}},
+		{"a timer of the code", []earlyFiring{{test: true, early: 1}, {early: 5 * time.Millisecond}}},
+		{"the test's own timer and a late wake", []earlyFiring{{test: true, early: 10 * time.Millisecond}, {late: true, early: 100 * time.Millisecond}}},
+		{"a timer of the code and a late wake", []earlyFiring{{late: true, early: 100 * time.Millisecond}, {early: 1}}},
+		{"late wakes only", []earlyFiring{{late: true, early: 100 * time.Millisecond}, {late: true, early: 100 * time.Millisecond}}},
 	} {
-		b.WriteString("timing verdict, " + c.what + ":\n" + timingHeader(c.shown) + ":\n\n")
+		b.WriteString("timing verdict, " + c.what + ":\n" + timingHeader(c.shown) + ":\n" + timingMessage(c.shown, &verdictBugs[3]) + "\n\n")
 	}
 	golden := filepath.Join("testdata", "verdictlines.golden")
 	if *updateGolden {

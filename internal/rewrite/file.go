@@ -420,6 +420,7 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 	case *ast.FuncDecl:
 		r.planTestFunc(n)
 		r.planExampleFunc(n)
+		r.planClockLink(n)
 	case *ast.GoStmt:
 		r.planGo(n)
 	case *ast.SendStmt:

@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -512,9 +513,26 @@ var pipeNames = map[string]bool{"Pipe": true, "PipeReader": true, "PipeWriter": 
 func usesConcurrency(p *packages.Package) string {
 	fset := token.NewFileSet()
 	for _, name := range p.GoFiles {
-		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		src, err := os.ReadFile(name)
 		if err != nil {
 			continue
+		}
+		mode := parser.SkipObjectResolution
+		if bytes.Contains(src, []byte("//go:linkname")) {
+			mode |= parser.ParseComments
+		}
+		f, err := parser.ParseFile(fset, name, src, mode)
+		if err != nil {
+			continue
+		}
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				if t := clockLinkTarget(c.Text, ""); t != "" {
+					// It reads the real clock, beside the virtual one
+					// (planClockLink).
+					return "links " + t + " (" + fset.Position(c.Pos()).String() + ")"
+				}
+			}
 		}
 		names := map[string]string{} // local name -> "time", "runtime", "runtime/debug" or "io"
 		for _, imp := range f.Imports {
