@@ -154,6 +154,7 @@ type rewriter struct {
 	skip     map[ast.Node]bool             // handled by an enclosing construct
 	callee   map[ast.Expr]bool             // selector in call position
 	operands map[*ast.CallExpr][]*ast.Expr // evaluation slots of rewritten calls
+	deferred map[*ast.CallExpr]bool        // the calls of defer statements
 	static   map[ast.Expr]bool             // generated function names, never hoisted
 	label    map[ast.Stmt]*ast.Stmt        // generated block -> slot of the loop/switch a label must move to
 
@@ -175,6 +176,7 @@ func newRewriter(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 		skip:     map[ast.Node]bool{},
 		callee:   map[ast.Expr]bool{},
 		operands: map[*ast.CallExpr][]*ast.Expr{},
+		deferred: map[*ast.CallExpr]bool{},
 		static:   map[ast.Expr]bool{},
 		label:    map[ast.Stmt]*ast.Stmt{},
 		aliases:  map[string]string{},
@@ -422,6 +424,8 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 		r.planExampleFunc(n)
 	case *ast.GoStmt:
 		r.planGo(n)
+	case *ast.DeferStmt:
+		r.deferred[n.Call] = true
 	case *ast.SendStmt:
 		r.planSend(n)
 	case *ast.UnaryExpr:
