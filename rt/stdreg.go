@@ -1,7 +1,6 @@
 package rt
 
 import (
-	"reflect"
 	"unsafe"
 
 	"heddle.dev/internal/engine"
@@ -67,37 +66,4 @@ func StdW[F any](reg Registry, f F) F {
 func StdAtW[T any, F any](p *T, f F) F {
 	stdStep(unsafe.Pointer(p), engine.OpAtomicWrite)
 	return f
-}
-
-// StdRLater is StdR for a deferred call (defer debug.SetGCPercent(old)):
-// the step is made when f is called, not when the defer statement runs.
-func StdRLater[F any](reg Registry, f F) F {
-	return stepLater(unsafe.Pointer(&registryObjs[reg]), engine.OpAtomicLoad, f)
-}
-
-// StdWLater is StdW for a deferred call.
-func StdWLater[F any](reg Registry, f F) F {
-	return stepLater(unsafe.Pointer(&registryObjs[reg]), engine.OpAtomicWrite, f)
-}
-
-// StdAtWLater is StdAtW for a deferred call.
-func StdAtWLater[T any, F any](p *T, f F) F {
-	return stepLater(unsafe.Pointer(p), engine.OpAtomicWrite, f)
-}
-
-// stepLater returns f, which must be a function, made to take the step
-// on p when it is called. Outside an exploration it is f.
-func stepLater[F any](p unsafe.Pointer, op engine.OpKind, f F) F {
-	if engine.Current() == nil {
-		return f
-	}
-	v := reflect.ValueOf(f)
-	w := reflect.MakeFunc(v.Type(), func(args []reflect.Value) []reflect.Value {
-		stdStep(p, op)
-		if v.Type().IsVariadic() {
-			return v.CallSlice(args)
-		}
-		return v.Call(args)
-	})
-	return w.Interface().(F)
 }

@@ -5,7 +5,6 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"runtime/debug"
 	"testing"
 
 	"heddle.dev/rt"
@@ -51,32 +50,6 @@ func TestStdServeMuxIsAStep(t *testing.T) {
 		return fmt.Sprint(pat != "")
 	})
 	if want := "false | true"; got != want {
-		t.Errorf("outcomes %s, want %s", got, want)
-	}
-}
-
-// A deferred call's step is made when it runs, not at the defer
-// statement: here after a rendezvous, so that both orders of the two
-// SetGCPercent calls are explored. With the step at the defer statement
-// (before the rendezvous, so ordered before the other call for DPOR) one
-// order only.
-func TestStdDeferredStepWhenCalled(t *testing.T) {
-	old := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(old)
-	got := odporOutcomes(t, func() string {
-		debug.SetGCPercent(100)
-		ch := rt.MakeChan[chan bool](0)
-		rt.Go(func() {
-			defer rt.Send(ch, true)
-			defer rt.StdWLater(rt.RegGCPercent, debug.SetGCPercent)(150)
-			rt.Send(ch, true)
-		})
-		rt.Recv(ch)
-		b := rt.StdW(rt.RegGCPercent, debug.SetGCPercent)(200)
-		rt.Recv(ch)
-		return fmt.Sprintf("b %d, then %d", b, debug.SetGCPercent(100))
-	})
-	if want := "b 100, then 150 | b 150, then 200"; got != want {
 		t.Errorf("outcomes %s, want %s", got, want)
 	}
 }

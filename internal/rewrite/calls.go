@@ -393,14 +393,13 @@ var stdSteps = map[string]stdStep{
 
 // planStdStep rewrites a call f(args) of a function of stdSteps as
 // rt.StdW(rt.Reg, f)(args) (StdR for a read; rt.StdAtW(pkg.DefaultServeMux, f)
-// for net/http's), or, in a defer statement, with StdWLater..., whose
-// step is made when the deferred call runs.
+// for net/http's). Its step is taken when its function value is evaluated:
+// in a go or defer statement, planGo and planDefer move it into the call.
 func (r *rewriter) planStdStep(call *ast.CallExpr, st stdStep) {
 	sel, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if st.reg == "" && sel == nil {
 		return // a dot-imported http.Handle: no name for DefaultServeMux
 	}
-	later := r.deferred[call]
 	r.plans[call] = func(c *astutil.Cursor) {
 		call := c.Node().(*ast.CallExpr)
 		pos := call.Fun.Pos()
@@ -415,17 +414,13 @@ func (r *rewriter) planStdStep(call *ast.CallExpr, st stdStep) {
 		} else {
 			obj = r.rt(st.reg, pos)
 		}
-		if later {
-			name += "Later"
-		}
 		call.Fun = r.rtCall(name, pos, obj, call.Fun)
-		// In a go statement the step is the new goroutine's: only the
-		// arguments are evaluated before it starts.
 		var slots []*ast.Expr
 		for i := range call.Args {
 			slots = append(slots, &call.Args[i])
 		}
 		r.operands[call] = slots
+		r.early[call] = true
 	}
 }
 
@@ -562,6 +557,7 @@ func (r *rewriter) buildMethodCall(mp *methodPlan, sel *ast.SelectorExpr, call *
 			slots = append(slots, &out.Args[i])
 		}
 		r.operands[out] = slots
+		r.early[out] = mp.kind == mWrap
 		return out
 	default:
 		out := r.rtCall(mp.rtName, pos, append([]ast.Expr{recv}, call.Args...)...)
@@ -647,6 +643,14 @@ func (r *rewriter) planCall(call *ast.CallExpr) {
 			a.Rparen = call.Args[0].End()
 			call.Args[0] = a
 			r.changed = true
+			// The step is in the first operand: in a go or defer
+			// statement it is taken by the call, not before.
+			slots := []*ast.Expr{&a.Args[0]}
+			for i := range call.Args[1:] {
+				slots = append(slots, &call.Args[1+i])
+			}
+			r.operands[call] = slots
+			r.early[call] = true
 		}
 	case "testing/quick":
 		// quick.Check(f, c) -> rt.QuickCheck(quick.Check, f, c): the

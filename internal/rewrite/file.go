@@ -154,7 +154,7 @@ type rewriter struct {
 	skip     map[ast.Node]bool             // handled by an enclosing construct
 	callee   map[ast.Expr]bool             // selector in call position
 	operands map[*ast.CallExpr][]*ast.Expr // evaluation slots of rewritten calls
-	deferred map[*ast.CallExpr]bool        // the calls of defer statements
+	early    map[*ast.CallExpr]bool        // rewritten calls whose step is taken before their arguments are evaluated
 	static   map[ast.Expr]bool             // generated function names, never hoisted
 	label    map[ast.Stmt]*ast.Stmt        // generated block -> slot of the loop/switch a label must move to
 
@@ -176,7 +176,7 @@ func newRewriter(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 		skip:     map[ast.Node]bool{},
 		callee:   map[ast.Expr]bool{},
 		operands: map[*ast.CallExpr][]*ast.Expr{},
-		deferred: map[*ast.CallExpr]bool{},
+		early:    map[*ast.CallExpr]bool{},
 		static:   map[ast.Expr]bool{},
 		label:    map[ast.Stmt]*ast.Stmt{},
 		aliases:  map[string]string{},
@@ -425,7 +425,7 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 	case *ast.GoStmt:
 		r.planGo(n)
 	case *ast.DeferStmt:
-		r.deferred[n.Call] = true
+		r.planDefer(n)
 	case *ast.SendStmt:
 		r.planSend(n)
 	case *ast.UnaryExpr:
@@ -533,6 +533,53 @@ func (r *rewriter) planGo(g *ast.GoStmt) {
 		} else {
 			c.Replace(block(pos, stmts...))
 		}
+	}
+}
+
+// ---- defer statements ----
+
+// planDefer moves a deferred call whose step is taken when its function
+// value is evaluated (rt.AtomicW(&n).Store(false), rt.StdW(rt.RegMime,
+// mime.AddExtensionType)(...)) into a function literal, so that the step
+// is taken when the deferred call runs, as the call itself: the operands
+// are evaluated at the defer statement, as Go does, into temporaries.
+//
+//	defer n.Store(false)  ->  { heddle_a := &n; defer func() { rt.AtomicW(heddle_a).Store(false) }() }
+//
+// With the step at the defer statement, a deferred Store after a
+// rendezvous was ordered before it for DPOR (conform
+// TestDeferAtomicStoreAfterRendezvous: one outcome of two).
+func (r *rewriter) planDefer(d *ast.DeferStmt) {
+	if len(d.Call.Args) == 1 {
+		if _, ok := r.typeOf(d.Call.Args[0]).(*types.Tuple); ok {
+			return // defer f.M(g()): left as it is
+		}
+	}
+	r.plans[d] = func(c *astutil.Cursor) {
+		d := c.Node().(*ast.DeferStmt)
+		call := d.Call
+		slots, ok := r.operands[call]
+		if !ok || !r.early[call] {
+			return
+		}
+		pos := d.Defer
+		var stmts []ast.Stmt
+		for _, s := range slots {
+			e := *s
+			if r.isConst(e) {
+				continue
+			}
+			name := r.tmp("a")
+			rhs := e
+			if conv := r.untypedConv(e); conv != nil {
+				rhs = conv
+			}
+			stmts = append(stmts, define(pos, idents(pos, name), rhs))
+			*s = ident(name, pos)
+		}
+		lit := &ast.FuncLit{Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}}, Body: block(pos, &ast.ExprStmt{X: call})}
+		stmts = append(stmts, &ast.DeferStmt{Defer: pos, Call: &ast.CallExpr{Fun: lit, Lparen: pos, Rparen: pos}})
+		c.Replace(block(pos, stmts...))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/http"
 	"runtime/debug"
+	"sync/atomic"
 )
 
 // Registries of the standard library kept under its own locks: each call
@@ -24,4 +25,15 @@ func registries(mux *http.ServeMux, r *http.Request) {
 	_, _ = mux.Handler(r)
 	f := mime.TypeByExtension // a value: no step
 	_ = f
+}
+
+// A deferred call whose step is taken when its function value or first
+// operand is evaluated is moved into a function literal, its operands
+// evaluated at the defer statement: the step is taken when it runs.
+func deferred(n *atomic.Bool, x *int32, m map[string]*atomic.Int64) {
+	defer n.Store(false)
+	defer m["k"].Add(int64(len(m)))
+	defer atomic.AddInt32(x, 1)
+	go atomic.AddInt32(x, 2)
+	defer mime.AddExtensionType(".y", "text/y")
 }
