@@ -137,8 +137,9 @@ var subsetPrograms = []string{
 	"TestSetenvThenParallel",
 	// Fifth (fid5.go, fid5defer.go): registries of the standard library
 	// kept under its own locks (mime's types, a ServeMux's patterns,
-	// expvar's names, sql's drivers, the GC percent) and deferred calls
-	// whose step is taken when they run, not at the defer statement.
+	// expvar's names, sql's drivers, the GC percent), deferred calls
+	// whose step is taken when they run, not at the defer statement, and
+	// calls whose step is taken after their operands' receive.
 	"TestMimeAddVsLookup",
 	"TestServeMuxHandleVsHandler",
 	"TestExpvarPublishVsGet",
@@ -147,6 +148,8 @@ var subsetPrograms = []string{
 	"TestDeferAtomicStoreAfterRendezvous",
 	"TestDeferAtomicAddFuncAfterRendezvous",
 	"TestDeferSyncMapStoreAfterRendezvous",
+	"TestAtomicStoreOfReceive",
+	"TestSyncMapStoreOfReceive",
 	"TestOnceGoexit",
 }
 

@@ -426,6 +426,8 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 		r.planGo(n)
 	case *ast.DeferStmt:
 		r.planDefer(n)
+	case *ast.ExprStmt:
+		r.planEarlyStmt(c, n)
 	case *ast.SendStmt:
 		r.planSend(n)
 	case *ast.UnaryExpr:
@@ -563,24 +565,96 @@ func (r *rewriter) planDefer(d *ast.DeferStmt) {
 			return
 		}
 		pos := d.Defer
-		var stmts []ast.Stmt
-		for _, s := range slots {
-			e := *s
-			if r.isConst(e) {
-				continue
-			}
-			name := r.tmp("a")
-			rhs := e
-			if conv := r.untypedConv(e); conv != nil {
-				rhs = conv
-			}
-			stmts = append(stmts, define(pos, idents(pos, name), rhs))
-			*s = ident(name, pos)
-		}
+		stmts := r.hoistSlots(pos, slots)
 		lit := &ast.FuncLit{Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}}, Body: block(pos, &ast.ExprStmt{X: call})}
 		stmts = append(stmts, &ast.DeferStmt{Defer: pos, Call: &ast.CallExpr{Fun: lit, Lparen: pos, Rparen: pos}})
 		c.Replace(block(pos, stmts...))
 	}
+}
+
+// hoistSlots evaluates the non-constant operands in slots into
+// temporaries, in order, and puts the temporaries in their place.
+func (r *rewriter) hoistSlots(pos token.Pos, slots []*ast.Expr) []ast.Stmt {
+	var stmts []ast.Stmt
+	for _, s := range slots {
+		e := *s
+		if r.isConst(e) {
+			continue
+		}
+		name := r.tmp("a")
+		rhs := e
+		if conv := r.untypedConv(e); conv != nil {
+			rhs = conv
+		}
+		stmts = append(stmts, define(pos, idents(pos, name), rhs))
+		*s = ident(name, pos)
+	}
+	return stmts
+}
+
+// planEarlyStmt evaluates the operands of a call statement whose step is
+// taken with its function value or first operand into temporaries first,
+// when one of them may take a step of its own (a receive, a call):
+//
+//	n.Store(<-ch)  ->  { heddle_a := &n; heddle_a2 := rt.Recv(ch); rt.AtomicW(heddle_a).Store(heddle_a2) }
+//
+// Without it, the Store's step came before the receive, and DPOR ordered
+// it before the rendezvous the real Store follows (conform
+// TestAtomicStoreOfReceive: one outcome of two). Such a call elsewhere in
+// an expression (v := n.Swap(<-ch)) still takes its step first.
+func (r *rewriter) planEarlyStmt(c *astutil.Cursor, es *ast.ExprStmt) {
+	if c.Index() < 0 {
+		return // not in a statement list: no room for the temporaries
+	}
+	call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+	if !ok {
+		return
+	}
+	if len(call.Args) == 1 {
+		if _, ok := r.typeOf(call.Args[0]).(*types.Tuple); ok {
+			return // f.M(g()): left as it is
+		}
+	}
+	r.plans[es] = func(c *astutil.Cursor) {
+		es := c.Node().(*ast.ExprStmt)
+		call, ok := es.X.(*ast.CallExpr)
+		if !ok || !r.early[call] {
+			return
+		}
+		slots := r.operands[call]
+		stepping := false
+		for _, s := range slots {
+			if mayStep(*s) {
+				stepping = true
+			}
+		}
+		if !stepping {
+			return
+		}
+		pos := es.Pos()
+		stmts := r.hoistSlots(pos, slots)
+		c.Replace(block(pos, append(stmts, es)...))
+	}
+}
+
+// mayStep reports whether evaluating e may take a step: it holds a call
+// or a receive.
+func mayStep(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			found = true
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				found = true
+			}
+		case *ast.FuncLit:
+			return false // its body runs later
+		}
+		return !found
+	})
+	return found
 }
 
 // untypedConv returns T(e) for an untyped, non-constant operand (a shift or

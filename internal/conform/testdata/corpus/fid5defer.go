@@ -104,3 +104,35 @@ func TestAtomicPointerCASRace(t *testing.T) {
 	a, b := <-res, <-res
 	t.Errorf("won %q, final %s", a+b, *p.Load())
 }
+
+// TestAtomicStoreOfReceive: the value an atomic Store stores comes from
+// a receive; the Store happens after the rendezvous, and the test's Load
+// after it sees it or not.
+func TestAtomicStoreOfReceive(t *testing.T) {
+	var n atomic.Int32
+	ch := make(chan int32)
+	done := make(chan bool)
+	go func() {
+		n.Store(<-ch)
+		done <- true
+	}()
+	ch <- 1
+	v := n.Load()
+	<-done
+	t.Errorf("n %d", v)
+}
+
+// TestSyncMapStoreOfReceive: the same with a sync.Map's Store.
+func TestSyncMapStoreOfReceive(t *testing.T) {
+	var m sync.Map
+	ch := make(chan int)
+	done := make(chan bool)
+	go func() {
+		m.Store("k", <-ch)
+		done <- true
+	}()
+	ch <- 1
+	_, ok := m.Load("k")
+	<-done
+	t.Errorf("stored %v", ok)
+}

@@ -37,3 +37,13 @@ func deferred(n *atomic.Bool, x *int32, m map[string]*atomic.Int64) {
 	go atomic.AddInt32(x, 2)
 	defer mime.AddExtensionType(".y", "text/y")
 }
+
+// A call statement whose step is taken first, and whose operands may
+// take steps of their own, evaluates them into temporaries first.
+func operands(n *atomic.Int32, x *int32, ch chan int32) {
+	n.Store(<-ch)
+	atomic.StoreInt32(x, <-ch)
+	n.Store(3) // nothing to move
+	_ = mime.AddExtensionType(".z", string(rune(<-ch)))
+	mime.AddExtensionType(".z", string(rune(<-ch)))
+}
