@@ -150,6 +150,7 @@ var subsetPrograms = []string{
 	"TestDeferSyncMapStoreAfterRendezvous",
 	"TestAtomicStoreOfReceive",
 	"TestSyncMapStoreOfReceive",
+	"TestAtomicSwapOfReceive",
 	"TestOnceGoexit",
 }
 

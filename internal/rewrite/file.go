@@ -428,6 +428,8 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 		r.planDefer(n)
 	case *ast.ExprStmt:
 		r.planEarlyStmt(c, n)
+	case *ast.ReturnStmt:
+		r.planEarlyStmt(c, n)
 	case *ast.SendStmt:
 		r.planSend(n)
 	case *ast.UnaryExpr:
@@ -436,6 +438,7 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 		}
 	case *ast.AssignStmt:
 		r.planRecv2Assign(c, n)
+		r.planEarlyStmt(c, n)
 	case *ast.ValueSpec:
 		r.planRecv2Spec(n)
 	case *ast.CallExpr:
@@ -592,21 +595,46 @@ func (r *rewriter) hoistSlots(pos token.Pos, slots []*ast.Expr) []ast.Stmt {
 	return stmts
 }
 
-// planEarlyStmt evaluates the operands of a call statement whose step is
-// taken with its function value or first operand into temporaries first,
-// when one of them may take a step of its own (a receive, a call):
+// planEarlyStmt evaluates the operands of a call whose step is taken
+// with its function value or first operand into temporaries first, when
+// one of them may take a step of its own (a receive, a call). The call is
+// a statement, the only right-hand side of an assignment or the only
+// result of a return:
 //
 //	n.Store(<-ch)  ->  { heddle_a := &n; heddle_a2 := rt.Recv(ch); rt.AtomicW(heddle_a).Store(heddle_a2) }
 //
 // Without it, the Store's step came before the receive, and DPOR ordered
 // it before the rendezvous the real Store follows (conform
-// TestAtomicStoreOfReceive: one outcome of two). Such a call elsewhere in
-// an expression (v := n.Swap(<-ch)) still takes its step first.
-func (r *rewriter) planEarlyStmt(c *astutil.Cursor, es *ast.ExprStmt) {
-	if c.Index() < 0 {
-		return // not in a statement list: no room for the temporaries
+// TestAtomicStoreOfReceive: one outcome of two). A short variable
+// declaration gets its temporaries before it, in the same list (a goto
+// cannot jump over it, so none can jump over them); the others, in a
+// block around them. Such a call deeper in an expression
+// (f(n.Swap(<-ch))) still takes its step first.
+func (r *rewriter) planEarlyStmt(c *astutil.Cursor, st ast.Stmt) {
+	if c.Index() < 0 || r.plans[st] != nil {
+		return // not in a statement list, or rewritten otherwise
 	}
-	call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+	// slot returns the place of the statement's call.
+	slot := func(st ast.Stmt) *ast.Expr {
+		switch st := st.(type) {
+		case *ast.ExprStmt:
+			return &st.X
+		case *ast.AssignStmt:
+			if len(st.Rhs) == 1 && (st.Tok == token.ASSIGN || st.Tok == token.DEFINE) {
+				return &st.Rhs[0]
+			}
+		case *ast.ReturnStmt:
+			if len(st.Results) == 1 {
+				return &st.Results[0]
+			}
+		}
+		return nil
+	}
+	e := slot(st)
+	if e == nil {
+		return
+	}
+	call, ok := ast.Unparen(*e).(*ast.CallExpr)
 	if !ok {
 		return
 	}
@@ -615,9 +643,9 @@ func (r *rewriter) planEarlyStmt(c *astutil.Cursor, es *ast.ExprStmt) {
 			return // f.M(g()): left as it is
 		}
 	}
-	r.plans[es] = func(c *astutil.Cursor) {
-		es := c.Node().(*ast.ExprStmt)
-		call, ok := es.X.(*ast.CallExpr)
+	r.plans[st] = func(c *astutil.Cursor) {
+		st := c.Node().(ast.Stmt)
+		call, ok := (*slot(st)).(*ast.CallExpr)
 		if !ok || !r.early[call] {
 			return
 		}
@@ -631,9 +659,15 @@ func (r *rewriter) planEarlyStmt(c *astutil.Cursor, es *ast.ExprStmt) {
 		if !stepping {
 			return
 		}
-		pos := es.Pos()
+		pos := st.Pos()
 		stmts := r.hoistSlots(pos, slots)
-		c.Replace(block(pos, append(stmts, es)...))
+		if a, ok := st.(*ast.AssignStmt); ok && a.Tok == token.DEFINE {
+			for _, s := range stmts {
+				c.InsertBefore(s)
+			}
+			return
+		}
+		c.Replace(block(pos, append(stmts, st)...))
 	}
 }
 

@@ -136,3 +136,19 @@ func TestSyncMapStoreOfReceive(t *testing.T) {
 	<-done
 	t.Errorf("stored %v", ok)
 }
+
+// TestAtomicSwapOfReceive: TestAtomicStoreOfReceive with a Swap whose
+// result is kept.
+func TestAtomicSwapOfReceive(t *testing.T) {
+	var n atomic.Int32
+	ch := make(chan int32)
+	done := make(chan int32)
+	go func() {
+		old := n.Swap(<-ch)
+		done <- old
+	}()
+	ch <- 1
+	v := n.Load()
+	<-done
+	t.Errorf("n %d", v)
+}

@@ -46,4 +46,11 @@ func operands(n *atomic.Int32, x *int32, ch chan int32) {
 	n.Store(3) // nothing to move
 	_ = mime.AddExtensionType(".z", string(rune(<-ch)))
 	mime.AddExtensionType(".z", string(rune(<-ch)))
+	old := n.Swap(<-ch)
+	old = n.Swap(<-ch)
+	_ = old
+}
+
+func result(n *atomic.Int32, ch chan int32) int32 {
+	return n.Swap(<-ch)
 }
