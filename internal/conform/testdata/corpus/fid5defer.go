@@ -152,3 +152,23 @@ func TestAtomicSwapOfReceive(t *testing.T) {
 	<-done
 	t.Errorf("n %d", v)
 }
+
+// TestAtomicCASOfReceiveInIf: TestAtomicStoreOfReceive with a
+// CompareAndSwap in an if condition, where the rewriter has no room to
+// evaluate the receive first.
+func TestAtomicCASOfReceiveInIf(t *testing.T) {
+	var n atomic.Int32
+	ch := make(chan int32)
+	done := make(chan bool)
+	go func() {
+		swapped := false
+		if n.CompareAndSwap(0, <-ch) {
+			swapped = true
+		}
+		done <- swapped
+	}()
+	ch <- 1
+	v := n.Load()
+	<-done
+	t.Errorf("n %d", v)
+}
