@@ -312,6 +312,18 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 			}
 			return &methodPlan{kind: mWrap, rtName: name, path: path, needAddr: !recvIsPtr}
 		}
+	case "net/http":
+		// A ServeMux's patterns are kept under its own lock, in package
+		// net/http, not rewritten: registering is a write of the mux,
+		// looking up (or serving) a read (rt/stdreg.go).
+		if named.Obj().Name() == "ServeMux" {
+			switch fn.Name() {
+			case "Handle", "HandleFunc":
+				return &methodPlan{kind: mWrap, rtName: "AtomicW", path: path, needAddr: !recvIsPtr}
+			case "Handler", "ServeHTTP":
+				return &methodPlan{kind: mWrap, rtName: "AtomicR", path: path, needAddr: !recvIsPtr}
+			}
+		}
 	case "os":
 		// An os.File's offset and writes are ordered by package os's
 		// own lock (its fdMutex), not rewritten: each call that reads or
@@ -345,6 +357,72 @@ var (
 	expvarVars  = map[string]bool{"Int": true, "Float": true, "String": true, "Map": true}
 	expvarReads = map[string]bool{"Value": true, "String": true, "Get": true, "Do": true}
 )
+
+// stdStep is how a call of a function of the standard library that
+// reads or writes a registry kept under the library's own lock becomes a
+// step (rt/stdreg.go): on the object of registry reg (an rt.Registry
+// constant) or, with reg empty, on http.DefaultServeMux.
+type stdStep struct {
+	reg   string
+	write bool
+}
+
+// stdSteps are the functions of the standard library that read or write
+// such a registry, by "path.Func".
+var stdSteps = map[string]stdStep{
+	"mime.AddExtensionType":        {"RegMime", true},
+	"mime.TypeByExtension":         {"RegMime", false},
+	"mime.ExtensionsByType":        {"RegMime", false},
+	"expvar.Publish":               {"RegExpvar", true},
+	"expvar.NewInt":                {"RegExpvar", true},
+	"expvar.NewFloat":              {"RegExpvar", true},
+	"expvar.NewString":             {"RegExpvar", true},
+	"expvar.NewMap":                {"RegExpvar", true},
+	"expvar.Get":                   {"RegExpvar", false},
+	"expvar.Do":                    {"RegExpvar", false},
+	"database/sql.Register":        {"RegSQLDrivers", true},
+	"database/sql.Drivers":         {"RegSQLDrivers", false},
+	"database/sql.Open":            {"RegSQLDrivers", false},
+	"runtime/debug.SetGCPercent":   {"RegGCPercent", true},
+	"runtime/debug.SetMemoryLimit": {"RegMemoryLimit", true},
+	"runtime/debug.SetMaxStack":    {"RegMaxStack", true},
+	"runtime/debug.SetMaxThreads":  {"RegMaxThreads", true},
+	"net/http.Handle":              {"", true},
+	"net/http.HandleFunc":          {"", true},
+}
+
+// planStdStep rewrites a call f(args) of a function of stdSteps as
+// rt.StdW(rt.Reg, f)(args) (StdR for a read; rt.StdAtW(pkg.DefaultServeMux, f)
+// for net/http's). Its step is taken when its function value is evaluated:
+// in a go or defer statement, planGo and planDefer move it into the call.
+func (r *rewriter) planStdStep(call *ast.CallExpr, st stdStep) {
+	sel, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if st.reg == "" && sel == nil {
+		return // a dot-imported http.Handle: no name for DefaultServeMux
+	}
+	r.plans[call] = func(c *astutil.Cursor) {
+		call := c.Node().(*ast.CallExpr)
+		pos := call.Fun.Pos()
+		name := "StdR"
+		if st.write {
+			name = "StdW"
+		}
+		var obj ast.Expr
+		if st.reg == "" {
+			name = "StdAtW"
+			obj = &ast.SelectorExpr{X: ast.Unparen(call.Fun).(*ast.SelectorExpr).X, Sel: ident("DefaultServeMux", pos)}
+		} else {
+			obj = r.rt(st.reg, pos)
+		}
+		call.Fun = r.rtCall(name, pos, obj, call.Fun)
+		var slots []*ast.Expr
+		for i := range call.Args {
+			slots = append(slots, &call.Args[i])
+		}
+		r.operands[call] = slots
+		r.early[call] = true
+	}
+}
 
 // fileOps are the methods of *os.File that read or write it, or move its
 // offset.
@@ -479,6 +557,7 @@ func (r *rewriter) buildMethodCall(mp *methodPlan, sel *ast.SelectorExpr, call *
 			slots = append(slots, &out.Args[i])
 		}
 		r.operands[out] = slots
+		r.early[out] = mp.kind == mWrap
 		return out
 	default:
 		out := r.rtCall(mp.rtName, pos, append([]ast.Expr{recv}, call.Args...)...)
@@ -545,6 +624,10 @@ func (r *rewriter) planCall(call *ast.CallExpr) {
 	if fn == nil || fn.Pkg() == nil {
 		return
 	}
+	if st, ok := stdSteps[fn.Pkg().Path()+"."+fn.Name()]; ok {
+		r.planStdStep(call, st)
+		return
+	}
 	switch path := fn.Pkg().Path(); path {
 	case "sync/atomic":
 		if len(call.Args) == 0 {
@@ -560,6 +643,14 @@ func (r *rewriter) planCall(call *ast.CallExpr) {
 			a.Rparen = call.Args[0].End()
 			call.Args[0] = a
 			r.changed = true
+			// The step is in the first operand: in a go or defer
+			// statement it is taken by the call, not before.
+			slots := []*ast.Expr{&a.Args[0]}
+			for i := range call.Args[1:] {
+				slots = append(slots, &call.Args[1+i])
+			}
+			r.operands[call] = slots
+			r.early[call] = true
 		}
 	case "testing/quick":
 		// quick.Check(f, c) -> rt.QuickCheck(quick.Check, f, c): the

@@ -154,6 +154,7 @@ type rewriter struct {
 	skip     map[ast.Node]bool             // handled by an enclosing construct
 	callee   map[ast.Expr]bool             // selector in call position
 	operands map[*ast.CallExpr][]*ast.Expr // evaluation slots of rewritten calls
+	early    map[*ast.CallExpr]bool        // rewritten calls whose step is taken before their arguments are evaluated
 	static   map[ast.Expr]bool             // generated function names, never hoisted
 	label    map[ast.Stmt]*ast.Stmt        // generated block -> slot of the loop/switch a label must move to
 
@@ -175,6 +176,7 @@ func newRewriter(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 		skip:     map[ast.Node]bool{},
 		callee:   map[ast.Expr]bool{},
 		operands: map[*ast.CallExpr][]*ast.Expr{},
+		early:    map[*ast.CallExpr]bool{},
 		static:   map[ast.Expr]bool{},
 		label:    map[ast.Stmt]*ast.Stmt{},
 		aliases:  map[string]string{},
@@ -423,6 +425,12 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 		r.planClockLink(n)
 	case *ast.GoStmt:
 		r.planGo(n)
+	case *ast.DeferStmt:
+		r.planDefer(n)
+	case *ast.ExprStmt:
+		r.planEarlyStmt(c, n)
+	case *ast.ReturnStmt:
+		r.planEarlyStmt(c, n)
 	case *ast.SendStmt:
 		r.planSend(n)
 	case *ast.UnaryExpr:
@@ -431,6 +439,7 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 		}
 	case *ast.AssignStmt:
 		r.planRecv2Assign(c, n)
+		r.planEarlyStmt(c, n)
 	case *ast.ValueSpec:
 		r.planRecv2Spec(n)
 	case *ast.CallExpr:
@@ -531,6 +540,156 @@ func (r *rewriter) planGo(g *ast.GoStmt) {
 			c.Replace(block(pos, stmts...))
 		}
 	}
+}
+
+// ---- defer statements ----
+
+// planDefer moves a deferred call whose step is taken when its function
+// value is evaluated (rt.AtomicW(&n).Store(false), rt.StdW(rt.RegMime,
+// mime.AddExtensionType)(...)) into a function literal, so that the step
+// is taken when the deferred call runs, as the call itself: the operands
+// are evaluated at the defer statement, as Go does, into temporaries.
+//
+//	defer n.Store(false)  ->  { heddle_a := &n; defer func() { rt.AtomicW(heddle_a).Store(false) }() }
+//
+// With the step at the defer statement, a deferred Store after a
+// rendezvous was ordered before it for DPOR (conform
+// TestDeferAtomicStoreAfterRendezvous: one outcome of two).
+func (r *rewriter) planDefer(d *ast.DeferStmt) {
+	if len(d.Call.Args) == 1 {
+		if _, ok := r.typeOf(d.Call.Args[0]).(*types.Tuple); ok {
+			return // defer f.M(g()): left as it is
+		}
+	}
+	r.plans[d] = func(c *astutil.Cursor) {
+		d := c.Node().(*ast.DeferStmt)
+		call := d.Call
+		slots, ok := r.operands[call]
+		if !ok || !r.early[call] {
+			return
+		}
+		pos := d.Defer
+		stmts := r.hoistSlots(pos, slots)
+		lit := &ast.FuncLit{Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}}, Body: block(pos, &ast.ExprStmt{X: call})}
+		stmts = append(stmts, &ast.DeferStmt{Defer: pos, Call: &ast.CallExpr{Fun: lit, Lparen: pos, Rparen: pos}})
+		c.Replace(block(pos, stmts...))
+	}
+}
+
+// hoistSlots evaluates the non-constant operands in slots into
+// temporaries, in order, and puts the temporaries in their place.
+func (r *rewriter) hoistSlots(pos token.Pos, slots []*ast.Expr) []ast.Stmt {
+	var stmts []ast.Stmt
+	for _, s := range slots {
+		e := *s
+		if r.isConst(e) {
+			continue
+		}
+		name := r.tmp("a")
+		rhs := e
+		if conv := r.untypedConv(e); conv != nil {
+			rhs = conv
+		}
+		stmts = append(stmts, define(pos, idents(pos, name), rhs))
+		*s = ident(name, pos)
+	}
+	return stmts
+}
+
+// planEarlyStmt evaluates the operands of a call whose step is taken
+// with its function value or first operand into temporaries first, when
+// one of them may take a step of its own (a receive, a call). The call is
+// a statement, the only right-hand side of an assignment or the only
+// result of a return:
+//
+//	n.Store(<-ch)  ->  { heddle_a := &n; heddle_a2 := rt.Recv(ch); rt.AtomicW(heddle_a).Store(heddle_a2) }
+//
+// Without it, the Store's step came before the receive, and DPOR ordered
+// it before the rendezvous the real Store follows (conform
+// TestAtomicStoreOfReceive: one outcome of two). A short variable
+// declaration gets its temporaries before it, in the same list (a goto
+// cannot jump over it, so none can jump over them); the others, in a
+// block around them. Such a call deeper in an expression
+// (f(n.Swap(<-ch))) still takes its step first.
+func (r *rewriter) planEarlyStmt(c *astutil.Cursor, st ast.Stmt) {
+	if c.Index() < 0 || r.plans[st] != nil {
+		return // not in a statement list, or rewritten otherwise
+	}
+	// slot returns the place of the statement's call.
+	slot := func(st ast.Stmt) *ast.Expr {
+		switch st := st.(type) {
+		case *ast.ExprStmt:
+			return &st.X
+		case *ast.AssignStmt:
+			if len(st.Rhs) == 1 && (st.Tok == token.ASSIGN || st.Tok == token.DEFINE) {
+				return &st.Rhs[0]
+			}
+		case *ast.ReturnStmt:
+			if len(st.Results) == 1 {
+				return &st.Results[0]
+			}
+		}
+		return nil
+	}
+	e := slot(st)
+	if e == nil {
+		return
+	}
+	call, ok := ast.Unparen(*e).(*ast.CallExpr)
+	if !ok {
+		return
+	}
+	if len(call.Args) == 1 {
+		if _, ok := r.typeOf(call.Args[0]).(*types.Tuple); ok {
+			return // f.M(g()): left as it is
+		}
+	}
+	r.plans[st] = func(c *astutil.Cursor) {
+		st := c.Node().(ast.Stmt)
+		call, ok := (*slot(st)).(*ast.CallExpr)
+		if !ok || !r.early[call] {
+			return
+		}
+		slots := r.operands[call]
+		stepping := false
+		for _, s := range slots {
+			if mayStep(*s) {
+				stepping = true
+			}
+		}
+		if !stepping {
+			return
+		}
+		pos := st.Pos()
+		stmts := r.hoistSlots(pos, slots)
+		if a, ok := st.(*ast.AssignStmt); ok && a.Tok == token.DEFINE {
+			for _, s := range stmts {
+				c.InsertBefore(s)
+			}
+			return
+		}
+		c.Replace(block(pos, append(stmts, st)...))
+	}
+}
+
+// mayStep reports whether evaluating e may take a step: it holds a call
+// or a receive.
+func mayStep(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			found = true
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				found = true
+			}
+		case *ast.FuncLit:
+			return false // its body runs later
+		}
+		return !found
+	})
+	return found
 }
 
 // untypedConv returns T(e) for an untyped, non-constant operand (a shift or
