@@ -156,6 +156,7 @@ type rewriter struct {
 	operands map[*ast.CallExpr][]*ast.Expr // evaluation slots of rewritten calls
 	static   map[ast.Expr]bool             // generated function names, never hoisted
 	label    map[ast.Stmt]*ast.Stmt        // generated block -> slot of the loop/switch a label must move to
+	keep     map[ast.Expr]bool             // arguments that may be files kept by the standard library (planFileKeep)
 
 	at         token.Pos         // where the type being spelled is written (see typeExprAt)
 	aliases    map[string]string // type string -> file-level alias declared for it
@@ -177,6 +178,7 @@ func newRewriter(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 		operands: map[*ast.CallExpr][]*ast.Expr{},
 		static:   map[ast.Expr]bool{},
 		label:    map[ast.Stmt]*ast.Stmt{},
+		keep:     map[ast.Expr]bool{},
 		aliases:  map[string]string{},
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
@@ -422,6 +424,8 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 		r.planExampleFunc(n)
 	case *ast.GoStmt:
 		r.planGo(n)
+	case *ast.DeferStmt:
+		r.planDefer(n)
 	case *ast.SendStmt:
 		r.planSend(n)
 	case *ast.UnaryExpr:
@@ -436,6 +440,7 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 		r.callee[ast.Unparen(n.Fun)] = true
 		r.planCall(n)
 		r.planTBArgs(n)
+		r.planFileKeep(n)
 	case *ast.SelectorExpr:
 		r.planSelector(n)
 	case *ast.Ident:
@@ -459,8 +464,12 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 }
 
 func (r *rewriter) post(c *astutil.Cursor) bool {
-	if p := r.plans[c.Node()]; p != nil {
+	n := c.Node()
+	if p := r.plans[n]; p != nil {
 		p(c)
+	}
+	if e, ok := n.(ast.Expr); ok && r.keep[e] {
+		r.wrapKeep(c)
 	}
 	return true
 }
@@ -529,6 +538,58 @@ func (r *rewriter) planGo(g *ast.GoStmt) {
 		} else {
 			c.Replace(block(pos, stmts...))
 		}
+	}
+}
+
+// planDefer rewrites a deferred call of a method replaced by a receiver
+// wrapper (mWrap: defer f.Close() on an *os.File, defer n.Add(1) on an
+// atomic): rt.FileW(f).Close() deferred as it is would take the wrapper's
+// step when the defer statement runs, not when the call does. The
+// receiver and arguments are evaluated into temporaries at the defer
+// statement, as Go evaluates them, and a deferred closure makes the call:
+//
+//	{ a := f; defer func() { rt.FileW(a).Close() }() }
+func (r *rewriter) planDefer(d *ast.DeferStmt) {
+	sel, ok := ast.Unparen(d.Call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	if s, ok := r.info.Selections[sel]; !ok || s.Kind() != types.MethodVal {
+		return
+	}
+	if mp := r.classifyMethod(sel); mp == nil || mp.kind != mWrap {
+		return
+	}
+	if len(d.Call.Args) == 1 {
+		if _, ok := r.typeOf(d.Call.Args[0]).(*types.Tuple); ok {
+			return // f.M(g()): left as it is
+		}
+	}
+	r.plans[d] = func(c *astutil.Cursor) {
+		d := c.Node().(*ast.DeferStmt)
+		call := d.Call
+		slots, ok := r.operands[call]
+		if !ok {
+			return
+		}
+		pos := d.Defer
+		var stmts []ast.Stmt
+		for _, s := range slots {
+			e := *s
+			if r.isConst(e) {
+				continue
+			}
+			name := r.tmp("a")
+			rhs := e
+			if conv := r.untypedConv(e); conv != nil {
+				rhs = conv
+			}
+			stmts = append(stmts, define(pos, idents(pos, name), rhs))
+			*s = ident(name, pos)
+		}
+		lit := &ast.FuncLit{Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}}, Body: block(pos, &ast.ExprStmt{X: call})}
+		stmts = append(stmts, &ast.DeferStmt{Defer: pos, Call: &ast.CallExpr{Fun: lit, Lparen: pos, Rparen: pos}})
+		c.Replace(block(pos, stmts...))
 	}
 }
 
