@@ -25,7 +25,9 @@ import (
 //     *os.File (Fprint, ..., Copy); the dynamic type of the value passed on
 //     is unchanged, so io.Copy's fast paths and type assertions see the
 //     file itself;
-//   - os.ReadFile and os.WriteFile, on the object of the file's name.
+//   - os.ReadFile, os.WriteFile, os.Create, os.Open, os.OpenFile,
+//     os.Remove, os.Rename and os.Truncate, on the object of the file's
+//     name.
 //
 // A file handed to the standard library that keeps it (bufio.NewWriter,
 // log.New, json.NewEncoder, slog.NewTextHandler, ...) is read or written
@@ -228,8 +230,58 @@ func ReadFile(name string) ([]byte, error) {
 	return os.ReadFile(name)
 }
 
-// WriteFile replaces os.WriteFile.
+// WriteFile replaces os.WriteFile: os.WriteFile's body, whose creation
+// (or truncation) and write are two steps, as a reader by name can see
+// the file empty between them.
 func WriteFile(name string, data []byte, perm os.FileMode) error {
 	fileStep(name)
-	return os.WriteFile(name, data, perm)
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	fileStep(name)
+	_, err = f.Write(data)
+	if err1 := f.Close(); err1 != nil && err == nil {
+		err = err1
+	}
+	return err
+}
+
+// Create replaces os.Create: a step on the object of the file's name (it
+// creates or truncates the file).
+func Create(name string) (*os.File, error) {
+	fileStep(name)
+	return os.Create(name)
+}
+
+// Open replaces os.Open: whether the file is there depends on the
+// goroutines that create or remove it.
+func Open(name string) (*os.File, error) {
+	fileStep(name)
+	return os.Open(name)
+}
+
+// OpenFile replaces os.OpenFile.
+func OpenFile(name string, flag int, perm os.FileMode) (*os.File, error) {
+	fileStep(name)
+	return os.OpenFile(name, flag, perm)
+}
+
+// Remove replaces os.Remove.
+func Remove(name string) error {
+	fileStep(name)
+	return os.Remove(name)
+}
+
+// Rename replaces os.Rename: a step on each name's object.
+func Rename(oldpath, newpath string) error {
+	fileStep(oldpath)
+	fileStep(newpath)
+	return os.Rename(oldpath, newpath)
+}
+
+// Truncate replaces os.Truncate.
+func Truncate(name string, size int64) error {
+	fileStep(name)
+	return os.Truncate(name, size)
 }

@@ -135,6 +135,15 @@ var subsetPrograms = []string{
 	"TestIterPullInterleave",
 	"TestParallelTwice",
 	"TestSetenvThenParallel",
+	// Fifth (fid5io.go): file I/O through io.Writer (fmt.Fprint, a
+	// method call on an io.Writer), two files on one path, os.WriteFile
+	// against os.ReadFile, os.Pipe, t.Setenv against a goroutine.
+	"TestFileFprintTwoWriters",
+	"TestFileWriterInterfaceTwoWriters",
+	"TestFileTwoOpensOnePath",
+	"TestFileWriteVsReadFile",
+	"TestOsPipeTwoWriters",
+	"TestSetenvVsGoroutine",
 }
 
 // forbidden are outcomes (a substring of the outcome) that heddle must not
@@ -183,13 +192,8 @@ var knownGaps = []knownGap{
 	// TestSynctestCondSignalOutside was one until Cond.Wait's window
 	// between its unlock and joining the notify list was a step of its
 	// own for a waiter in a bubble (engine/cond.go).
-	{
-		program: "TestFileFprintTwoWriters",
-		outcome: "fail: fid4io_test.go:78: cdab",
-		issue: "a write to an *os.File through io.Writer (fmt.Fprint) is made by the standard library, " +
-			"not rewritten: no step, so two goroutines' writes are independent for DPOR " +
-			"(a direct f.Write is a step: TestFileTwoWriters)",
-	},
+	// TestFileFprintTwoWriters was one until a write through io.Writer
+	// whose value is dynamically an *os.File was a step (rt/file.go).
 }
 
 // TestSubset runs heddle, built from this tree, and the native runs on a

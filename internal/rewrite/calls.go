@@ -134,6 +134,12 @@ var renamed = map[string]string{
 	"io/ioutil.ReadAll":   "ReadAll",
 	"os.ReadFile":         "ReadFile",
 	"os.WriteFile":        "WriteFile",
+	"os.Create":           "Create",
+	"os.Open":             "Open",
+	"os.OpenFile":         "OpenFile",
+	"os.Remove":           "Remove",
+	"os.Rename":           "Rename",
+	"os.Truncate":         "Truncate",
 	"io/ioutil.ReadFile":  "ReadFile",
 	"io/ioutil.WriteFile": "WriteFile",
 }
@@ -1001,7 +1007,7 @@ func (r *rewriter) planFileKeep(call *ast.CallExpr) {
 	if fn == nil {
 		fn = r.funcObj(fun)
 	}
-	if fn == nil || fn.Pkg() == nil || !isStdPath(fn.Pkg().Path()) {
+	if fn == nil || fn.Pkg() == nil || !r.notRewritten(fn.Pkg().Path()) {
 		return
 	}
 	if fn.Signature().Recv() == nil {
@@ -1048,11 +1054,30 @@ var fileSteps = map[string]bool{
 	"Copy": true, "CopyN": true, "CopyBuffer": true,
 }
 
-// isStdPath reports whether an import path is the standard library's (no
-// dot in its first element).
-func isStdPath(path string) bool {
+// notRewritten reports whether the package of an import path is not
+// rewritten: the standard library, or, when the rewriter knows the
+// packages it rewrites (Rewrite), a dependency it leaves alone.
+func (r *rewriter) notRewritten(path string) bool {
+	if r.pkg != nil && path == r.pkg.Path() {
+		return false
+	}
 	first, _, _ := strings.Cut(path, "/")
-	return !strings.Contains(first, ".")
+	if stdRoots[first] {
+		return true
+	}
+	return r.rewritten != nil && !r.rewritten[path]
+}
+
+// stdRoots are the first elements of the standard library's import paths.
+var stdRoots = map[string]bool{
+	"archive": true, "bufio": true, "bytes": true, "cmp": true, "compress": true, "container": true,
+	"context": true, "crypto": true, "database": true, "debug": true, "embed": true, "encoding": true,
+	"errors": true, "expvar": true, "flag": true, "fmt": true, "go": true, "hash": true, "html": true,
+	"image": true, "index": true, "internal": true, "io": true, "iter": true, "log": true, "maps": true,
+	"math": true, "mime": true, "net": true, "os": true, "path": true, "plugin": true, "reflect": true,
+	"regexp": true, "runtime": true, "slices": true, "sort": true, "strconv": true, "strings": true,
+	"structs": true, "sync": true, "syscall": true, "testing": true, "text": true, "time": true,
+	"unicode": true, "unique": true, "unsafe": true, "weak": true,
 }
 
 // ioInterface reports whether t is an interface with one of ioMethods.
