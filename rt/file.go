@@ -54,6 +54,9 @@ func fileObj(name string) unsafe.Pointer {
 	case "/dev/stdin", "/dev/stdout", "/dev/stderr":
 		return nil
 	}
+	if len(name) > 0 && name[0] == '|' {
+		name = "|" // os.Pipe's ends ("|0", "|1"): one object
+	}
 	i := len(name)
 	for i > 0 && name[i-1] != '/' && name[i-1] != os.PathSeparator {
 		i--

@@ -112,6 +112,9 @@ var renamed = map[string]string{
 	// io.Pipe: package io is not rewritten, so its pipes wait natively;
 	// heddle's model of it (rt/iopipe.go) returns its own types.
 	"io.Pipe": "Pipe",
+	// net.Pipe: the same, in package net (rt/netpipe.go); its ends are
+	// net.Conn values, as net.Pipe's.
+	"net.Pipe": "NetPipe",
 	// A file read or written by the standard library at once, through
 	// io.Writer or io.Reader, is a step when the value is dynamically an
 	// *os.File (rt/file.go, fileSteps).

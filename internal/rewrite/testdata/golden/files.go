@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net"
 	"os"
 	"strings"
 	"sync/atomic"
@@ -46,4 +47,13 @@ func deferred(f *os.File, w io.Writer) {
 	defer fmt.Fprint(w, "x")
 	var n atomic.Int32
 	defer n.Add(1)
+}
+
+// net.Pipe is replaced by heddle's model, as a call and as a value.
+func pipes() {
+	a, b := net.Pipe()
+	a.Write([]byte("x"))
+	b.Close()
+	mk := net.Pipe
+	mk()
 }
