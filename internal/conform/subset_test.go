@@ -144,6 +144,9 @@ var subsetPrograms = []string{
 	"TestFileWriteVsReadFile",
 	"TestOsPipeTwoWriters",
 	"TestSetenvVsGoroutine",
+	// net.Pipe's model (rt/netpipe.go).
+	"TestNetPipeTwoWriters",
+	"TestNetPipeReadPartial",
 }
 
 // forbidden are outcomes (a substring of the outcome) that heddle must not
