@@ -57,3 +57,14 @@ func pipes() {
 	mk := net.Pipe
 	mk()
 }
+
+// Method values and expressions of an interface's file methods, and a
+// receiver of a type parameter.
+func values[W io.WriteCloser](w io.Writer, wc W) {
+	write := w.Write
+	write(nil)
+	expr := io.Writer.Write
+	expr(w, nil)
+	wc.Write(nil)
+	defer wc.Close()
+}
