@@ -5,7 +5,11 @@ import "unsafe"
 // Unstepped counts, in the run's Result, a file the running goroutine
 // handed to code that is not rewritten and that keeps it, to read or write
 // it later in no step (rt.FileKeep): the orders of those accesses are not
-// explored, and an exhaustive exploration claims nothing.
+// explored, and an exhaustive exploration claims nothing. Called by the
+// running controlled goroutine, which holds the processor (the race
+// detector cannot see the hand-offs between controlled goroutines).
+//
+//go:norace
 func (e *Exec) Unstepped() { e.res.Unstepped++ }
 
 // envObj is the object standing for the process's environment and
