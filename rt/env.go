@@ -2,7 +2,6 @@ package rt
 
 import (
 	"os"
-	"unsafe"
 
 	"heddle.dev/internal/engine"
 )
@@ -13,18 +12,11 @@ import (
 // explored one order only (conform TestEnvSetVsGet: natively the read
 // sees the value or not; heddle 2 runs, "exhausted", never the value).
 // Each of os's environment functions is now a step: an atomic read or
-// write of one object standing for the environment, envObj.
+// write of one object standing for the environment (engine.EnvAccess).
 
-// envObj is the environment's object for DPOR: only its address is used.
-var envObj byte
-
-// envStep is the step of an access of the environment, left out while
-// the running goroutine is alone (engine.Exec.Alone).
-func envStep(op engine.OpKind) {
-	if x := engine.Current(); x != nil && !x.Alone() {
-		x.Access(unsafe.Pointer(&envObj), op)
-	}
-}
+// envStep is the step of an access of the environment (engine.EnvAccess:
+// its object is the one testing.T's Setenv and Chdir use too).
+func envStep(op engine.OpKind) { engine.EnvAccess(op) }
 
 // Setenv replaces os.Setenv.
 func Setenv(key, value string) error {

@@ -1,24 +1,290 @@
 package rt
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"unsafe"
 
 	"heddle.dev/internal/engine"
 )
 
+// An os.File's offset and writes are ordered by package os's own lock
+// (its fdMutex), not rewritten: without a step, two goroutines' writes to
+// one file were independent for DPOR, which explored one order only
+// (conform TestFileTwoWriters, TestFileFprintTwoWriters). Each access of a
+// file that rewritten code makes, or asks the standard library to make at
+// once, is a step, an atomic write of the file's object (fileObj):
+//
+//   - a call of an *os.File method that reads or writes the file or moves
+//     its offset (FileW);
+//   - the same methods called through an interface (io.Writer, io.Reader,
+//     ...) whose dynamic value is an *os.File (FileI);
+//   - fmt.Fprint and its kin, io.WriteString, io.ReadAll, io.Copy and
+//     their kin, when their io.Writer or io.Reader is dynamically an
+//     *os.File (Fprint, ..., Copy); the dynamic type of the value passed on
+//     is unchanged, so io.Copy's fast paths and type assertions see the
+//     file itself;
+//   - os.ReadFile, os.WriteFile, os.Create, os.Open, os.OpenFile,
+//     os.Remove, os.Rename and os.Truncate, on the object of the file's
+//     name.
+//
+// A file handed to the standard library that keeps it (bufio.NewWriter,
+// log.New, json.NewEncoder, slog.NewTextHandler, ...) is read or written
+// later by code heddle does not rewrite, in no step: FileKeep counts it
+// (engine.Result.Unstepped), and an exhaustive exploration whose runs had
+// more than one goroutine claims nothing. The process's own standard
+// streams (named /dev/stdin, /dev/stdout, /dev/stderr) are left out of
+// all this: what is written there does not come back to the test. A test
+// that captures os.Stdout (an example's output) swaps it for a pipe, whose
+// name is another. Accesses are no steps either while the running
+// goroutine is alone (engine.Exec.Alone).
+
+// fileObjs are the objects standing for files: a file's object is the one
+// its name's base hashes to, so two *os.File opened on one path (or a
+// file and os.ReadFile of its name) are one object for DPOR. Two files
+// whose names collide are dependent when they need not be: more runs, no
+// missed order. Only the addresses are used.
+var fileObjs [64]byte
+
+// fileObj returns the object of the file named name, or nil for the
+// process's standard streams.
+func fileObj(name string) unsafe.Pointer {
+	switch name {
+	case "/dev/stdin", "/dev/stdout", "/dev/stderr":
+		return nil
+	}
+	if len(name) > 0 && name[0] == '|' {
+		name = "|" // os.Pipe's ends ("|0", "|1"): one object
+	}
+	i := len(name)
+	for i > 0 && name[i-1] != '/' && name[i-1] != os.PathSeparator {
+		i--
+	}
+	h := uint32(2166136261)
+	for ; i < len(name); i++ {
+		h = (h ^ uint32(name[i])) * 16777619
+	}
+	return unsafe.Pointer(&fileObjs[h%uint32(len(fileObjs))])
+}
+
+// fileStep is the step of an access of the file named name.
+func fileStep(name string) {
+	if x := engine.Current(); x != nil && !x.Alone() {
+		if p := fileObj(name); p != nil {
+			x.Access(p, engine.OpAtomicWrite)
+		}
+	}
+}
+
+// anyStep is the step of an access of v when it is dynamically an
+// *os.File.
+func anyStep(v any) {
+	if f, ok := v.(*os.File); ok && f != nil {
+		fileStep(f.Name())
+	}
+}
+
 // FileW replaces the receiver f of a call of an *os.File method that
 // reads or writes the file or moves its offset (Read, Write, Seek, Close,
 // ...): the call is a step, an atomic write of the file, then the method
-// runs on f. The file's offset and writes are ordered by package os's own
-// lock, not rewritten: without the step, two goroutines' writes to one
-// file were independent for DPOR, which explored one order only (conform
-// TestFileTwoWriters). Calls through io.Writer (fmt.Fprint(f, ...)) are
-// not steps: the standard library makes them. Nor are they while the
-// running goroutine is alone (engine.Exec.Alone).
+// runs on f.
 func FileW(f *os.File) *os.File {
-	if x := engine.Current(); x != nil && f != nil && !x.Alone() {
-		x.Access(unsafe.Pointer(f), engine.OpAtomicWrite)
+	if f != nil {
+		fileStep(f.Name())
 	}
 	return f
+}
+
+// FileI replaces the receiver x, of an interface type or a type
+// parameter, of a call of a method named as one of FileW's (w.Write on an
+// io.Writer): when x is dynamically an *os.File, the call is FileW's
+// step. x is returned as it is.
+func FileI[T any](x T) T {
+	anyStep(x)
+	return x
+}
+
+// FileKeep replaces an argument that is, or may dynamically be, an
+// *os.File, of a call of the standard library that keeps its io.Writer or
+// io.Reader to use it later (bufio.NewWriter, log.New, ...): those later
+// reads and writes are no steps, so the run counts one unstepped file
+// (engine.Result.Unstepped). x is returned as it is.
+func FileKeep[T any](x T) T {
+	if f, ok := any(x).(*os.File); ok && f != nil && fileObj(f.Name()) != nil {
+		if e := engine.Current(); e != nil {
+			e.Unstepped()
+		}
+	}
+	return x
+}
+
+// Fprint replaces fmt.Fprint.
+func Fprint(w io.Writer, a ...any) (int, error) {
+	anyStep(w)
+	return fmt.Fprint(w, a...)
+}
+
+// Fprintf replaces fmt.Fprintf.
+func Fprintf(w io.Writer, format string, a ...any) (int, error) {
+	anyStep(w)
+	return fmt.Fprintf(w, format, a...)
+}
+
+// Fprintln replaces fmt.Fprintln.
+func Fprintln(w io.Writer, a ...any) (int, error) {
+	anyStep(w)
+	return fmt.Fprintln(w, a...)
+}
+
+// Print replaces fmt.Print: a step when os.Stdout is not the process's
+// (an example's output is a pipe).
+func Print(a ...any) (int, error) {
+	fileStep(os.Stdout.Name())
+	return fmt.Print(a...)
+}
+
+// Printf replaces fmt.Printf.
+func Printf(format string, a ...any) (int, error) {
+	fileStep(os.Stdout.Name())
+	return fmt.Printf(format, a...)
+}
+
+// Println replaces fmt.Println.
+func Println(a ...any) (int, error) {
+	fileStep(os.Stdout.Name())
+	return fmt.Println(a...)
+}
+
+// Fscan replaces fmt.Fscan.
+func Fscan(r io.Reader, a ...any) (int, error) {
+	anyStep(r)
+	return fmt.Fscan(r, a...)
+}
+
+// Fscanf replaces fmt.Fscanf.
+func Fscanf(r io.Reader, format string, a ...any) (int, error) {
+	anyStep(r)
+	return fmt.Fscanf(r, format, a...)
+}
+
+// Fscanln replaces fmt.Fscanln.
+func Fscanln(r io.Reader, a ...any) (int, error) {
+	anyStep(r)
+	return fmt.Fscanln(r, a...)
+}
+
+// WriteString replaces io.WriteString.
+func WriteString(w io.Writer, s string) (int, error) {
+	anyStep(w)
+	return io.WriteString(w, s)
+}
+
+// ReadAll replaces io.ReadAll.
+func ReadAll(r io.Reader) ([]byte, error) {
+	anyStep(r)
+	return io.ReadAll(r)
+}
+
+// ReadFull replaces io.ReadFull.
+func ReadFull(r io.Reader, buf []byte) (int, error) {
+	anyStep(r)
+	return io.ReadFull(r, buf)
+}
+
+// ReadAtLeast replaces io.ReadAtLeast.
+func ReadAtLeast(r io.Reader, buf []byte, min int) (int, error) {
+	anyStep(r)
+	return io.ReadAtLeast(r, buf, min)
+}
+
+// copyStep is the step of a copy between dst and src. A copy to or from a
+// file may take several reads and writes of it, interleaved natively with
+// the other side's: only one step is taken, so the file also counts as
+// kept (FileKeep).
+func copyStep(dst io.Writer, src io.Reader) {
+	anyStep(dst)
+	anyStep(src)
+	FileKeep(dst)
+	FileKeep(src)
+}
+
+// Copy replaces io.Copy.
+func Copy(dst io.Writer, src io.Reader) (int64, error) {
+	copyStep(dst, src)
+	return io.Copy(dst, src)
+}
+
+// CopyN replaces io.CopyN.
+func CopyN(dst io.Writer, src io.Reader, n int64) (int64, error) {
+	copyStep(dst, src)
+	return io.CopyN(dst, src, n)
+}
+
+// CopyBuffer replaces io.CopyBuffer.
+func CopyBuffer(dst io.Writer, src io.Reader, buf []byte) (int64, error) {
+	copyStep(dst, src)
+	return io.CopyBuffer(dst, src, buf)
+}
+
+// ReadFile replaces os.ReadFile: a step on the object of the file's name.
+func ReadFile(name string) ([]byte, error) {
+	fileStep(name)
+	return os.ReadFile(name)
+}
+
+// WriteFile replaces os.WriteFile: os.WriteFile's body, whose creation
+// (or truncation) and write are two steps, as a reader by name can see
+// the file empty between them.
+func WriteFile(name string, data []byte, perm os.FileMode) error {
+	fileStep(name)
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	fileStep(name)
+	_, err = f.Write(data)
+	if err1 := f.Close(); err1 != nil && err == nil {
+		err = err1
+	}
+	return err
+}
+
+// Create replaces os.Create: a step on the object of the file's name (it
+// creates or truncates the file).
+func Create(name string) (*os.File, error) {
+	fileStep(name)
+	return os.Create(name)
+}
+
+// Open replaces os.Open: whether the file is there depends on the
+// goroutines that create or remove it.
+func Open(name string) (*os.File, error) {
+	fileStep(name)
+	return os.Open(name)
+}
+
+// OpenFile replaces os.OpenFile.
+func OpenFile(name string, flag int, perm os.FileMode) (*os.File, error) {
+	fileStep(name)
+	return os.OpenFile(name, flag, perm)
+}
+
+// Remove replaces os.Remove.
+func Remove(name string) error {
+	fileStep(name)
+	return os.Remove(name)
+}
+
+// Rename replaces os.Rename: a step on each name's object.
+func Rename(oldpath, newpath string) error {
+	fileStep(oldpath)
+	fileStep(newpath)
+	return os.Rename(oldpath, newpath)
+}
+
+// Truncate replaces os.Truncate.
+func Truncate(name string, size int64) error {
+	fileStep(name)
+	return os.Truncate(name, size)
 }

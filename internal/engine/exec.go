@@ -215,6 +215,11 @@ type Result struct {
 	// not rewritten), and when that wait ended was up to the operating
 	// system, not a choice heddle explored.
 	Detaches int
+	// Unstepped counts the files (*os.File) the run handed to standard
+	// library code that keeps them to read or write later (bufio.NewWriter,
+	// log.New): those reads and writes were no steps, not explored
+	// (Exec.Unstepped, rt/file.go).
+	Unstepped int
 	// OverMemory is set when the run was ended because the heap grew
 	// past Config.MaxHeap: what it held, and what grew most.
 	OverMemory string

@@ -116,6 +116,7 @@ type explorer struct {
 	natives     int64      // operations run natively by goroutines heddle does not control
 	partnered   bool       // a run's probe found a partner heddle does not control (engine.Result.Partnered)
 	detaches    int        // times a goroutine waited outside heddle's control (engine.Result.Detaches)
+	unstepped   int        // files handed to code that keeps them, in runs of more than one goroutine (engine.Result.Unstepped)
 	quiet       int64      // operations without a scheduling point in regions of allocation counting (engine.Result.Quiet)
 	interrupted bool       // the exploration stopped on a signal
 	topParallel bool       // the test called t.Parallel (itself, not a subtest) in some run
@@ -385,6 +386,11 @@ func (x *explorer) run() {
 		x.natives += res.Natives
 		x.detaches += res.Detaches
 		x.quiet += res.Quiet
+		if res.MaxGs > 1 {
+			// With one goroutine, a file's unstepped accesses have no
+			// other order.
+			x.unstepped += res.Unstepped
+		}
 		if res.Truncated {
 			x.truncated = true
 		}
@@ -534,6 +540,17 @@ func (x *explorer) run() {
 		// the orders of those operations were not explored.
 		if exhausted {
 			x.t.Logf("heddle: %s ended, but %d lock and atomic operations between readings of the memory statistics (testing.AllocsPerRun, runtime.ReadMemStats) ran without scheduling points, not explored: no claim that all schedules were explored", name, x.quiet)
+		}
+		exhausted = false
+		x.truncated = true
+	}
+	if x.unstepped > 0 {
+		// A file handed to the standard library that keeps it (a
+		// bufio.Writer, a log.Logger on it) is read or written there in
+		// no step (rt/file.go): the orders of those accesses were not
+		// explored.
+		if exhausted {
+			x.t.Logf("heddle: %s ended, but files were handed %d times to standard library code that reads or writes them later (bufio, log, encoders), not in steps heddle explores: no claim that all schedules were explored", name, x.unstepped)
 		}
 		exhausted = false
 		x.truncated = true

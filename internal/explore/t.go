@@ -297,11 +297,16 @@ func (t *runT) TempDir() string {
 //go:norace
 func (t *runT) Setenv(key, value string) {
 	t.checkParallel()
+	// A step on the environment's object, as the rewritten os.Setenv
+	// takes (conform TestSetenvVsGoroutine: natively a goroutine's
+	// os.Getenv sees the value or not).
+	engine.EnvAccess(engine.OpAtomicWrite)
 	prev, had := os.LookupEnv(key)
 	if err := os.Setenv(key, value); err != nil {
 		t.Fatalf("Setenv: %v", err)
 	}
 	t.Cleanup(func() {
+		engine.EnvAccess(engine.OpAtomicWrite)
 		if had {
 			os.Setenv(key, prev)
 		} else {
@@ -313,6 +318,7 @@ func (t *runT) Setenv(key, value string) {
 //go:norace
 func (t *runT) Chdir(dir string) {
 	t.checkParallel()
+	engine.EnvAccess(engine.OpAtomicWrite)
 	prev, err := os.Getwd()
 	if err != nil {
 		t.Fatalf("Chdir: %v", err)
@@ -320,7 +326,10 @@ func (t *runT) Chdir(dir string) {
 	if err := os.Chdir(dir); err != nil {
 		t.Fatalf("Chdir: %v", err)
 	}
-	t.Cleanup(func() { os.Chdir(prev) })
+	t.Cleanup(func() {
+		engine.EnvAccess(engine.OpAtomicWrite)
+		os.Chdir(prev)
+	})
 }
 
 // Context returns the context of the caller's test or subtest, cancelled

@@ -112,6 +112,39 @@ var renamed = map[string]string{
 	// io.Pipe: package io is not rewritten, so its pipes wait natively;
 	// heddle's model of it (rt/iopipe.go) returns its own types.
 	"io.Pipe": "Pipe",
+	// net.Pipe: the same, in package net (rt/netpipe.go); its ends are
+	// net.Conn values, as net.Pipe's.
+	"net.Pipe": "NetPipe",
+	// A file read or written by the standard library at once, through
+	// io.Writer or io.Reader, is a step when the value is dynamically an
+	// *os.File (rt/file.go, fileSteps).
+	"fmt.Fprint":          "Fprint",
+	"fmt.Fprintf":         "Fprintf",
+	"fmt.Fprintln":        "Fprintln",
+	"fmt.Print":           "Print",
+	"fmt.Printf":          "Printf",
+	"fmt.Println":         "Println",
+	"fmt.Fscan":           "Fscan",
+	"fmt.Fscanf":          "Fscanf",
+	"fmt.Fscanln":         "Fscanln",
+	"io.WriteString":      "WriteString",
+	"io.ReadAll":          "ReadAll",
+	"io.ReadFull":         "ReadFull",
+	"io.ReadAtLeast":      "ReadAtLeast",
+	"io.Copy":             "Copy",
+	"io.CopyN":            "CopyN",
+	"io.CopyBuffer":       "CopyBuffer",
+	"io/ioutil.ReadAll":   "ReadAll",
+	"os.ReadFile":         "ReadFile",
+	"os.WriteFile":        "WriteFile",
+	"os.Create":           "Create",
+	"os.Open":             "Open",
+	"os.OpenFile":         "OpenFile",
+	"os.Remove":           "Remove",
+	"os.Rename":           "Rename",
+	"os.Truncate":         "Truncate",
+	"io/ioutil.ReadFile":  "ReadFile",
+	"io/ioutil.WriteFile": "WriteFile",
 }
 
 // replacedTypes lists the types of the standard library replaced by a type
@@ -260,6 +293,11 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 			// An interface over *testing.T's Run: testify's suite runs its
 			// methods through one (suite.Run's runner).
 			return &methodPlan{kind: mLocker, rtName: "RunAny", path: path}
+		}
+		if fileOps[fn.Name()] {
+			// w.Write on an io.Writer that may dynamically be an
+			// *os.File: FileW's step when it is one (rt.FileI).
+			return &methodPlan{kind: mWrap, rtName: "FileI", path: path}
 		}
 		return nil
 	}
@@ -1034,4 +1072,158 @@ func (r *rewriter) fixImports() {
 		imports = append(imports, is)
 	}
 	r.file.Imports = imports
+}
+
+// ioMethods are the methods of an interface by which the standard library
+// reads or writes a file handed to it.
+var ioMethods = map[string]bool{
+	"Read": true, "Write": true, "WriteString": true, "ReadFrom": true, "WriteTo": true, "ReadAt": true, "WriteAt": true,
+}
+
+// planFileKeep marks the arguments of a call of the standard library that
+// may be files it keeps, to read or write them later in no step
+// (bufio.NewWriter(f), log.New(f, ...), json.NewEncoder(f)): an argument
+// of type *os.File or of an interface type, passed as an interface with
+// one of ioMethods. Each is wrapped in rt.FileKeep, which counts the run's
+// unstepped files when it is one (rt/file.go). The calls renamed to a
+// step of their own (fmt.Fprint, io.Copy) use the file at once.
+func (r *rewriter) planFileKeep(call *ast.CallExpr) {
+	var fn *types.Func
+	fun := ast.Unparen(call.Fun)
+	if sel, ok := fun.(*ast.SelectorExpr); ok {
+		if s, ok := r.info.Selections[sel]; ok {
+			if s.Kind() != types.MethodVal {
+				return
+			}
+			fn, _ = s.Obj().(*types.Func)
+		}
+	}
+	if fn == nil {
+		fn = r.funcObj(fun)
+	}
+	if fn == nil || fn.Pkg() == nil || !r.notRewritten(fn.Pkg().Path()) {
+		return
+	}
+	if fn.Signature().Recv() == nil {
+		if _, ok := renamed[fn.Pkg().Path()+"."+fn.Name()]; ok && fileSteps[renamed[fn.Pkg().Path()+"."+fn.Name()]] {
+			return
+		}
+	}
+	sig, ok := types.Unalias(r.typeOf(call.Fun)).(*types.Signature)
+	if !ok {
+		return
+	}
+	params := sig.Params()
+	if params.Len() == 0 || (len(call.Args) == 1 && params.Len() > 1) {
+		return // none, or f(g()) with g's results
+	}
+	for i, a := range call.Args {
+		var pt types.Type
+		switch {
+		case sig.Variadic() && i >= params.Len()-1:
+			if call.Ellipsis.IsValid() {
+				continue
+			}
+			sl, ok := params.At(params.Len() - 1).Type().Underlying().(*types.Slice)
+			if !ok {
+				continue
+			}
+			pt = sl.Elem()
+		case i < params.Len():
+			pt = params.At(i).Type()
+		default:
+			continue
+		}
+		if ioInterface(pt) && mayBeFile(r.typeOf(a)) {
+			r.keep[a] = true
+		}
+	}
+}
+
+// fileSteps are the rt functions that replace a call of the standard
+// library reading or writing a file at once, in a step of their own.
+var fileSteps = map[string]bool{
+	"Fprint": true, "Fprintf": true, "Fprintln": true, "Fscan": true, "Fscanf": true, "Fscanln": true,
+	"WriteString": true, "ReadAll": true, "ReadFull": true, "ReadAtLeast": true,
+	"Copy": true, "CopyN": true, "CopyBuffer": true,
+}
+
+// notRewritten reports whether the package of an import path is not
+// rewritten: the standard library, or, when the rewriter knows the
+// packages it rewrites (Rewrite), a dependency it leaves alone.
+func (r *rewriter) notRewritten(path string) bool {
+	if r.pkg != nil && path == r.pkg.Path() {
+		return false
+	}
+	first, _, _ := strings.Cut(path, "/")
+	if stdRoots[first] {
+		return true
+	}
+	return r.rewritten != nil && !r.rewritten[path]
+}
+
+// stdRoots are the first elements of the standard library's import paths.
+var stdRoots = map[string]bool{
+	"archive": true, "bufio": true, "bytes": true, "cmp": true, "compress": true, "container": true,
+	"context": true, "crypto": true, "database": true, "debug": true, "embed": true, "encoding": true,
+	"errors": true, "expvar": true, "flag": true, "fmt": true, "go": true, "hash": true, "html": true,
+	"image": true, "index": true, "internal": true, "io": true, "iter": true, "log": true, "maps": true,
+	"math": true, "mime": true, "net": true, "os": true, "path": true, "plugin": true, "reflect": true,
+	"regexp": true, "runtime": true, "slices": true, "sort": true, "strconv": true, "strings": true,
+	"structs": true, "sync": true, "syscall": true, "testing": true, "text": true, "time": true,
+	"unicode": true, "unique": true, "unsafe": true, "weak": true,
+}
+
+// ioInterface reports whether t is an interface with one of ioMethods.
+func ioInterface(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if _, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return false
+	}
+	it, ok := t.Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	for i := 0; i < it.NumMethods(); i++ {
+		if ioMethods[it.Method(i).Name()] {
+			return true
+		}
+	}
+	return false
+}
+
+// mayBeFile reports whether a value of type t may be an *os.File: t is
+// *os.File or an interface.
+func mayBeFile(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	t = types.Unalias(t)
+	if _, ok := t.(*types.TypeParam); ok {
+		return true
+	}
+	if types.IsInterface(t) {
+		return true
+	}
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "os" && n.Obj().Name() == "File"
+}
+
+// wrapKeep replaces the argument at c, as the plans of its own node left
+// it, by rt.FileKeep(argument).
+func (r *rewriter) wrapKeep(c *astutil.Cursor) {
+	call, ok := c.Parent().(*ast.CallExpr)
+	if !ok || c.Name() != "Args" || c.Index() < 0 || c.Index() >= len(call.Args) {
+		return
+	}
+	a := call.Args[c.Index()]
+	w := r.rtCall("FileKeep", a.Pos(), a)
+	w.Rparen = a.End()
+	call.Args[c.Index()] = w
 }

@@ -25,13 +25,15 @@ const rtPath = "heddle.dev/rt"
 // f is modified in place. The output carries //line directives naming the
 // original positions of fset.
 func File(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.Package, goVersion string) ([]byte, error) {
-	out, _, err := rewriteFile(fset, f, info, pkg, goVersion, nil)
+	out, _, err := rewriteFile(fset, f, info, pkg, goVersion, nil, nil)
 	return out, err
 }
 
 // rewriteFile is File that also reports whether anything was rewritten,
 // and that makes the racy statements of the file scheduling points.
-func rewriteFile(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.Package, goVersion string, racy []RacyStmt) ([]byte, bool, error) {
+// rewritten, when not nil, holds the import paths of the packages
+// rewritten with it (planFileKeep).
+func rewriteFile(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.Package, goVersion string, racy []RacyStmt, rewritten map[string]bool) ([]byte, bool, error) {
 	for _, imp := range f.Imports {
 		if imp.Path.Value == `"C"` {
 			// cgo files are compiled from generated sources; leave them.
@@ -41,6 +43,7 @@ func rewriteFile(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 		}
 	}
 	r := newRewriter(fset, f, info, pkg, goVersion)
+	r.rewritten = rewritten
 	r.racyPoints(racy)
 	astutil.Apply(f, r.pre, r.post)
 	if !r.changed {
@@ -157,6 +160,11 @@ type rewriter struct {
 	early    map[*ast.CallExpr]bool        // rewritten calls whose step is taken before their arguments are evaluated
 	static   map[ast.Expr]bool             // generated function names, never hoisted
 	label    map[ast.Stmt]*ast.Stmt        // generated block -> slot of the loop/switch a label must move to
+	keep     map[ast.Expr]bool             // arguments that may be files kept by code that is not rewritten (planFileKeep)
+	// rewritten holds the import paths of the packages rewritten with
+	// this one, when known (nil: every package outside the standard
+	// library is taken as rewritten).
+	rewritten map[string]bool
 
 	at         token.Pos         // where the type being spelled is written (see typeExprAt)
 	aliases    map[string]string // type string -> file-level alias declared for it
@@ -179,6 +187,7 @@ func newRewriter(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 		early:    map[*ast.CallExpr]bool{},
 		static:   map[ast.Expr]bool{},
 		label:    map[ast.Stmt]*ast.Stmt{},
+		keep:     map[ast.Expr]bool{},
 		aliases:  map[string]string{},
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
@@ -446,6 +455,7 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 		r.callee[ast.Unparen(n.Fun)] = true
 		r.planCall(n)
 		r.planTBArgs(n)
+		r.planFileKeep(n)
 	case *ast.SelectorExpr:
 		r.planSelector(n)
 	case *ast.Ident:
@@ -469,8 +479,12 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 }
 
 func (r *rewriter) post(c *astutil.Cursor) bool {
-	if p := r.plans[c.Node()]; p != nil {
+	n := c.Node()
+	if p := r.plans[n]; p != nil {
 		p(c)
+	}
+	if e, ok := n.(ast.Expr); ok && r.keep[e] {
+		r.wrapKeep(c)
 	}
 	return true
 }

@@ -24,7 +24,7 @@ import (
 
 // Version identifies the rewriter's output format. It is part of every
 // cache key: change it whenever the generated code changes.
-const Version = "heddle-rewrite-26"
+const Version = "heddle-rewrite-27"
 
 // Options configures Rewrite.
 type Options struct {
@@ -259,6 +259,16 @@ func Rewrite(opts Options) (*Result, error) {
 		racyBy[s.File] = append(racyBy[s.File], s)
 	}
 	rewritten := map[string]bool{}
+	// The packages rewritten: a file's rewriting depends on which of the
+	// packages it calls are (planFileKeep), so the set is in every key.
+	rewrittenPaths := map[string]bool{}
+	var paths []string
+	for p := range reasons {
+		rewrittenPaths[p] = true
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	rewrittenKey := hashStrings(paths...)
 	pkgKeys := map[*packages.Package]string{}
 	modCopies := map[string]string{}   // module path -> copy dir
 	modVersions := map[string]string{} // module path -> language version ("go1.16")
@@ -284,7 +294,7 @@ func Rewrite(opts Options) (*Result, error) {
 			pk = packageKey(j.pkg)
 			pkgKeys[j.pkg] = pk
 		}
-		key := hashStrings(Version, goVersion, j.path, string(src), pk)
+		key := hashStrings(Version, goVersion, j.path, string(src), pk, rewrittenKey)
 		racy := racyBy[j.path]
 		delete(racyBy, j.path)
 		if len(racy) > 0 {
@@ -305,7 +315,7 @@ func Rewrite(opts Options) (*Result, error) {
 			continue
 		} else {
 			rewriteCount++
-			b, changed, err := rewriteFile(cfg2.Fset, j.file, j.pkg.TypesInfo, j.pkg.Types, goVersion, racy)
+			b, changed, err := rewriteFile(cfg2.Fset, j.file, j.pkg.TypesInfo, j.pkg.Types, goVersion, racy, rewrittenPaths)
 			if err != nil {
 				return nil, err
 			}

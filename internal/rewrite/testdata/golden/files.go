@@ -1,0 +1,70 @@
+package files
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"os"
+	"strings"
+	"sync/atomic"
+)
+
+// Writes through io.Writer: a step when the writer is dynamically an
+// *os.File (rt.Fprint, rt.FileI); files kept by the standard library are
+// counted (rt.FileKeep); other values are left alone.
+func writes(f *os.File, w io.Writer, c io.Closer, b *bytes.Buffer, sb *strings.Builder) {
+	fmt.Fprint(f, "a")
+	fmt.Fprintf(w, "%d", 1)
+	fmt.Fprintln(b, "b")
+	fmt.Fprintf(sb, "c")
+	io.WriteString(w, "d")
+	io.Copy(w, strings.NewReader("e"))
+	w.Write([]byte("f"))
+	defer c.Close()
+	go fmt.Fprint(f, "g")
+	go w.Write(nil)
+	bw := bufio.NewWriter(f)
+	bw.WriteString("h")
+	bw.Flush()
+	bufio.NewWriter(b)
+	bufio.NewReader(w.(io.Reader))
+	log.New(w, "", 0)
+	json.NewEncoder(f).Encode(1)
+	data, _ := os.ReadFile(f.Name())
+	os.WriteFile(f.Name(), data, 0o600)
+	write := fmt.Fprint
+	write(w, "i")
+	fmt.Println("j")
+}
+
+func deferred(f *os.File, w io.Writer) {
+	defer f.Close()
+	defer w.Write(nil)
+	defer fmt.Fprint(w, "x")
+	var n atomic.Int32
+	defer n.Add(1)
+}
+
+// net.Pipe is replaced by heddle's model, as a call and as a value.
+func pipes() {
+	a, b := net.Pipe()
+	a.Write([]byte("x"))
+	b.Close()
+	mk := net.Pipe
+	mk()
+}
+
+// Method values and expressions of an interface's file methods, and a
+// receiver of a type parameter.
+func values[W io.WriteCloser](w io.Writer, wc W) {
+	write := w.Write
+	write(nil)
+	expr := io.Writer.Write
+	expr(w, nil)
+	wc.Write(nil)
+	defer wc.Close()
+}

@@ -1,0 +1,157 @@
+package rt_test
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"heddle.dev/internal/engine"
+	"heddle.dev/internal/strategy"
+	"heddle.dev/rt"
+)
+
+// twoWriters runs two goroutines, each writing its string to a file
+// through write, and returns what the file holds once both are done.
+func twoWriters(t *testing.T, write func(f *os.File, s string)) string {
+	t.Helper()
+	dir := t.TempDir()
+	n := 0
+	return odporOutcomes(t, func() string {
+		n++
+		f, err := os.Create(filepath.Join(dir, "f"+strings.Repeat("x", n%2)))
+		if err != nil {
+			t.Error(err)
+			return "create failed"
+		}
+		defer f.Close()
+		wg := rt.MakeChan[chan bool](0)
+		for _, s := range []string{"ab", "cd"} {
+			s := s
+			rt.Go(func() {
+				write(f, s)
+				rt.Send(wg, true)
+			})
+		}
+		rt.Recv(wg)
+		rt.Recv(wg)
+		b, _ := os.ReadFile(f.Name())
+		return string(b)
+	})
+}
+
+// Two goroutines write to one file through io.Writer (fmt.Fprint): both
+// orders are explored (conform TestFileFprintTwoWriters). With fmt.Fprint
+// itself, its write was no step: one run, one order, "exhausted".
+func TestFprintToFileIsAStep(t *testing.T) {
+	got := twoWriters(t, func(f *os.File, s string) { rt.Fprint(f, s) })
+	if want := "abcd | cdab"; got != want {
+		t.Errorf("outcomes %s, want %s", got, want)
+	}
+}
+
+// The same through a method call on an io.Writer whose dynamic value is
+// the file (rt.FileI), and through io.WriteString and io.Copy.
+func TestWriterInterfaceToFileIsAStep(t *testing.T) {
+	for name, write := range map[string]func(f *os.File, s string){
+		"FileI":       func(f *os.File, s string) { var w io.Writer = f; rt.FileI(w).Write([]byte(s)) },
+		"WriteString": func(f *os.File, s string) { rt.WriteString(f, s) },
+		"Copy":        func(f *os.File, s string) { rt.Copy(f, strings.NewReader(s)) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got, want := twoWriters(t, write), "abcd | cdab"; got != want {
+				t.Errorf("outcomes %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+// Two *os.File opened on one path are one object: two goroutines, each
+// appending through its own file, are explored in both orders. Before,
+// each file was its own object: one order.
+func TestTwoFilesOnOnePathAreOneObject(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shared")
+	got := odporOutcomes(t, func() string {
+		os.Remove(path)
+		wg := rt.MakeChan[chan bool](0)
+		for _, s := range []string{"ab", "cd"} {
+			s := s
+			rt.Go(func() {
+				f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+				if err == nil {
+					rt.FileW(f).WriteString(s)
+					f.Close()
+				}
+				rt.Send(wg, true)
+			})
+		}
+		rt.Recv(wg)
+		rt.Recv(wg)
+		b, _ := rt.ReadFile(path)
+		return string(b)
+	})
+	if want := "abcd | cdab"; got != want {
+		t.Errorf("outcomes %s, want %s", got, want)
+	}
+}
+
+// Writes to a bytes.Buffer or a strings.Builder through fmt.Fprint are no
+// steps: a run of two goroutines doing them has the steps of the same run
+// without them.
+func TestFprintToBufferIsNoStep(t *testing.T) {
+	steps := func(fprint bool) int {
+		s := strategy.NewRandom(1)
+		s.Begin(1)
+		res := engine.Run(engine.Config{Trace: true}, s, func() {
+			done := rt.MakeChan[chan bool](0)
+			rt.Go(func() {
+				var b strings.Builder
+				if fprint {
+					rt.Fprintf(&b, "%d", 1)
+					rt.FileI(io.Writer(&b)).Write(nil)
+				}
+				rt.Send(done, true)
+			})
+			rt.Recv(done)
+		})
+		s.End(res)
+		if res.Bug != nil || res.Internal != "" {
+			t.Fatalf("run: %v %s", res.Bug, res.Internal)
+		}
+		return len(res.Trace)
+	}
+	if with, without := steps(true), steps(false); with != without {
+		t.Errorf("%d steps with Fprintf to a strings.Builder, %d without", with, without)
+	}
+}
+
+// A file handed to code that keeps it (a bufio.Writer) is counted in
+// Result.Unstepped; a bytes buffer, the process's standard error and a
+// nil file are not.
+func TestFileKeepCounts(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "kept"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s := strategy.NewRandom(1)
+	s.Begin(1)
+	res := engine.Run(engine.Config{}, s, func() {
+		bufio.NewWriter(rt.FileKeep(f))
+		var w io.Writer = f
+		bufio.NewWriter(rt.FileKeep(w))
+		bufio.NewWriter(rt.FileKeep(io.Writer(&strings.Builder{})))
+		bufio.NewWriter(rt.FileKeep(os.Stderr))
+		var nilFile *os.File
+		rt.FileKeep(nilFile)
+	})
+	s.End(res)
+	if res.Bug != nil || res.Internal != "" {
+		t.Fatalf("run: %v %s", res.Bug, res.Internal)
+	}
+	if res.Unstepped != 2 {
+		t.Errorf("Unstepped %d, want 2", res.Unstepped)
+	}
+}
