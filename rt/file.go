@@ -288,3 +288,24 @@ func Truncate(name string, size int64) error {
 	fileStep(name)
 	return os.Truncate(name, size)
 }
+
+// Stat replaces os.Stat: whether the file is there, and what it holds,
+// depends on the goroutines that create, write or remove it (conform
+// TestFSRemoveVsStat).
+func Stat(name string) (os.FileInfo, error) {
+	fileStep(name)
+	return os.Stat(name)
+}
+
+// Lstat replaces os.Lstat.
+func Lstat(name string) (os.FileInfo, error) {
+	fileStep(name)
+	return os.Lstat(name)
+}
+
+// Mkdir replaces os.Mkdir: of two goroutines making one directory, either
+// may fail (conform TestFSMkdirRace).
+func Mkdir(name string, perm os.FileMode) error {
+	fileStep(name)
+	return os.Mkdir(name, perm)
+}

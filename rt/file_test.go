@@ -2,6 +2,7 @@ package rt_test
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -153,5 +154,46 @@ func TestFileKeepCounts(t *testing.T) {
 	}
 	if res.Unstepped != 2 {
 		t.Errorf("Unstepped %d, want 2", res.Unstepped)
+	}
+}
+
+// A goroutine's os.Remove against the test's os.Stat of the same file, and
+// two goroutines' os.Mkdir of one directory, are explored in both orders
+// (conform TestFSRemoveVsStat, TestFSMkdirRace). Before, Stat and Mkdir
+// were no steps: one order, and "exhausted".
+func TestStatAndMkdirAreSteps(t *testing.T) {
+	dir := t.TempDir()
+	file, sub := filepath.Join(dir, "f"), filepath.Join(dir, "d")
+	got := odporOutcomes(t, func() string {
+		os.WriteFile(file, nil, 0o600)
+		done := rt.MakeChan[chan bool](0)
+		rt.Go(func() {
+			rt.Remove(file)
+			rt.Send(done, true)
+		})
+		_, err := rt.Stat(file)
+		rt.Recv(done)
+		return fmt.Sprint("exists ", err == nil)
+	})
+	if want := "exists false | exists true"; got != want {
+		t.Errorf("Remove against Stat: outcomes %s, want %s", got, want)
+	}
+	got = odporOutcomes(t, func() string {
+		os.Remove(sub)
+		res := rt.MakeChan[chan string](2)
+		for _, s := range []string{"a", "b"} {
+			s := s
+			rt.Go(func() {
+				if rt.Mkdir(sub, 0o700) == nil {
+					rt.Send(res, s)
+				} else {
+					rt.Send(res, "")
+				}
+			})
+		}
+		return "made by " + rt.Recv(res) + rt.Recv(res)
+	})
+	if want := "made by a | made by b"; got != want {
+		t.Errorf("two Mkdirs: outcomes %s, want %s", got, want)
 	}
 }

@@ -143,6 +143,9 @@ var renamed = map[string]string{
 	"os.Remove":           "Remove",
 	"os.Rename":           "Rename",
 	"os.Truncate":         "Truncate",
+	"os.Stat":             "Stat",
+	"os.Lstat":            "Lstat",
+	"os.Mkdir":            "Mkdir",
 	"io/ioutil.ReadFile":  "ReadFile",
 	"io/ioutil.WriteFile": "WriteFile",
 }
