@@ -55,13 +55,23 @@ func test(t *testing.T, m *mainState, body func(t *testing.T)) {
 	}
 	var out *testOutput
 	defer func() { out.restore() }()
+	// A served worker explores unit after unit in this process: a later
+	// unit's first run is not the process's first run of the test, and
+	// a test that fails on any rerun in one process (failsOnRerun) must
+	// be told by the process's first run, not reported as a bug of the
+	// unit's first schedule.
+	var firstKeys []string
+	var firstSeed uint64
 	for {
 		x := newExplorer(t, cfg, body)
 		x.main = m
+		x.firstKeys, x.firstSeed = firstKeys, firstSeed
+		x.rerun = firstKeys != nil
 		x.output = captureTestOutput(cfg)
 		out = x.output
 		x.run()
 		out.restore()
+		firstKeys, firstSeed = x.firstKeys, x.firstSeed
 		if !cfg.Serve || !x.clean() {
 			return
 		}
@@ -129,6 +139,10 @@ type explorer struct {
 	// first run this process made of the test, if it passed (rerun.go).
 	firstKeys []string
 	firstSeed uint64
+	// rerun is set when this process ran the test before this
+	// explorer's first run (an earlier unit of a served worker): its
+	// first run may fail as a rerun does.
+	rerun bool
 
 	// first is the first run this process made of the test, and before
 	// the replays it made besides its runs, as "run:what" (see warmUp):
@@ -441,7 +455,7 @@ func (x *explorer) run() {
 			bug = x.checkDeterminism(res, randSeed)
 			x.before = append(x.before, fmt.Sprintf("%d:check", run))
 		}
-		if bug == nil && run == first {
+		if bug == nil && run == first && x.firstKeys == nil {
 			// The first run's schedule, to tell a test that fails on any
 			// run after its first (failsOnRerun).
 			x.firstKeys, x.firstSeed = choiceKeys(res.Choices), randSeed
@@ -474,7 +488,7 @@ func (x *explorer) run() {
 			x.tooLong(run, res, bug)
 			break
 		}
-		if run > first && !x.cfg.StrictNondeterminism && x.failsOnRerun(run, bug) {
+		if (run > first || x.rerun) && !x.cfg.StrictNondeterminism && x.failsOnRerun(run, bug) {
 			if x.canRunFresh() {
 				x.freshRuns(run, first, end, bug, true)
 			} else {
