@@ -182,6 +182,14 @@ func (s *PCT) priority(c engine.Choice) float64 {
 // existing ones.
 func (s *PCT) draw() float64 { return float64(s.d) + s.rng.Float64()*float64(s.n) }
 
+// prioOf returns pg's priority, drawn at the goroutine's first pass.
+func (s *PCT) prioOf(pg *pctG) float64 {
+	if !pg.set {
+		pg.prio, pg.set = s.draw(), true
+	}
+	return pg.prio
+}
+
 // setPriority sets the priority of c's goroutine or timer. Goroutines'
 // priorities are kept by index: with thousands of goroutines, Choose looks
 // at every enabled one, and a map keyed by id cost most of a step.
@@ -350,11 +358,7 @@ func (s *PCT) pass(p *engine.Point) (best, starved int) {
 				starved, most = i, n
 			}
 			pg.passed++ // if it runs now, its LastStep changes: reset above
-			pr := pg.prio
-			if !pg.set {
-				pr = s.draw()
-				pg.prio, pg.set = pr, true
-			}
+			pr := s.prioOf(pg)
 			if best < 0 || pr > bestP {
 				best, bestP = i, pr
 			}

@@ -356,11 +356,7 @@ func (s *PCT) passIncr(p *engine.Point, ngch int, chg []*engine.G) (best, starve
 				starved, most = i, n
 			}
 			pg.passed++
-			pr := pg.prio
-			if !pg.set {
-				pr = s.draw()
-				pg.prio, pg.set = pr, true
-			}
+			pr := s.prioOf(pg)
 			if best < 0 || pr > bestP {
 				best, bestP = i, pr
 			}
