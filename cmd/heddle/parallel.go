@@ -133,6 +133,17 @@ func trackChild(p *os.Process) (untrack func()) {
 }
 
 // signalChildren sends sig to every test binary running.
+// killChildren kills the test binaries still running and says how many
+// there were.
+func killChildren() int {
+	children.Lock()
+	defer children.Unlock()
+	for p := range children.m {
+		p.Kill()
+	}
+	return len(children.m)
+}
+
 func signalChildren(sig os.Signal) {
 	children.Lock()
 	defer children.Unlock()

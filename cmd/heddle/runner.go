@@ -319,6 +319,20 @@ var (
 	watchSignalsO sync.Once
 )
 
+// interruptGrace is how long the test binaries have, after the first
+// interrupt, to stop and report what they explored. A binary that is still
+// running then (stuck in a system call, or ignoring the signal) is killed,
+// so that heddle never hangs on a cancel. HEDDLE_INTERRUPT_GRACE (a
+// duration) sets it.
+func interruptGrace() time.Duration {
+	if v := os.Getenv("HEDDLE_INTERRUPT_GRACE"); v != "" {
+		if d, err := time.ParseDuration(v); err == nil && d > 0 {
+			return d
+		}
+	}
+	return 10 * time.Second
+}
+
 func watchSignals() {
 	watchSignalsO.Do(func() {
 		ch := make(chan os.Signal, 2)
@@ -330,6 +344,16 @@ func watchSignals() {
 					os.Exit(exitUsage)
 				}
 				signalChildren(sig)
+				grace := interruptGrace()
+				time.AfterFunc(grace, func() {
+					switch n := killChildren(); n {
+					case 0:
+					case 1:
+						fmt.Fprintf(os.Stderr, "heddle: a test binary did not stop within %v of the interrupt: killed it\n", grace)
+					default:
+						fmt.Fprintf(os.Stderr, "heddle: %d test binaries did not stop within %v of the interrupt: killed them\n", n, grace)
+					}
+				})
 			}
 		}()
 	})
