@@ -113,6 +113,9 @@ func (t *runT) addCleanup(f func()) {
 //go:norace
 func (t *runT) runSubtest(x *engine.Exec, name string, f func()) bool {
 	parent := t.current()
+	if parent.bubble {
+		panic("testing: t.Run called inside synctest bubble") // testing's T.Run
+	}
 	full := t.subtestName(parent, name)
 	if !subtestMatcher().Selects(full) {
 		// -run or -skip does not select it: t.Run returns true without
