@@ -398,3 +398,50 @@ func TestSynctestTimerFireThenSameInstantSend(t *testing.T) {
 		t.Errorf("%s, timer %s", got, left)
 	})
 }
+
+// TestTimerFiresToFirstWaiter: outside a bubble, two selects wait on a
+// timer's channel, the second started once the first announced it waits
+// (a real sleep): the first usually gets the value.
+func TestTimerFiresToFirstWaiter(t *testing.T) {
+	tm := time.NewTimer(20 * time.Millisecond)
+	quit := make(chan int)
+	done := make(chan string, 2)
+	waiter := func(name string) {
+		select {
+		case <-tm.C:
+			done <- name + " timer"
+		case <-quit:
+			done <- name + " quit"
+		}
+	}
+	go waiter("a")
+	time.Sleep(5 * time.Millisecond)
+	go waiter("b")
+	time.Sleep(40 * time.Millisecond)
+	close(quit)
+	t.Errorf("%s, %s", <-done, <-done)
+}
+
+// TestSynctestTickerHeldThenStop: a ticker's tick committed to a parked
+// select; the root stops the ticker at the same instant: Stop does not
+// take back the delivered tick.
+func TestSynctestTickerHeldThenStop(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tk := time.NewTicker(time.Second)
+		quit := make(chan int)
+		done := make(chan string, 1)
+		go func() {
+			select {
+			case <-tk.C:
+				done <- "tick"
+			case <-quit:
+				done <- "quit"
+			}
+		}()
+		synctest.Wait()
+		time.Sleep(time.Second)
+		tk.Stop()
+		close(quit)
+		t.Errorf("%s", <-done)
+	})
+}
