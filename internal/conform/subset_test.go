@@ -237,6 +237,12 @@ var knownGaps = []knownGap{
 			"takes it before its operands' receive when it sits in an if condition, where the rewriter does not " +
 			"hoist the operands (planEarlyStmt covers statements, assignments and returns)",
 	},
+	{
+		program: "TestSynctestDeadlineInside",
+		outcome: "panic: testing: t.Deadline called inside synctest bubble",
+		issue: "t.Deadline is not routed to heddle's T (a rewriter change): the bubble's f gets the outer test's " +
+			"*testing.T, whose Deadline does not know it is in a bubble",
+	},
 	// TestFileFprintTwoWriters was one until a write through io.Writer
 	// whose value is dynamically an *os.File was a step (rt/file.go).
 }
