@@ -696,7 +696,7 @@ func (e *Exec) wakeClosedIn(l *waiterList) {
 //
 //go:norace
 func (e *Exec) fireWakes(t *Timer) {
-	if t.ch == nil || len(t.ch) == 0 {
+	if len(t.ch) == 0 {
 		return
 	}
 	o := e.objs.get(chanAddr(t.ch))
