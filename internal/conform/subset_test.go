@@ -167,6 +167,16 @@ var subsetPrograms = []string{
 	// os.Stat and os.Mkdir as steps on the name's object.
 	"TestFSRemoveVsStat",
 	"TestFSMkdirRace",
+	// Sixth audit (fid6.go, fid6bubble.go): a timer's firing commits the
+	// oldest select waiting on its channel (forbidden: the later one
+	// taking the value), t.Run inside a bubble and from a cleanup (Go's
+	// panics), a bubble goroutine blocked on a mutex is not durably
+	// blocked, a cause is set with the error.
+	"TestSynctestTimerFiresToFirstWaiter",
+	"TestSynctestRunInside",
+	"TestRunDuringCleanup",
+	"TestSynctestWaitMutexNotDurable",
+	"TestContextCauseVsErrPoll",
 }
 
 // forbidden are outcomes (a substring of the outcome) that heddle must not
@@ -195,6 +205,9 @@ var forbidden = map[string]string{
 	// The bubble's first timer pass comes before it first blocks: after
 	// a Wait returned, a timer in Go's heap Reset(0) waits for the next.
 	"TestSynctestAfterFuncResetZeroAfterWait": "ran before the bubble blocked true",
+	// A timer's firing sends its value to the oldest waiter of its
+	// channel's queue (runtime/chan.go), whose select is then done.
+	"TestSynctestTimerFiresToFirstWaiter": ": b timer",
 }
 
 // knownGap is a program with a native outcome that heddle does not reach
@@ -223,6 +236,12 @@ var knownGaps = []knownGap{
 		issue: "a rewritten call whose step is taken with its function value (rt.AtomicW(&n).CompareAndSwap) " +
 			"takes it before its operands' receive when it sits in an if condition, where the rewriter does not " +
 			"hoist the operands (planEarlyStmt covers statements, assignments and returns)",
+	},
+	{
+		program: "TestSynctestDeadlineInside",
+		outcome: "panic: testing: t.Deadline called inside synctest bubble",
+		issue: "t.Deadline is not routed to heddle's T (a rewriter change): the bubble's f gets the outer test's " +
+			"*testing.T, whose Deadline does not know it is in a bubble",
 	},
 	// TestFileFprintTwoWriters was one until a write through io.Writer
 	// whose value is dynamically an *os.File was a step (rt/file.go).

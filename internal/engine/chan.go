@@ -31,6 +31,11 @@ type chanState struct {
 	// with synchronous timer channels (Go 1.23 on), len and cap report 0
 	// for it, as Go's do (TimerChan).
 	timer bool
+	// heldFor is, for a timer's channel, the goroutine its firing
+	// committed to receive the value in the buffer (fireWakes): Go's
+	// timer sends it to that waiter directly, so no other receive, poll,
+	// Stop or Reset finds it there.
+	heldFor *G
 	// bubble is the synctest bubble of the goroutine that made the
 	// channel (bubble.go): blocking on it is durable in that bubble.
 	bubble *Bubble
@@ -138,6 +143,9 @@ func (e *Exec) caseReady(g *G, c ChanCase) bool {
 	cs := e.chanOf(p)
 	if cs.closed {
 		return true
+	}
+	if cs.heldFor != nil && cs.heldFor != g && !c.IsSend() {
+		return false // a timer's value sent to another waiter (fireWakes)
 	}
 	if c.Cap() > 0 {
 		if c.IsSend() {
@@ -378,10 +386,12 @@ func (l *waiterList) scan(out *[2]waiter) {
 // finds a waiter completes with it as one joint step, as a rendezvous
 // does (handsOff). Only the buffered channels made by the run, but for
 // timers' channels, have queues (queued): a foreign channel's buffer
-// changes under code heddle does not control, and a timer's channel is
-// filled by the timer's firing, which is no goroutine; their waiters wait
-// without an arrival step, and any goroutine that finds the operation
-// possible (a slot, a value) may take it.
+// changes under code heddle does not control: its waiters wait without
+// an arrival step, and any goroutine that finds the operation possible (a
+// slot, a value) may take it. A timer's channel is filled by the timer's
+// firing, which is no goroutine, but its receivers queue as Go's do: the
+// firing hands the value to the oldest that arrived (fireWakes), and a
+// select it commits so takes no other case.
 
 // queued reports whether goroutines blocked on case c's channel wait in
 // its queues, in the order of their arrival: every unbuffered channel,
@@ -397,7 +407,7 @@ func (e *Exec) queued(c ChanCase) bool {
 		return true
 	}
 	cs := e.chanOf(p)
-	return cs.owned && !cs.timer
+	return cs.owned && (!cs.timer || !c.IsSend())
 }
 
 // handsOff reports whether case c, about to be performed on an open
@@ -414,7 +424,13 @@ func (e *Exec) handsOff(c ChanCase) bool {
 
 // mustArrive reports whether op, a send, receive or select, waits in the
 // queues of a channel when it cannot complete: it then takes an arrival
-// step before it waits.
+// step before it waits. A plain receive from a timer's channel does not:
+// the firing's commit (fireWakes) changes what a select with other cases
+// takes, but for a lone receive it only orders it with other receivers of
+// the same timer, which is rare, and the arrival step would be paid at
+// every `<-time.After(d)` and every tick of `for range tk.C`. Such a
+// receiver is no waiter a firing commits; any receiver may take the
+// value while none is committed, as before.
 //
 //go:norace
 func (e *Exec) mustArrive(op *Op) bool {
@@ -422,7 +438,7 @@ func (e *Exec) mustArrive(op *Op) bool {
 		return false
 	}
 	for _, c := range op.Cases {
-		if e.queued(c) {
+		if e.queued(c) && (len(op.Cases) > 1 || c.Cap() == 0 || !e.chanOf(c.Chan()).timer) {
 			return true
 		}
 	}
@@ -498,6 +514,9 @@ func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
 		return -1
 	}
 	c := cases[i]
+	if cs := e.chanOf(c.Chan()); cs.heldFor == g && !c.IsSend() {
+		cs.heldFor = nil // it takes the value its timer's firing sent it
+	}
 	if (e.cfg.Trace || e.cfg.Record) && !c.IsSend() && e.chanOf(c.Chan()).timer {
 		// Emptying a ticker's full channel gives its next tick an early
 		// firing, which takes a late wake away (addLateWake): for the
@@ -663,6 +682,54 @@ func (e *Exec) wakeClosedIn(l *waiterList) {
 			}
 		}
 	}
+}
+
+// fireWakes is called when timer t's firing has put its value in the
+// buffer of its channel: Go's timer sends it to the oldest receiver
+// waiting in the channel's queue (runtime/chan.go, send), which a select
+// then completes with (selectgo's selectDone), though it has not run yet.
+// Here that goroutine is committed to its case on the channel, as a close
+// commits its waiters (wakeClosed), and the value is held for it
+// (chanState.heldFor). Before, the value sat in the buffer: the select
+// could take another case made ready after the firing, another receiver
+// could take it, and a Stop could drop it (TestSynctestTimerFiresToFirstWaiter).
+//
+//go:norace
+func (e *Exec) fireWakes(t *Timer) {
+	if len(t.ch) == 0 {
+		return
+	}
+	o := e.objs.get(chanAddr(t.ch))
+	if o == nil || !o.ch.timer || o.ch.heldFor != nil {
+		return
+	}
+	cs := &o.ch
+	for _, w := range cs.recvW.ws {
+		h := w.g
+		if h.state != gParked || h.opSeq != w.seq || !h.arrived || h.committed >= 0 || h.woken > 0 {
+			continue
+		}
+		h.woken = w.i + 1
+		cs.heldFor = h
+		for j, c := range h.op.Cases {
+			if p := c.Chan(); j != w.i && p != nil {
+				e.touch(p)
+			}
+		}
+		return
+	}
+}
+
+// heldValue reports whether the value in timer t's channel was sent to a
+// waiting receiver by its firing (fireWakes): it is no longer pending.
+//
+//go:norace
+func (e *Exec) heldValue(t *Timer) bool {
+	if t == nil || t.ch == nil {
+		return false
+	}
+	o := e.objs.get(chanAddr(t.ch))
+	return o != nil && o.ch.heldFor != nil
 }
 
 // ChanLen is the scheduling point of len(ch).

@@ -204,6 +204,7 @@ func (e *Exec) fireEffect(t *Timer) {
 	case t.ch != nil:
 		select {
 		case t.ch <- e.clockAt(t.bubble):
+			e.fireWakes(t)
 		default: // a ticker whose last tick was not received drops this one
 		}
 		if t.period > 0 {
@@ -494,8 +495,8 @@ func (t *Timer) markZombie() {
 //
 //go:norace
 func (e *Exec) discard(t *Timer) bool {
-	if !SyncTimerChans() {
-		return false
+	if !SyncTimerChans() || e.heldValue(t) {
+		return false // a value sent to a waiter is not pending (fireWakes)
 	}
 	return drain(t.ch)
 }

@@ -20,6 +20,7 @@ type scope struct {
 	failed   bool
 	skipped  bool // it called t.Skip (or SkipNow); the root's skips the run
 	cleanups []func()
+	cleaning bool // its cleanups have started: t.Run panics (testing's cleanupStarted)
 	// ctx is its t.Context(), made on first use, cancelled by cancel just
 	// before its cleanups run.
 	ctx      context.Context
@@ -113,6 +114,12 @@ func (t *runT) addCleanup(f func()) {
 //go:norace
 func (t *runT) runSubtest(x *engine.Exec, name string, f func()) bool {
 	parent := t.current()
+	if parent.bubble {
+		panic("testing: t.Run called inside synctest bubble") // testing's T.Run
+	}
+	if parent.cleaning {
+		panic("testing: t.Run called during t.Cleanup")
+	}
 	full := t.subtestName(parent, name)
 	if !subtestMatcher().Selects(full) {
 		// -run or -skip does not select it: t.Run returns true without
@@ -162,6 +169,7 @@ func (t *runT) endScope(x *engine.Exec, sc *scope) {
 	if sc.cancel != nil {
 		sc.cancel(context.Canceled)
 	}
+	sc.cleaning = true
 	for len(sc.cleanups) > 0 {
 		f := sc.cleanups[len(sc.cleanups)-1]
 		sc.cleanups = sc.cleanups[:len(sc.cleanups)-1]
