@@ -873,6 +873,9 @@ func (e *Exec) starveSecond() time.Duration {
 //
 //go:norace
 func (e *Exec) checkStarveTop(t *Timer, m time.Duration) {
+	// The pops and pushes below leave the same live entries: the kept
+	// values stay valid, and the next calls use them as without the check.
+	defer func(v uint64) { e.starve.ver = v }(e.starve.ver)
 	want := noRun
 	if g1 := e.starveTop(); g1 != nil {
 		want = e.starveHeap[0].at
