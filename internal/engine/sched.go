@@ -874,8 +874,9 @@ func (e *Exec) starveSecond() time.Duration {
 //go:norace
 func (e *Exec) checkStarveTop(t *Timer, m time.Duration) {
 	// The pops and pushes below leave the same live entries: the kept
-	// values stay valid, and the next calls use them as without the check.
-	defer func(v uint64) { e.starve.ver = v }(e.starve.ver)
+	// values stay valid, and the next calls use them as without the check
+	// (not a deferred closure: it would not be norace).
+	ver := e.starve.ver
 	want := noRun
 	if g1 := e.starveTop(); g1 != nil {
 		want = e.starveHeap[0].at
@@ -889,6 +890,7 @@ func (e *Exec) checkStarveTop(t *Timer, m time.Duration) {
 			e.starvePush(top)
 		}
 	}
+	e.starve.ver = ver
 	if m != want {
 		msg := fmt.Sprintf("engine: at step %d, starvation of a timer due at %v kept the earliest last step %v, the heap says %v", e.steps, t.when, m, want)
 		fmt.Fprintln(os.Stderr, msg)
