@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"fmt"
 	"math"
+	"os"
 	"sort"
 	"time"
 	"unsafe"
@@ -659,6 +661,7 @@ func (e *Exec) starvation(t *Timer) time.Duration {
 	if s.gen != e.gen || s.seen > len(e.choices) {
 		// The first timer of this pass.
 		s.gen = e.gen
+		s.topOK = false
 		if e.starveFull || len(e.choices) < len(e.gch) {
 			for i := range e.gch {
 				e.couldRunAdd(e.gch[i].G)
@@ -689,19 +692,28 @@ func (e *Exec) starvation(t *Timer) time.Duration {
 		e.couldRunAdd(g)
 	}
 	s.seen = seen
-	m := noRun
-	if g1 := e.starveTop(); g1 != nil {
-		m = e.starveHeap[0].at
-		if g1 == t.sleeper {
-			// The earliest of the others.
-			top := e.starveHeap[0]
-			e.starvePop()
-			m = noRun
-			if e.starveTop() != nil {
-				m = e.starveHeap[0].at
-			}
-			e.starvePush(top)
+	// The earliest last step in the set, and the earliest of the others
+	// when the timer's sleeper is the one: kept while the pass adds no
+	// entry (a goroutine's entry dies only when it runs or ends, not
+	// during a pass), so that the sleepers due with t (ants' pools: 30 at
+	// every point) do not each look at the heap, nor the one that ran
+	// longest ago pop and push its top.
+	if !s.topOK || s.topVer != s.ver {
+		s.topG, s.topAt, s.secondOK = e.starveTop(), noRun, false
+		if s.topG != nil {
+			s.topAt = e.starveHeap[0].at
 		}
+		s.topOK, s.topVer = true, s.ver
+	}
+	m := s.topAt
+	if s.topG != nil && s.topG == t.sleeper {
+		if !s.secondOK {
+			s.second, s.secondOK = e.starveSecond(), true
+		}
+		m = s.second
+	}
+	if checkSet.Load() {
+		e.checkStarveTop(t, m)
 	}
 	since := min(t.when, max(m, e.idleAt))
 	d := max(t.when-since, 0)
@@ -719,9 +731,22 @@ const noRun = time.Duration(math.MaxInt64)
 
 // starveSet is what starvation keeps of a pass of enabled (e.gen): the
 // choices e.choices[:seen] are in the set of starvation.
+//
+// ver counts the changes of starveHeap (starvePush, starvePop, couldRunAdd's
+// sweep). While it stays at topVer in the pass (topOK), topG is the
+// goroutine of the earliest last step in the set, topAt that last step,
+// and second, if secondOK, the earliest of the others (starveSecond): the
+// set changes during a pass only as entries are added. stack is
+// starveSecond's scratch.
 type starveSet struct {
 	gen  uint64
 	seen int
+
+	ver, topVer     uint64
+	topOK, secondOK bool
+	topG            *G
+	topAt, second   time.Duration
+	stack           []int
 }
 
 // starveEntry is an entry of Exec.starveHeap: goroutine g, which joined
@@ -791,6 +816,7 @@ func (e *Exec) couldRunAdd(g *G) {
 			h[i] = starveEntry{}
 		}
 		e.starveHeap = kept
+		e.starve.ver++
 		for i := len(kept)/2 - 1; i >= 0; i-- {
 			e.starveDown(i)
 		}
@@ -813,8 +839,68 @@ func (e *Exec) starveTop() *G {
 	return nil
 }
 
+// starveSecond returns the earliest last step among the live entries of
+// starveHeap but its top (live: starveTop), or noRun, without changing the
+// heap: below a live entry no entry is earlier, so only the entries under
+// dead ones are looked at further. The order is total on live entries
+// (starveLess: a goroutine has one live entry), so the earliest does not
+// depend on the heap's layout.
+//
+//go:norace
+func (e *Exec) starveSecond() time.Duration {
+	h := e.starveHeap
+	m := noRun
+	st := append(e.starve.stack[:0], 1, 2)
+	for len(st) > 0 {
+		i := st[len(st)-1]
+		st = st[:len(st)-1]
+		if i >= len(h) || h[i].at >= m {
+			continue // an entry below is no earlier than h[i]
+		}
+		if h[i].live() {
+			m = h[i].at
+			continue
+		}
+		st = append(st, 2*i+1, 2*i+2)
+	}
+	e.starve.stack = st
+	return m
+}
+
+// checkStarveTop checks (HEDDLE_CHECKSET) the earliest last step m that
+// starvation used for t against the heap's: its top, or, if that is t's
+// sleeper, the top once it is popped.
+//
+//go:norace
+func (e *Exec) checkStarveTop(t *Timer, m time.Duration) {
+	// The pops and pushes below leave the same live entries: the kept
+	// values stay valid, and the next calls use them as without the check
+	// (not a deferred closure: it would not be norace).
+	ver := e.starve.ver
+	want := noRun
+	if g1 := e.starveTop(); g1 != nil {
+		want = e.starveHeap[0].at
+		if g1 == t.sleeper {
+			top := e.starveHeap[0]
+			e.starvePop()
+			want = noRun
+			if e.starveTop() != nil {
+				want = e.starveHeap[0].at
+			}
+			e.starvePush(top)
+		}
+	}
+	e.starve.ver = ver
+	if m != want {
+		msg := fmt.Sprintf("engine: at step %d, starvation of a timer due at %v kept the earliest last step %v, the heap says %v", e.steps, t.when, m, want)
+		fmt.Fprintln(os.Stderr, msg)
+		panic(msg)
+	}
+}
+
 //go:norace
 func (e *Exec) starvePush(s starveEntry) {
+	e.starve.ver++
 	e.starveHeap = append(e.starveHeap, s)
 	h := e.starveHeap
 	i := len(h) - 1
@@ -830,6 +916,7 @@ func (e *Exec) starvePush(s starveEntry) {
 
 //go:norace
 func (e *Exec) starvePop() {
+	e.starve.ver++
 	h := e.starveHeap
 	n := len(h) - 1
 	h[0] = h[n]
