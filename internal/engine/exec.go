@@ -1574,6 +1574,16 @@ func (e *Exec) Seed() uint64 { return e.cfg.Seed }
 //go:norace
 func (g *G) PendingKind() OpKind { return g.op.Kind }
 
+// PendingObj returns the kind and the object of g's pending operation, and
+// whether it has neither channel cases nor a timer: then those two are
+// all there is of it (other than its call site) to tell what it accesses,
+// without a copy of the whole operation (Pending).
+//
+//go:norace
+func (g *G) PendingObj() (OpKind, unsafe.Pointer, bool) {
+	return g.op.Kind, g.op.Obj, g.op.Timer == nil && len(g.op.Cases) == 0
+}
+
 // Pending is g's pending operation.
 //
 //go:norace

@@ -19,3 +19,9 @@ func SetPCTFull(s *PCT, on bool) { s.full = on }
 
 // PCTIncrPoints is the number of points s's incremental pass answered.
 func PCTIncrPoints(s *PCT) int { return s.incrPoints }
+
+// SetPOSMemo turns resetRacing's memo of its last verdict on or off.
+func SetPOSMemo(s *POS, on bool) { s.noMemo = !on }
+
+// POSMemoHits is the number of choices resetRacing's memo decided.
+func POSMemoHits(s *POS) int { return s.memoHits }

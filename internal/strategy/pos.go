@@ -50,6 +50,10 @@ type POS struct {
 	step, full event
 	simpleN    int
 	stepSt     *engine.Step // the trace entry of step
+	// Tests: noMemo makes resetRacing decide every choice without its
+	// memo; memoHits counts the choices the memo decided.
+	noMemo   bool
+	memoHits int
 }
 
 // posSlot is the priority of one event, and the operation it was drawn
@@ -115,6 +119,28 @@ func (s *POS) slotOf(c engine.Choice, j int) *posSlot {
 // creating them: first every slot (main grown once, to the largest
 // goroutine index), then the pointers, which no creation moves after.
 func (s *POS) slots(cs []engine.Choice) []*posSlot {
+	// Most points have no select case among their choices, and no
+	// goroutine without a slot: then one pass takes every pointer, as no
+	// slot is created.
+	at := s.at[:0]
+	for i := range cs {
+		c := &cs[i]
+		if c.G == nil {
+			at = append(at, nil)
+			continue
+		}
+		if (c.Select && c.Case >= 0) || c.G.Index >= len(s.main) {
+			s.at = at
+			return s.slotsNew(cs)
+		}
+		at = append(at, &s.main[c.G.Index])
+	}
+	s.at = at
+	return at
+}
+
+// slotsNew is slots when a slot may have to be created.
+func (s *POS) slotsNew(cs []engine.Choice) []*posSlot {
 	idx := s.idx[:0]
 	top := -1
 	for i := range cs {
@@ -320,6 +346,12 @@ func inEvent(e *event, g *engine.G) bool {
 // End implements engine.Strategy.
 func (s *POS) End(*engine.Result) {}
 
+// resetRacing's verdicts on a plain operation (its memo).
+const (
+	posNoRace = 1 + iota
+	posRace
+)
+
 // What the pending event of a goroutine's operation accesses besides
 // virtual time, for the operations whose accesses do not depend on their
 // channel cases (simpleAcc): nothing, or its object, read or written.
@@ -416,6 +448,13 @@ func (s *POS) resetRacing(p *engine.Point, at []*posSlot, e *event, simple bool)
 	if !all {
 		s.objs = stepObjects(s.objs[:0], e)
 	}
+	// The verdict on the last plain operation (no channel cases, no
+	// timer) decided without building its pending event: for one without
+	// a partner, it depends only on its kind and object, the same for a
+	// thousand waiters on one mutex. 0: none; posNoRace; posRace.
+	var memoKind engine.OpKind
+	var memoObj unsafe.Pointer
+	memo := 0
 	for i := range p.Choices {
 		// Not a copy of the choice: a range copy of each was a stall
 		// (its overlapping stores), 11% of resetRacing's samples.
@@ -438,9 +477,22 @@ func (s *POS) resetRacing(p *engine.Point, at []*posSlot, e *event, simple bool)
 		if inEvent(e, c.G) || (h != nil && inEvent(e, h)) {
 			continue // program order, not a race
 		}
-		if !all && !writesWorld(c.G.PendingKind()) && (h == nil || !writesWorld(h.PendingKind())) {
+		// plain: the verdict below depends on kind and obj only.
+		kind, obj, plain := c.G.PendingObj()
+		plain = plain && !all && h == nil && !c.Arrive && !s.noMemo
+		if plain && memo != 0 && kind == memoKind && obj == memoObj {
+			s.memoHits++
+			if memo == posRace {
+				sl.ok = false
+			}
+			continue
+		}
+		if !all && !writesWorld(kind) && (h == nil || !writesWorld(h.PendingKind())) {
 			op := c.G.Pending()
 			if !s.mayShare(op) && (h == nil || !s.mayShare(h.Pending())) {
+				if plain {
+					memoKind, memoObj, memo = kind, obj, posNoRace
+				}
 				continue
 			}
 			if a := simpleAcc[op.Kind]; h == nil && !c.Arrive && a != 0 {
@@ -448,7 +500,13 @@ func (s *POS) resetRacing(p *engine.Point, at []*posSlot, e *event, simple bool)
 				// does not write (!all), and reads or writes its
 				// object: no need to build it.
 				if a == posWorld || !touches(e, opObj(op), a == posWrite) {
+					if plain {
+						memoKind, memoObj, memo = kind, obj, posNoRace
+					}
 					continue
+				}
+				if plain {
+					memoKind, memoObj, memo = kind, obj, posRace
 				}
 				sl.ok = false
 				continue
