@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 
 	"heddle.dev/internal/engine"
@@ -43,7 +42,7 @@ func Example(name, want string, unordered bool, body func()) bool {
 		os.Remove(out.Name())
 	}()
 	var failed string // the output of the last failing run
-	os.Stdout = os.NewFile(uintptr(syscall.Stdout), "/dev/stdout")
+	os.Stdout = binaryStdout
 	comment := "// Output:"
 	if unordered {
 		comment = "// Unordered output:"
@@ -77,6 +76,17 @@ func Example(name, want string, unordered bool, body func()) bool {
 	}
 	return true
 }
+
+// binaryStdout is the binary's standard output (descriptor 1), as package
+// os opened it: an example is explored with it as os.Stdout. It is the one
+// File for descriptor 1, kept reachable for the life of the process; a new
+// os.NewFile(1) per example became unreachable once its example ended, and
+// its finalizer closed descriptor 1 under the binary: a later example's
+// pipe took the number, and go test's copy of that example's output never
+// ended (Code-Hex/go-generics-cache's policy/simple hung until killed).
+// It is set when the package is initialized, before any test or example
+// runs, and never changed.
+var binaryStdout = os.Stdout
 
 // exampleRun runs body with its standard output going to out (emptied
 // first) and returns that output.

@@ -201,6 +201,24 @@ var classes = map[string]Class{
 	"github.com/sethvargo/go-limiter/memorystore.TestStore_Take fail":     {HeddleFault, "the test's time.Sleep(interval) is virtual, the store's refill reads the real clock through fasttime's go:linkname to time.now, which heddle does not rewrite: the bucket has not refilled"},
 	"github.com/sethvargo/go-limiter/memorystore.TestStore_Exercise fail": {HeddleFault, "the reset times the store computes from the real clock (fasttime's go:linkname to time.now, not rewritten) are compared with the virtual time.Now: seconds apart"},
 	"github.com/sethvargo/go-limiter/httplimit.TestNewMiddleware fail":    {HeddleFault, "the reset header comes from the store's real clock (fasttime's go:linkname to time.now, not rewritten), time.Until(reset) from the virtual one: \"expected 1999997000 to be less than 1000000000\""},
+	// github.com/fatih/semgroup
+	"github.com/fatih/semgroup.TestGroup_deadlock fail": {TestBug, "the test cancels the group's context first and expects the second Go to fail to acquire the 1-slot semaphore, but the first Go's goroutine (f returns nil at once) can release it before: x/sync's Acquire then succeeds on a done context (its doc: \"If ctx is already done, Acquire may still succeed\"), Wait returns nil; natively 6 of 20,000 runs with -cpu 4 (go test -count=20000 -run 'TestGroup_deadlock$'), and 6 failures in go test -race -count=500 -cpu 1,2,4"},
+
+	// github.com/lestrrat-go/httprc
+	"github.com/lestrrat-go/httprc.TestQueue leak":      {CodeBug, "refreshLoop's deferred fetchCond.Signal is sent without the cond's lock: when the context is cancelled after fetchLoop checked ctx.Done under that lock but before it entered fetchCond.Wait, the Signal finds no waiter and fetchLoop waits forever (a lost wakeup; no timer involved)"},
+	"github.com/lestrrat-go/httprc.TestCache steplimit": {HeddleFault, "a fetch worker waits in client.Do for the test's httptest server (a goroutine detached in I/O), and the refresh loop's 1 s ticker is the only other choice: heddle fires it at once, again and again, and the virtual clock reaches its 10 m bound in 0.3 s of real time, before the response comes; natively the request takes milliseconds (the replay diverges: the worker comes back at another step); see findings.md"},
+	"github.com/lestrrat-go/httprc.TestCache fail":      {Timing, "sleeps 3 s and expects the cache's refresh (1 s interval, 1 s window, a real HTTP fetch) to have reported an error by then: natively 2 of 30 runs failed at httprc_test.go:109 (go test -count=10 -cpu 1,2,4)"},
+
+	// github.com/lestrrat-go/backoff/v2
+	"github.com/lestrrat-go/backoff/v2.TestExponential fail": {CodeBug, "ExponentialInterval.Next stores the jittered interval as current (exponential.go:76) and multiplies it next time, so jitter compounds: after two low draws the interval falls below the documented base×(1−factor) the test checks (727 ms < 735 ms); natively it failed in 1 of 1 `go test ./...` run (732 ms), the jitter's source seeded with the wall clock"},
+
+	// github.com/Code-Hex/go-generics-cache: cache.New uses
+	// context.Background, whose janitor goroutine ticks until that context
+	// is cancelled, which it never is.
+	"github.com/Code-Hex/go-generics-cache.TestMultiThreadIncr leak": {TestBug, "the cache is made with New (context.Background): its janitor goroutine ticks every minute forever and nothing stops it when the test returns (NewContext with a cancelled context would)"},
+	"github.com/Code-Hex/go-generics-cache.TestMultiThreadDecr leak": {TestBug, "the cache is made with New (context.Background): its janitor goroutine ticks every minute forever and nothing stops it when the test returns (NewContext with a cancelled context would)"},
+	"github.com/Code-Hex/go-generics-cache.TestCallJanitor leak":     {TestBug, "the cache is made with New (context.Background): its janitor goroutine ticks every 100 ms forever and nothing stops it when the test returns (NewContext with a cancelled context would)"},
+	"github.com/Code-Hex/go-generics-cache.TestDeleteExpired leak":   {TestBug, "each subtest makes a cache with New (context.Background): their janitor goroutines tick every minute forever and nothing stops them when the test returns"},
 }
 
 // Classify looks up the judgement on a report.

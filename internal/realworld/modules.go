@@ -55,5 +55,11 @@ var Modules = []Module{
 	{Path: "github.com/thejerf/suture/v4", Version: "v4.0.6", Why: "Erlang-style supervisor trees: a supervisor goroutine restarting services over control channels, contexts, failure backoff on timers"},
 	{Path: "github.com/cskr/pubsub", Version: "v1.0.2", Why: "a pub/sub hub: one goroutine serving subscribe, publish, try-publish and unsubscribe commands over a channel, fanning out to buffered subscriber channels"},
 	{Path: "github.com/juju/ratelimit", Version: "v1.0.2", Why: "a token bucket under a mutex: Wait sleeps for tokens, a rate-limited reader and writer"},
+	{Path: "github.com/fatih/semgroup", Version: "v1.2.0", Why: "a bounded errgroup: a weighted semaphore (x/sync) acquired with the group's context before each goroutine, errors collected under a mutex"},
+	{Path: "github.com/lestrrat-go/httprc", Version: "v1.0.6", Why: "a refreshing HTTP resource cache: a refresh loop on a ticker, a fetch loop on a sync.Cond, fetcher worker goroutines, httptest servers; testify"},
+	{Path: "github.com/lestrrat-go/backoff/v2", Version: "v2.0.8", Why: "retry policies: a controller goroutine per attempt sequence feeding a channel on timers, contexts, jitter from a source of its own; testify"},
+	{Path: "github.com/Code-Hex/go-generics-cache", Version: "v1.5.1", Why: "generic caches (LRU, LFU, FIFO, MRU, clock) under a mutex, expiry, a janitor goroutine on a ticker stopped by a context; examples"},
+	{Path: "github.com/puzpuzpuz/xsync/v4", Version: "v4.5.0", Why: "lock-free and striped concurrent structures: a resizing hash map with parallel copying, MPMC queues, RBMutex, striped counters; seeds from maphash and runtime.cheaprand"},
+	{Path: "github.com/hashicorp/go-memdb", Version: "v1.3.5", Why: "an in-memory MVCC database on immutable radix trees: a writer lock, watch sets of channels closed on change, WatchCtx with contexts"},
 	{Path: "github.com/sethvargo/go-limiter", Version: "v0.7.1", Why: "a rate-limiter store: buckets under mutexes in a map, a sweeper goroutine on a ticker, an HTTP middleware; a clock read through go:linkname"},
 }
