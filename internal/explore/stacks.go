@@ -180,6 +180,22 @@ func pkgPrefix(fn string) string {
 	return fn
 }
 
+// funcNames maps the compiled names of function literals whose names the
+// rewriter changed to their native names (FuncNames). It is written only
+// by the rewritten packages' initialization, before main runs, and read
+// after.
+var funcNames = map[string]string{}
+
+// FuncNames records the native names of a package's function literals
+// (rt.FuncNames), in pairs of names relative to the package; in is the
+// name of a function of the package (its initialization).
+func FuncNames(in string, pairs []string) {
+	prefix := pkgPrefix(in)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		funcNames[prefix+pairs[i]] = prefix + pairs[i+1]
+	}
+}
+
 // testBodyName is the name Go gives a function of a test's body natively.
 // The rewriter makes a test's body a function literal (TestX becomes
 // rt.Explore(t, func(t *testing.T) { body })), named pkg.TestX.func1, so
@@ -187,6 +203,9 @@ func pkgPrefix(fn string) string {
 // pkg.TestX.funcN. A dump shows them as natively (goleak's tests look for
 // their test's frame).
 func testBodyName(fn string) string {
+	if n, ok := funcNames[fn]; ok {
+		return n
+	}
 	slash := strings.LastIndexByte(fn, '/') + 1
 	dot := strings.IndexByte(fn[slash:], '.')
 	if dot < 0 {
@@ -219,7 +238,7 @@ func testBodyName(fn string) string {
 // nativeNames is a dump block with the names of a test's body's functions
 // as natively (testBodyName).
 func nativeNames(blk string) string {
-	if !strings.Contains(blk, ".func1") {
+	if !strings.Contains(blk, ".func") {
 		return blk
 	}
 	lines := strings.Split(blk, "\n")

@@ -44,12 +44,16 @@ func rewriteFile(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 	}
 	r := newRewriter(fset, f, info, pkg, goVersion)
 	r.rewritten = rewritten
-	r.goNames = goNames(f, info, pkg)
+	var lits map[*ast.FuncLit]string
+	r.goNames, lits = goNames(f, info, pkg)
 	r.racyPoints(racy)
 	astutil.Apply(f, r.pre, r.post)
 	if !r.changed {
 		out, err := r.print(true)
 		return out, false, err
+	}
+	if d := r.funcNames(lits); d != nil {
+		f.Decls = append(f.Decls, d)
 	}
 	r.fixImports()
 	f.Decls = append(f.Decls, r.aliasDecls...)

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"sort"
 	"strconv"
 )
 
@@ -48,8 +49,10 @@ type goName struct {
 
 // goNames computes the native name of the function of every go
 // statement in f.
-func goNames(f *ast.File, info *types.Info, pkg *types.Package) map[*ast.GoStmt]goName {
+// It also returns the native name of every function literal.
+func goNames(f *ast.File, info *types.Info, pkg *types.Package) (map[*ast.GoStmt]goName, map[*ast.FuncLit]string) {
 	out := make(map[*ast.GoStmt]goName)
+	lits := make(map[*ast.FuncLit]string)
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok || fd.Body == nil {
@@ -59,7 +62,7 @@ func goNames(f *ast.File, info *types.Info, pkg *types.Package) map[*ast.GoStmt]
 		if name == "" {
 			continue
 		}
-		w := &goNamer{info: info, pkg: pkg, out: out, lits: make(map[*ast.FuncLit]string)}
+		w := &goNamer{info: info, pkg: pkg, out: out, lits: lits}
 		w.fn(name, false, fd.Body)
 		for g, lit := range w.litGo {
 			if n, ok := w.lits[lit]; ok {
@@ -67,7 +70,69 @@ func goNames(f *ast.File, info *types.Info, pkg *types.Package) map[*ast.GoStmt]
 			}
 		}
 	}
-	return out
+	return out, lits
+}
+
+// litNames names the function literals of a function's body as the
+// compiler does (goNamer.fn): name is the function's relative name,
+// closure whether it is a literal.
+func litNames(name string, closure bool, body *ast.BlockStmt, out map[*ast.FuncLit]string) {
+	funcs := 0
+	ast.Inspect(body, func(n ast.Node) bool {
+		fl, ok := n.(*ast.FuncLit)
+		if !ok {
+			return true
+		}
+		funcs++
+		sep := ".func"
+		if closure {
+			sep = "."
+		}
+		lit := name + sep + strconv.Itoa(funcs)
+		out[fl] = lit
+		litNames(lit, true, fl.Body, out)
+		return false
+	})
+}
+
+// funcNames is the declaration that tells rt the native names of the
+// file's function literals whose compiled names differ (the rewriter's
+// literals come before them, or the test's body is one):
+//
+//	var _ = rt.FuncNames(".TestX.func1.3", ".TestX.func2", ...)
+//
+// or nil when none differs. lits are the native names (goNames).
+func (r *rewriter) funcNames(lits map[*ast.FuncLit]string) ast.Decl {
+	compiled := make(map[*ast.FuncLit]string)
+	for _, d := range r.file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+			if name := declName(fd); name != "" {
+				litNames(name, false, fd.Body, compiled)
+			}
+		}
+	}
+	type pair struct{ compiled, native string }
+	var pairs []pair
+	for fl, c := range compiled {
+		if n, ok := lits[fl]; ok && n != c {
+			pairs = append(pairs, pair{c, n})
+		}
+	}
+	if len(pairs) == 0 {
+		return nil
+	}
+	sort.Slice(pairs, func(i, j int) bool { return pairs[i].compiled < pairs[j].compiled })
+	pos := r.file.Package
+	var args []ast.Expr
+	for _, p := range pairs {
+		for _, s := range []string{p.compiled, p.native} {
+			args = append(args, &ast.BasicLit{ValuePos: pos, Kind: token.STRING, Value: strconv.Quote(s)})
+		}
+	}
+	return &ast.GenDecl{TokPos: pos, Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{
+		Names:  []*ast.Ident{ident("_", pos)},
+		Values: []ast.Expr{r.rtCall("FuncNames", pos, args...)},
+	}}}
 }
 
 type goNamer struct {
