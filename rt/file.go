@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"unsafe"
 
 	"heddle.dev/internal/engine"
+	"heddle.dev/internal/explore"
 )
 
 // An os.File's offset and writes are ordered by package os's own lock
@@ -48,7 +50,8 @@ import (
 var fileObjs [64]byte
 
 // fileObj returns the object of the file named name, or nil for the
-// process's standard streams.
+// process's standard streams (and the file heddle puts in their place
+// while it keeps the runs' output, explore.OutputFilePrefix).
 func fileObj(name string) unsafe.Pointer {
 	switch name {
 	case "/dev/stdin", "/dev/stdout", "/dev/stderr":
@@ -60,6 +63,9 @@ func fileObj(name string) unsafe.Pointer {
 	i := len(name)
 	for i > 0 && name[i-1] != '/' && name[i-1] != os.PathSeparator {
 		i--
+	}
+	if strings.HasPrefix(name[i:], explore.OutputFilePrefix) {
+		return nil // the process's streams while heddle keeps the runs' output
 	}
 	h := uint32(2166136261)
 	for ; i < len(name); i++ {

@@ -56,3 +56,38 @@ func GOMAXPROCS(n int) int {
 	}
 	return runtime.GOMAXPROCS(n)
 }
+
+// GoAs replaces a go statement whose function natively is f, named name
+// relative to the package (".TestX.gowrap1", ".TestX.func2"): a stack
+// dump shows it so.
+func GoAs(name string, f func()) {
+	if x := engine.Current(); x != nil {
+		x.GoNamed(f, name, 0)
+		return
+	}
+	go f()
+}
+
+// GoCall replaces go fn() of a func() fn (a declared function or a
+// function value) evaluated at the go statement: f calls fn, and a stack
+// dump shows the goroutine as fn's, as natively.
+func GoCall(fn func(), f func()) {
+	if x := engine.Current(); x != nil {
+		x.GoNamed(f, "", engine.FuncPC(fn))
+		return
+	}
+	go f()
+}
+
+// FuncNames tells a stack dump the native names of a package's function
+// literals whose compiled names the rewriter changed, in pairs of
+// (compiled, native) names relative to the package (".TestX.func1.3",
+// ".TestX.func2"). The rewritten package calls it in its initialization
+// (var _ = rt.FuncNames(...)).
+func FuncNames(pairs ...string) int {
+	pc, _, _, _ := runtime.Caller(1)
+	if f := runtime.FuncForPC(pc); f != nil {
+		explore.FuncNames(f.Name(), pairs)
+	}
+	return 0
+}

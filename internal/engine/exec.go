@@ -128,12 +128,17 @@ type G struct {
 	gid  uintptr // the identity (getg) of the real goroutine running g
 	goid int64   // the goroutine id the program sees in a stack dump (start): never reused in the process
 	fnPC uintptr // fn's code (start), for the "created by" line of a dump
-	exec *Exec
-	fn   func()
-	w    *worker
-	wake *handoff // g's turn (handoff.go): its worker's
-	kids int
-	nTmr int // timers this goroutine created, for timer ids
+	// goName is the native name of fn natively (GoNamed), or "";
+	// goTarget, if not 0, the function fn only calls, which natively is
+	// the goroutine's function: a dump leaves fn's frame out.
+	goName   string
+	goTarget uintptr
+	exec     *Exec
+	fn       func()
+	w        *worker
+	wake     *handoff // g's turn (handoff.go): its worker's
+	kids     int
+	nTmr     int // timers this goroutine created, for timer ids
 
 	sel        int            // the case the scheduler chose for the pending select
 	committed  int            // a probe already performed this case (-1: none)
@@ -779,13 +784,22 @@ func (e *Exec) CallerPC() uintptr {
 // scheduling point; the new goroutine's first step is.
 //
 //go:norace
-func (e *Exec) Go(f func()) {
+func (e *Exec) Go(f func()) { e.GoNamed(f, "", 0) }
+
+// GoNamed is Go of a go statement whose function natively is f named name
+// (a wrapper such as pkg.TestX.gowrap1, or a function literal; the name
+// relative to the package when it starts with "."), or, with a target,
+// the function at target, which f only calls (stacks.go).
+//
+//go:norace
+func (e *Exec) GoNamed(f func(), name string, target uintptr) {
 	if e.aborting {
 		return
 	}
 	e.goFence()
 	parent := e.cur
 	g := e.newG(parent, f)
+	g.goName, g.goTarget = name, target
 	if e.cfg.Record {
 		g.GoPC = userPC()
 	}

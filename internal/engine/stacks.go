@@ -49,11 +49,17 @@ type DumpG struct {
 	// GoPC is the return address of its go statement's call, when the run
 	// records positions (0 otherwise).
 	GoPC uintptr
+	// Name is the native name of Fn (Exec.GoNamed), or "", relative to
+	// Fn's package when it starts with ".".
+	Name string
+	// Target, if not 0, is the function Fn only calls: natively the
+	// goroutine's function, Fn's frame not being there.
+	Target uintptr
 }
 
 //go:norace
 func (g *G) dump() DumpG {
-	d := DumpG{ID: g.goid, Fn: g.fnPC, GoPC: g.GoPC}
+	d := DumpG{ID: g.goid, Fn: g.fnPC, GoPC: g.GoPC, Name: g.goName, Target: g.goTarget}
 	if g.Parent != nil {
 		d.Creator = g.Parent.goid
 	}
@@ -86,6 +92,11 @@ func (e *Exec) Goroutines() (started map[int64]DumpG, unstarted []DumpG) {
 	}
 	return started, unstarted
 }
+
+// FuncPC is f's code address (0 for nil).
+//
+//go:norace
+func FuncPC(f func()) uintptr { return funcPC(f) }
 
 // funcPC is f's code address (0 for nil).
 //

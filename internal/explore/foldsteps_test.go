@@ -137,3 +137,36 @@ func TestFoldStepsLongRound(t *testing.T) {
 		t.Errorf("%d steps shown, want at most about %d", shown, max)
 	}
 }
+
+// TestStepsHeaderCountsSteps checks that the steps section counts steps,
+// as the report's first line does ("run 1, 60 steps"): a goroutine's exit
+// is a line of its own with its last step's number, and the line that ends
+// the test has the number of the step that would come next.
+func TestStepsHeaderCountsSteps(t *testing.T) {
+	gs := []*engine.G{{ID: "g0"}, {ID: "g0.1"}, {ID: "g0.2"}}
+	const steps = 60
+	var tr []engine.Step
+	for n := 0; n < steps; n++ {
+		g := gs[n%3]
+		tr = append(tr, engine.Step{N: n, G: g, Kind: engine.OpLock, Case: -1})
+		if n%10 == 9 {
+			tr = append(tr, engine.Step{N: n, G: g, Kind: engine.OpExit, Case: -1})
+		}
+	}
+	tr = append(tr, engine.Step{N: steps, G: gs[0], Kind: engine.OpExit, Case: -1})
+	x := &explorer{}
+	for _, c := range []struct {
+		max  int
+		want string
+	}{
+		{20, fmt.Sprintf("of %d", steps)},
+		{0, "steps:"},
+	} {
+		var b strings.Builder
+		x.steps(&b, &engine.Result{Steps: steps, Trace: tr}, c.max)
+		header, _, _ := strings.Cut(b.String(), "\n")
+		if !strings.Contains(header, c.want) {
+			t.Errorf("steps shown within %d lines: header %q, want %q in it", c.max, header, c.want)
+		}
+	}
+}

@@ -23,6 +23,15 @@ type testOutput struct {
 	removed        bool // the file is unlinked already
 }
 
+// OutputFilePrefix starts the name of the file that stands for the
+// process's standard output and error while the runs' output is kept
+// (captureTestOutput). Writing there is no step, as writing to the
+// process's own streams is not (rt's file model): a replay, whose output
+// goes through, wrote to /dev/stdout in no step, and diverged from the
+// recorded run, whose prints were steps (retry-go's TestContext prints
+// in its goroutines: 71 steps, not 73).
+const OutputFilePrefix = "heddle-test-output-"
+
 // captureTestOutput starts keeping the output of the runs, or returns nil
 // when it goes through (Config.Output: heddle test -v; heddle replay;
 // heddle run, which keeps main's output itself).
@@ -30,7 +39,7 @@ func captureTestOutput(cfg Config) *testOutput {
 	if cfg.Main || cfg.Replay != "" || cfg.Output {
 		return nil
 	}
-	f, err := os.CreateTemp("", "heddle-test-output-*")
+	f, err := os.CreateTemp("", OutputFilePrefix+"*")
 	if err != nil {
 		return nil // the output goes through
 	}

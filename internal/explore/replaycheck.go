@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strings"
 
 	"heddle.dev/internal/engine"
 	"heddle.dev/internal/event"
@@ -130,9 +131,24 @@ func (x *explorer) replayVerdict(s *schedule.Schedule, res *engine.Result, bug *
 var wallStamp = regexp.MustCompile(`\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,9})?`)
 
 // samePlace reports whether a replay's bug happened where the recorded one
-// did (explorer.where): the same, but for package log's wall-clock stamps.
+// did (explorer.where): the same, but for package log's wall-clock stamps,
+// and as the schedule file keeps it, on one line: the file writes a
+// newline as \n and reads \n back as a newline, so a failure message that
+// quotes a string with "\n" in it (testify's "in chain: \"a\nb\"", retry-go's
+// TestContext) was read back with a newline there, and the replay
+// diverged.
 func samePlace(got, recorded string) bool {
-	return got == recorded || wallStamp.ReplaceAllString(got, "") == wallStamp.ReplaceAllString(recorded, "")
+	if got == recorded {
+		return true
+	}
+	got, recorded = wallStamp.ReplaceAllString(got, ""), wallStamp.ReplaceAllString(recorded, "")
+	return scheduleLine(got) == scheduleLine(recorded)
+}
+
+// scheduleLine is s as a schedule file writes it (schedule's oneLine),
+// which reading it back and writing it again leaves as it is.
+func scheduleLine(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r", `\r`), "\n", `\n`)
 }
 
 func oneLine(s string) string {

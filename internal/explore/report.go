@@ -973,13 +973,16 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 	if len(shown) > 0 {
 		from = shown[0].i
 	}
+	// Counted in steps, as the report's first line counts them: a step's
+	// trace may have more than one line (a goroutine's exit is on the line
+	// after its last step's, with the same number).
 	if m := x.traceMax(); m > 0 && len(tr) >= m {
 		// A long test's raised bound (steplimit.go).
-		fmt.Fprintf(b, "steps (the last %d of the first %d, which are all the trace keeps of the run's %d%s):\n", len(tr)-from, len(tr), res.Steps, folded)
+		fmt.Fprintf(b, "steps (the last %d of the first %d, which are all the trace keeps of the run's %d%s):\n", stepCount(tr[from:], res.Steps), stepCount(tr, res.Steps), res.Steps, folded)
 	} else if from > 0 {
-		fmt.Fprintf(b, "steps (the last %d of %d%s):\n", len(tr)-from, len(tr), folded)
+		fmt.Fprintf(b, "steps (the last %d of %d%s):\n", stepCount(tr[from:], res.Steps), stepCount(tr, res.Steps), folded)
 	} else if folded != "" {
-		fmt.Fprintf(b, "steps (all %d%s):\n", len(tr), folded)
+		fmt.Fprintf(b, "steps (all %d%s):\n", stepCount(tr, res.Steps), folded)
 	} else {
 		fmt.Fprintf(b, "steps:\n")
 	}
@@ -1025,6 +1028,19 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 		}
 		fmt.Fprintf(b, "  %5d  %-8s %-16s %s%s\n", s.N, who, what, where, choice)
 	}
+}
+
+// stepCount is the number of steps of a trace, its distinct step numbers
+// (a step's lines are consecutive) below the run's steps: the line that
+// ends the test (t.done) has the number of the step that would come next.
+func stepCount(tr []engine.Step, steps int) int {
+	n := 0
+	for i := range tr {
+		if tr[i].N < steps && (i == 0 || tr[i].N != tr[i-1].N) {
+			n++
+		}
+	}
+	return n
 }
 
 // lateWakeText describes a late wake in a report's steps (the step's who

@@ -55,13 +55,15 @@ func Stack(buf []byte, all bool) int {
 			trimmed = inTesting(trimmed, (*testing.T).Parallel)
 		}
 		if g, ok := started[blockID(trimmed)]; ok {
-			trimmed = withID(trimmed, g.ID) + createdBy(g)
+			trimmed = entryFrame(nativeNames(withID(trimmed, g.ID)), g) + nativeNames(createdBy(g))
+		} else {
+			trimmed = nativeNames(trimmed)
 		}
-		writeBlock(&b, nativeNames(trimmed))
+		writeBlock(&b, trimmed)
 	}
 	for _, g := range unstarted {
 		if all {
-			writeBlock(&b, nativeNames(unstartedBlock(g)))
+			writeBlock(&b, unstartedBlock(g))
 		}
 	}
 	return copy(buf, b.String())
@@ -103,11 +105,95 @@ func CurrentStack(dump string) string {
 	if !ok {
 		return dump
 	}
-	dump = withID(dump, g.ID)
+	dump = entryFrame(nativeNames(withID(dump, g.ID)), g)
 	if !strings.Contains(dump, "\ncreated by ") {
-		dump = strings.TrimRight(dump, "\n") + createdBy(g) + "\n"
+		dump = strings.TrimRight(dump, "\n") + nativeNames(createdBy(g)) + "\n"
 	}
-	return nativeNames(dump)
+	return dump
+}
+
+// entryFrame is a dump block (nativeNames applied) of a started
+// goroutine of the run whose bottom frame is its go statement's literal,
+// rt.Go's argument, with that frame as natively: a function literal
+// named as the compiler names it (pkg.TestX.func2: the literal's own name
+// is numbered after the rewriter's literals too), or left out when the
+// literal only calls the goroutine's function (go g(), go fn()) or is
+// the go statement's wrapper (pkg.TestX.gowrap1), which natively a
+// traceback shows only before the goroutine started.
+func entryFrame(blk string, g engine.DumpG) string {
+	if g.Name == "" && g.Target == 0 {
+		return blk
+	}
+	f := runtime.FuncForPC(g.Fn)
+	if f == nil {
+		return blk
+	}
+	frames, created := blk, ""
+	if i := strings.Index(blk, "\ncreated by "); i >= 0 {
+		frames, created = blk[:i], blk[i:]
+	}
+	trail := len(frames) - len(strings.TrimRight(frames, "\n"))
+	frames, end := frames[:len(frames)-trail], frames[len(frames)-trail:]
+	lines := strings.Split(frames, "\n")
+	n := len(lines)
+	if n < 3 || !strings.HasPrefix(lines[n-1], "\t") || !strings.HasPrefix(lines[n-2], testBodyName(f.Name())+"(") {
+		return blk
+	}
+	if g.Target != 0 || strings.Contains(g.Name, ".gowrap") {
+		// A traceback leaves a go statement's wrapper out once it
+		// called the function (the runtime's elideWrapperCalling).
+		lines = lines[:n-2]
+	} else {
+		lines[n-2] = nativeName(g) + lines[n-2][strings.IndexByte(lines[n-2], '('):]
+	}
+	return strings.Join(lines, "\n") + end + created
+}
+
+// nativeName is the native name of a goroutine's function (the one it
+// starts in), as a dump shows it.
+func nativeName(g engine.DumpG) string {
+	if g.Target != 0 {
+		if f := runtime.FuncForPC(g.Target); f != nil {
+			return testBodyName(f.Name())
+		}
+	}
+	f := runtime.FuncForPC(g.Fn)
+	if f == nil {
+		return ""
+	}
+	if g.Name == "" {
+		return testBodyName(f.Name())
+	}
+	if !strings.HasPrefix(g.Name, ".") {
+		return g.Name
+	}
+	return pkgPrefix(f.Name()) + g.Name
+}
+
+// pkgPrefix is the package part of a function's linker name: example.com/a
+// of example.com/a.(*T).M.func1.
+func pkgPrefix(fn string) string {
+	slash := strings.LastIndexByte(fn, '/') + 1
+	if dot := strings.IndexByte(fn[slash:], '.'); dot >= 0 {
+		return fn[:slash+dot]
+	}
+	return fn
+}
+
+// funcNames maps the compiled names of function literals whose names the
+// rewriter changed to their native names (FuncNames). It is written only
+// by the rewritten packages' initialization, before main runs, and read
+// after.
+var funcNames = map[string]string{}
+
+// FuncNames records the native names of a package's function literals
+// (rt.FuncNames), in pairs of names relative to the package; in is the
+// name of a function of the package (its initialization).
+func FuncNames(in string, pairs []string) {
+	prefix := pkgPrefix(in)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		funcNames[prefix+pairs[i]] = prefix + pairs[i+1]
+	}
 }
 
 // testBodyName is the name Go gives a function of a test's body natively.
@@ -117,6 +203,9 @@ func CurrentStack(dump string) string {
 // pkg.TestX.funcN. A dump shows them as natively (goleak's tests look for
 // their test's frame).
 func testBodyName(fn string) string {
+	if n, ok := funcNames[fn]; ok {
+		return n
+	}
 	slash := strings.LastIndexByte(fn, '/') + 1
 	dot := strings.IndexByte(fn[slash:], '.')
 	if dot < 0 {
@@ -149,7 +238,7 @@ func testBodyName(fn string) string {
 // nativeNames is a dump block with the names of a test's body's functions
 // as natively (testBodyName).
 func nativeNames(blk string) string {
-	if !strings.Contains(blk, ".func1") {
+	if !strings.Contains(blk, ".func") {
 		return blk
 	}
 	lines := strings.Split(blk, "\n")
@@ -264,11 +353,15 @@ func enclosingFunc(lit string) string {
 func unstartedBlock(g engine.DumpG) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "goroutine %d [runnable]:\n", g.ID)
-	if f := runtime.FuncForPC(g.Fn); f != nil {
-		file, line := f.FileLine(f.Entry())
-		fmt.Fprintf(&b, "%s()\n\t%s:%d +0x0", f.Name(), file, line)
+	pc := g.Fn
+	if g.Target != 0 {
+		pc = g.Target
 	}
-	b.WriteString(createdBy(g))
+	if f := runtime.FuncForPC(pc); f != nil {
+		file, line := f.FileLine(f.Entry())
+		fmt.Fprintf(&b, "%s()\n\t%s:%d", nativeName(g), file, line)
+	}
+	b.WriteString(nativeNames(createdBy(g)))
 	return b.String()
 }
 

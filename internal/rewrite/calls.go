@@ -210,6 +210,10 @@ var methodFuncs = map[string]string{
 	"log/slog.Logger.Log":          "SlogLoggerLog",
 	"log/slog.Logger.LogAttrs":     "SlogLoggerLogAttrs",
 	"flag.FlagSet.Parse":           "FlagSetParse",
+	// The goroutine profile is a dump of the run's goroutines, as
+	// runtime.Stack's (rt/pprof.go).
+	"runtime/pprof.Profile.WriteTo": "PprofWriteTo",
+	"runtime/pprof.Profile.Count":   "PprofCount",
 }
 
 // valueMethodFuncs are the methods replaced by an rt function taking the

@@ -44,11 +44,16 @@ func rewriteFile(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 	}
 	r := newRewriter(fset, f, info, pkg, goVersion)
 	r.rewritten = rewritten
+	var lits map[*ast.FuncLit]string
+	r.goNames, lits = goNames(f, info, pkg)
 	r.racyPoints(racy)
 	astutil.Apply(f, r.pre, r.post)
 	if !r.changed {
 		out, err := r.print(true)
 		return out, false, err
+	}
+	if d := r.funcNames(lits); d != nil {
+		f.Decls = append(f.Decls, d)
 	}
 	r.fixImports()
 	f.Decls = append(f.Decls, r.aliasDecls...)
@@ -171,6 +176,8 @@ type rewriter struct {
 	aliasDecls []ast.Decl        // the alias declarations
 
 	exampleList []*doc.Example // the file's examples, once asked for (example.go)
+
+	goNames map[*ast.GoStmt]goName // native names of the go statements' functions (gonames.go)
 }
 
 func newRewriter(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.Package, goVersion string) *rewriter {
@@ -499,6 +506,7 @@ func (r *rewriter) planGo(g *ast.GoStmt) {
 			tuple = t.Len()
 		}
 	}
+	name := r.goNames[g]
 	r.plans[g] = func(c *astutil.Cursor) {
 		g := c.Node().(*ast.GoStmt)
 		call := g.Call
@@ -539,15 +547,7 @@ func (r *rewriter) planGo(g *ast.GoStmt) {
 			stmts = append(stmts, define(pos, idents(pos, name), rhs))
 			*s = ident(name, pos)
 		}
-		var body *ast.BlockStmt
-		if fl, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok && len(call.Args) == 0 && len(fl.Type.Params.List) == 0 && fl.Type.Results == nil {
-			// go func() { ... }() starts the literal itself.
-			stmts = append(stmts, &ast.ExprStmt{X: r.rtCall("Go", pos, fl)})
-		} else {
-			body = block(pos, &ast.ExprStmt{X: call})
-			lit := &ast.FuncLit{Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}}, Body: body}
-			stmts = append(stmts, &ast.ExprStmt{X: r.rtCall("Go", pos, lit)})
-		}
+		stmts = append(stmts, &ast.ExprStmt{X: r.goStart(pos, call, name)})
 		if len(stmts) == 1 {
 			c.Replace(stmts[0])
 		} else {

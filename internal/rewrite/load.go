@@ -24,7 +24,7 @@ import (
 
 // Version identifies the rewriter's output format. It is part of every
 // cache key: change it whenever the generated code changes.
-const Version = "heddle-rewrite-27"
+const Version = "heddle-rewrite-28"
 
 // Options configures Rewrite.
 type Options struct {
@@ -512,6 +512,7 @@ var waitsOrInspects = map[string]bool{
 	"time.Sleep": true, "time.After": true, "time.Tick": true, "time.NewTimer": true,
 	"time.NewTicker": true, "time.AfterFunc": true,
 	"runtime.Stack": true, "runtime.Caller": true, "runtime.Callers": true, "runtime.ReadMemStats": true, "runtime/debug.Stack": true, "runtime/debug.PrintStack": true, "runtime.Gosched": true, "runtime.NumGoroutine": true, "runtime.Goexit": true,
+	"runtime/pprof.Lookup": true, // the goroutine profile (rt.PprofWriteTo)
 }
 
 // pipeNames are the names of package io replaced by heddle's model of

@@ -178,7 +178,7 @@ func TestRewriteModule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), "heddlert.WaitGroupWait(&wg)") || !strings.Contains(string(b), "heddlert.Go(") {
+	if !strings.Contains(string(b), "heddlert.WaitGroupWait(&wg)") || !strings.Contains(string(b), "heddlert.GoAs(") {
 		t.Errorf("dependency copy not rewritten:\n%s", b)
 	}
 	if _, err := os.Stat(filepath.Join(copyDir, "go.mod")); err != nil {

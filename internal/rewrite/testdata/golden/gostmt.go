@@ -35,3 +35,23 @@ func g(i I, f func(int), ch chan int, xs []int, s S, p *S, sh uint) {
 	go f(1 << sh)
 	go S.Val(s, 5)
 }
+
+type holder struct{ fn func() }
+
+func noArgs() {}
+
+// names: a go statement's goroutine is named as natively (gonames.go):
+// go of a func() call names its target, the rest are wrappers numbered
+// with the wrapped defers.
+func names(fn func(), h holder, s *S) {
+	defer s.Ptr(1)
+	defer noArgs()
+	go noArgs()
+	go fn()
+	go h.fn()
+	go s.Ptr(2)
+	func() {
+		go s.Ptr(3)
+		go func() {}()
+	}()
+}
