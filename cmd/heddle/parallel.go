@@ -489,7 +489,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 		defer os.RemoveAll(yieldDir)
 		nyield := 0
 		var st strategy.CoordStats
-		cpu0, wall0 := cpuTime(), time.Now()
+		cpu0, self0, wall0 := cpuTime(), selfCPUTime(), time.Now()
 		finished, st = strategy.CoordinateWork(root, f.parallel, budget, func(w strategy.Work) strategy.Outcome {
 			u := w.Unit
 			slice := w.Runs // runs: no bound but the time slice when 0
@@ -566,8 +566,10 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 		if os.Getenv("HEDDLE_PARSTATS") != "" {
 			// Processor time: heddle's and every child's it waited for
 			// meanwhile (the workers', when one test is explored).
+			// heddle's own: the coordinator's, which competes with the
+			// workers for the processors.
 			cpu := cpuTime() - cpu0
-			fmt.Fprintf(os.Stderr, "heddle: parallel %s: %v, %d worker processes, %.2fs processor time in %.2fs (%.2fs per unit)\n", name, st, pool.processes(st.Units), cpu.Seconds(), time.Since(wall0).Seconds(), cpu.Seconds()/float64(max(st.Units, 1)))
+			fmt.Fprintf(os.Stderr, "heddle: parallel %s: %v, %d worker processes, %.2fs processor time in %.2fs (%.2fs per unit, %.2fs heddle's)\n", name, st, pool.processes(st.Units), cpu.Seconds(), time.Since(wall0).Seconds(), cpu.Seconds()/float64(max(st.Units, 1)), (selfCPUTime() - self0).Seconds())
 		}
 	default:
 		explore(nil, 0, 0, "", cancel, nil)

@@ -58,3 +58,43 @@ func TestODWakeupTreeJSONDeep(t *testing.T) {
 		t.Errorf("second child: %+v", s)
 	}
 }
+
+// TestODEventJSONRoundTrip: a step goes through a unit's JSON and comes
+// back the same (psame, and each field), whether its per-goroutine
+// entries are the usual ones (left out) or not; an ordinary step is
+// encoded without them.
+func TestODEventJSONRoundTrip(t *testing.T) {
+	names := newUnionFind()
+	names.init()
+	evs := []*pevent{
+		{gids: []string{"g1"}, cases: []int{-1}, sel: []bool{false}, arr: []bool{false}, acc: []pacc{{name: 0}}},
+		{gids: []string{"g1", "g2"}, cases: []int{2, -1}, sel: []bool{true, false}, arr: []bool{false, false}},
+		{gids: []string{"g3"}, cases: []int{-1}, sel: []bool{false}, arr: []bool{true}},
+		{gids: []string{"g4", "g5"}, cases: []int{-1, 0}, sel: []bool{false, false}, arr: []bool{false, true}},
+		{timer: "t1"},
+	}
+	b, err := json.Marshal(exportEvs(evs, names))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back []ODEvent
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	got := importEvs(back, names)
+	for i, p := range evs {
+		q := got[i]
+		if !psame(p, q) || !psame(q, p) || q.timer != p.timer || len(q.acc) != len(p.acc) {
+			t.Errorf("step %d: %+v came back %+v", i, p, q)
+			continue
+		}
+		for k := range p.gids {
+			if q.cases[k] != p.cases[k] || q.sel[k] != p.sel[k] || q.arr[k] != p.arr[k] {
+				t.Errorf("step %d goroutine %d: %+v came back %+v", i, k, p, q)
+			}
+		}
+	}
+	if e := back[0]; e.C != nil || e.S != nil || e.A != nil {
+		t.Errorf("an ordinary step is encoded with its usual entries: %s", b)
+	}
+}

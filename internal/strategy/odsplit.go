@@ -655,7 +655,12 @@ type ODWNode struct {
 	Wake []ODEvent `json:"wake,omitempty"` // wnode.wake
 }
 
-// ODEvent is a step (pevent) with its objects named by steps.
+// ODEvent is a step (pevent) with its objects named by steps. C, S and
+// A, one entry per goroutine of G, are left out when each entry is the
+// usual one (-1: not a select case; false): a unit's late sequences are
+// most of what it reports (lastzero-11's units send up to 512 of them,
+// some 27 steps each, in 1.2 MB), and the coordinator decodes them while
+// the worker that sent them waits.
 type ODEvent struct {
 	G   []string `json:"g,omitempty"`
 	C   []int    `json:"c,omitempty"`
@@ -673,15 +678,51 @@ type ODAcc struct {
 }
 
 func exportEv(p *pevent, u *unionFind) ODEvent {
-	e := ODEvent{G: p.gids, C: p.cases, S: p.sel, A: p.arr, T: p.timer}
+	e := ODEvent{G: p.gids, T: p.timer}
+	for _, c := range p.cases {
+		if c != -1 {
+			e.C = p.cases
+			break
+		}
+	}
+	if anyTrue(p.sel) {
+		e.S = p.sel
+	}
+	if anyTrue(p.arr) {
+		e.A = p.arr
+	}
 	for _, a := range p.acc {
 		e.Acc = append(e.Acc, ODAcc{N: u.sidOf(a.name), W: a.write, M: a.mutx})
 	}
 	return e
 }
 
+func anyTrue(bs []bool) bool {
+	for _, b := range bs {
+		if b {
+			return true
+		}
+	}
+	return false
+}
+
 func importEv(e ODEvent, u *unionFind) *pevent {
 	p := &pevent{gids: e.G, cases: e.C, sel: e.S, arr: e.A, timer: e.T}
+	if n := len(e.G); n > 0 {
+		// The entries left out (exportEv): the usual ones.
+		if len(p.cases) == 0 {
+			p.cases = make([]int, n)
+			for i := range p.cases {
+				p.cases[i] = -1
+			}
+		}
+		if len(p.sel) == 0 {
+			p.sel = make([]bool, n)
+		}
+		if len(p.arr) == 0 {
+			p.arr = make([]bool, n)
+		}
+	}
 	for _, a := range e.Acc {
 		p.acc = append(p.acc, pacc{name: u.importSid(a.N), write: a.W, mutx: a.M})
 	}
