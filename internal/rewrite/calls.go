@@ -441,6 +441,11 @@ func (r *rewriter) planStdStep(call *ast.CallExpr, st stdStep) {
 	if st.reg == "" && sel == nil {
 		return // a dot-imported http.Handle: no name for DefaultServeMux
 	}
+	sig, _ := r.typeOf(call.Fun).(*types.Signature)
+	var ptypes []types.Type
+	if !r.tupleArg(call) {
+		ptypes = argTypes(sig, len(call.Args), call.Ellipsis.IsValid())
+	}
 	r.plans[call] = func(c *astutil.Cursor) {
 		call := c.Node().(*ast.CallExpr)
 		pos := call.Fun.Pos()
@@ -462,7 +467,52 @@ func (r *rewriter) planStdStep(call *ast.CallExpr, st stdStep) {
 		}
 		r.operands[call] = slots
 		r.early[call] = true
+		if ptypes != nil {
+			if e := r.stepLate(call, call, slots, ptypes, sig.Results()); e != ast.Expr(call) {
+				c.Replace(e)
+			}
+		}
 	}
+}
+
+// tupleArg reports whether call's only operand is a call of several
+// results, f.M(g()), which no rewriting spreads over temporaries.
+func (r *rewriter) tupleArg(call *ast.CallExpr) bool {
+	if len(call.Args) != 1 {
+		return false
+	}
+	_, ok := r.typeOf(call.Args[0]).(*types.Tuple)
+	return ok
+}
+
+// recvType returns the type of the receiver operand a rewritten method
+// call passes to rt (recvOperand): the value the method is declared on,
+// at the end of the embedding path, or its address.
+func (r *rewriter) recvType(sel *ast.SelectorExpr, mp *methodPlan) types.Type {
+	s, ok := r.info.Selections[sel]
+	if !ok {
+		return nil
+	}
+	t := s.Recv()
+	idx := s.Index()
+	for _, i := range idx[:len(idx)-1] {
+		st, ok := derefStruct(t)
+		if !ok {
+			return nil
+		}
+		t = st.Field(i).Type()
+	}
+	switch {
+	case mp.needAddr:
+		t = types.NewPointer(t)
+	case mp.needDeref:
+		p, ok := types.Unalias(t).Underlying().(*types.Pointer)
+		if !ok {
+			return nil
+		}
+		t = p.Elem()
+	}
+	return t
 }
 
 // fileOps are the methods of *os.File that read or write it, or move its
@@ -653,10 +703,26 @@ func (r *rewriter) planCall(call *ast.CallExpr) {
 		}
 		if mp := r.classifyMethod(sel); mp != nil {
 			r.skip[sel] = true // no method-value closure for the callee
+			var ptypes []types.Type
+			var results *types.Tuple
+			if mp.kind == mWrap && !r.tupleArg(call) {
+				if sig, ok := r.typeOf(sel).(*types.Signature); ok {
+					if args := argTypes(sig, len(call.Args), call.Ellipsis.IsValid()); args != nil {
+						ptypes = append([]types.Type{r.recvType(sel, mp)}, args...)
+						results = sig.Results()
+					}
+				}
+			}
+			orig := call
 			r.plans[call] = func(c *astutil.Cursor) {
 				call := c.Node().(*ast.CallExpr)
 				sel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-				c.Replace(r.buildMethodCall(mp, sel, call))
+				out := r.buildMethodCall(mp, sel, call)
+				if r.early[out] && ptypes != nil {
+					c.Replace(r.stepLate(orig, out, r.operands[out], ptypes, results))
+					return
+				}
+				c.Replace(out)
 			}
 			return
 		}
@@ -678,8 +744,14 @@ func (r *rewriter) planCall(call *ast.CallExpr) {
 		if strings.HasPrefix(fn.Name(), "Load") {
 			name = "AtomicR"
 		}
+		sig, _ := r.typeOf(call.Fun).(*types.Signature)
+		var ptypes []types.Type
+		if !r.tupleArg(call) {
+			ptypes = argTypes(sig, len(call.Args), call.Ellipsis.IsValid())
+		}
 		r.plans[call] = func(c *astutil.Cursor) {
-			call := c.Node().(*ast.CallExpr)
+			orig := c.Node().(*ast.CallExpr)
+			call := orig
 			a := r.rtCall(name, call.Args[0].Pos(), call.Args[0])
 			a.Rparen = call.Args[0].End()
 			call.Args[0] = a
@@ -692,6 +764,11 @@ func (r *rewriter) planCall(call *ast.CallExpr) {
 			}
 			r.operands[call] = slots
 			r.early[call] = true
+			if ptypes != nil {
+				if e := r.stepLate(orig, call, slots, ptypes, sig.Results()); e != ast.Expr(call) {
+					c.Replace(e)
+				}
+			}
 		}
 	case "testing/quick":
 		// quick.Check(f, c) -> rt.QuickCheck(quick.Check, f, c): the
