@@ -29,9 +29,13 @@ import (
 //     os.Remove, os.Rename and os.Truncate, on the object of the file's
 //     name.
 //
-// A file handed to the standard library that keeps it (bufio.NewWriter,
-// log.New, json.NewEncoder, slog.NewTextHandler, ...) is read or written
-// later by code heddle does not rewrite, in no step: FileKeep counts it
+// A file handed to the standard library that keeps it as an io.Writer
+// to write it later, and looks at it only as one (bufio.NewWriter,
+// json.NewEncoder, csv.NewWriter, gzip.NewWriter, ...), is passed as a
+// keptFile whose writes are steps (FileWriter). Otherwise (log.New, whose
+// writes happen under a lock of package log; bufio.NewReader;
+// slog.NewTextHandler; ...) it is read or written later by code heddle
+// does not rewrite, in no step: FileKeep counts it
 // (engine.Result.Unstepped), and an exhaustive exploration whose runs had
 // more than one goroutine claims nothing. The process's own standard
 // streams (named /dev/stdin, /dev/stdout, /dev/stderr) are left out of
@@ -117,6 +121,42 @@ func FileKeep[T any](x T) T {
 		}
 	}
 	return x
+}
+
+// FileWriter replaces an argument of a call of the standard library that
+// keeps an io.Writer to write it later, in code heddle does not rewrite,
+// and looks at its dynamic type only for io.StringWriter, io.ReaderFrom or
+// its own types (bufio.NewWriter, json.NewEncoder, csv.NewWriter,
+// gzip.NewWriter, ...: the rewriter's fileWriterCalls). When w is an
+// *os.File other than the standard streams, the call gets a keptFile in
+// its place, whose writes are the file's steps; otherwise w itself.
+func FileWriter(w io.Writer) io.Writer {
+	f, ok := w.(*os.File)
+	if !ok || f == nil || fileObj(f.Name()) == nil {
+		return w
+	}
+	return &keptFile{f: f}
+}
+
+// keptFile is an *os.File kept by the standard library as an io.Writer:
+// each write is the file's step (FileW's), then the file's own method.
+// It has the file's io.StringWriter and io.ReaderFrom, which bufio.Writer
+// looks for, so the writes reach the file as they would without it.
+type keptFile struct{ f *os.File }
+
+func (k *keptFile) Write(p []byte) (int, error) {
+	fileStep(k.f.Name())
+	return k.f.Write(p)
+}
+
+func (k *keptFile) WriteString(s string) (int, error) {
+	fileStep(k.f.Name())
+	return k.f.WriteString(s)
+}
+
+func (k *keptFile) ReadFrom(r io.Reader) (int64, error) {
+	fileStep(k.f.Name())
+	return k.f.ReadFrom(r)
 }
 
 // Fprint replaces fmt.Fprint.

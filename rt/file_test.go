@@ -157,6 +157,65 @@ func TestFileKeepCounts(t *testing.T) {
 	}
 }
 
+// A file kept by a bufio.Writer as rt.FileWriter: the Flush's write is
+// the file's step, and both orders of two goroutines' writes are
+// explored (conform TestFileBufioTwoWriters), and the run counts no
+// unstepped file. With rt.FileKeep: one order.
+func TestFileWriterIsAStep(t *testing.T) {
+	got := twoWriters(t, func(f *os.File, s string) {
+		w := bufio.NewWriter(rt.FileWriter(f))
+		w.WriteString(s)
+		w.Flush()
+	})
+	if want := "abcd | cdab"; got != want {
+		t.Errorf("outcomes %s, want %s", got, want)
+	}
+	f, err := os.Create(filepath.Join(t.TempDir(), "kept"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s := strategy.NewRandom(1)
+	s.Begin(1)
+	res := engine.Run(engine.Config{}, s, func() {
+		bufio.NewWriter(rt.FileWriter(f)).Flush()
+	})
+	s.End(res)
+	if res.Bug != nil || res.Internal != "" || res.Unstepped != 0 {
+		t.Errorf("run: %v %q, Unstepped %d", res.Bug, res.Internal, res.Unstepped)
+	}
+}
+
+// rt.FileWriter passes on as they are what is not a file it models: a
+// strings.Builder, the process's standard error, a nil file, nil.
+func TestFileWriterLeavesOthers(t *testing.T) {
+	var b strings.Builder
+	var nilFile *os.File
+	for _, w := range []io.Writer{&b, os.Stderr, nilFile, nil} {
+		if got := rt.FileWriter(w); got != w {
+			t.Errorf("FileWriter(%T %v) = %T %v, want it unchanged", w, w, got, got)
+		}
+	}
+	f, err := os.Create(filepath.Join(t.TempDir(), "kept"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w := rt.FileWriter(f)
+	if _, ok := w.(io.StringWriter); !ok {
+		t.Errorf("FileWriter(file) is no io.StringWriter")
+	}
+	if _, ok := w.(io.ReaderFrom); !ok {
+		t.Errorf("FileWriter(file) is no io.ReaderFrom")
+	}
+	w.Write([]byte("a"))
+	io.WriteString(w, "b")
+	w.(io.ReaderFrom).ReadFrom(strings.NewReader("c"))
+	if got, _ := os.ReadFile(f.Name()); string(got) != "abc" {
+		t.Errorf("file holds %q, want abc", got)
+	}
+}
+
 // A goroutine's os.Remove against the test's os.Stat of the same file, and
 // two goroutines' os.Mkdir of one directory, are explored in both orders
 // (conform TestFSRemoveVsStat, TestFSMkdirRace). Before, Stat and Mkdir

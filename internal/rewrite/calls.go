@@ -1197,6 +1197,17 @@ func (r *rewriter) planFileKeep(call *ast.CallExpr) {
 	if params.Len() == 0 || (len(call.Args) == 1 && params.Len() > 1) {
 		return // none, or f(g()) with g's results
 	}
+	key := fn.Pkg().Path() + "." + fn.Name()
+	if recv := fn.Signature().Recv(); recv != nil {
+		rt := recv.Type()
+		if p, ok := rt.(*types.Pointer); ok {
+			rt = p.Elem()
+		}
+		if n, ok := types.Unalias(rt).(*types.Named); ok {
+			key = fn.Pkg().Path() + "." + n.Obj().Name() + "." + fn.Name()
+		}
+	}
+	writer := fileWriterCalls[key]
 	for i, a := range call.Args {
 		var pt types.Type
 		switch {
@@ -1216,8 +1227,41 @@ func (r *rewriter) planFileKeep(call *ast.CallExpr) {
 		}
 		if ioInterface(pt) && mayBeFile(r.typeOf(a)) {
 			r.keep[a] = true
+			if writer && isIOWriter(pt) {
+				r.keepWriter[a] = true
+			}
 		}
 	}
+}
+
+// fileWriterCalls are the functions and methods of the standard library
+// that keep an io.Writer to write it later, with no lock of their own
+// held while they write, and that look at its dynamic type only for
+// io.StringWriter, io.ReaderFrom or types of their own (checked in Go
+// 1.26's sources): an *os.File passed to one is wrapped by rt.FileWriter,
+// whose writes are the file's steps. log.New is not one (it writes under
+// its mutex, and Logger.Writer hands the writer back), nor encoding/gob's
+// Encoder (its mutex).
+var fileWriterCalls = map[string]bool{
+	"bufio.NewWriter":              true,
+	"bufio.NewWriterSize":          true,
+	"bufio.Writer.Reset":           true,
+	"encoding/json.NewEncoder":     true,
+	"encoding/xml.NewEncoder":      true,
+	"encoding/csv.NewWriter":       true,
+	"text/tabwriter.NewWriter":     true,
+	"text/tabwriter.Writer.Init":   true,
+	"compress/gzip.NewWriter":      true,
+	"compress/gzip.NewWriterLevel": true,
+	"compress/gzip.Writer.Reset":   true,
+	"compress/flate.NewWriter":     true,
+	"compress/flate.Writer.Reset":  true,
+}
+
+// isIOWriter reports whether t is io.Writer.
+func isIOWriter(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "io" && n.Obj().Name() == "Writer"
 }
 
 // fileSteps are the rt functions that replace a call of the standard
@@ -1296,14 +1340,19 @@ func mayBeFile(t types.Type) bool {
 }
 
 // wrapKeep replaces the argument at c, as the plans of its own node left
-// it, by rt.FileKeep(argument).
-func (r *rewriter) wrapKeep(c *astutil.Cursor) {
+// it, by rt.FileKeep(argument), or rt.FileWriter(argument) when it is
+// kept as an io.Writer only.
+func (r *rewriter) wrapKeep(c *astutil.Cursor, writer bool) {
 	call, ok := c.Parent().(*ast.CallExpr)
 	if !ok || c.Name() != "Args" || c.Index() < 0 || c.Index() >= len(call.Args) {
 		return
 	}
 	a := call.Args[c.Index()]
-	w := r.rtCall("FileKeep", a.Pos(), a)
+	name := "FileKeep"
+	if writer {
+		name = "FileWriter"
+	}
+	w := r.rtCall(name, a.Pos(), a)
 	w.Rparen = a.End()
 	call.Args[c.Index()] = w
 }

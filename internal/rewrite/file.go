@@ -153,15 +153,16 @@ type rewriter struct {
 	rtName   string
 	changed  bool
 
-	plans    map[ast.Node]func(c *astutil.Cursor)
-	skip     map[ast.Node]bool             // handled by an enclosing construct
-	callee   map[ast.Expr]bool             // selector in call position
-	operands map[*ast.CallExpr][]*ast.Expr // evaluation slots of rewritten calls
-	early    map[*ast.CallExpr]bool        // rewritten calls whose step is taken before their arguments are evaluated
-	stmtCall map[*ast.CallExpr]bool        // calls whose operands a go, defer or statement plan evaluates first (see stepLate)
-	static   map[ast.Expr]bool             // generated function names, never hoisted
-	label    map[ast.Stmt]*ast.Stmt        // generated block -> slot of the loop/switch a label must move to
-	keep     map[ast.Expr]bool             // arguments that may be files kept by code that is not rewritten (planFileKeep)
+	plans      map[ast.Node]func(c *astutil.Cursor)
+	skip       map[ast.Node]bool             // handled by an enclosing construct
+	callee     map[ast.Expr]bool             // selector in call position
+	operands   map[*ast.CallExpr][]*ast.Expr // evaluation slots of rewritten calls
+	early      map[*ast.CallExpr]bool        // rewritten calls whose step is taken before their arguments are evaluated
+	stmtCall   map[*ast.CallExpr]bool        // calls whose operands a go, defer or statement plan evaluates first (see stepLate)
+	static     map[ast.Expr]bool             // generated function names, never hoisted
+	label      map[ast.Stmt]*ast.Stmt        // generated block -> slot of the loop/switch a label must move to
+	keep       map[ast.Expr]bool             // arguments that may be files kept by code that is not rewritten (planFileKeep)
+	keepWriter map[ast.Expr]bool             // those of them kept as an io.Writer only (fileWriterCalls)
 	// rewritten holds the import paths of the packages rewritten with
 	// this one, when known (nil: every package outside the standard
 	// library is taken as rewritten).
@@ -177,20 +178,21 @@ type rewriter struct {
 func newRewriter(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.Package, goVersion string) *rewriter {
 	r := &rewriter{
 		fset: fset, file: f, info: info, pkg: pkg, goVersion: goVersion,
-		filename: fset.Position(f.Package).Filename,
-		names:    map[string]bool{},
-		imported: map[string]string{},
-		added:    map[string]string{},
-		plans:    map[ast.Node]func(*astutil.Cursor){},
-		skip:     map[ast.Node]bool{},
-		callee:   map[ast.Expr]bool{},
-		operands: map[*ast.CallExpr][]*ast.Expr{},
-		early:    map[*ast.CallExpr]bool{},
-		stmtCall: map[*ast.CallExpr]bool{},
-		static:   map[ast.Expr]bool{},
-		label:    map[ast.Stmt]*ast.Stmt{},
-		keep:     map[ast.Expr]bool{},
-		aliases:  map[string]string{},
+		filename:   fset.Position(f.Package).Filename,
+		names:      map[string]bool{},
+		imported:   map[string]string{},
+		added:      map[string]string{},
+		plans:      map[ast.Node]func(*astutil.Cursor){},
+		skip:       map[ast.Node]bool{},
+		callee:     map[ast.Expr]bool{},
+		operands:   map[*ast.CallExpr][]*ast.Expr{},
+		early:      map[*ast.CallExpr]bool{},
+		stmtCall:   map[*ast.CallExpr]bool{},
+		static:     map[ast.Expr]bool{},
+		label:      map[ast.Stmt]*ast.Stmt{},
+		keep:       map[ast.Expr]bool{},
+		keepWriter: map[ast.Expr]bool{},
+		aliases:    map[string]string{},
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
@@ -486,7 +488,7 @@ func (r *rewriter) post(c *astutil.Cursor) bool {
 		p(c)
 	}
 	if e, ok := n.(ast.Expr); ok && r.keep[e] {
-		r.wrapKeep(c)
+		r.wrapKeep(c, r.keepWriter[e])
 	}
 	return true
 }

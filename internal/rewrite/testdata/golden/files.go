@@ -3,6 +3,8 @@ package files
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +13,7 @@ import (
 	"os"
 	"strings"
 	"sync/atomic"
+	"text/tabwriter"
 )
 
 // Writes through io.Writer: a step when the writer is dynamically an
@@ -67,4 +70,16 @@ func values[W io.WriteCloser](w io.Writer, wc W) {
 	expr(w, nil)
 	wc.Write(nil)
 	defer wc.Close()
+}
+
+// Writers of the standard library that keep an io.Writer and only write
+// it get rt.FileWriter; log.New and readers keep rt.FileKeep.
+func keptWriters(f *os.File, w io.Writer, bw *bufio.Writer) {
+	gz := gzip.NewWriter(f)
+	gz.Reset(w)
+	bw.Reset(f)
+	csv.NewWriter(w)
+	tabwriter.NewWriter(f, 0, 8, 1, ' ', 0)
+	log.New(f, "", 0)
+	bufio.NewScanner(f)
 }
