@@ -256,3 +256,40 @@ func TestStatAndMkdirAreSteps(t *testing.T) {
 		t.Errorf("two Mkdirs: outcomes %s, want %s", got, want)
 	}
 }
+
+// os.MkdirAll and os.RemoveAll against os.Stat of the same name, and
+// os.ReadDir against os.RemoveAll of the directory, are explored in both
+// orders (conform TestFSMkdirAllVsStat, TestFSRemoveAllVsStat). Before,
+// they were no steps: one order.
+func TestMkdirAllRemoveAllReadDirAreSteps(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a", "d")
+	got := odporOutcomes(t, func() string {
+		os.RemoveAll(filepath.Join(dir, "a"))
+		done := rt.MakeChan[chan bool](0)
+		rt.Go(func() {
+			rt.MkdirAll(p, 0o700)
+			rt.Send(done, true)
+		})
+		_, err := rt.Stat(p)
+		rt.Recv(done)
+		return fmt.Sprint("exists ", err == nil)
+	})
+	if want := "exists false | exists true"; got != want {
+		t.Errorf("MkdirAll against Stat: outcomes %s, want %s", got, want)
+	}
+	got = odporOutcomes(t, func() string {
+		os.MkdirAll(p, 0o700)
+		done := rt.MakeChan[chan bool](0)
+		rt.Go(func() {
+			rt.RemoveAll(p + "/")
+			rt.Send(done, true)
+		})
+		_, err := rt.ReadDir(p)
+		rt.Recv(done)
+		return fmt.Sprint("listed ", err == nil)
+	})
+	if want := "listed false | listed true"; got != want {
+		t.Errorf("RemoveAll against ReadDir: outcomes %s, want %s", got, want)
+	}
+}

@@ -146,6 +146,9 @@ var renamed = map[string]string{
 	"os.Stat":             "Stat",
 	"os.Lstat":            "Lstat",
 	"os.Mkdir":            "Mkdir",
+	"os.MkdirAll":         "MkdirAll",
+	"os.RemoveAll":        "RemoveAll",
+	"os.ReadDir":          "ReadDir",
 	"io/ioutil.ReadFile":  "ReadFile",
 	"io/ioutil.WriteFile": "WriteFile",
 }
@@ -520,6 +523,8 @@ func (r *rewriter) recvType(sel *ast.SelectorExpr, mp *methodPlan) types.Type {
 var fileOps = map[string]bool{
 	"Read": true, "ReadAt": true, "ReadFrom": true, "Write": true, "WriteAt": true,
 	"WriteString": true, "WriteTo": true, "Seek": true, "Truncate": true, "Close": true,
+	// A directory's entries, read from its offset.
+	"ReadDir": true, "Readdir": true, "Readdirnames": true,
 }
 
 // isSubtestRun reports whether sig is testing.T.Run's signature:

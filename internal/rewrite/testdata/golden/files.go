@@ -83,3 +83,12 @@ func keptWriters(f *os.File, w io.Writer, bw *bufio.Writer) {
 	log.New(f, "", 0)
 	bufio.NewScanner(f)
 }
+
+// Directories: os.MkdirAll, os.RemoveAll and os.ReadDir are steps on the
+// name's object; reading a directory through its file too.
+func dirs(f *os.File) {
+	os.MkdirAll("a/b", 0o755)
+	os.ReadDir("a")
+	f.Readdirnames(-1)
+	os.RemoveAll("a")
+}
