@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"unsafe"
 
 	"heddle.dev/internal/engine"
@@ -119,7 +120,11 @@ func FileI[T any](x T) T {
 // reads and writes are no steps, so the run counts one unstepped file
 // (engine.Result.Unstepped). x is returned as it is.
 func FileKeep[T any](x T) T {
-	if f, ok := any(x).(*os.File); ok && f != nil && fileObj(f.Name()) != nil {
+	f, ok := any(x).(*os.File)
+	if !ok {
+		f = embeddedFile(reflect.ValueOf(any(x)), 0)
+	}
+	if f != nil && fileObj(f.Name()) != nil {
 		if e := engine.Current(); e != nil {
 			e.Unstepped()
 		}
@@ -127,16 +132,68 @@ func FileKeep[T any](x T) T {
 	return x
 }
 
+// embeddedFile returns the *os.File that v, a struct or a pointer to one,
+// embeds (as *os.File or os.File, directly or through embedded structs,
+// as deep as the rewriter looks: mayBeFile), whose promoted methods the
+// standard library would call in no step; or nil.
+func embeddedFile(v reflect.Value, depth int) *os.File {
+	if depth > 3 || !v.IsValid() {
+		return nil
+	}
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return nil
+	}
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if !sf.Anonymous {
+			continue
+		}
+		fv := v.Field(i)
+		switch {
+		case sf.Type == fileType:
+			if f := (*os.File)(fv.UnsafePointer()); f != nil {
+				return f
+			}
+		case sf.Type == fileType.Elem():
+			if fv.CanAddr() {
+				return (*os.File)(fv.Addr().UnsafePointer())
+			}
+			if fv.CanInterface() {
+				f := fv.Interface().(os.File)
+				return &f
+			}
+		default:
+			if f := embeddedFile(fv, depth+1); f != nil {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+var fileType = reflect.TypeOf((*os.File)(nil))
+
 // FileWriter replaces an argument of a call of the standard library that
 // keeps an io.Writer to write it later, in code heddle does not rewrite,
 // and looks at its dynamic type only for io.StringWriter, io.ReaderFrom or
 // its own types (bufio.NewWriter, json.NewEncoder, csv.NewWriter,
 // gzip.NewWriter, ...: the rewriter's fileWriterCalls). When w is an
 // *os.File other than the standard streams, the call gets a keptFile in
-// its place, whose writes are the file's steps; otherwise w itself.
+// its place, whose writes are the file's steps; otherwise w itself (a
+// value embedding a file is counted, as FileKeep does).
 func FileWriter(w io.Writer) io.Writer {
 	f, ok := w.(*os.File)
-	if !ok || f == nil || fileObj(f.Name()) == nil {
+	if !ok {
+		return FileKeep(w) // a struct embedding a file is counted
+	}
+	if f == nil || fileObj(f.Name()) == nil {
 		return w
 	}
 	return &keptFile{f: f}

@@ -293,3 +293,49 @@ func TestMkdirAllRemoveAllReadDirAreSteps(t *testing.T) {
 		t.Errorf("RemoveAll against ReadDir: outcomes %s, want %s", got, want)
 	}
 }
+
+// A struct embedding a file, passed to the standard library, and a file
+// stored into an interface field of a standard library value
+// (cmd.Stdout = f) are counted by FileKeep (the rewriter wraps them):
+// the file is written there in no step.
+func TestFileKeepFindsEmbeddedFile(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "kept"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	type ptrEmbed struct {
+		*os.File
+		n int
+	}
+	type valEmbed struct{ os.File }
+	type deep struct {
+		x int
+		ptrEmbed
+	}
+	type unexportedInner struct{ *os.File }
+	type outer struct{ unexportedInner }
+	s := strategy.NewRandom(1)
+	s.Begin(1)
+	res := engine.Run(engine.Config{}, s, func() {
+		bufio.NewWriter(rt.FileKeep(&ptrEmbed{File: f, n: 1}))
+		bufio.NewWriter(rt.FileKeep(io.Writer(&valEmbed{File: *f})))
+		rt.FileKeep(valEmbed{File: *f})
+		bufio.NewWriter(rt.FileKeep(&deep{x: 1, ptrEmbed: ptrEmbed{File: f}}))
+		rt.FileKeep(outer{unexportedInner{f}})
+		var w io.Writer = &ptrEmbed{File: f}
+		rt.FileKeep(w)
+		bufio.NewWriter(rt.FileWriter(w))
+		// Not files: no embedded file, a nil one, a standard stream.
+		rt.FileKeep(&ptrEmbed{})
+		rt.FileKeep(&ptrEmbed{File: os.Stderr})
+		rt.FileKeep(&strings.Builder{})
+	})
+	s.End(res)
+	if res.Bug != nil || res.Internal != "" {
+		t.Fatalf("run: %v %s", res.Bug, res.Internal)
+	}
+	if res.Unstepped != 7 {
+		t.Errorf("Unstepped %d, want 7", res.Unstepped)
+	}
+}

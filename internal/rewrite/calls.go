@@ -1323,8 +1323,10 @@ func ioInterface(t types.Type) bool {
 	return false
 }
 
-// mayBeFile reports whether a value of type t may be an *os.File: t is
-// *os.File or an interface.
+// mayBeFile reports whether a value of type t may be an *os.File, or
+// write one through its methods: t is *os.File, an interface, or a
+// struct (or a pointer to one) that embeds an *os.File or an os.File
+// (rt.FileKeep finds it).
 func mayBeFile(t types.Type) bool {
 	if t == nil {
 		return false
@@ -1336,28 +1338,125 @@ func mayBeFile(t types.Type) bool {
 	if types.IsInterface(t) {
 		return true
 	}
-	p, ok := t.(*types.Pointer)
+	if p, ok := t.(*types.Pointer); ok {
+		if isOSFile(p.Elem()) {
+			return true
+		}
+		t = p.Elem()
+	}
+	return embedsFile(t, 0)
+}
+
+// isOSFile reports whether t is os.File.
+func isOSFile(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "os" && n.Obj().Name() == "File"
+}
+
+// embedsFile reports whether t is a struct with an embedded *os.File or
+// os.File, directly or through embedded structs (to the depth rt.FileKeep
+// looks).
+func embedsFile(t types.Type, depth int) bool {
+	if depth > 3 || isOSFile(t) {
+		return false
+	}
+	st, ok := types.Unalias(t).Underlying().(*types.Struct)
 	if !ok {
 		return false
 	}
-	n, ok := types.Unalias(p.Elem()).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "os" && n.Obj().Name() == "File"
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Embedded() {
+			continue
+		}
+		ft := types.Unalias(f.Type())
+		if p, ok := ft.(*types.Pointer); ok {
+			ft = p.Elem()
+		}
+		if isOSFile(ft) || embedsFile(ft, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// planFileField marks the value stored into an interface-typed field of a
+// struct of a package heddle does not rewrite, when it may be a file
+// (cmd.Stdout = f, &exec.Cmd{Stdout: f}): that package may write it
+// later in no step (rt.FileKeep counts it; an exec.Cmd hands its file to
+// the child process).
+func (r *rewriter) planFileField(n ast.Node) {
+	keep := func(field *types.Var, v ast.Expr) {
+		if field == nil || field.Pkg() == nil || !r.notRewritten(field.Pkg().Path()) {
+			return
+		}
+		if ioInterface(field.Type()) && mayBeFile(r.typeOf(v)) {
+			r.keep[v] = true
+		}
+	}
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		if n.Tok != token.ASSIGN || len(n.Lhs) != len(n.Rhs) {
+			return
+		}
+		for i, l := range n.Lhs {
+			sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
+			if !ok {
+				continue
+			}
+			if s, ok := r.info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+				f, _ := s.Obj().(*types.Var)
+				keep(f, n.Rhs[i])
+			}
+		}
+	case *ast.CompositeLit:
+		st, ok := types.Unalias(r.typeOf(n)).Underlying().(*types.Struct)
+		if !ok {
+			return
+		}
+		for i, e := range n.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				if id, ok := kv.Key.(*ast.Ident); ok {
+					f, _ := r.info.Uses[id].(*types.Var)
+					keep(f, kv.Value)
+				}
+			} else if i < st.NumFields() {
+				keep(st.Field(i), e)
+			}
+		}
+	}
 }
 
 // wrapKeep replaces the argument at c, as the plans of its own node left
 // it, by rt.FileKeep(argument), or rt.FileWriter(argument) when it is
 // kept as an io.Writer only.
 func (r *rewriter) wrapKeep(c *astutil.Cursor, writer bool) {
-	call, ok := c.Parent().(*ast.CallExpr)
-	if !ok || c.Name() != "Args" || c.Index() < 0 || c.Index() >= len(call.Args) {
-		return
-	}
-	a := call.Args[c.Index()]
 	name := "FileKeep"
 	if writer {
 		name = "FileWriter"
 	}
-	w := r.rtCall(name, a.Pos(), a)
-	w.Rparen = a.End()
-	call.Args[c.Index()] = w
+	wrap := func(slot *ast.Expr) {
+		a := *slot
+		w := r.rtCall(name, a.Pos(), a)
+		w.Rparen = a.End()
+		*slot = w
+	}
+	switch p := c.Parent().(type) {
+	case *ast.CallExpr:
+		if c.Name() == "Args" && c.Index() >= 0 && c.Index() < len(p.Args) {
+			wrap(&p.Args[c.Index()])
+		}
+	case *ast.AssignStmt:
+		if c.Name() == "Rhs" && c.Index() >= 0 && c.Index() < len(p.Rhs) {
+			wrap(&p.Rhs[c.Index()])
+		}
+	case *ast.CompositeLit:
+		if c.Name() == "Elts" && c.Index() >= 0 && c.Index() < len(p.Elts) {
+			wrap(&p.Elts[c.Index()])
+		}
+	case *ast.KeyValueExpr:
+		if c.Name() == "Value" {
+			wrap(&p.Value)
+		}
+	}
 }

@@ -453,6 +453,9 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 	case *ast.AssignStmt:
 		r.planRecv2Assign(c, n)
 		r.planEarlyStmt(c, n)
+		r.planFileField(n)
+	case *ast.CompositeLit:
+		r.planFileField(n)
 	case *ast.ValueSpec:
 		r.planRecv2Spec(n)
 	case *ast.CallExpr:

@@ -1,6 +1,7 @@
 package prog
 
 import (
+	"bufio"
 	"encoding/csv"
 	"encoding/json"
 	"io"
@@ -65,6 +66,25 @@ func TestFileTabwriterTwoWriters(t *testing.T) {
 		tw := tabwriter.NewWriter(w, 0, 8, 1, ' ', 0)
 		tw.Write([]byte(s + "\tx\n"))
 		tw.Flush()
+	})
+	t.Errorf("%q", got)
+}
+
+// countingFile embeds the file: its Write is the file's, promoted.
+type countingFile struct {
+	*os.File
+	n int
+}
+
+// TestFileEmbeddedBufioTwoWriters: each goroutine writes through a
+// bufio.Writer of its own over a struct that embeds the file. The
+// writes, in package bufio through the promoted method, are no steps:
+// heddle claims nothing (it used to claim one order).
+func TestFileEmbeddedBufioTwoWriters(t *testing.T) {
+	got := twoKeptWriters(t, func(f *os.File, s string) {
+		w := bufio.NewWriter(&countingFile{File: f})
+		w.WriteString(s)
+		w.Flush()
 	})
 	t.Errorf("%q", got)
 }
