@@ -710,7 +710,9 @@ func (r *rewriter) planCall(call *ast.CallExpr) {
 			r.skip[sel] = true // no method-value closure for the callee
 			var ptypes []types.Type
 			var results *types.Tuple
-			if mp.kind == mWrap && !r.tupleArg(call) {
+			// log.Logger.Output counts its caller's frames: a function
+			// literal around it would be one more.
+			if mp.kind == mWrap && !r.tupleArg(call) && !(mp.rtName == "LoggerW" && sel.Sel.Name == "Output") {
 				if sig, ok := r.typeOf(sel).(*types.Signature); ok {
 					if args := argTypes(sig, len(call.Args), call.Ellipsis.IsValid()); args != nil {
 						ptypes = append([]types.Type{r.recvType(sel, mp)}, args...)

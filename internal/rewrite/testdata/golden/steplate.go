@@ -44,5 +44,9 @@ func conditions(n *atomic.Int32, b *box, ch chan int32, ok bool) int32 {
 	if ok {
 		l.Printf("%d %d", <-ch, 1)
 	}
+	// Output counts frames: left as it is.
+	if err := l.Output(2, string(<-make(chan string))); err != nil {
+		return 4
+	}
 	return x + y + z[0] + n.Swap(int32(3))
 }
