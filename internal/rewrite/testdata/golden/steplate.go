@@ -50,3 +50,14 @@ func conditions(n *atomic.Int32, b *box, ch chan int32, ok bool) int32 {
 	}
 	return x + y + z[0] + n.Swap(int32(3))
 }
+
+func generic[T any](p *atomic.Pointer[T], ch chan *T) bool {
+	return p.CompareAndSwap(nil, <-ch) || p.CompareAndSwap(nil, <-ch)
+}
+
+func local(ch chan int32) {
+	type counter struct{ atomic.Int32 }
+	var c counter
+	for c.CompareAndSwap(0, <-ch) {
+	}
+}
