@@ -157,6 +157,65 @@ func TestFileKeepCounts(t *testing.T) {
 	}
 }
 
+// A file kept by a bufio.Writer as rt.FileWriter: the Flush's write is
+// the file's step, and both orders of two goroutines' writes are
+// explored (conform TestFileBufioTwoWriters), and the run counts no
+// unstepped file. With rt.FileKeep: one order.
+func TestFileWriterIsAStep(t *testing.T) {
+	got := twoWriters(t, func(f *os.File, s string) {
+		w := bufio.NewWriter(rt.FileWriter(f))
+		w.WriteString(s)
+		w.Flush()
+	})
+	if want := "abcd | cdab"; got != want {
+		t.Errorf("outcomes %s, want %s", got, want)
+	}
+	f, err := os.Create(filepath.Join(t.TempDir(), "kept"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s := strategy.NewRandom(1)
+	s.Begin(1)
+	res := engine.Run(engine.Config{}, s, func() {
+		bufio.NewWriter(rt.FileWriter(f)).Flush()
+	})
+	s.End(res)
+	if res.Bug != nil || res.Internal != "" || res.Unstepped != 0 {
+		t.Errorf("run: %v %q, Unstepped %d", res.Bug, res.Internal, res.Unstepped)
+	}
+}
+
+// rt.FileWriter passes on as they are what is not a file it models: a
+// strings.Builder, the process's standard error, a nil file, nil.
+func TestFileWriterLeavesOthers(t *testing.T) {
+	var b strings.Builder
+	var nilFile *os.File
+	for _, w := range []io.Writer{&b, os.Stderr, nilFile, nil} {
+		if got := rt.FileWriter(w); got != w {
+			t.Errorf("FileWriter(%T %v) = %T %v, want it unchanged", w, w, got, got)
+		}
+	}
+	f, err := os.Create(filepath.Join(t.TempDir(), "kept"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w := rt.FileWriter(f)
+	if _, ok := w.(io.StringWriter); !ok {
+		t.Errorf("FileWriter(file) is no io.StringWriter")
+	}
+	if _, ok := w.(io.ReaderFrom); !ok {
+		t.Errorf("FileWriter(file) is no io.ReaderFrom")
+	}
+	w.Write([]byte("a"))
+	io.WriteString(w, "b")
+	w.(io.ReaderFrom).ReadFrom(strings.NewReader("c"))
+	if got, _ := os.ReadFile(f.Name()); string(got) != "abc" {
+		t.Errorf("file holds %q, want abc", got)
+	}
+}
+
 // A goroutine's os.Remove against the test's os.Stat of the same file, and
 // two goroutines' os.Mkdir of one directory, are explored in both orders
 // (conform TestFSRemoveVsStat, TestFSMkdirRace). Before, Stat and Mkdir
@@ -195,5 +254,88 @@ func TestStatAndMkdirAreSteps(t *testing.T) {
 	})
 	if want := "made by a | made by b"; got != want {
 		t.Errorf("two Mkdirs: outcomes %s, want %s", got, want)
+	}
+}
+
+// os.MkdirAll and os.RemoveAll against os.Stat of the same name, and
+// os.ReadDir against os.RemoveAll of the directory, are explored in both
+// orders (conform TestFSMkdirAllVsStat, TestFSRemoveAllVsStat). Before,
+// they were no steps: one order.
+func TestMkdirAllRemoveAllReadDirAreSteps(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a", "d")
+	got := odporOutcomes(t, func() string {
+		os.RemoveAll(filepath.Join(dir, "a"))
+		done := rt.MakeChan[chan bool](0)
+		rt.Go(func() {
+			rt.MkdirAll(p, 0o700)
+			rt.Send(done, true)
+		})
+		_, err := rt.Stat(p)
+		rt.Recv(done)
+		return fmt.Sprint("exists ", err == nil)
+	})
+	if want := "exists false | exists true"; got != want {
+		t.Errorf("MkdirAll against Stat: outcomes %s, want %s", got, want)
+	}
+	got = odporOutcomes(t, func() string {
+		os.MkdirAll(p, 0o700)
+		done := rt.MakeChan[chan bool](0)
+		rt.Go(func() {
+			rt.RemoveAll(p + "/")
+			rt.Send(done, true)
+		})
+		_, err := rt.ReadDir(p)
+		rt.Recv(done)
+		return fmt.Sprint("listed ", err == nil)
+	})
+	if want := "listed false | listed true"; got != want {
+		t.Errorf("RemoveAll against ReadDir: outcomes %s, want %s", got, want)
+	}
+}
+
+// A struct embedding a file, passed to the standard library, and a file
+// stored into an interface field of a standard library value
+// (cmd.Stdout = f) are counted by FileKeep (the rewriter wraps them):
+// the file is written there in no step.
+func TestFileKeepFindsEmbeddedFile(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "kept"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	type ptrEmbed struct {
+		*os.File
+		n int
+	}
+	type valEmbed struct{ os.File }
+	type deep struct {
+		x int
+		ptrEmbed
+	}
+	type unexportedInner struct{ *os.File }
+	type outer struct{ unexportedInner }
+	s := strategy.NewRandom(1)
+	s.Begin(1)
+	res := engine.Run(engine.Config{}, s, func() {
+		bufio.NewWriter(rt.FileKeep(&ptrEmbed{File: f, n: 1}))
+		bufio.NewWriter(rt.FileKeep(io.Writer(&valEmbed{File: *f})))
+		rt.FileKeep(valEmbed{File: *f})
+		bufio.NewWriter(rt.FileKeep(&deep{x: 1, ptrEmbed: ptrEmbed{File: f}}))
+		rt.FileKeep(outer{unexportedInner{f}})
+		var w io.Writer = &ptrEmbed{File: f}
+		rt.FileKeep(w)
+		bufio.NewWriter(rt.FileWriter(w))
+		// Not files: no embedded file, a nil one, a standard stream.
+		rt.FileKeep(&ptrEmbed{})
+		rt.FileKeep(&ptrEmbed{File: os.Stderr})
+		rt.FileKeep(&strings.Builder{})
+	})
+	s.End(res)
+	if res.Bug != nil || res.Internal != "" {
+		t.Fatalf("run: %v %s", res.Bug, res.Internal)
+	}
+	if res.Unstepped != 7 {
+		t.Errorf("Unstepped %d, want 7", res.Unstepped)
 	}
 }

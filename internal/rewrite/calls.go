@@ -146,6 +146,9 @@ var renamed = map[string]string{
 	"os.Stat":             "Stat",
 	"os.Lstat":            "Lstat",
 	"os.Mkdir":            "Mkdir",
+	"os.MkdirAll":         "MkdirAll",
+	"os.RemoveAll":        "RemoveAll",
+	"os.ReadDir":          "ReadDir",
 	"io/ioutil.ReadFile":  "ReadFile",
 	"io/ioutil.WriteFile": "WriteFile",
 }
@@ -445,6 +448,11 @@ func (r *rewriter) planStdStep(call *ast.CallExpr, st stdStep) {
 	if st.reg == "" && sel == nil {
 		return // a dot-imported http.Handle: no name for DefaultServeMux
 	}
+	sig, _ := r.typeOf(call.Fun).(*types.Signature)
+	var ptypes []types.Type
+	if !r.tupleArg(call) {
+		ptypes = argTypes(sig, len(call.Args), call.Ellipsis.IsValid())
+	}
 	r.plans[call] = func(c *astutil.Cursor) {
 		call := c.Node().(*ast.CallExpr)
 		pos := call.Fun.Pos()
@@ -466,7 +474,52 @@ func (r *rewriter) planStdStep(call *ast.CallExpr, st stdStep) {
 		}
 		r.operands[call] = slots
 		r.early[call] = true
+		if ptypes != nil {
+			if e := r.stepLate(call, call, slots, ptypes, sig.Results()); e != ast.Expr(call) {
+				c.Replace(e)
+			}
+		}
 	}
+}
+
+// tupleArg reports whether call's only operand is a call of several
+// results, f.M(g()), which no rewriting spreads over temporaries.
+func (r *rewriter) tupleArg(call *ast.CallExpr) bool {
+	if len(call.Args) != 1 {
+		return false
+	}
+	_, ok := r.typeOf(call.Args[0]).(*types.Tuple)
+	return ok
+}
+
+// recvType returns the type of the receiver operand a rewritten method
+// call passes to rt (recvOperand): the value the method is declared on,
+// at the end of the embedding path, or its address.
+func (r *rewriter) recvType(sel *ast.SelectorExpr, mp *methodPlan) types.Type {
+	s, ok := r.info.Selections[sel]
+	if !ok {
+		return nil
+	}
+	t := s.Recv()
+	idx := s.Index()
+	for _, i := range idx[:len(idx)-1] {
+		st, ok := derefStruct(t)
+		if !ok {
+			return nil
+		}
+		t = st.Field(i).Type()
+	}
+	switch {
+	case mp.needAddr:
+		t = types.NewPointer(t)
+	case mp.needDeref:
+		p, ok := types.Unalias(t).Underlying().(*types.Pointer)
+		if !ok {
+			return nil
+		}
+		t = p.Elem()
+	}
+	return t
 }
 
 // fileOps are the methods of *os.File that read or write it, or move its
@@ -474,6 +527,8 @@ func (r *rewriter) planStdStep(call *ast.CallExpr, st stdStep) {
 var fileOps = map[string]bool{
 	"Read": true, "ReadAt": true, "ReadFrom": true, "Write": true, "WriteAt": true,
 	"WriteString": true, "WriteTo": true, "Seek": true, "Truncate": true, "Close": true,
+	// A directory's entries, read from its offset.
+	"ReadDir": true, "Readdir": true, "Readdirnames": true,
 }
 
 // isSubtestRun reports whether sig is testing.T.Run's signature:
@@ -657,10 +712,28 @@ func (r *rewriter) planCall(call *ast.CallExpr) {
 		}
 		if mp := r.classifyMethod(sel); mp != nil {
 			r.skip[sel] = true // no method-value closure for the callee
+			var ptypes []types.Type
+			var results *types.Tuple
+			// log.Logger.Output counts its caller's frames: a function
+			// literal around it would be one more.
+			if mp.kind == mWrap && !r.tupleArg(call) && !(mp.rtName == "LoggerW" && sel.Sel.Name == "Output") {
+				if sig, ok := r.typeOf(sel).(*types.Signature); ok {
+					if args := argTypes(sig, len(call.Args), call.Ellipsis.IsValid()); args != nil {
+						ptypes = append([]types.Type{r.recvType(sel, mp)}, args...)
+						results = sig.Results()
+					}
+				}
+			}
+			orig := call
 			r.plans[call] = func(c *astutil.Cursor) {
 				call := c.Node().(*ast.CallExpr)
 				sel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-				c.Replace(r.buildMethodCall(mp, sel, call))
+				out := r.buildMethodCall(mp, sel, call)
+				if r.early[out] && ptypes != nil {
+					c.Replace(r.stepLate(orig, out, r.operands[out], ptypes, results))
+					return
+				}
+				c.Replace(out)
 			}
 			return
 		}
@@ -682,8 +755,14 @@ func (r *rewriter) planCall(call *ast.CallExpr) {
 		if strings.HasPrefix(fn.Name(), "Load") {
 			name = "AtomicR"
 		}
+		sig, _ := r.typeOf(call.Fun).(*types.Signature)
+		var ptypes []types.Type
+		if !r.tupleArg(call) {
+			ptypes = argTypes(sig, len(call.Args), call.Ellipsis.IsValid())
+		}
 		r.plans[call] = func(c *astutil.Cursor) {
-			call := c.Node().(*ast.CallExpr)
+			orig := c.Node().(*ast.CallExpr)
+			call := orig
 			a := r.rtCall(name, call.Args[0].Pos(), call.Args[0])
 			a.Rparen = call.Args[0].End()
 			call.Args[0] = a
@@ -696,6 +775,11 @@ func (r *rewriter) planCall(call *ast.CallExpr) {
 			}
 			r.operands[call] = slots
 			r.early[call] = true
+			if ptypes != nil {
+				if e := r.stepLate(orig, call, slots, ptypes, sig.Results()); e != ast.Expr(call) {
+					c.Replace(e)
+				}
+			}
 		}
 	case "testing/quick":
 		// quick.Check(f, c) -> rt.QuickCheck(quick.Check, f, c): the
@@ -1124,6 +1208,17 @@ func (r *rewriter) planFileKeep(call *ast.CallExpr) {
 	if params.Len() == 0 || (len(call.Args) == 1 && params.Len() > 1) {
 		return // none, or f(g()) with g's results
 	}
+	key := fn.Pkg().Path() + "." + fn.Name()
+	if recv := fn.Signature().Recv(); recv != nil {
+		rt := recv.Type()
+		if p, ok := rt.(*types.Pointer); ok {
+			rt = p.Elem()
+		}
+		if n, ok := types.Unalias(rt).(*types.Named); ok {
+			key = fn.Pkg().Path() + "." + n.Obj().Name() + "." + fn.Name()
+		}
+	}
+	writer := fileWriterCalls[key]
 	for i, a := range call.Args {
 		var pt types.Type
 		switch {
@@ -1143,8 +1238,41 @@ func (r *rewriter) planFileKeep(call *ast.CallExpr) {
 		}
 		if ioInterface(pt) && mayBeFile(r.typeOf(a)) {
 			r.keep[a] = true
+			if writer && isIOWriter(pt) {
+				r.keepWriter[a] = true
+			}
 		}
 	}
+}
+
+// fileWriterCalls are the functions and methods of the standard library
+// that keep an io.Writer to write it later, with no lock of their own
+// held while they write, and that look at its dynamic type only for
+// io.StringWriter, io.ReaderFrom or types of their own (checked in Go
+// 1.26's sources): an *os.File passed to one is wrapped by rt.FileWriter,
+// whose writes are the file's steps. log.New is not one (it writes under
+// its mutex, and Logger.Writer hands the writer back), nor encoding/gob's
+// Encoder (its mutex).
+var fileWriterCalls = map[string]bool{
+	"bufio.NewWriter":              true,
+	"bufio.NewWriterSize":          true,
+	"bufio.Writer.Reset":           true,
+	"encoding/json.NewEncoder":     true,
+	"encoding/xml.NewEncoder":      true,
+	"encoding/csv.NewWriter":       true,
+	"text/tabwriter.NewWriter":     true,
+	"text/tabwriter.Writer.Init":   true,
+	"compress/gzip.NewWriter":      true,
+	"compress/gzip.NewWriterLevel": true,
+	"compress/gzip.Writer.Reset":   true,
+	"compress/flate.NewWriter":     true,
+	"compress/flate.Writer.Reset":  true,
+}
+
+// isIOWriter reports whether t is io.Writer.
+func isIOWriter(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "io" && n.Obj().Name() == "Writer"
 }
 
 // fileSteps are the rt functions that replace a call of the standard
@@ -1201,8 +1329,10 @@ func ioInterface(t types.Type) bool {
 	return false
 }
 
-// mayBeFile reports whether a value of type t may be an *os.File: t is
-// *os.File or an interface.
+// mayBeFile reports whether a value of type t may be an *os.File, or
+// write one through its methods: t is *os.File, an interface, or a
+// struct (or a pointer to one) that embeds an *os.File or an os.File
+// (rt.FileKeep finds it).
 func mayBeFile(t types.Type) bool {
 	if t == nil {
 		return false
@@ -1214,23 +1344,125 @@ func mayBeFile(t types.Type) bool {
 	if types.IsInterface(t) {
 		return true
 	}
-	p, ok := t.(*types.Pointer)
-	if !ok {
-		return false
+	if p, ok := t.(*types.Pointer); ok {
+		if isOSFile(p.Elem()) {
+			return true
+		}
+		t = p.Elem()
 	}
-	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	return embedsFile(t, 0)
+}
+
+// isOSFile reports whether t is os.File.
+func isOSFile(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "os" && n.Obj().Name() == "File"
 }
 
-// wrapKeep replaces the argument at c, as the plans of its own node left
-// it, by rt.FileKeep(argument).
-func (r *rewriter) wrapKeep(c *astutil.Cursor) {
-	call, ok := c.Parent().(*ast.CallExpr)
-	if !ok || c.Name() != "Args" || c.Index() < 0 || c.Index() >= len(call.Args) {
-		return
+// embedsFile reports whether t is a struct with an embedded *os.File or
+// os.File, directly or through embedded structs (to the depth rt.FileKeep
+// looks).
+func embedsFile(t types.Type, depth int) bool {
+	if depth > 3 || isOSFile(t) {
+		return false
 	}
-	a := call.Args[c.Index()]
-	w := r.rtCall("FileKeep", a.Pos(), a)
-	w.Rparen = a.End()
-	call.Args[c.Index()] = w
+	st, ok := types.Unalias(t).Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Embedded() {
+			continue
+		}
+		ft := types.Unalias(f.Type())
+		if p, ok := ft.(*types.Pointer); ok {
+			ft = p.Elem()
+		}
+		if isOSFile(ft) || embedsFile(ft, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// planFileField marks the value stored into an interface-typed field of a
+// struct of a package heddle does not rewrite, when it may be a file
+// (cmd.Stdout = f, &exec.Cmd{Stdout: f}): that package may write it
+// later in no step (rt.FileKeep counts it; an exec.Cmd hands its file to
+// the child process).
+func (r *rewriter) planFileField(n ast.Node) {
+	keep := func(field *types.Var, v ast.Expr) {
+		if field == nil || field.Pkg() == nil || !r.notRewritten(field.Pkg().Path()) {
+			return
+		}
+		if ioInterface(field.Type()) && mayBeFile(r.typeOf(v)) {
+			r.keep[v] = true
+		}
+	}
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		if n.Tok != token.ASSIGN || len(n.Lhs) != len(n.Rhs) {
+			return
+		}
+		for i, l := range n.Lhs {
+			sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
+			if !ok {
+				continue
+			}
+			if s, ok := r.info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+				f, _ := s.Obj().(*types.Var)
+				keep(f, n.Rhs[i])
+			}
+		}
+	case *ast.CompositeLit:
+		st, ok := types.Unalias(r.typeOf(n)).Underlying().(*types.Struct)
+		if !ok {
+			return
+		}
+		for i, e := range n.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				if id, ok := kv.Key.(*ast.Ident); ok {
+					f, _ := r.info.Uses[id].(*types.Var)
+					keep(f, kv.Value)
+				}
+			} else if i < st.NumFields() {
+				keep(st.Field(i), e)
+			}
+		}
+	}
+}
+
+// wrapKeep replaces the argument at c, as the plans of its own node left
+// it, by rt.FileKeep(argument), or rt.FileWriter(argument) when it is
+// kept as an io.Writer only.
+func (r *rewriter) wrapKeep(c *astutil.Cursor, writer bool) {
+	name := "FileKeep"
+	if writer {
+		name = "FileWriter"
+	}
+	wrap := func(slot *ast.Expr) {
+		a := *slot
+		w := r.rtCall(name, a.Pos(), a)
+		w.Rparen = a.End()
+		*slot = w
+	}
+	switch p := c.Parent().(type) {
+	case *ast.CallExpr:
+		if c.Name() == "Args" && c.Index() >= 0 && c.Index() < len(p.Args) {
+			wrap(&p.Args[c.Index()])
+		}
+	case *ast.AssignStmt:
+		if c.Name() == "Rhs" && c.Index() >= 0 && c.Index() < len(p.Rhs) {
+			wrap(&p.Rhs[c.Index()])
+		}
+	case *ast.CompositeLit:
+		if c.Name() == "Elts" && c.Index() >= 0 && c.Index() < len(p.Elts) {
+			wrap(&p.Elts[c.Index()])
+		}
+	case *ast.KeyValueExpr:
+		if c.Name() == "Value" {
+			wrap(&p.Value)
+		}
+	}
 }

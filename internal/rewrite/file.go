@@ -158,14 +158,16 @@ type rewriter struct {
 	rtName   string
 	changed  bool
 
-	plans    map[ast.Node]func(c *astutil.Cursor)
-	skip     map[ast.Node]bool             // handled by an enclosing construct
-	callee   map[ast.Expr]bool             // selector in call position
-	operands map[*ast.CallExpr][]*ast.Expr // evaluation slots of rewritten calls
-	early    map[*ast.CallExpr]bool        // rewritten calls whose step is taken before their arguments are evaluated
-	static   map[ast.Expr]bool             // generated function names, never hoisted
-	label    map[ast.Stmt]*ast.Stmt        // generated block -> slot of the loop/switch a label must move to
-	keep     map[ast.Expr]bool             // arguments that may be files kept by code that is not rewritten (planFileKeep)
+	plans      map[ast.Node]func(c *astutil.Cursor)
+	skip       map[ast.Node]bool             // handled by an enclosing construct
+	callee     map[ast.Expr]bool             // selector in call position
+	operands   map[*ast.CallExpr][]*ast.Expr // evaluation slots of rewritten calls
+	early      map[*ast.CallExpr]bool        // rewritten calls whose step is taken before their arguments are evaluated
+	stmtCall   map[*ast.CallExpr]bool        // calls whose operands a go, defer or statement plan evaluates first (see stepLate)
+	static     map[ast.Expr]bool             // generated function names, never hoisted
+	label      map[ast.Stmt]*ast.Stmt        // generated block -> slot of the loop/switch a label must move to
+	keep       map[ast.Expr]bool             // arguments that may be files kept by code that is not rewritten (planFileKeep)
+	keepWriter map[ast.Expr]bool             // those of them kept as an io.Writer only (fileWriterCalls)
 	// rewritten holds the import paths of the packages rewritten with
 	// this one, when known (nil: every package outside the standard
 	// library is taken as rewritten).
@@ -183,19 +185,21 @@ type rewriter struct {
 func newRewriter(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.Package, goVersion string) *rewriter {
 	r := &rewriter{
 		fset: fset, file: f, info: info, pkg: pkg, goVersion: goVersion,
-		filename: fset.Position(f.Package).Filename,
-		names:    map[string]bool{},
-		imported: map[string]string{},
-		added:    map[string]string{},
-		plans:    map[ast.Node]func(*astutil.Cursor){},
-		skip:     map[ast.Node]bool{},
-		callee:   map[ast.Expr]bool{},
-		operands: map[*ast.CallExpr][]*ast.Expr{},
-		early:    map[*ast.CallExpr]bool{},
-		static:   map[ast.Expr]bool{},
-		label:    map[ast.Stmt]*ast.Stmt{},
-		keep:     map[ast.Expr]bool{},
-		aliases:  map[string]string{},
+		filename:   fset.Position(f.Package).Filename,
+		names:      map[string]bool{},
+		imported:   map[string]string{},
+		added:      map[string]string{},
+		plans:      map[ast.Node]func(*astutil.Cursor){},
+		skip:       map[ast.Node]bool{},
+		callee:     map[ast.Expr]bool{},
+		operands:   map[*ast.CallExpr][]*ast.Expr{},
+		early:      map[*ast.CallExpr]bool{},
+		stmtCall:   map[*ast.CallExpr]bool{},
+		static:     map[ast.Expr]bool{},
+		label:      map[ast.Stmt]*ast.Stmt{},
+		keep:       map[ast.Expr]bool{},
+		keepWriter: map[ast.Expr]bool{},
+		aliases:    map[string]string{},
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
@@ -456,6 +460,9 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 	case *ast.AssignStmt:
 		r.planRecv2Assign(c, n)
 		r.planEarlyStmt(c, n)
+		r.planFileField(n)
+	case *ast.CompositeLit:
+		r.planFileField(n)
 	case *ast.ValueSpec:
 		r.planRecv2Spec(n)
 	case *ast.CallExpr:
@@ -491,7 +498,7 @@ func (r *rewriter) post(c *astutil.Cursor) bool {
 		p(c)
 	}
 	if e, ok := n.(ast.Expr); ok && r.keep[e] {
-		r.wrapKeep(c)
+		r.wrapKeep(c, r.keepWriter[e])
 	}
 	return true
 }
@@ -500,6 +507,7 @@ func (r *rewriter) post(c *astutil.Cursor) bool {
 
 func (r *rewriter) planGo(g *ast.GoStmt) {
 	// A single multi-valued argument f(g()) is spread over temporaries.
+	r.stmtCall[g.Call] = true
 	tuple := 0
 	if len(g.Call.Args) == 1 {
 		if t, ok := r.typeOf(g.Call.Args[0]).(*types.Tuple); ok {
@@ -575,6 +583,7 @@ func (r *rewriter) planDefer(d *ast.DeferStmt) {
 			return // defer f.M(g()): left as it is
 		}
 	}
+	r.stmtCall[d.Call] = true
 	r.plans[d] = func(c *astutil.Cursor) {
 		d := c.Node().(*ast.DeferStmt)
 		call := d.Call
@@ -658,6 +667,9 @@ func (r *rewriter) planEarlyStmt(c *astutil.Cursor, st ast.Stmt) {
 			return // f.M(g()): left as it is
 		}
 	}
+	if _, direct := (*e).(*ast.CallExpr); direct {
+		r.stmtCall[call] = true
+	}
 	r.plans[st] = func(c *astutil.Cursor) {
 		st := c.Node().(ast.Stmt)
 		call, ok := (*slot(st)).(*ast.CallExpr)
@@ -667,7 +679,7 @@ func (r *rewriter) planEarlyStmt(c *astutil.Cursor, st ast.Stmt) {
 		slots := r.operands[call]
 		stepping := false
 		for _, s := range slots {
-			if mayStep(*s) {
+			if r.mayStep(*s) {
 				stepping = true
 			}
 		}
@@ -687,12 +699,17 @@ func (r *rewriter) planEarlyStmt(c *astutil.Cursor, st ast.Stmt) {
 }
 
 // mayStep reports whether evaluating e may take a step: it holds a call
-// or a receive.
-func mayStep(e ast.Expr) bool {
+// or a receive. Conversions and the builtins the rewriter leaves (len of
+// a slice, append) take none of their own; a call the rewriter built has
+// no type information and counts.
+func (r *rewriter) mayStep(e ast.Expr) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
+			if tv, ok := r.info.Types[n.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
+				return true // its operands may
+			}
 			found = true
 		case *ast.UnaryExpr:
 			if n.Op == token.ARROW {
@@ -704,6 +721,104 @@ func mayStep(e ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// stepLate makes a rewritten call whose step is taken with its function
+// value or first operand (out, built from the call orig) take it after
+// its operands are evaluated, wherever the call sits, when an operand may
+// take a step of its own. Go evaluates the operands first, then calls;
+// rt.AtomicW(&n).CompareAndSwap(0, rt.Recv(ch)) calls AtomicW, which takes
+// the step, before the receive. The call becomes a function literal
+// called with the operands, whose body makes the call:
+//
+//	if n.CompareAndSwap(0, <-ch) {
+//	->
+//	if func(heddle_a *atomic.Int32, heddle_a2 int32) bool {
+//		return rt.AtomicW(heddle_a).CompareAndSwap(0, heddle_a2)
+//	}(&n, rt.Recv(ch)) {
+//
+// Being an expression, it keeps its place: in a condition evaluated at
+// every iteration, in the right operand of && or ||, in the operands of
+// another call, in the order Go evaluates them. A call that a go, defer
+// or statement plan takes care of (stmtCall) is left to it. types holds
+// the type of the value each slot is passed as; the call is left as it is
+// when one cannot be spelled.
+func (r *rewriter) stepLate(orig, out *ast.CallExpr, slots []*ast.Expr, ptypes []types.Type, results *types.Tuple) ast.Expr {
+	if r.stmtCall[orig] || len(slots) != len(ptypes) || results == nil {
+		return out
+	}
+	stepping := false
+	for _, s := range slots {
+		if r.mayStep(*s) {
+			stepping = true
+		}
+	}
+	if !stepping {
+		return out
+	}
+	pos := out.Pos()
+	var params []*types.Var
+	var names []string
+	var args []ast.Expr
+	var moved []*ast.Expr
+	for i, s := range slots {
+		if r.isConst(*s) {
+			continue
+		}
+		if ptypes[i] == nil {
+			return out
+		}
+		name := r.tmp("a")
+		params = append(params, types.NewParam(token.NoPos, nil, name, ptypes[i]))
+		names = append(names, name)
+		args = append(args, *s)
+		moved = append(moved, s)
+	}
+	sig := types.NewSignatureType(nil, nil, nil, types.NewTuple(params...), results, false)
+	ft, err := r.funcTypeAt(sig, names, pos)
+	if err != nil {
+		return out
+	}
+	for i, s := range moved {
+		*s = ident(names[i], pos)
+	}
+	ft.Func = pos
+	var body ast.Stmt = &ast.ReturnStmt{Return: pos, Results: []ast.Expr{out}}
+	if results.Len() == 0 {
+		body = &ast.ExprStmt{X: out}
+	}
+	lit := &ast.FuncLit{Type: ft, Body: block(pos, body)}
+	return &ast.CallExpr{Fun: lit, Lparen: pos, Args: args, Rparen: out.End()}
+}
+
+// argTypes returns the types of the values the n operands of a call of
+// sig are passed as (the elements of a variadic parameter, or its slice
+// with ellipsis), or nil if sig is not a signature.
+func argTypes(sig *types.Signature, n int, ellipsis bool) []types.Type {
+	if sig == nil {
+		return nil
+	}
+	ps := sig.Params()
+	var out []types.Type
+	for i := 0; i < n; i++ {
+		switch {
+		case sig.Variadic() && i >= ps.Len()-1:
+			t := ps.At(ps.Len() - 1).Type()
+			if !ellipsis {
+				s, ok := t.Underlying().(*types.Slice)
+				if !ok {
+					return nil
+				}
+				t = s.Elem()
+			}
+			out = append(out, t)
+		case i < ps.Len():
+			out = append(out, ps.At(i).Type())
+		default:
+			return nil
+		}
+	}
+	return out
 }
 
 // untypedConv returns T(e) for an untyped, non-constant operand (a shift or

@@ -3,14 +3,18 @@ package files
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log"
 	"net"
 	"os"
+	"os/exec"
 	"strings"
 	"sync/atomic"
+	"text/tabwriter"
 )
 
 // Writes through io.Writer: a step when the writer is dynamically an
@@ -67,4 +71,43 @@ func values[W io.WriteCloser](w io.Writer, wc W) {
 	expr(w, nil)
 	wc.Write(nil)
 	defer wc.Close()
+}
+
+// Writers of the standard library that keep an io.Writer and only write
+// it get rt.FileWriter; log.New and readers keep rt.FileKeep.
+func keptWriters(f *os.File, w io.Writer, bw *bufio.Writer) {
+	gz := gzip.NewWriter(f)
+	gz.Reset(w)
+	bw.Reset(f)
+	csv.NewWriter(w)
+	tabwriter.NewWriter(f, 0, 8, 1, ' ', 0)
+	log.New(f, "", 0)
+	bufio.NewScanner(f)
+}
+
+// Directories: os.MkdirAll, os.RemoveAll and os.ReadDir are steps on the
+// name's object; reading a directory through its file too.
+func dirs(f *os.File) {
+	os.MkdirAll("a/b", 0o755)
+	os.ReadDir("a")
+	f.Readdirnames(-1)
+	os.RemoveAll("a")
+}
+
+type logFile struct {
+	*os.File
+	lines int
+}
+
+// A file stored into an interface field of a standard library value, and
+// a struct embedding a file passed to the standard library, are counted
+// (rt.FileKeep); a field of a package's own struct is left alone.
+func stored(f *os.File, w io.Writer, lf *logFile) {
+	cmd := exec.Command("true")
+	cmd.Stdout = f
+	cmd.Stderr, cmd.Dir = w, "."
+	_ = &exec.Cmd{Path: "true", Stdout: lf, Stderr: os.Stderr}
+	bufio.NewWriter(lf)
+	mine := struct{ out io.Writer }{}
+	mine.out = f
 }
