@@ -392,17 +392,24 @@ func (e *Exec) away() (away, child bool) {
 }
 
 // waitChild is called when the only choices are timers (no goroutine can
-// run) while a goroutine the monitor detached waits for a child process.
-// Natively the timer fires after its delay in real time, and a child that
-// ends sooner comes first: go-quartz's TestScheduler sleeps a second while
-// a job runs ls, and expects the job done. The run fired the timer at
-// once, before the child ended, and the test failed, as natively it never
-// does. So the run waits for the child, in real time, for as long as the
-// earliest timer's delay (at most Config.ChildWait) before a timer may
-// fire; it sleeps a little and reports true so that the choices are made
-// again. (Only for a child process, which ends by itself: a goroutine
-// waiting for other I/O may wait forever, and the run does not wait for
-// it before the clock moves.)
+// run) while a goroutine the monitor detached waits in code heddle does not
+// control. Natively the timer fires after its delay in real time, and a
+// wait that ends sooner comes first: go-quartz's TestScheduler sleeps a
+// second while a job runs ls, and expects the job done; failsafehttp's
+// TestClientCancelWithContext cancels an HTTP request's context after
+// 50ms, while another goroutine sleeps a second, and expects the request
+// to end at once. The run fired the timer at once, before the child ended
+// or the request came back, and the tests failed, as natively they never
+// do. So the run waits for the goroutine, in real time, for as long as the
+// earliest timer's delay before a timer may fire; it sleeps a little and
+// reports true so that the choices are made again.
+//
+// For a child process, which ends by itself, the wait lasts at most
+// Config.ChildWait. For other waits (I/O, a lock or a channel of the
+// standard library), which may never end (a server's Accept), at most
+// ForeignWait after each step, and the waits that ended without a goroutine
+// coming back take at most ioWaitBudget of a run: after that the clock
+// moves at once, as it did before.
 //
 //go:norace
 func (e *Exec) waitChild() bool {
@@ -411,7 +418,8 @@ func (e *Exec) waitChild() bool {
 			return false // a goroutine can run
 		}
 	}
-	if away, child := e.away(); !away || !child {
+	away, child := e.away()
+	if !away || (!child && e.ioWaited >= ioWaitBudget) {
 		return false
 	}
 	t := e.nextTimer(true)
@@ -421,11 +429,27 @@ func (e *Exec) waitChild() bool {
 	if e.steps != e.childStep {
 		e.childStep, e.childWaited = e.steps, 0
 	}
-	if e.childWaited >= min(t.when-e.now, e.cfg.ChildWait) {
+	limit := e.cfg.ChildWait
+	if !child {
+		limit = ForeignWait
+	}
+	if e.childWaited >= min(t.when-e.now, limit) {
+		if !child && e.childWaited != waitSpent {
+			e.ioWaited += e.childWaited
+			e.childWaited = waitSpent // counted; no more waiting before the next step
+		}
 		return false
 	}
 	return e.sleepProgress(&e.childWaited)
 }
+
+// ioWaitBudget is how long, in real time, a run waits in all for
+// goroutines detached in I/O before timers (waitChild), counting only the
+// waits that ended without one coming back.
+const ioWaitBudget = 5 * ForeignWait
+
+// waitSpent marks the wait of a step as over and counted (waitChild).
+const waitSpent = time.Duration(1<<63 - 1)
 
 // sleepProgress sleeps a millisecond of real time, for a wait on what
 // heddle does not control, and adds it to *waited; waiting is progress for

@@ -416,6 +416,10 @@ type Exec struct {
 	// a goroutine waiting for a child process before a timer (waitChild).
 	childWaited time.Duration
 	childStep   int
+	// ioWaited is how long the run's waits for goroutines detached in
+	// I/O before a timer lasted in all when they ended without one coming
+	// back (waitChild; at most ioWaitBudget).
+	ioWaited time.Duration
 
 	// signalChans are the channels signal.Notify registered in the run
 	// (signalwait.go).
