@@ -452,7 +452,10 @@ const ioWaitBudget = 5 * ForeignWait
 const waitSpent = time.Duration(1<<63 - 1)
 
 // sleepProgress sleeps a millisecond of real time, for a wait on what
-// heddle does not control, and adds it to *waited; waiting is progress for
+// heddle does not control, and adds the time it slept to *waited (more
+// than a millisecond on a loaded machine: counting a millisecond made a
+// wait of a timer's delay for a request (waitChild) last longer than the
+// delay, and the response came first); waiting is progress for
 // the watchdog, and the enabled set is rebuilt after it. It reports false,
 // without sleeping, when the run is cut instead (waitCut).
 //
@@ -461,9 +464,9 @@ func (e *Exec) sleepProgress(waited *time.Duration) bool {
 	if e.waitCut() {
 		return false
 	}
-	d := time.Millisecond
-	time.Sleep(d)
-	*waited += d
+	start := time.Now()
+	time.Sleep(time.Millisecond)
+	*waited += max(time.Since(start), time.Millisecond)
 	if p := e.cfg.Progress; p != nil {
 		raceDisable()
 		p.Add(1)
