@@ -267,6 +267,7 @@ func (e *Exec) detach(g *G) {
 	}()
 	e.detachMu.Lock()
 	g.detached = true
+	g.ioWaits = 0
 	e.detachedGs = append(e.detachedGs, g)
 	e.nDetached.Add(1)
 	e.res.Detaches++
@@ -391,6 +392,27 @@ func (e *Exec) away() (away, child bool) {
 	return away, child
 }
 
+// awayIO reports whether a goroutine away in code other than a wait for a
+// child process was waited for fewer than ioWaitTries times (waitChild).
+// With expired set, it first counts a wait for each of them, one that
+// ended without it coming back.
+//
+//go:norace
+func (e *Exec) awayIO(expired bool) (fresh bool) {
+	e.detachMu.Lock()
+	defer e.detachMu.Unlock()
+	for _, g := range e.detachedGs {
+		if g.back || g.waitsChild {
+			continue
+		}
+		if expired && g.ioWaits < ioWaitTries {
+			g.ioWaits++
+		}
+		fresh = fresh || g.ioWaits < ioWaitTries
+	}
+	return fresh
+}
+
 // waitChild is called when the only choices are timers (no goroutine can
 // run) while a goroutine the monitor detached waits in code heddle does not
 // control. Natively the timer fires after its delay in real time, and a
@@ -407,9 +429,12 @@ func (e *Exec) away() (away, child bool) {
 // For a child process, which ends by itself, the wait lasts at most
 // Config.ChildWait. For other waits (I/O, a lock or a channel of the
 // standard library), which may never end (a server's Accept), at most
-// ForeignWait after each step, and the waits that ended without a goroutine
-// coming back take at most ioWaitBudget of a run: after that the clock
-// moves at once, as it did before.
+// ForeignWait after each step, and only ioWaitTries times for a goroutine
+// that does not come back (a wait that the test's next step ends, as its
+// cancel of the request's context, is tried again after that step); the
+// waits that ended without a goroutine coming back take at most
+// ioWaitBudget of a run. After that the clock moves at once, as it did
+// before.
 //
 //go:norace
 func (e *Exec) waitChild() bool {
@@ -419,7 +444,7 @@ func (e *Exec) waitChild() bool {
 		}
 	}
 	away, child := e.away()
-	if !away || (!child && e.ioWaited >= ioWaitBudget) {
+	if !away || (!child && (e.ioWaited >= ioWaitBudget || !e.awayIO(false))) {
 		return false
 	}
 	t := e.nextTimer(true)
@@ -437,6 +462,7 @@ func (e *Exec) waitChild() bool {
 		if !child && e.childWaited != waitSpent {
 			e.ioWaited += e.childWaited
 			e.childWaited = waitSpent // counted; no more waiting before the next step
+			e.awayIO(true)
 		}
 		return false
 	}
@@ -447,6 +473,10 @@ func (e *Exec) waitChild() bool {
 // goroutines detached in I/O before timers (waitChild), counting only the
 // waits that ended without one coming back.
 const ioWaitBudget = 5 * ForeignWait
+
+// ioWaitTries is how many waits before timers that end without it coming
+// back a goroutine detached in I/O is given (waitChild).
+const ioWaitTries = 2
 
 // waitSpent marks the wait of a step as over and counted (waitChild).
 const waitSpent = time.Duration(1<<63 - 1)

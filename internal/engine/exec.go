@@ -169,8 +169,11 @@ type G struct {
 	claim                     atomic.Int32
 	detached, back, abandoned bool
 	// waitsChild is set on a detached goroutine whose wait outside heddle's
-	// code is for a child process (Config.ChildWait).
+	// code is for a child process (Config.ChildWait); ioWaits counts the
+	// run's waits for it before a timer that ended without it coming back
+	// since it was detached (waitChild).
 	waitsChild bool
+	ioWaits    uint8
 	// bubble is the testing/synctest bubble g belongs to, if any (bubble.go).
 	bubble *Bubble
 	// quiet is g's state in a region of allocation counting (quiet.go).
