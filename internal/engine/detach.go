@@ -461,8 +461,10 @@ func (e *Exec) waitChild() bool {
 	if e.childWaited >= min(t.when-e.now, limit) {
 		if !child && e.childWaited != waitSpent {
 			e.ioWaited += e.childWaited
+			if e.childWaited >= ioTryMin {
+				e.awayIO(true) // a wait for a timer due within ioTryMin is no try
+			}
 			e.childWaited = waitSpent // counted; no more waiting before the next step
-			e.awayIO(true)
 		}
 		return false
 	}
@@ -477,6 +479,12 @@ const ioWaitBudget = 5 * ForeignWait
 // ioWaitTries is how many waits before timers that end without it coming
 // back a goroutine detached in I/O is given (waitChild).
 const ioWaitTries = 2
+
+// ioTryMin is the shortest wait counted as one of a goroutine's
+// ioWaitTries: failsafehttp's TestClientCancelWithContext has three sleeps
+// of 50ms due microseconds apart, and the waits for the second and third
+// used up the request's tries before the one that cancels it fired.
+const ioTryMin = 10 * time.Millisecond
 
 // waitSpent marks the wait of a step as over and counted (waitChild).
 const waitSpent = time.Duration(1<<63 - 1)
