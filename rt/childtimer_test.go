@@ -1,6 +1,7 @@
 package rt_test
 
 import (
+	"os"
 	"os/exec"
 	"sync"
 	"testing"
@@ -49,5 +50,55 @@ func TestTimerWaitsForChildProcess(t *testing.T) {
 	}
 	if err != nil {
 		t.Fatalf("sleep: %v", err)
+	}
+}
+
+// TestTimerWaitsForIO: the test goroutine waits in a read of an os.Pipe
+// (as in an HTTP request, in net/http) whose writer, a goroutine heddle
+// does not control, writes as soon as a goroutine of the test wakes it
+// after 50ms; another goroutine sleeps a second. Natively the read ends at
+// once after the 50ms, long before the second. The run fired the second's
+// timer as soon as nothing else could run, before the read came back, and
+// the read saw the clock a second later: a timer now waits a little, in
+// real time, for a goroutine detached in I/O (failsafehttp's
+// TestClientCancelWithContext).
+func TestTimerWaitsForIO(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	kick := make(chan struct{}, 1)
+	go func() { // not controlled: an HTTP server, say
+		<-kick
+		w.Write([]byte{1})
+	}()
+	s := strategy.NewRandom(1)
+	s.Begin(1)
+	var took time.Duration
+	res := engine.Run(engine.Config{DetachWait: time.Second}, s, func() {
+		rt.Go(func() {
+			rt.Sleep(50 * time.Millisecond)
+			kick <- struct{}{}
+		})
+		slow := make(chan struct{})
+		rt.Go(func() {
+			rt.Sleep(time.Second)
+			rt.Close(slow)
+		})
+		start := rt.Now()
+		r.Read(make([]byte, 1))
+		took = rt.Since(start)
+		rt.Recv(slow)
+	})
+	if res.Internal != "" {
+		t.Fatalf("internal error: %s", res.Internal)
+	}
+	if res.Bug != nil {
+		t.Fatalf("%s: %s", res.Bug.Kind, res.Bug.Message)
+	}
+	if took >= time.Second {
+		t.Fatalf("the read woken after 50ms took %v of virtual time", took)
 	}
 }

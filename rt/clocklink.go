@@ -22,6 +22,10 @@ func TimeNow() (sec int64, nsec int32, mono int64) {
 		t := x.Now()
 		return t.Unix(), int32(t.Nanosecond()), t.UnixNano()
 	}
+	if x := engine.Active(); x != nil {
+		t := x.ForeignNow() // a goroutine heddle does not control (Now)
+		return t.Unix(), int32(t.Nanosecond()), t.UnixNano()
+	}
 	return timeNow()
 }
 
@@ -33,6 +37,9 @@ func TimeNow() (sec int64, nsec int32, mono int64) {
 func Nanotime() int64 {
 	if x := engine.Current(); x != nil {
 		return x.Now().UnixNano()
+	}
+	if x := engine.Active(); x != nil {
+		return x.ForeignNow().UnixNano() // a goroutine heddle does not control (Now)
 	}
 	return nanotime()
 }

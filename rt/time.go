@@ -16,26 +16,47 @@ func Sleep(d time.Duration) {
 	time.Sleep(d)
 }
 
-// Now replaces time.Now.
+// Now replaces time.Now. During an exploration it reads the run's virtual
+// clock, in the goroutines heddle does not control as well (see
+// engine.Exec.ForeignNow): an HTTP server's handler reads the clock the
+// test reads.
 func Now() time.Time {
 	if x := engine.Current(); x != nil {
 		return x.Now()
+	}
+	if x := engine.Active(); x != nil {
+		return x.ForeignNow()
 	}
 	return time.Now()
 }
 
 // Since replaces time.Since.
+//
+// In a goroutine heddle does not control, Since and Until of an instant
+// with a monotonic reading (read from the real clock: by code that is not
+// rewritten, as net/http's, before the run, or a deadline of a context
+// made natively, whose timer is a real one) compare it with the real
+// clock; of an instant without one (the virtual clock's, or one parsed
+// from an HTTP header), with the virtual clock (ForeignNow), as the
+// test's goroutines do.
 func Since(t time.Time) time.Duration {
 	if x := engine.Current(); x != nil {
 		return x.Now().Sub(beforeRun(x, t))
 	}
+	if x := engine.Active(); x != nil && t == t.Round(0) {
+		return x.ForeignNow().Sub(t)
+	}
 	return time.Since(t)
 }
 
-// Until replaces time.Until.
+// Until replaces time.Until; see Since for goroutines heddle does not
+// control.
 func Until(t time.Time) time.Duration {
 	if x := engine.Current(); x != nil {
 		return beforeRun(x, t).Sub(x.Now())
+	}
+	if x := engine.Active(); x != nil && t == t.Round(0) {
+		return t.Sub(x.ForeignNow())
 	}
 	return time.Until(t)
 }

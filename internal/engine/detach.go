@@ -267,6 +267,7 @@ func (e *Exec) detach(g *G) {
 	}()
 	e.detachMu.Lock()
 	g.detached = true
+	g.ioWaits = 0
 	e.detachedGs = append(e.detachedGs, g)
 	e.nDetached.Add(1)
 	e.res.Detaches++
@@ -391,18 +392,49 @@ func (e *Exec) away() (away, child bool) {
 	return away, child
 }
 
+// awayIO reports whether a goroutine away in code other than a wait for a
+// child process was waited for fewer than ioWaitTries times (waitChild).
+// With expired set, it first counts a wait for each of them, one that
+// ended without it coming back.
+//
+//go:norace
+func (e *Exec) awayIO(expired bool) (fresh bool) {
+	e.detachMu.Lock()
+	defer e.detachMu.Unlock()
+	for _, g := range e.detachedGs {
+		if g.back || g.waitsChild {
+			continue
+		}
+		if expired && g.ioWaits < ioWaitTries {
+			g.ioWaits++
+		}
+		fresh = fresh || g.ioWaits < ioWaitTries
+	}
+	return fresh
+}
+
 // waitChild is called when the only choices are timers (no goroutine can
-// run) while a goroutine the monitor detached waits for a child process.
-// Natively the timer fires after its delay in real time, and a child that
-// ends sooner comes first: go-quartz's TestScheduler sleeps a second while
-// a job runs ls, and expects the job done. The run fired the timer at
-// once, before the child ended, and the test failed, as natively it never
-// does. So the run waits for the child, in real time, for as long as the
-// earliest timer's delay (at most Config.ChildWait) before a timer may
-// fire; it sleeps a little and reports true so that the choices are made
-// again. (Only for a child process, which ends by itself: a goroutine
-// waiting for other I/O may wait forever, and the run does not wait for
-// it before the clock moves.)
+// run) while a goroutine the monitor detached waits in code heddle does not
+// control. Natively the timer fires after its delay in real time, and a
+// wait that ends sooner comes first: go-quartz's TestScheduler sleeps a
+// second while a job runs ls, and expects the job done; failsafehttp's
+// TestClientCancelWithContext cancels an HTTP request's context after
+// 50ms, while another goroutine sleeps a second, and expects the request
+// to end at once. The run fired the timer at once, before the child ended
+// or the request came back, and the tests failed, as natively they never
+// do. So the run waits for the goroutine, in real time, for as long as the
+// earliest timer's delay before a timer may fire; it sleeps a little and
+// reports true so that the choices are made again.
+//
+// For a child process, which ends by itself, the wait lasts at most
+// Config.ChildWait. For other waits (I/O, a lock or a channel of the
+// standard library), which may never end (a server's Accept), at most
+// ForeignWait after each step, and only ioWaitTries times for a goroutine
+// that does not come back (a wait that the test's next step ends, as its
+// cancel of the request's context, is tried again after that step); the
+// waits that ended without a goroutine coming back take at most
+// ioWaitBudget of a run. After that the clock moves at once, as it did
+// before.
 //
 //go:norace
 func (e *Exec) waitChild() bool {
@@ -411,7 +443,8 @@ func (e *Exec) waitChild() bool {
 			return false // a goroutine can run
 		}
 	}
-	if away, child := e.away(); !away || !child {
+	away, child := e.away()
+	if !away || (!child && (e.ioWaited >= ioWaitBudget || !e.awayIO(false))) {
 		return false
 	}
 	t := e.nextTimer(true)
@@ -421,14 +454,46 @@ func (e *Exec) waitChild() bool {
 	if e.steps != e.childStep {
 		e.childStep, e.childWaited = e.steps, 0
 	}
-	if e.childWaited >= min(t.when-e.now, e.cfg.ChildWait) {
+	limit := e.cfg.ChildWait
+	if !child {
+		limit = ForeignWait
+	}
+	if e.childWaited >= min(t.when-e.now, limit) {
+		if !child && e.childWaited != waitSpent {
+			e.ioWaited += e.childWaited
+			if e.childWaited >= ioTryMin {
+				e.awayIO(true) // a wait for a timer due within ioTryMin is no try
+			}
+			e.childWaited = waitSpent // counted; no more waiting before the next step
+		}
 		return false
 	}
 	return e.sleepProgress(&e.childWaited)
 }
 
+// ioWaitBudget is how long, in real time, a run waits in all for
+// goroutines detached in I/O before timers (waitChild), counting only the
+// waits that ended without one coming back.
+const ioWaitBudget = 5 * ForeignWait
+
+// ioWaitTries is how many waits before timers that end without it coming
+// back a goroutine detached in I/O is given (waitChild).
+const ioWaitTries = 2
+
+// ioTryMin is the shortest wait counted as one of a goroutine's
+// ioWaitTries: failsafehttp's TestClientCancelWithContext has three sleeps
+// of 50ms due microseconds apart, and the waits for the second and third
+// used up the request's tries before the one that cancels it fired.
+const ioTryMin = 10 * time.Millisecond
+
+// waitSpent marks the wait of a step as over and counted (waitChild).
+const waitSpent = time.Duration(1<<63 - 1)
+
 // sleepProgress sleeps a millisecond of real time, for a wait on what
-// heddle does not control, and adds it to *waited; waiting is progress for
+// heddle does not control, and adds the time it slept to *waited (more
+// than a millisecond on a loaded machine: counting a millisecond made a
+// wait of a timer's delay for a request (waitChild) last longer than the
+// delay, and the response came first); waiting is progress for
 // the watchdog, and the enabled set is rebuilt after it. It reports false,
 // without sleeping, when the run is cut instead (waitCut).
 //
@@ -437,9 +502,9 @@ func (e *Exec) sleepProgress(waited *time.Duration) bool {
 	if e.waitCut() {
 		return false
 	}
-	d := time.Millisecond
-	time.Sleep(d)
-	*waited += d
+	start := time.Now()
+	time.Sleep(time.Millisecond)
+	*waited += max(time.Since(start), time.Millisecond)
 	if p := e.cfg.Progress; p != nil {
 		raceDisable()
 		p.Add(1)

@@ -174,8 +174,11 @@ type G struct {
 	claim                     atomic.Int32
 	detached, back, abandoned bool
 	// waitsChild is set on a detached goroutine whose wait outside heddle's
-	// code is for a child process (Config.ChildWait).
+	// code is for a child process (Config.ChildWait); ioWaits counts the
+	// run's waits for it before a timer that ended without it coming back
+	// since it was detached (waitChild).
 	waitsChild bool
+	ioWaits    uint8
 	// bubble is the testing/synctest bubble g belongs to, if any (bubble.go).
 	bubble *Bubble
 	// quiet is g's state in a region of allocation counting (quiet.go).
@@ -421,6 +424,10 @@ type Exec struct {
 	// a goroutine waiting for a child process before a timer (waitChild).
 	childWaited time.Duration
 	childStep   int
+	// ioWaited is how long the run's waits for goroutines detached in
+	// I/O before a timer lasted in all when they ended without one coming
+	// back (waitChild; at most ioWaitBudget).
+	ioWaited time.Duration
 
 	// signalChans are the channels signal.Notify registered in the run
 	// (signalwait.go).
