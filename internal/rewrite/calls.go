@@ -48,6 +48,7 @@ var renamed = map[string]string{
 	"sync.OnceValue":            "OnceValue",
 	"sync.OnceValues":           "OnceValues",
 	"math/rand/v2.N":            "RandN",
+	"hash/maphash.MakeSeed":     "MaphashMakeSeed",
 	// reflect's channel operations (the methods of reflect.Value are in
 	// valueMethodFuncs).
 	"reflect.Select":   "ReflectSelect",
