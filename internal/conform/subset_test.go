@@ -174,6 +174,7 @@ var subsetPrograms = []string{
 	// blocked, a cause is set with the error.
 	"TestSynctestTimerFiresToFirstWaiter",
 	"TestSynctestRunInside",
+	"TestSynctestDeadlineInside", // t.Deadline is routed (rt.TDeadline)
 	"TestRunDuringCleanup",
 	"TestSynctestWaitMutexNotDurable",
 	"TestContextCauseVsErrPoll",
@@ -236,12 +237,6 @@ var knownGaps = []knownGap{
 		issue: "a rewritten call whose step is taken with its function value (rt.AtomicW(&n).CompareAndSwap) " +
 			"takes it before its operands' receive when it sits in an if condition, where the rewriter does not " +
 			"hoist the operands (planEarlyStmt covers statements, assignments and returns)",
-	},
-	{
-		program: "TestSynctestDeadlineInside",
-		outcome: "panic: testing: t.Deadline called inside synctest bubble",
-		issue: "t.Deadline is not routed to heddle's T (a rewriter change): the bubble's f gets the outer test's " +
-			"*testing.T, whose Deadline does not know it is in a bubble",
 	},
 	// TestFileFprintTwoWriters was one until a write through io.Writer
 	// whose value is dynamically an *os.File was a step (rt/file.go).

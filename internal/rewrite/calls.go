@@ -237,7 +237,7 @@ const (
 	mWrap                     // rt.F(recv).M(args...)
 	mLocker                   // rt.LockerLock(recv) on an interface value
 	mTB                       // rt.TB(recv).M(args...)
-	mTFunc                    // rt.TRun(recv, args...) / rt.TParallel(recv)
+	mTFunc                    // rt.TRun(recv, args...) / rt.TParallel(recv) / rt.TDeadline(recv)
 )
 
 type methodPlan struct {
@@ -504,6 +504,11 @@ func (r *rewriter) tbPlan(method string, path []string, recvT types.Type) *metho
 	case "Parallel":
 		if isTestingT(recvT) {
 			return &methodPlan{kind: mTFunc, rtName: "TParallel", path: path}
+		}
+		return nil
+	case "Deadline":
+		if isTestingT(recvT) {
+			return &methodPlan{kind: mTFunc, rtName: "TDeadline", path: path}
 		}
 		return nil
 	}
