@@ -3,6 +3,7 @@ package rt
 import (
 	"reflect"
 	"testing"
+	"time"
 
 	"heddle.dev/internal/engine"
 	"heddle.dev/internal/explore"
@@ -128,6 +129,12 @@ func testingT(v reflect.Value) (*testing.T, bool) {
 // inside an exploration it does nothing.
 func TParallel(t *testing.T) {
 	explore.Parallel(t)
+}
+
+// TDeadline replaces t.Deadline() on a *testing.T: inside a synctest
+// bubble it panics, as package testing's does.
+func TDeadline(t *testing.T) (time.Time, bool) {
+	return explore.Deadline(t)
 }
 
 // TBArg replaces a *testing.T or testing.TB passed where code takes it as

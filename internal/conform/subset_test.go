@@ -174,6 +174,7 @@ var subsetPrograms = []string{
 	// blocked, a cause is set with the error.
 	"TestSynctestTimerFiresToFirstWaiter",
 	"TestSynctestRunInside",
+	"TestSynctestDeadlineInside", // t.Deadline is routed (rt.TDeadline)
 	"TestRunDuringCleanup",
 	"TestSynctestWaitMutexNotDurable",
 	"TestContextCauseVsErrPoll",
@@ -262,12 +263,6 @@ var knownGaps = []knownGap{
 		outcome: "fail: fid6fs_test.go:59: entries 0, error false",
 		issue: "os.RemoveAll removes the entries under a directory before the directory, a step on the " +
 			"directory's name only; os.ReadDir between the two is not explored",
-	},
-	{
-		program: "TestSynctestDeadlineInside",
-		outcome: "panic: testing: t.Deadline called inside synctest bubble",
-		issue: "t.Deadline is not routed to heddle's T (a rewriter change): the bubble's f gets the outer test's " +
-			"*testing.T, whose Deadline does not know it is in a bubble",
 	},
 	// TestFileFprintTwoWriters was one until a write through io.Writer
 	// whose value is dynamically an *os.File was a step (rt/file.go).

@@ -459,6 +459,21 @@ func Parallel(t *testing.T) {
 	}
 }
 
+// Deadline is t.Deadline. During an exploration, called in a synctest
+// bubble (a goroutine of the bubble's scope, as for t.Run and t.Parallel)
+// it panics as package testing's T.Deadline does on the bubble's T;
+// otherwise it is t's deadline.
+//
+//go:norace
+func Deadline(t *testing.T) (time.Time, bool) {
+	if x := engine.Current(); x != nil {
+		if rt, ok := x.T.(*runT); ok && rt.current().bubble {
+			panic("testing: t.Deadline called inside synctest bubble")
+		}
+	}
+	return t.Deadline()
+}
+
 // testMisuse is what a run's T keeps to catch the misuses of testing.T that
 // Go itself detects: a method called after the test completed (Go panics),
 // runtime.Goexit or panic(nil) in a test's goroutine (Go fails the test),

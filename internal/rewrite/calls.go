@@ -48,6 +48,7 @@ var renamed = map[string]string{
 	"sync.OnceValue":            "OnceValue",
 	"sync.OnceValues":           "OnceValues",
 	"math/rand/v2.N":            "RandN",
+	"hash/maphash.MakeSeed":     "MaphashMakeSeed",
 	// reflect's channel operations (the methods of reflect.Value are in
 	// valueMethodFuncs).
 	"reflect.Select":   "ReflectSelect",
@@ -239,7 +240,7 @@ const (
 	mWrap                     // rt.F(recv).M(args...)
 	mLocker                   // rt.LockerLock(recv) on an interface value
 	mTB                       // rt.TB(recv).M(args...)
-	mTFunc                    // rt.TRun(recv, args...) / rt.TParallel(recv)
+	mTFunc                    // rt.TRun(recv, args...) / rt.TParallel(recv) / rt.TDeadline(recv)
 )
 
 type methodPlan struct {
@@ -558,6 +559,11 @@ func (r *rewriter) tbPlan(method string, path []string, recvT types.Type) *metho
 	case "Parallel":
 		if isTestingT(recvT) {
 			return &methodPlan{kind: mTFunc, rtName: "TParallel", path: path}
+		}
+		return nil
+	case "Deadline":
+		if isTestingT(recvT) {
+			return &methodPlan{kind: mTFunc, rtName: "TDeadline", path: path}
 		}
 		return nil
 	}

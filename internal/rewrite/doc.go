@@ -38,9 +38,12 @@
 //     call a function that waits on the clock, yields or reads the
 //     goroutines or the stack or allocation counts (time.Sleep, the
 //     timers, runtime.Stack, runtime.Callers, ...: see
-//     waitsOrInspects), or declare a body-less function linknamed to the
-//     runtime's clock (time.now, runtime.nanotime, time.runtimeNano: the
-//     rewrite gives it a body reading the virtual clock, see clockLinks),
+//     waitsOrInspects, which also has hash/maphash.MakeSeed), or declare a
+//     body-less function linknamed to the runtime's clock (time.now,
+//     runtime.nanotime, time.runtimeNano: the rewrite gives it a body
+//     reading the virtual clock) or random numbers (runtime.cheaprand,
+//     fastrand, rand, ...: a body drawing from the run's random source; see
+//     clockLinks),
 //     found by a syntactic scan, such as golang.org/x/sync/errgroup. Their
 //     module cannot be overlaid in the read-only module cache, so the whole
 //     module is copied into the cache directory, rewritten there, and

@@ -24,7 +24,7 @@ import (
 
 // Version identifies the rewriter's output format. It is part of every
 // cache key: change it whenever the generated code changes.
-const Version = "heddle-rewrite-28"
+const Version = "heddle-rewrite-29"
 
 // Options configures Rewrite.
 type Options struct {
@@ -513,6 +513,9 @@ var waitsOrInspects = map[string]bool{
 	"time.NewTicker": true, "time.AfterFunc": true,
 	"runtime.Stack": true, "runtime.Caller": true, "runtime.Callers": true, "runtime.ReadMemStats": true, "runtime/debug.Stack": true, "runtime/debug.PrintStack": true, "runtime.Gosched": true, "runtime.NumGoroutine": true, "runtime.Goexit": true,
 	"runtime/pprof.Lookup": true, // the goroutine profile (rt.PprofWriteTo)
+	// A seed from the runtime's randomness, which would differ from run to
+	// run of one schedule (rt.MaphashMakeSeed).
+	"hash/maphash.MakeSeed": true,
 }
 
 // pipeNames are the names of package io replaced by heddle's model of
@@ -539,18 +542,19 @@ func usesConcurrency(p *packages.Package) string {
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
 				if t := clockLinkTarget(c.Text, ""); t != "" {
-					// It reads the real clock, beside the virtual one
+					// It reads the real clock, beside the virtual one,
+					// or draws numbers no schedule decides
 					// (planClockLink).
 					return "links " + t + " (" + fset.Position(c.Pos()).String() + ")"
 				}
 			}
 		}
-		names := map[string]string{} // local name -> "time", "runtime", "runtime/debug" or "io"
+		names := map[string]string{} // local name -> "time", "runtime", "runtime/debug", "io" or "hash/maphash"
 		for _, imp := range f.Imports {
 			switch imp.Path.Value {
 			case `"sync"`, `"sync/atomic"`:
 				return "imports " + imp.Path.Value
-			case `"time"`, `"runtime"`, `"runtime/debug"`, `"io"`:
+			case `"time"`, `"runtime"`, `"runtime/debug"`, `"io"`, `"hash/maphash"`:
 				path, _ := strconv.Unquote(imp.Path.Value)
 				name := path[strings.LastIndexByte(path, '/')+1:]
 				if imp.Name != nil {
