@@ -57,6 +57,8 @@ func (t *Timer) Sleep() bool { return t.sleeper != nil }
 // ChanAddr is the address of the channel of t (a time.Timer's or
 // time.Ticker's), 0 if it has none (a Sleep, an AfterFunc, a deadline): a
 // firing sends on it, as the trace records (Step.Obj).
+//
+//go:norace
 func (t *Timer) ChanAddr() uintptr {
 	if t == nil || t.ch == nil {
 		return 0
