@@ -182,6 +182,22 @@ var timerPrograms = []corpusProgram{
 		rt.Close(quit)
 		rt.Recv(done)
 	}},
+	{"timer-arrive-vs-stop-clock", 0, func(o *outcome) {
+		// timer-arrive-vs-stop, and the clock read after the Stop: a
+		// Stop that took the fired value back came after the firing.
+		start := rt.Now()
+		tm := rt.NewTimer(time.Millisecond)
+		quit := rt.MakeChan[chan int](0)
+		done := rt.MakeChan[chan bool](1)
+		rt.Go(func() {
+			o.log(1, int32(rt.Select(false, rt.RecvCase(tm.C), rt.RecvCase(quit))))
+			rt.Send(done, true)
+		})
+		o.log(0, bit(rt.TimerStop(tm)))
+		late(o, 0, start, time.Millisecond)
+		rt.Close(quit)
+		rt.Recv(done)
+	}},
 	{"deadline-arrive-vs-send", 0, func(o *outcome) {
 		// A context's deadline (a timer with no channel: it closes the
 		// Done channel) and a send race for a select, which may have
