@@ -54,6 +54,18 @@ func (t *Timer) ID() string {
 // Sleep reports whether t is the timer of a time.Sleep.
 func (t *Timer) Sleep() bool { return t.sleeper != nil }
 
+// ChanAddr is the address of the channel of t (a time.Timer's or
+// time.Ticker's), 0 if it has none (a Sleep, an AfterFunc, a deadline): a
+// firing sends on it, as the trace records (Step.Obj).
+//
+//go:norace
+func (t *Timer) ChanAddr() uintptr {
+	if t == nil || t.ch == nil {
+		return 0
+	}
+	return uintptr(chanAddr(t.ch))
+}
+
 //go:norace
 func (e *Exec) newTimer(d time.Duration) *Timer {
 	g := e.cur

@@ -307,12 +307,25 @@ func choiceKey(g *engine.G, k engine.OpKind, c int) string {
 	return g.ID
 }
 
-// timerEvent is the event of a timer firing, or of a late wake.
-func timerEvent(key, timer string) *event {
+// timerEvent is the event of a timer firing, or of a late wake; ch is the
+// address of the timer's channel, 0 if it has none. A firing sends on its
+// channel: it hands the value to the oldest receive or select that
+// arrived there (it reads the queue of receivers, which an arrival
+// joins), or puts it in the buffer (which an arrival reads: had the value
+// been there, the operation would not have arrived). It writes the world,
+// which every step but an arrival reads: without the channel, a firing
+// and an arrival on its channel were independent, and DPOR did not
+// explore the firing before the arrival (TestDifferentialTimers).
+func timerEvent(key, timer string, ch uintptr) *event {
 	if timer == engine.LateWakeID {
 		return &event{key: key, timer: timer, kinds: []engine.OpKind{engine.OpTimerFire}, acc: []access{{obj: clock, write: true}}}
 	}
-	return &event{key: key, timer: timer, kinds: []engine.OpKind{engine.OpTimerFire}, acc: accesses(engine.OpTimerFire, 0, -1, nil, 0, false)}
+	acc := accesses(engine.OpTimerFire, 0, -1, nil, 0, false)
+	if ch != 0 {
+		acc = append(acc, access{obj: ch, write: true})
+		acc = queueAccess(acc, ch, false, false, 0, tagPartner)
+	}
+	return &event{key: key, timer: timer, kinds: []engine.OpKind{engine.OpTimerFire}, acc: acc}
 }
 
 // readsClock adds to e the read of the clock by its side s.
@@ -393,7 +406,7 @@ func (e *event) reset() {
 // arrived).
 func pendingEvent(p *engine.Point, c engine.Choice) *event {
 	if c.G == nil {
-		return timerEvent(c.Key(), c.Timer.ID())
+		return timerEvent(c.Key(), c.Timer.ID(), c.Timer.ChanAddr())
 	}
 	return pendingEventInto(new(event), p, c)
 }
@@ -532,7 +545,7 @@ func (r *runEvents) take(tr []engine.Step, i int) {
 		return
 	}
 	if st.G == nil {
-		e := timerEvent("@"+st.Timer, st.Timer)
+		e := timerEvent("@"+st.Timer, st.Timer, st.Obj)
 		e.n = st.N
 		r.ev = append(r.ev, e)
 		return
