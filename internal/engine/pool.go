@@ -1,5 +1,10 @@
 package engine
 
+import (
+	"context"
+	"runtime/pprof"
+)
+
 // Pool keeps the real goroutines of controlled goroutines that returned, so
 // that later runs reuse them instead of starting new ones: a reused
 // goroutine keeps its grown stack, which makes short runs several times
@@ -110,6 +115,13 @@ func (w *worker) loop(g *G) {
 		if !g.pooled {
 			return
 		}
+		// The goroutine has ended for the program: it drops the profiler
+		// labels it had from the goroutine that started it (pprof.Do) or
+		// set itself, which a goroutine profile would show after its end
+		// (go-memdb's TestWatchCtxLeak). A reused goroutine does not
+		// inherit its new starter's labels: the runtime gives no way to
+		// read them.
+		pprof.SetGoroutineLabels(context.Background())
 		g = <-w.assign
 	}
 }
