@@ -206,6 +206,7 @@ var classes = map[string]Class{
 
 	// github.com/lestrrat-go/httprc
 	"github.com/lestrrat-go/httprc.TestQueue leak":      {CodeBug, "refreshLoop's deferred fetchCond.Signal is sent without the cond's lock: when the context is cancelled after fetchLoop checked ctx.Done under that lock but before it entered fetchCond.Wait, the Signal finds no waiter and fetchLoop waits forever (a lost wakeup; no timer involved)"},
+	"github.com/lestrrat-go/httprc.TestCache leak":      {CodeBug, "the lost wakeup of TestQueue, in the cache's queue: fetchLoop checks ctx.Done under fetchCond's lock (queue.go:240), the test cancels, refreshLoop's deferred fetchCond.Signal (queue.go:286, without the lock) finds no waiter, and fetchLoop then waits in fetchCond.Wait (queue.go:244) forever; no timer fires early"},
 	"github.com/lestrrat-go/httprc.TestCache steplimit": {HeddleFault, "a fetch worker waits in client.Do for the test's httptest server (a goroutine detached in I/O), and the refresh loop's 1 s ticker is the only other choice: heddle fires it at once, again and again, and the virtual clock reaches its 10 m bound in 0.3 s of real time, before the response comes; natively the request takes milliseconds (the replay diverges: the worker comes back at another step); see findings.md"},
 	"github.com/lestrrat-go/httprc.TestCache fail":      {Timing, "sleeps 3 s and expects the cache's refresh (1 s interval, 1 s window, a real HTTP fetch) to have reported an error by then: natively 2 of 30 runs failed at httprc_test.go:109 (go test -count=10 -cpu 1,2,4)"},
 
