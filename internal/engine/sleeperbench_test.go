@@ -32,29 +32,39 @@ func (s *notTimers) Choose(p *Point) int {
 func BenchmarkSleepersDueAnts(b *testing.B) {
 	const sleepers, workers, writes = 30, 200, 100
 	for i := 0; i < b.N; i++ {
-		res := Run(Config{MaxStarve: 100 * time.Millisecond}, &notTimers{}, func() {
-			e := Current()
-			var wg sync.WaitGroup
-			e.WaitGroupAdd(unsafe.Pointer(&wg), sleepers+workers)
-			for range sleepers {
-				e.Go(func() {
-					e.Sleep(10 * time.Millisecond)
-					e.WaitGroupAdd(unsafe.Pointer(&wg), -1)
-				})
-			}
-			for range workers {
-				var x int64
-				e.Go(func() {
-					for range writes {
-						e.Access(unsafe.Pointer(&x), OpAtomicWrite)
-					}
-					e.WaitGroupAdd(unsafe.Pointer(&wg), -1)
-				})
-			}
-			e.WaitGroupWait(unsafe.Pointer(&wg))
-		})
+		res := Run(Config{MaxStarve: 100 * time.Millisecond}, &notTimers{}, sleepersDue(sleepers, workers, writes, nil))
 		if res.Bug != nil || res.Internal != "" {
 			b.Fatalf("unexpected end: %v %s", res.Bug, res.Internal)
 		}
+	}
+}
+
+// sleepersDue is the body of a run with sleepers goroutines due at the
+// same instant beside workers goroutines making writes atomic writes each
+// (ants' shape); if at is not nil, it is set to the run's Exec.
+func sleepersDue(sleepers, workers, writes int, at **Exec) func() {
+	return func() {
+		e := Current()
+		if at != nil {
+			*at = e
+		}
+		var wg sync.WaitGroup
+		e.WaitGroupAdd(unsafe.Pointer(&wg), sleepers+workers)
+		for range sleepers {
+			e.Go(func() {
+				e.Sleep(10 * time.Millisecond)
+				e.WaitGroupAdd(unsafe.Pointer(&wg), -1)
+			})
+		}
+		for range workers {
+			var x int64
+			e.Go(func() {
+				for range writes {
+					e.Access(unsafe.Pointer(&x), OpAtomicWrite)
+				}
+				e.WaitGroupAdd(unsafe.Pointer(&wg), -1)
+			})
+		}
+		e.WaitGroupWait(unsafe.Pointer(&wg))
 	}
 }

@@ -1,10 +1,8 @@
 package engine
 
 import (
-	"sync"
 	"testing"
 	"time"
-	"unsafe"
 )
 
 // TestStarveSecond checks starveSecond, the earliest last step in the set
@@ -56,28 +54,7 @@ func TestStarveSecond(t *testing.T) {
 func TestSleepersDueKeepHeap(t *testing.T) {
 	const sleepers, workers, writes = 10, 20, 50
 	var e0 *Exec
-	res := Run(Config{MaxStarve: 100 * time.Millisecond}, &notTimers{}, func() {
-		e := Current()
-		e0 = e
-		var wg sync.WaitGroup
-		e.WaitGroupAdd(unsafe.Pointer(&wg), sleepers+workers)
-		for range sleepers {
-			e.Go(func() {
-				e.Sleep(10 * time.Millisecond)
-				e.WaitGroupAdd(unsafe.Pointer(&wg), -1)
-			})
-		}
-		for range workers {
-			var x int64
-			e.Go(func() {
-				for range writes {
-					e.Access(unsafe.Pointer(&x), OpAtomicWrite)
-				}
-				e.WaitGroupAdd(unsafe.Pointer(&wg), -1)
-			})
-		}
-		e.WaitGroupWait(unsafe.Pointer(&wg))
-	})
+	res := Run(Config{MaxStarve: 100 * time.Millisecond}, &notTimers{}, sleepersDue(sleepers, workers, writes, &e0))
 	if res.Bug != nil || res.Internal != "" {
 		t.Fatalf("unexpected end: %v %s", res.Bug, res.Internal)
 	}
