@@ -361,12 +361,16 @@ func TestSubset(t *testing.T) {
 	}
 }
 
-// sensitive are outcomes the native side of the subset must show.
+// sensitive are outcomes the native side of the subset must show. Each
+// is seen in many native runs (8 to 70 percent in the full runs), so a
+// subset without one is a harness fault, not chance. TestMapCheckThenAct's
+// "panic: concurrent map writes" is not here: 24 of 14,680 full native
+// runs show it, so the subset's ~1,200 runs miss it about one time in
+// eight (CI failed on that once).
 var sensitive = map[string]string{
-	"TestArriveDefault":   arriveDefaultTaken,
-	"TestLostUpdate":      "fail: shared_test.go:45: x=1",
-	"TestMapCheckThenAct": "panic: concurrent map writes",
-	"TestChanFIFOSend":    "fail: chanfifo_test.go:27: len 1 then 1 2",
+	"TestArriveDefault": arriveDefaultTaken,
+	"TestLostUpdate":    "fail: shared_test.go:45: x=1",
+	"TestChanFIFOSend":  "fail: chanfifo_test.go:27: len 1 then 1 2",
 }
 
 // subsetStrategy is the exhaustive strategy of the subset, cmd/conform's
