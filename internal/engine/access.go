@@ -17,14 +17,22 @@ func (e *Exec) Access(p unsafe.Pointer, kind OpKind) {
 	case OpAtomicWrite, OpMapWrite, OpTestDone, OpTestRead:
 		// A failing testing.T call (OpTestRead) reads whether the test
 		// completed and writes its failure.
-		e.objs.obtain(p).writes++
+		o := e.objs.obtain(p)
+		o.writes++
+		o.writer = g
 	case OpAtomicLoad, OpMapRead, OpCtxErr:
 		var v uint64
+		var w *G
 		if o := e.objs.get(p); o != nil {
-			v = o.writes
+			v, w = o.writes, o.writer
 		}
 		if g.load(p, v) {
 			g.spins = 0
+			if w != nil && w != g {
+				// It sees what another goroutine wrote: the
+				// state goroutines share changes (Bug.Long).
+				e.progressed()
+			}
 		} else {
 			e.poll(g)
 		}
@@ -56,3 +64,43 @@ func (e *Exec) Writes(p unsafe.Pointer) uint64 {
 //
 //go:norace
 func (e *Exec) Alone() bool { return e.live == 1 && len(e.timers) == 0 }
+
+// progressed notes a step that made progress the step bound's verdict
+// counts (Bug.Long): a goroutine saw a value another one wrote (an atomic
+// or a sync.Map it loads, a value received from a channel, not a timer's)
+// or ended. It records the longest stretch of steps without one since half
+// the step bound (Exec.progressGap).
+//
+//go:norace
+func (e *Exec) progressed() {
+	if gap := e.steps - e.progressAt; gap > e.progressGap {
+		e.progressGap = gap
+	}
+	e.progressAt = e.steps
+}
+
+// progressParts is how many stretches without progress the second half of
+// a run must at least be cut into, by steps that progressed, for the run
+// to be long (Exec.long): at the default step bound, one every 31,250
+// steps.
+const progressParts = 16
+
+// long reports whether a run at its step bound made progress over its
+// second half, as a long computation does and a livelock does not
+// (Bug.Long): no goroutine polled and no timer fired since half the bound,
+// or, polls and all, a goroutine saw another's write, took a value another
+// sent, or ended, at least once every 1/progressParts of the half. The
+// goroutines of a lock-free map's stress test load values nobody changed
+// (about a fifth of xsync's TestMapParallelStores's steps are polls) but
+// keep storing new entries that the others load; goroutines spinning on
+// flags nobody sets, or taking and releasing locks in turn (TryLock) with
+// nothing changing, see no other goroutine's writes, and a ticker's ticks
+// are not values a goroutine sent.
+//
+//go:norace
+func (e *Exec) long() (long bool, waits, gap int) {
+	waits = e.waits - e.waitsAtHalf
+	gap = max(e.progressGap, e.steps-e.progressAt)
+	half := e.cfg.StepLimit - e.cfg.StepLimit/2
+	return waits == 0 || gap*progressParts <= half, waits, gap
+}

@@ -35,13 +35,20 @@ type Bug struct {
 	Running []*G
 	Stack   string
 	Value   any // the panic value
-	// Long is set on a step-bound bug when no goroutine polled (a
-	// Gosched, a select's default, a failed TryLock, an unchanged atomic
-	// load) and no timer fired (no sleep ended) over the second half of
-	// the run: every step made progress. A long computation, as far as
-	// heddle can tell, rather than a livelock (which polls, or is kept
-	// alive by timers).
+	// Long is set on a step-bound bug when the run kept making progress
+	// over its second half (Exec.long): no goroutine polled (a Gosched,
+	// a select's default, a failed TryLock, an unchanged atomic load)
+	// and no timer fired (no sleep ended), or, polls and all, goroutines
+	// kept seeing what others wrote (an atomic, a sync.Map, a value
+	// sent on a channel) or ending, at least once every sixteenth of the
+	// half. A long computation, as far as heddle can tell, rather than a
+	// livelock (whose goroutines spin on state nobody changes, or are
+	// kept alive by timers).
 	Long bool
+	// Waits and Gap are, on a step-bound bug, what Long was decided on:
+	// the polls and timer firings over the second half of the run, and
+	// the longest stretch of steps in it without progress.
+	Waits, Gap int
 	// Clock is set on a step-bound bug of a run ended by its time bound
 	// (Config.TimeLimit), not its step bound: the test function had not
 	// returned after that much virtual time.

@@ -514,8 +514,9 @@ func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
 		return -1
 	}
 	c := cases[i]
-	if cs := e.chanOf(c.Chan()); cs.heldFor == g && !c.IsSend() {
-		cs.heldFor = nil // it takes the value its timer's firing sent it
+	cs0 := e.chanOf(c.Chan())
+	if cs0.heldFor == g && !c.IsSend() {
+		cs0.heldFor = nil // it takes the value its timer's firing sent it
 	}
 	if (e.cfg.Trace || e.cfg.Record) && !c.IsSend() && e.chanOf(c.Chan()).timer {
 		// Emptying a ticker's full channel gives its next tick an early
@@ -528,9 +529,15 @@ func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
 	if e.closedRecv(g, i) {
 		// The zero value of a closed channel: no progress (spinload.go).
 		e.poll(g)
-	} else if kind == OpRecv {
-		g.spins = 0 // a value: progress
-		g.endStreak()
+	} else {
+		if kind == OpRecv {
+			g.spins = 0 // a value: progress
+			g.endStreak()
+		}
+		if !c.IsSend() && !cs0.timer {
+			// A value another goroutine sent (Bug.Long).
+			e.progressed()
+		}
 	}
 	if g.committed == i {
 		// A probe already performed it.

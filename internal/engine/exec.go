@@ -438,6 +438,11 @@ type Exec struct {
 	// waitsAtHalf is its value at step StepLimit/2: a run that hits the
 	// step bound with no wait since is long, not looping (Bug.Long).
 	waits, waitsAtHalf int
+	// progressAt is the step of the run's last progress (progressed), and
+	// progressGap the longest stretch of steps without any since step
+	// StepLimit/2: a run that hits the step bound while its goroutines
+	// keep changing what others read is long, not looping (Bug.Long).
+	progressAt, progressGap int
 	// yieldAt is the step from which a poll yields the real processor
 	// again (poll).
 	yieldAt int
@@ -1229,6 +1234,7 @@ func (e *Exec) exit(g *G) {
 	g.forgetLoads()
 	e.markDirty(g)
 	e.live--
+	e.progressed() // a goroutine that ends: progress (Bug.Long)
 	if b := g.bubble; b != nil {
 		b.exited(g)
 	}

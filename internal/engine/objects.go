@@ -19,6 +19,7 @@ type object struct {
 	saved  syncKind
 	pre    [2]int32
 	writes uint64 // atomic and sync.Map writes, for spin detection
+	writer *G     // the goroutine of the last of them (Access), for Bug.Long
 	mapW   *G     // the goroutine between the start and the end of a racy write of this map (racy.go)
 	vc     VC     // recorded runs: the object's clock
 	// watchers are the goroutines whose choices depend on this object

@@ -232,10 +232,12 @@ func (e *Exec) pick() *G {
 		}
 		if e.steps == e.cfg.StepLimit/2 {
 			e.waitsAtHalf = e.waits
+			e.progressAt, e.progressGap = e.steps, 0
 		}
 		if e.steps > e.cfg.StepLimit {
 			e.res.Truncated = true
-			e.res.Bug = &Bug{Kind: KindStepLimit, Message: StepLimitMessage(e.cfg.StepLimit, e.cfg.FairAfter, e.cfg.FairSteps), G: c.G, Long: e.waits == e.waitsAtHalf}
+			long, waits, gap := e.long()
+			e.res.Bug = &Bug{Kind: KindStepLimit, Message: StepLimitMessage(e.cfg.StepLimit, e.cfg.FairAfter, e.cfg.FairSteps), G: c.G, Long: long, Waits: waits, Gap: gap}
 			return nil
 		}
 		if lim := e.cfg.TimeLimit; lim > 0 && !e.mainDone && e.now-e.polled-e.lateMoved > lim {

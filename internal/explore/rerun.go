@@ -103,12 +103,13 @@ func pluralRuns(n int) string {
 }
 
 // tooLong says that the test cannot be explored within the step bound: a
-// run passed it while making progress at every step of its second half
-// (no goroutine polled, no timer fired, no sleep ended: engine.Bug.Long),
-// which is what a long computation does (a million Sets into a cache) and
-// a livelock does not, and a fair run of the test had not ended after ten
-// times the bound (steplimit.go; a shorter one raises the bound). The test passes, unless -strict-nondeterminism made
-// this a bug.
+// run passed it while making progress over its second half (no goroutine
+// polled and no timer fired, or goroutines kept seeing what others wrote,
+// or ending: engine.Bug.Long), which is what a long computation does (a
+// million Sets into a cache, a lock-free map's stress test) and a
+// livelock does not, and a fair run of the test had not ended after ten
+// times the bound (steplimit.go; a shorter one raises the bound). The
+// test passes, unless -strict-nondeterminism made this a bug.
 func (x *explorer) tooLong(run int, res *engine.Result, bug *engine.Bug) {
 	x.t.Helper()
 	limit := x.cfg.StepLimit
@@ -117,14 +118,23 @@ func (x *explorer) tooLong(run int, res *engine.Result, bug *engine.Bug) {
 	}
 	fair := ""
 	if x.fair != nil && !x.fair.ended {
-		fair = fmt.Sprintf(" a fair run of it had not\n  ended after %d steps,", x.fair.steps)
+		fair = fmt.Sprintf(" a fair run of it had not ended after %d steps,", x.fair.steps)
 	}
-	text := fmt.Sprintf("heddle: cannot explore %s: run %d is longer than the step bound (%d scheduling steps),%s and it made progress at\n"+
-		"  every step of its second half (no goroutine polled, no timer fired, no sleep ended): a long computation rather than a\n"+
-		"  livelock, as far as heddle can tell (an endless loop that makes progress looks the same, and native go test shows it on\n"+
-		"  every run). This is not reported as a bug; %d %s explored. Raise -step-limit to explore it, or make the test smaller.\n"+
-		"  (-strict-nondeterminism reports it as a steplimit bug.)\n",
-		x.name(), run, limit, fair, run-x.first, pluralRuns(run-x.first))
+	text := fmt.Sprintf("heddle: cannot explore %s: run %d is longer than the step bound (%d scheduling steps),%s\n"+
+		"  and it kept making progress over its second half: %s.\n"+
+		"  A long computation rather than a livelock, as far as heddle can tell (an endless loop that makes progress looks the\n"+
+		"  same, and native go test shows it on every run). This is not reported as a bug; %d %s explored. Raise -step-limit\n"+
+		"  to explore it, or make the test smaller. (-strict-nondeterminism reports it as a steplimit bug.)\n",
+		x.name(), run, limit, fair, progressText(bug), run-x.first, pluralRuns(run-x.first))
 	x.emit(event.Event{Action: event.Nondeterministic, Kind: KindLong, Message: oneLine(bug.Message), Run: run, Steps: res.Steps, Report: text})
 	x.t.Log("\n" + strings.TrimRight(text, "\n"))
+}
+
+// progressText says what progress a run that passed the step bound made
+// over its second half (engine.Bug.Long).
+func progressText(bug *engine.Bug) string {
+	if bug.Waits == 0 {
+		return "no goroutine polled, no timer fired, no sleep ended"
+	}
+	return fmt.Sprintf("goroutines saw what others wrote or sent, or ended, at least once every %d steps (beside %d polls and timer firings)", bug.Gap, bug.Waits)
 }
