@@ -158,7 +158,7 @@ func StepLimitMessage(limit, fairAfter, fairSteps int) string {
 // TimeLimitMessage is the message of a step-bound bug of a run ended by its
 // time bound limit (Config.TimeLimit) at step steps.
 func TimeLimitMessage(limit time.Duration, steps int) string {
-	return "time bound exceeded: the test had not returned after " + limit.String() +
+	return "time bound exceeded: the test had not returned after " + DurationText(limit) +
 		" of virtual time (" + itoa(steps) + " scheduling steps; timers, not polls, moved the clock), which natively takes at least as long: " +
 		"go test's -timeout (10m by default) would end it (a livelock kept alive by timers, a lost wakeup beside a ticker, or a wait that long)"
 }

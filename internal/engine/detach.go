@@ -626,7 +626,7 @@ func (e *Exec) blockedAway() bool {
 	buf := allStacks()
 	msg := "goroutine " + g.ID + " blocked outside heddle's control (in code that was not rewritten, or on I/O)"
 	if g.waitsChild {
-		msg = "goroutine " + g.ID + " waited for a child process for " + e.detachWait(true).String() + ", outside heddle's control"
+		msg = "goroutine " + g.ID + " waited for a child process for " + DurationText(e.detachWait(true)) + ", outside heddle's control"
 	}
 	e.res.Bug = &Bug{
 		Kind:    KindBlocked,

@@ -1163,7 +1163,7 @@ func (e *Exec) leak(blocked, running []*G, msg, doing, why string) *Bug {
 		if msg != "" {
 			msg += "; "
 		}
-		msg += itoa(len(running)) + " goroutine(s) still running " + itoa(e.steps-e.mainDoneStep) + " steps / " + (e.now - e.mainDoneAt).String() + " of virtual time after the test returned"
+		msg += itoa(len(running)) + " goroutine(s) still running " + itoa(e.steps-e.mainDoneStep) + " steps / " + DurationText(e.now-e.mainDoneAt) + " of virtual time after the test returned"
 		if p := PositionOf(running[0].op.PC); p.File != "" {
 			msg += ", " + doing + " at " + baseName(p.File) + ":" + itoa(p.Line)
 			if len(running) > 1 {
@@ -1274,9 +1274,9 @@ func (e *Exec) endOfRun() {
 			continue
 		}
 		if len(running) == 0 {
-			doing, why = "waiting", " (for a timer past the "+e.cfg.Horizon.String()+" horizon)"
+			doing, why = "waiting", " (for a timer past the "+DurationText(e.cfg.Horizon)+" horizon)"
 			if t.period > 0 {
-				doing, why = "looping", " (its ticker's next tick is past the "+e.cfg.Horizon.String()+" horizon)"
+				doing, why = "looping", " (its ticker's next tick is past the "+DurationText(e.cfg.Horizon)+" horizon)"
 			}
 		}
 		running = append(running, g)

@@ -402,12 +402,12 @@ func timingMessage(shown []earlyFiring, bug *engine.Bug) string {
 		if timer <= 1 {
 			assume = append(assume, "goroutines that can run always run before a timer fires")
 		} else {
-			assume = append(assume, "the machine is never slower than "+timer.String())
+			assume = append(assume, "the machine is never slower than "+engine.DurationText(timer))
 		}
 		when = append(when, "a timer fires (or a sleep ends) while a goroutine that could run has not yet")
 	}
 	if lates {
-		assume = append(assume, "a goroutine that can run never waits "+late.String()+" to run (heddle's late-wake step, -max-starve: a shorter wait may fail it too)")
+		assume = append(assume, "a goroutine that can run never waits "+engine.DurationText(late)+" to run (heddle's late-wake step, -max-starve: a shorter wait may fail it too)")
 		when = append(when, "a goroutine that could run runs late, the clock moving on while it waits")
 	}
 	return "the test assumes " + strings.Join(assume, ", and that ") + ": it fails only when " + strings.Join(when, ", or ") + ", as on a slow or loaded machine" +
@@ -1048,8 +1048,8 @@ func stepCount(tr []engine.Step, steps int) int {
 // clock, 0 if the trace did not record it.
 func lateWakeText(d time.Duration) string {
 	by := ""
-	if d > 0 {
-		by = " " + d.String()
+	if d > 1 { // 1ns marks a wake that starved no one yet
+		by = " " + engine.DurationText(d)
 	}
 	return "the clock moves on" + by + ", with no timer firing, while the goroutines that could run wait (they run late)"
 }

@@ -696,7 +696,7 @@ func (x *explorer) earlyText(header string, firings []earlyFiring) string {
 	b.WriteString(":")
 	for _, f := range firings[from:] {
 		if f.late {
-			fmt.Fprintf(&b, "\n  step %d: a late wake: the clock moved on, with no timer firing, while a goroutine that could run waited %v", f.step, f.early)
+			fmt.Fprintf(&b, "\n  step %d: a late wake: the clock moved on, with no timer firing, while a goroutine that could run %s", f.step, lateWaitText(f.early))
 			continue
 		}
 		fmt.Fprintf(&b, "\n  step %d: %s", f.step, f.name)
@@ -714,5 +714,14 @@ func starvedText(d time.Duration) string {
 	if d <= 1 {
 		return "before the goroutines that could run took their next step"
 	}
-	return fmt.Sprintf("while a goroutine that could run had waited %v", d)
+	return "while a goroutine that could run had waited " + engine.DurationText(d)
+}
+
+// lateWaitText says how long a goroutine that could run waited at a late
+// wake (1ns marks one that had not waited yet).
+func lateWaitText(d time.Duration) string {
+	if d <= 1 {
+		return "had not waited yet"
+	}
+	return "waited " + engine.DurationText(d)
 }
