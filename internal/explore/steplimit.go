@@ -20,9 +20,10 @@ import (
 // by the time budget. Then:
 //
 //   - the fair run did not end: the test does not end even when scheduled
-//     fairly, and the run is reported (steplimit), or, if it made
-//     progress at every step of its second half (engine.Bug.Long), the
-//     test is too long to explore (tooLong);
+//     fairly, and the run is reported (steplimit), or, if it kept making
+//     progress over its second half (engine.Bug.Long: no polls and no
+//     timer firings, or goroutines seeing others' writes, or ending,
+//     throughout), the test is too long to explore (tooLong);
 //   - the fair run ended in N steps, and fairTimes*N is not more than the
 //     bound: the test is short, the run that passed the bound is a
 //     livelock of its schedule, and is reported, saying so;
