@@ -233,6 +233,13 @@ var classes = map[string]Class{
 	"github.com/gofrs/flock.Test blocked":     {HeddleFault, "TestFlock_Lock's goroutine blocks in flock(LOCK_EX) (x/sys/unix.Flock, a raw syscall) until the test goroutine unlocks; heddle does not detach a goroutine in a system call other than a wait for a child process, so the test goroutine never gets the processor (natively ok, go test -count=100 -cpu 1,2,4)"},
 	"github.com/gofrs/flock.Test_dir blocked": {HeddleFault, "the same as Test, on a directory: the goroutine's blocking flock(LOCK_EX) waits for the test goroutine, which heddle never schedules while the goroutine is in the system call"},
 
+	// github.com/hashicorp/go-retryablehttp: each subtest starts an
+	// httptest server and closes it on return; the subtest goroutine was
+	// detached in the server's Close (real connections) and the run ended
+	// with it still out.
+	"github.com/hashicorp/go-retryablehttp.TestClient_DefaultBackoff leak": {HeddleFault, "a subtest goroutine is shown \"blocked forever: close\" at its end, after its deferred httptest.Server.Close, which waits for real connections: a goroutine detached in real I/O that had not come back when the run ended; by hand (heddle test -budget 1s) the same test's leak did not happen again on replay (\"nondeterministic by itself\"), and the harness's replay diverged; natively 300 runs ok (go test -count=100 -cpu 1,2,4)"},
+	"github.com/hashicorp/go-retryablehttp.TestClient_RequestLogHook leak": {HeddleFault, "the first subtest's goroutine is shown \"blocked forever: close\" after its deferred httptest.Server.Close (real connections, a goroutine detached in real I/O) while the other three subtests ran; by hand heddle found the leak did not happen again on replay (\"nondeterministic by itself\"); natively 300 runs ok (go test -count=100 -cpu 1,2,4)"},
+
 	// github.com/hashicorp/go-metrics
 	"github.com/hashicorp/go-metrics.TestDisplayMetrics_RaceSetGauge leak":            {TestBug, "the writer goroutine loops forever (Sleep 150 ms, SetGauge) with nothing to stop it: it runs on after the test returns"},
 	"github.com/hashicorp/go-metrics.TestDisplayMetrics_RaceAddSample leak":           {TestBug, "the writer goroutine loops forever (Sleep, AddSample) with nothing to stop it: it runs on after the test returns"},
