@@ -32,7 +32,8 @@ func Goexit() {
 }
 
 // NumGoroutine replaces runtime.NumGoroutine. During an exploration it counts
-// the controlled goroutines of the run that are still alive.
+// the controlled goroutines of the run that are still alive, and the test
+// binary's main goroutine, which natively waits in t.Run for a test.
 func NumGoroutine() int {
 	if x := engine.Current(); x != nil {
 		return x.NumGoroutine()

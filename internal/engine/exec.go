@@ -264,6 +264,11 @@ type Config struct {
 	// strategy could then avoid.
 	KeepSpinners bool
 	StepLimit    int
+	// OtherGoroutines is how many goroutines a native run has beside the
+	// run's own, which NumGoroutine counts: 1 for a test or an example
+	// (the test binary's main goroutine, waiting in t.Run or copying the
+	// example's output), 0 for a program's main.
+	OtherGoroutines int
 	// MaxHeap, if not 0, ends a run whose process heap grows past this
 	// many bytes (Result.OverMemory), checked every few thousand steps.
 	MaxHeap uint64
@@ -836,10 +841,12 @@ func (e *Exec) GOMAXPROCS(n int) int {
 	return prev
 }
 
-// NumGoroutine counts the run's goroutines that are alive.
+// NumGoroutine counts the run's goroutines that are alive, and the
+// goroutines a native run has beside them (Config.OtherGoroutines), as
+// runtime.NumGoroutine does.
 //
 //go:norace
-func (e *Exec) NumGoroutine() int { return e.live }
+func (e *Exec) NumGoroutine() int { return e.live + e.cfg.OtherGoroutines }
 
 // Gosched is a scheduling point with no effect.
 //

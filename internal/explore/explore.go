@@ -632,6 +632,12 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 		ec.FairAfter, ec.PostMainMax = f, f
 	}
 	ec.TraceMax = x.traceMax()
+	if !x.cfg.Main {
+		// runtime.NumGoroutine counts the test binary's main goroutine,
+		// which natively waits in t.Run for the test (or runs an example
+		// beside the goroutine copying its output).
+		ec.OtherGoroutines = 1
+	}
 	if ec.FairSteps == 0 {
 		ec.FairSteps = x.cfg.FairSteps
 	}

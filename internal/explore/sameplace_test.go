@@ -19,6 +19,11 @@ func TestSamePlace(t *testing.T) {
 		// The schedule file read a quoted "\n" back as a newline.
 		{"x.go:1: in chain: \"a:\\n#1: b\"\n\tTest: T", "x.go:1: in chain: \"a:\n#1: b\"\n\tTest: T", true},
 		{"x.go:1: in chain: \"a:\\n#1: b\"", "x.go:1: in chain: \"a:\\n#1: c\"", false},
+		// Pointers printed by the failure differ from process to process.
+		{"inmem_test.go:36: bad: [0x2246e3600180 0x2246e36001e0]", "inmem_test.go:36: bad: [0x2c58f3d0e3c0 0x2c58f3d0e420]", true},
+		{"x.go:1: %p 0xc000012345", "x.go:1: %p 0xc000098765", true},
+		{"inmem_test.go:36: bad: [0x2246e3600180]", "inmem_test.go:36: bad: [0x2246e3600180 0x2246e36001e0]", false},
+		{"x.go:1: flags 0x1f", "x.go:1: flags 0x2f", false},
 	} {
 		if got := samePlace(c.got, c.recorded); got != c.same {
 			t.Errorf("samePlace(%q, %q) = %v, want %v", c.got, c.recorded, got, c.same)

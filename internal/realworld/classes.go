@@ -221,6 +221,46 @@ var classes = map[string]Class{
 	"github.com/Code-Hex/go-generics-cache.TestMultiThreadDecr leak": {TestBug, "the cache is made with New (context.Background): its janitor goroutine ticks every minute forever and nothing stops it when the test returns (NewContext with a cancelled context would)"},
 	"github.com/Code-Hex/go-generics-cache.TestCallJanitor leak":     {TestBug, "the cache is made with New (context.Background): its janitor goroutine ticks every 100 ms forever and nothing stops it when the test returns (NewContext with a cancelled context would)"},
 	"github.com/Code-Hex/go-generics-cache.TestDeleteExpired leak":   {TestBug, "each subtest makes a cache with New (context.Background): their janitor goroutines tick every minute forever and nothing stops them when the test returns"},
+
+	// github.com/muesli/cache2go
+	"github.com/muesli/cache2go.TestCacheExpire fail": {HeddleFault, "run 2 fails with only the test goroutine running: the package-level table \"testCache\" keeps run 1's cleanupInterval, so Add arms no new expiration check, and the AfterFunc timer run 1 left pending is gone in run 2 (heddle adopts an earlier run's timer stopped), where natively it fires and re-arms the check; natively the line-82 failure needs that timer late (3 of 30 runs failed so at line 82 under load with go test -count=10 -cpu 1,2,4), a timing verdict, not a bug; the report replays (through run 1)"},
+
+	// github.com/gofrs/flock: TestFlock_Lock's goroutine takes a second
+	// flock on the file in a blocking flock(2) that returns when the test
+	// goroutine unlocks; heddle takes a goroutine in a system call for one
+	// that computes (only a wait for a child process is detached), holds
+	// its processor for it, and the test goroutine never runs.
+	"github.com/gofrs/flock.Test blocked":     {HeddleFault, "TestFlock_Lock's goroutine blocks in flock(LOCK_EX) (x/sys/unix.Flock, a raw syscall) until the test goroutine unlocks; heddle does not detach a goroutine in a system call other than a wait for a child process, so the test goroutine never gets the processor (natively ok, go test -count=100 -cpu 1,2,4)"},
+	"github.com/gofrs/flock.Test_dir blocked": {HeddleFault, "the same as Test, on a directory: the goroutine's blocking flock(LOCK_EX) waits for the test goroutine, which heddle never schedules while the goroutine is in the system call"},
+
+	// github.com/hashicorp/go-retryablehttp: each subtest starts an
+	// httptest server and closes it on return; the subtest goroutine was
+	// detached in the server's Close (real connections) and the run ended
+	// with it still out.
+	"github.com/hashicorp/go-retryablehttp.TestClient_DefaultBackoff leak": {HeddleFault, "a subtest goroutine is shown \"blocked forever: close\" at its end, after its deferred httptest.Server.Close, which waits for real connections: a goroutine detached in real I/O that had not come back when the run ended; by hand (heddle test -budget 1s) the same test's leak did not happen again on replay (\"nondeterministic by itself\"), and the harness's replay diverged; natively 300 runs ok (go test -count=100 -cpu 1,2,4)"},
+	"github.com/hashicorp/go-retryablehttp.TestClient_RequestLogHook leak": {HeddleFault, "the first subtest's goroutine is shown \"blocked forever: close\" after its deferred httptest.Server.Close (real connections, a goroutine detached in real I/O) while the other three subtests ran; by hand heddle found the leak did not happen again on replay (\"nondeterministic by itself\"); natively 300 runs ok (go test -count=100 -cpu 1,2,4)"},
+
+	// github.com/hashicorp/go-metrics
+	"github.com/hashicorp/go-metrics.TestDisplayMetrics_RaceSetGauge leak":            {TestBug, "the writer goroutine loops forever (Sleep 150 ms, SetGauge) with nothing to stop it: it runs on after the test returns"},
+	"github.com/hashicorp/go-metrics.TestDisplayMetrics_RaceAddSample leak":           {TestBug, "the writer goroutine loops forever (Sleep, AddSample) with nothing to stop it: it runs on after the test returns"},
+	"github.com/hashicorp/go-metrics.TestDisplayMetrics_RaceIncrCounter leak":         {TestBug, "the writer goroutine loops forever (Sleep, IncrCounter) with nothing to stop it: it runs on after the test returns"},
+	"github.com/hashicorp/go-metrics.TestDisplayMetrics_RaceMetricsSetGauge leak":     {TestBug, "the writer goroutine loops forever (Sleep, SetGauge) with nothing to stop it: it runs on after the test returns"},
+	"github.com/hashicorp/go-metrics.TestMetrics_Filter_Blacklist leak":               {CodeBug, "New starts collectStats (EnableRuntimeMetrics is on in DefaultConfig), a loop of Sleep and EmitRuntimeStats with no way out: Metrics.Shutdown stops only the sink, so every Metrics leaks that goroutine"},
+	"github.com/hashicorp/go-metrics.TestMetrics_Filter_Whitelist leak":               {CodeBug, "New's collectStats goroutine loops forever (Sleep, EmitRuntimeStats); nothing can stop it, Metrics.Shutdown stops only the sink"},
+	"github.com/hashicorp/go-metrics.TestMetrics_Filter_Labels_Whitelist leak":        {CodeBug, "New's collectStats goroutine loops forever (Sleep, EmitRuntimeStats); nothing can stop it, Metrics.Shutdown stops only the sink"},
+	"github.com/hashicorp/go-metrics.TestMetrics_Filter_Labels_ModifyArgs leak":       {CodeBug, "New's collectStats goroutine loops forever (Sleep, EmitRuntimeStats); nothing can stop it, Metrics.Shutdown stops only the sink"},
+	"github.com/hashicorp/go-metrics.TestNewStatsdSinkFromURL leak":                   {TestBug, "each subtest makes a StatsdSink, whose flushMetrics goroutine runs until Shutdown, and never shuts it down"},
+	"github.com/hashicorp/go-metrics.TestNewStatsiteSinkFromURL leak":                 {TestBug, "each subtest makes a StatsiteSink, whose flushMetrics goroutine runs until Shutdown, and never shuts it down"},
+	"github.com/hashicorp/go-metrics.TestStatsite_Conn panic":                         {TestBug, "the test listens on the fixed localhost:7523, ignores Listen's error and never closes the listener: a second run in a process gets a nil listener and panics in Accept; natively go test -count=2 -run 'TestStatsite_Conn$' panics the same way"},
+	"github.com/hashicorp/go-metrics.TestMetrics_EmitRuntimeStats fail":               {HeddleFault, "the test wants runtime.NumGoroutine() > 1, which natively always holds (the main goroutine waits in t.Run beside the test's); heddle's NumGoroutine counted only the run's goroutines, 1 (fixed since: it counts the main goroutine; the test passes)"},
+	"github.com/hashicorp/go-metrics.TestInmemSignal fail":                            {HeddleFault, "the test sends itself SIGUSR1 with syscall.Kill and sleeps 10 ms for the InmemSignal goroutine to dump; heddle's signal.Notify registers nothing with the system and delivers its signal only when the run is idle or a minute later, so the signal the test sent never arrives before the check (natively it arrives at once: at most a timing verdict, if 10 ms were too short)"},
+	"github.com/hashicorp/go-metrics/circonus.TestNewCirconusSink leak":               {CodeBug, "circonus-gometrics (v2.3.1) New starts a goroutine ranging over a 10 s ticker's channel to Flush, which nothing stops (the ticker is never stopped, the range never ends)"},
+	"github.com/hashicorp/go-metrics/circonus.TestSetGauge leak":                      {CodeBug, "circonus-gometrics New's flush goroutine ranges over a 10 s ticker forever: nothing stops it"},
+	"github.com/hashicorp/go-metrics/circonus.TestSetPrecisionGauge leak":             {CodeBug, "circonus-gometrics New's flush goroutine ranges over a 10 s ticker forever: nothing stops it"},
+	"github.com/hashicorp/go-metrics/circonus.TestIncrCounter leak":                   {CodeBug, "circonus-gometrics New's flush goroutine ranges over a 10 s ticker forever: nothing stops it"},
+	"github.com/hashicorp/go-metrics/circonus.TestAddSample leak":                     {CodeBug, "circonus-gometrics New's flush goroutine ranges over a 10 s ticker forever: nothing stops it"},
+	"github.com/hashicorp/go-metrics/prometheus.TestPrometheusSink_BackgroundGC leak": {CodeBug, "metrics.NewGlobal (DefaultConfig: EnableRuntimeMetrics) starts collectStats, a loop of Sleep and EmitRuntimeStats that nothing can stop (Metrics.Shutdown stops only the sink): still running a minute of virtual time after the test"},
+	"github.com/hashicorp/go-metrics/datadog.TestTaggableMetrics fail":                {HeddleFault, "listen udp 127.0.0.1:7254: address already in use: TestMetricSink binds the same fixed port, and heddle explores a package's tests at once in worker processes, where go test runs them one after another; with -parallel 1 the package is ok"},
 }
 
 // Classify looks up the judgement on a report.

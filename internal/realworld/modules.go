@@ -62,4 +62,10 @@ var Modules = []Module{
 	{Path: "github.com/puzpuzpuz/xsync/v4", Version: "v4.5.0", Why: "lock-free and striped concurrent structures: a resizing hash map with parallel copying, MPMC queues, RBMutex, striped counters; seeds from maphash and runtime.cheaprand"},
 	{Path: "github.com/hashicorp/go-memdb", Version: "v1.3.5", Why: "an in-memory MVCC database on immutable radix trees: a writer lock, watch sets of channels closed on change, WatchCtx with contexts"},
 	{Path: "github.com/sethvargo/go-limiter", Version: "v0.7.1", Why: "a rate-limiter store: buckets under mutexes in a map, a sweeper goroutine on a ticker, an HTTP middleware; a clock read through go:linkname"},
+	{Path: "github.com/muesli/cache2go", Version: "v0.0.0-20221011235721-518229cd8021", Why: "a TTL cache: tables in a package map under a RWMutex, a self-adjusting AfterFunc expiration timer that starts goroutines, keep-alive and callbacks"},
+	{Path: "github.com/gofrs/flock", Version: "v0.13.2", Why: "file locks: blocking and try-locks with retry contexts on timers, a mutex per lock; a goroutine blocked in flock(2); testify suites"},
+	{Path: "go.uber.org/multierr", Version: "v1.11.0", Why: "error lists whose copy-on-append flag is an atomic.Bool: Append to one shared list from ten goroutines (TestAppendRace), AppendInto, AppendInvoke; testify"},
+	{Path: "github.com/hashicorp/go-retryablehttp", Version: "v0.7.8", Why: "an HTTP client with retries: backoff on timers, contexts, request and response hooks, httptest servers"},
+	{Path: "github.com/hashicorp/yamux", Version: "v0.1.2", Why: "a stream multiplexer: send and receive loops, keepalives on timers, windows under mutexes and conds, streams over pipes and local TCP"},
+	{Path: "github.com/hashicorp/go-metrics", Version: "v0.7.0", Why: "metrics sinks: an in-memory sink with interval rotation under mutexes, streaming on a ticker, fan-out, statsd/statsite flush goroutines"},
 }
