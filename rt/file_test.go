@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -445,5 +446,95 @@ func TestReadDirLastReadAfterRemoveAll(t *testing.T) {
 	})
 	if want := "entries 0, error false | entries 0, error true | entries 1, error false | entries 1, error true"; got != want {
 		t.Errorf("outcomes %s, want %s", got, want)
+	}
+}
+
+// filepath.WalkDir, filepath.Walk and filepath.Glob, and a listing
+// through a directory's file (Readdirnames), against a remove or a create
+// under the directory, are explored in both orders (conform
+// TestFSWalkDirVsRemove, TestFSGlobVsCreate, TestFSReaddirnamesVsCreate).
+// Before, their lookups and listings were no steps, or steps on the
+// directory's object only: one order, "exhausted".
+func TestWalkGlobListingsAreSteps(t *testing.T) {
+	count := func(walk func(root string, n *int)) func(root string) string {
+		return func(root string) string {
+			n := 0
+			walk(root, &n)
+			return fmt.Sprint(n)
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		create bool // the goroutine creates f; otherwise it removes b
+		look   func(root string) string
+		want   string
+	}{{
+		name: "WalkDir vs Remove",
+		look: count(func(root string, n *int) {
+			rt.WalkDir(root, func(_ string, d fs.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					*n++
+				}
+				return nil
+			})
+		}),
+		want: "1 | 2",
+	}, {
+		name: "Walk vs Remove",
+		look: count(func(root string, n *int) {
+			rt.Walk(root, func(_ string, fi fs.FileInfo, err error) error {
+				if err == nil && !fi.IsDir() {
+					*n++
+				}
+				return nil
+			})
+		}),
+		want: "1 | 2",
+	}, {
+		name:   "Glob vs Create",
+		create: true,
+		look: func(root string) string {
+			m, _ := rt.Glob(filepath.Join(root, "f*"))
+			return fmt.Sprint(len(m))
+		},
+		want: "0 | 1",
+	}, {
+		name:   "Readdirnames vs Create",
+		create: true,
+		look: func(root string) string {
+			d, err := os.Open(root)
+			if err != nil {
+				return err.Error()
+			}
+			defer d.Close()
+			ns, _ := rt.FileDir(d).Readdirnames(-1)
+			return fmt.Sprint(len(ns))
+		},
+		want: "2 | 3",
+	}} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			got := odporOutcomes(t, func() string {
+				os.Remove(filepath.Join(root, "f"))
+				for _, n := range []string{"a", "b"} {
+					os.WriteFile(filepath.Join(root, n), nil, 0o600)
+				}
+				done := rt.MakeChan[chan bool](0)
+				rt.Go(func() {
+					if c.create {
+						rt.WriteFile(filepath.Join(root, "f"), nil, 0o600)
+					} else {
+						rt.Remove(filepath.Join(root, "b"))
+					}
+					rt.Send(done, true)
+				})
+				out := c.look(root)
+				rt.Recv(done)
+				return out
+			})
+			if got != c.want {
+				t.Errorf("outcomes %s, want %s", got, c.want)
+			}
+		})
 	}
 }
