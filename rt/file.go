@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"reflect"
-	"runtime"
 	"strings"
 	"syscall"
 	"unsafe"
@@ -525,25 +524,27 @@ func endsWithDot(path string) bool {
 // Linux) until one reads none; on Linux, a read of a directory removed
 // since it was opened fails (ENOENT), and os.ReadDir returns the entries
 // read before with the error. The last read is a step of its own: the
-// directory is listed at the first step (os.ReadDir), and at the second,
-// if it is no longer the directory listed, ReadDir returns its entries
-// with the error of that last read (conform TestFSReadDirVsRemoveAll:
-// natively "entries 1, error true", RemoveAll between the two reads).
+// directory is listed at the first step (os.ReadDir, and an open of it
+// kept for the second), and at the second, if the directory opened has
+// been removed (dirRemoved), ReadDir returns its entries with the error
+// of that last read (conform TestFSReadDirVsRemoveAll: natively "entries
+// 1, error true", RemoveAll between the two reads).
 func ReadDir(name string) ([]os.DirEntry, error) {
 	x := engine.Current()
 	fsStep(name, engine.OpFSRead)
 	es, err := os.ReadDir(name)
-	if err != nil || runtime.GOOS != "linux" || x == nil || x.Alone() {
+	if err != nil || !dirRemovable || x == nil || x.Alone() {
 		return es, err
 	}
-	before, err := os.Stat(name)
+	d, err := os.Open(name)
 	if err != nil {
 		// Removed by a goroutine heddle does not control (a goroutine
 		// of its own is not in a step): as if before the first read.
 		return es, nil
 	}
+	defer d.Close()
 	fsStep(name, engine.OpFSRead)
-	if after, err := os.Stat(name); err != nil || !os.SameFile(before, after) {
+	if dirRemoved(d) {
 		return es, &os.PathError{Op: "readdirent", Path: name, Err: syscall.ENOENT}
 	}
 	return es, nil

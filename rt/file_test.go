@@ -538,3 +538,26 @@ func TestWalkGlobListingsAreSteps(t *testing.T) {
 		})
 	}
 }
+
+// A directory renamed between ReadDir's two steps is still there: its
+// last read does not fail (only a removed directory's does), so the
+// listing has its entries and no error, or fails to open.
+func TestReadDirLastReadAfterRename(t *testing.T) {
+	root := t.TempDir()
+	p, q := filepath.Join(root, "d"), filepath.Join(root, "e")
+	got := odporOutcomes(t, func() string {
+		os.RemoveAll(q)
+		os.MkdirAll(filepath.Join(p, "sub"), 0o700)
+		done := rt.MakeChan[chan bool](0)
+		rt.Go(func() {
+			rt.Rename(p, q)
+			rt.Send(done, true)
+		})
+		es, err := rt.ReadDir(p)
+		rt.Recv(done)
+		return fmt.Sprintf("entries %d, error %v", len(es), err != nil)
+	})
+	if want := "entries 0, error true | entries 1, error false"; got != want {
+		t.Errorf("outcomes %s, want %s", got, want)
+	}
+}
