@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"syscall"
 	"unsafe"
 
 	"heddle.dev/internal/engine"
@@ -31,7 +32,22 @@ import (
 //   - os.ReadFile, os.WriteFile, os.Create, os.Open, os.OpenFile,
 //     os.Remove, os.Rename, os.Truncate, os.Stat, os.Lstat, os.Mkdir,
 //     os.MkdirAll, os.RemoveAll and os.ReadDir, on the object of the
-//     file's name (not on the names under it or above it: MkdirAll).
+//     file's name, which also read or write the names of the file tree
+//     (fsStep).
+//
+// The names of the file tree (every directory's entries) are one object
+// (the strategies' fsNames): a step that looks a name up or lists a
+// directory (engine.OpFSRead: Open, Stat, ReadDir, ...) reads it, one that
+// may make, remove or move a name (engine.OpFSWrite: Create, Remove,
+// Rename, Mkdir, ...) writes it, in the same step as its file's object.
+// A change of a name under a directory changes what a listing of it sees,
+// and so may a change far from the name looked at: MkdirAll(a/b/c) makes
+// the entry a of a listing of a's parent, RemoveAll(d) and Rename(d, e)
+// of d/sub/f's directories, and a lookup of e/sub/f passes through them.
+// One object for all names is sound without following paths (relative
+// ones, symbolic links, hard links, ..); its cost is that two changes of
+// names in unrelated directories are ordered too (conform
+// TestFSReadDirVsCreate, TestFSReadDirVsRemoveAll, fid7fs.go).
 //
 // A file handed to the standard library that keeps it as an io.Writer
 // to write it later, and looks at it only as one (bufio.NewWriter,
@@ -84,10 +100,18 @@ func fileObj(name string) unsafe.Pointer {
 }
 
 // fileStep is the step of an access of the file named name.
-func fileStep(name string) {
+func fileStep(name string) { objStep(name, engine.OpAtomicWrite) }
+
+// fsStep is the step of an access by name of the file named name, which
+// also reads (op is engine.OpFSRead) or writes (engine.OpFSWrite) the
+// names of the file tree.
+func fsStep(name string, op engine.OpKind) { objStep(name, op) }
+
+// objStep is the step of kind op on the object of the file named name.
+func objStep(name string, op engine.OpKind) {
 	if x := engine.Current(); x != nil && !x.Alone() {
 		if p := fileObj(name); p != nil {
-			x.Access(p, engine.OpAtomicWrite)
+			x.Access(p, op)
 		}
 	}
 }
@@ -334,17 +358,18 @@ func CopyBuffer(dst io.Writer, src io.Reader, buf []byte) (int64, error) {
 	return io.CopyBuffer(dst, src, buf)
 }
 
-// ReadFile replaces os.ReadFile: a step on the object of the file's name.
+// ReadFile replaces os.ReadFile: a step on the object of the file's name,
+// which reads the tree's names.
 func ReadFile(name string) ([]byte, error) {
-	fileStep(name)
+	fsStep(name, engine.OpFSRead)
 	return os.ReadFile(name)
 }
 
 // WriteFile replaces os.WriteFile: os.WriteFile's body, whose creation
 // (or truncation) and write are two steps, as a reader by name can see
-// the file empty between them.
+// the file empty between them. The first may make the name.
 func WriteFile(name string, data []byte, perm os.FileMode) error {
-	fileStep(name)
+	fsStep(name, engine.OpFSWrite)
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
 	if err != nil {
 		return err
@@ -358,41 +383,48 @@ func WriteFile(name string, data []byte, perm os.FileMode) error {
 }
 
 // Create replaces os.Create: a step on the object of the file's name (it
-// creates or truncates the file).
+// creates or truncates the file), which may make the name.
 func Create(name string) (*os.File, error) {
-	fileStep(name)
+	fsStep(name, engine.OpFSWrite)
 	return os.Create(name)
 }
 
 // Open replaces os.Open: whether the file is there depends on the
 // goroutines that create or remove it.
 func Open(name string) (*os.File, error) {
-	fileStep(name)
+	fsStep(name, engine.OpFSRead)
 	return os.Open(name)
 }
 
-// OpenFile replaces os.OpenFile.
+// OpenFile replaces os.OpenFile: with os.O_CREATE it may make the name.
 func OpenFile(name string, flag int, perm os.FileMode) (*os.File, error) {
-	fileStep(name)
+	op := engine.OpFSRead
+	if flag&os.O_CREATE != 0 {
+		op = engine.OpFSWrite
+	}
+	fsStep(name, op)
 	return os.OpenFile(name, flag, perm)
 }
 
 // Remove replaces os.Remove.
 func Remove(name string) error {
-	fileStep(name)
+	fsStep(name, engine.OpFSWrite)
 	return os.Remove(name)
 }
 
-// Rename replaces os.Rename: a step on each name's object.
+// Rename replaces os.Rename: one step, which writes the tree's names
+// (and the object of the new name). It changes no file's contents: the
+// old name's object is not written, an access of it by name reads the
+// tree's names. (It was a step on each name's object: an access by name
+// of the old one was ordered with the first step, not with the rename.)
 func Rename(oldpath, newpath string) error {
-	fileStep(oldpath)
-	fileStep(newpath)
+	fsStep(newpath, engine.OpFSWrite)
 	return os.Rename(oldpath, newpath)
 }
 
 // Truncate replaces os.Truncate.
 func Truncate(name string, size int64) error {
-	fileStep(name)
+	fsStep(name, engine.OpFSRead)
 	return os.Truncate(name, size)
 }
 
@@ -400,44 +432,120 @@ func Truncate(name string, size int64) error {
 // depends on the goroutines that create, write or remove it (conform
 // TestFSRemoveVsStat).
 func Stat(name string) (os.FileInfo, error) {
-	fileStep(name)
+	fsStep(name, engine.OpFSRead)
 	return os.Stat(name)
 }
 
 // Lstat replaces os.Lstat.
 func Lstat(name string) (os.FileInfo, error) {
-	fileStep(name)
+	fsStep(name, engine.OpFSRead)
 	return os.Lstat(name)
 }
 
 // Mkdir replaces os.Mkdir: of two goroutines making one directory, either
 // may fail (conform TestFSMkdirRace).
 func Mkdir(name string, perm os.FileMode) error {
-	fileStep(name)
+	fsStep(name, engine.OpFSWrite)
 	return os.Mkdir(name, perm)
 }
 
 // MkdirAll replaces os.MkdirAll, RemoveAll os.RemoveAll and ReadDir
 // os.ReadDir: a step on the object of the name they are given, as Mkdir,
-// Remove and Stat (conform TestFSMkdirAllVsStat, TestFSRemoveAllVsStat,
-// TestFSReadDirVsRemoveAll). The other names they touch (the parents
-// MkdirAll makes, what RemoveAll removes and ReadDir lists under the
-// directory) are other objects, which a single step cannot also write:
-// a create of d/x against ReadDir(d) is independent for DPOR
-// (TestFSReadDirVsCreate, a known gap; docs/design.md).
+// Remove and Stat (conform TestFSMkdirAllVsStat, TestFSRemoveAllVsStat),
+// which writes (MkdirAll, RemoveAll) or reads (ReadDir) the tree's names:
+// so the other names they touch (the parents MkdirAll makes, what
+// RemoveAll removes and ReadDir lists under the directory) are ordered
+// with every other step on names (TestFSReadDirVsCreate,
+// TestFSReadDirVsRemoveAll, TestFSRemoveAllVsReadDirSub).
 func MkdirAll(name string, perm os.FileMode) error {
-	fileStep(name)
+	fsStep(name, engine.OpFSWrite)
 	return os.MkdirAll(name, perm)
 }
 
-// RemoveAll replaces os.RemoveAll (see MkdirAll).
+// RemoveAll replaces os.RemoveAll (see MkdirAll). Natively it removes
+// a directory's entries, one by one, then the directory: a listing
+// between them sees the directory empty (conform
+// TestFSReadDirVsRemoveAll, "entries 0, error false"). So does
+// RemoveAll, each removal a step: removeAll.
 func RemoveAll(name string) error {
-	fileStep(name)
-	return os.RemoveAll(name)
+	x := engine.Current()
+	if x == nil || x.Alone() || name == "" || endsWithDot(name) {
+		return os.RemoveAll(name) // no step, or its error
+	}
+	return removeAll(name)
 }
 
-// ReadDir replaces os.ReadDir (see MkdirAll).
+// removeAll removes name and what it holds: as os.RemoveAll, first by
+// os.Remove, and when name is a directory that is not empty, each of its
+// entries, then the directory, each a step writing the tree's names.
+// The last removal is os.RemoveAll's (it removes what was made in the
+// directory since it was listed, as os.RemoveAll retries).
+func removeAll(name string) error {
+	fsStep(name, engine.OpFSWrite)
+	err := os.Remove(name)
+	if err == nil || os.IsNotExist(err) {
+		return nil
+	}
+	fi, lerr := os.Lstat(name)
+	if lerr != nil || !fi.IsDir() {
+		return os.RemoveAll(name)
+	}
+	var first error
+	if f, err := os.Open(name); err == nil {
+		ns, _ := f.Readdirnames(-1)
+		f.Close()
+		for _, n := range ns {
+			if err := removeAll(name + string(os.PathSeparator) + n); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
+	fsStep(name, engine.OpFSWrite)
+	if err := os.RemoveAll(name); err != nil && first == nil {
+		first = err
+	}
+	return first
+}
+
+// endsWithDot reports whether path's last element is "." or "..", which
+// os.RemoveAll refuses.
+func endsWithDot(path string) bool {
+	if path == "." {
+		return true
+	}
+	if len(path) >= 2 && path[len(path)-1] == '.' && os.IsPathSeparator(path[len(path)-2]) {
+		return true
+	}
+	return path == ".." || len(path) >= 3 && path[len(path)-2:] == ".." && os.IsPathSeparator(path[len(path)-3])
+}
+
+// ReadDir replaces os.ReadDir (see MkdirAll). Natively a listing is
+// an open of the directory, then reads of its entries (getdents on
+// Linux) until one reads none; on Linux, a read of a directory removed
+// since it was opened fails (ENOENT), and os.ReadDir returns the entries
+// read before with the error. The last read is a step of its own: the
+// directory is listed at the first step (os.ReadDir, and an open of it
+// kept for the second), and at the second, if the directory opened has
+// been removed (dirRemoved), ReadDir returns its entries with the error
+// of that last read (conform TestFSReadDirVsRemoveAll: natively "entries
+// 1, error true", RemoveAll between the two reads).
 func ReadDir(name string) ([]os.DirEntry, error) {
-	fileStep(name)
-	return os.ReadDir(name)
+	x := engine.Current()
+	fsStep(name, engine.OpFSRead)
+	es, err := os.ReadDir(name)
+	if err != nil || !dirRemovable || x == nil || x.Alone() {
+		return es, err
+	}
+	d, err := os.Open(name)
+	if err != nil {
+		// Removed by a goroutine heddle does not control (a goroutine
+		// of its own is not in a step): as if before the first read.
+		return es, nil
+	}
+	defer d.Close()
+	fsStep(name, engine.OpFSRead)
+	if dirRemoved(d) {
+		return es, &os.PathError{Op: "readdirent", Path: name, Err: syscall.ENOENT}
+	}
+	return es, nil
 }

@@ -6,7 +6,9 @@ import "unsafe"
 // method: kind is OpAtomicLoad, OpAtomicWrite, OpMapRead or OpMapWrite (or
 // OpCtxErr, a read of a context's cancellation, which its cancel writes;
 // OpTestRead and OpTestDone, a failing testing.T call and the test's
-// end, on the run's T).
+// end, on the run's T; OpFSRead and OpFSWrite, a file-system step on a
+// file's object, which also reads or writes the names of the file tree:
+// the strategies add that access, rt/file.go).
 // The caller performs the real operation right after, in the same step.
 //
 //go:norace
@@ -14,7 +16,7 @@ func (e *Exec) Access(p unsafe.Pointer, kind OpKind) {
 	e.yield(Op{Kind: kind, Obj: p})
 	g := e.cur
 	switch kind {
-	case OpAtomicWrite, OpMapWrite, OpTestDone, OpTestRead:
+	case OpAtomicWrite, OpMapWrite, OpTestDone, OpTestRead, OpFSRead, OpFSWrite:
 		// A failing testing.T call (OpTestRead) reads whether the test
 		// completed and writes its failure.
 		o := e.objs.obtain(p)

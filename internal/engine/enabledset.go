@@ -129,17 +129,18 @@ func (e *Exec) noteStep(g *G, op *Op, arrive bool) {
 
 // readOrAtomic reports whether a step of kind k leaves unchanged the
 // state of every object that a watcher's choices depend on: an atomic
-// operation, a sync.Map method, a read of a context or of the run's T.
-// A watcher waits on a channel, a lock, a WaitGroup, a Once or a Cond,
-// never on an atomic variable (an atomic operation is always enabled),
-// and no such object is at the address of one. conc's iter workers take
+// operation, a sync.Map method, a read of a context or of the run's T,
+// a file-system step (rt/file.go). A watcher waits on a channel, a lock,
+// a WaitGroup, a Once or a Cond, never on an atomic variable (an atomic
+// operation is always enabled), and no such object is at the address of
+// one. conc's iter workers take
 // turns at an atomic add: each step looked its variable up in the table
 // of objects, for no watcher.
 //
 //go:norace
 func readOrAtomic(k OpKind) bool {
 	switch k {
-	case OpAtomicLoad, OpAtomicWrite, OpMapRead, OpMapWrite, OpCtxErr, OpTestRead:
+	case OpAtomicLoad, OpAtomicWrite, OpMapRead, OpMapWrite, OpCtxErr, OpTestRead, OpFSRead, OpFSWrite:
 		return true
 	}
 	return false
@@ -188,7 +189,7 @@ func targetedKind(k OpKind) bool {
 	switch k {
 	case OpStart, OpYield, OpSend, OpRecv, OpSelect, OpClose, OpChanLen,
 		OpLock, OpTryLock, OpUnlock, OpRLock, OpRUnlock, OpWLock, OpWLockWait, OpWUnlock, OpRWTryLock, OpRWTryRLock,
-		OpWGAdd, OpWGWait, OpOnce, OpOnceDone, OpAtomicLoad, OpAtomicWrite, OpMapRead, OpMapWrite,
+		OpWGAdd, OpWGWait, OpOnce, OpOnceDone, OpAtomicLoad, OpAtomicWrite, OpMapRead, OpMapWrite, OpFSRead, OpFSWrite,
 		OpCondWait, OpCondBlocked, OpCondSignal, OpCondBroadcast, OpSleep,
 		OpCtxErr, OpTestRead, OpCancel:
 		// Cond: Signal and Broadcast mark the waiters of the Cond, whose

@@ -1385,7 +1385,7 @@ func (e *Exec) unwindRuns(g *G, op *Op) bool {
 		return false
 	}
 	switch op.Kind {
-	case OpAtomicLoad, OpAtomicWrite, OpTimerStop, OpYield, OpChanLen, OpClose:
+	case OpAtomicLoad, OpAtomicWrite, OpFSRead, OpFSWrite, OpTimerStop, OpYield, OpChanLen, OpClose:
 		g.unwindOps++
 		return true
 	case OpOnce:

@@ -60,6 +60,8 @@ const (
 	OpRacyFence            // a goroutine waits for its store buffer to drain before a synchronization operation
 	OpBubbleWait           // synctest.Wait: wait until every other goroutine of the bubble is durably blocked (bubble.go)
 	OpBubbleEnd            // synctest.Test: wait until the bubble's goroutines have exited, or are deadlocked
+	OpFSRead               // a file-system step that looks names up or lists a directory: writes its file's object (Obj), reads the tree's names (rt/file.go)
+	OpFSWrite              // a file-system step that changes the tree's names (create, remove, rename, mkdir): writes its file's object and the tree's names
 	nOpKinds
 )
 
@@ -78,6 +80,7 @@ var opNames = [...]string{
 	OpArrive: "arrive", OpTestRead: "t.fail", OpTestDone: "t.done", OpNative: "native",
 	OpRacyStore: "racy.store", OpRacyCommit: "racy.commit", OpRacyFence: "racy.fence",
 	OpBubbleWait: "synctest.wait", OpBubbleEnd: "synctest.test",
+	OpFSRead: "fs.read", OpFSWrite: "fs.write",
 }
 
 //go:norace

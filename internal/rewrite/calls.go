@@ -152,6 +152,14 @@ var renamed = map[string]string{
 	"os.ReadDir":          "ReadDir",
 	"io/ioutil.ReadFile":  "ReadFile",
 	"io/ioutil.WriteFile": "WriteFile",
+	// Lookups, listings and changes of names the standard library
+	// makes: steps on the file tree's names (rt/filetree.go).
+	"os.Symlink":            "Symlink",
+	"os.Link":               "Link",
+	"os.Readlink":           "Readlink",
+	"path/filepath.Walk":    "Walk",
+	"path/filepath.WalkDir": "WalkDir",
+	"path/filepath.Glob":    "Glob",
 }
 
 // replacedTypes lists the types of the standard library replaced by a type
@@ -307,7 +315,11 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 		}
 		if fileOps[fn.Name()] {
 			// w.Write on an io.Writer that may dynamically be an
-			// *os.File: FileW's step when it is one (rt.FileI).
+			// *os.File: FileW's step when it is one (rt.FileI), a
+			// listing's (FileDir) for the methods listing a directory.
+			if dirOps[fn.Name()] {
+				return &methodPlan{kind: mWrap, rtName: "FileDirI", path: path}
+			}
 			return &methodPlan{kind: mWrap, rtName: "FileI", path: path}
 		}
 		return nil
@@ -379,6 +391,10 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 		// writes the file, or moves its offset, is a step (rt/file.go).
 		// Calls through io.Writer (fmt.Fprint) are not.
 		if named.Obj().Name() == "File" && fileOps[fn.Name()] {
+			if dirOps[fn.Name()] {
+				// A listing reads the tree's names (rt.FileDir).
+				return &methodPlan{kind: mWrap, rtName: "FileDir", path: path, needAddr: !recvIsPtr}
+			}
 			return &methodPlan{kind: mWrap, rtName: "FileW", path: path, needAddr: !recvIsPtr}
 		}
 	case "sync/atomic":
@@ -531,6 +547,10 @@ var fileOps = map[string]bool{
 	// A directory's entries, read from its offset.
 	"ReadDir": true, "Readdir": true, "Readdirnames": true,
 }
+
+// dirOps are the methods of fileOps that list a directory: their step
+// also reads the names of the file tree (rt.FileDir).
+var dirOps = map[string]bool{"ReadDir": true, "Readdir": true, "Readdirnames": true}
 
 // isSubtestRun reports whether sig is testing.T.Run's signature:
 // func(string, func(*testing.T)) bool.

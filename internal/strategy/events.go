@@ -53,7 +53,18 @@ const (
 	tagWake    = 5 << 8 // the queue a goroutine a close woke leaves (engine.Exec.CloseWakes)
 	tagBuf     = 1      // the store buffer a commit drains (engine.OpRacyCommit)
 	tagGroup   = 2      // the group of racy statements a commit writes
+	tagFS      = 3      // the names of the file tree (engine.OpFSRead, OpFSWrite)
 )
+
+// fsNames is the object standing for the names of the file tree: the
+// entries of every directory, which file-system steps read (OpFSRead: a
+// lookup, a listing) or write (OpFSWrite: a create, a remove, a rename,
+// a mkdir). It is an object as any other (not a pseudo-object): the
+// runs name it by the first step that touches it.
+var fsNames = uintptr(unsafe.Pointer(fsNamesObj))
+
+// fsNamesObj keeps the address of fsNames from being another object's.
+var fsNamesObj = new(byte)
 
 // world is the pseudo-object every event reads (virtual time).
 var world = uintptr(unsafe.Pointer(worldObj))
@@ -195,6 +206,17 @@ func appendAccesses(dst []access, k engine.OpKind, obj uintptr, cs int, cases []
 		return rd(false)
 	case engine.OpAtomicWrite, engine.OpMapWrite:
 		return w(false)
+	case engine.OpFSRead:
+		// A file-system step writes its file's object and reads the
+		// names of the file tree (a lookup, a listing), which every
+		// create, remove, rename or mkdir writes (OpFSWrite): one object
+		// for the whole tree, as a change of a name under a directory
+		// changes what a listing of the directory, of any of its
+		// ancestors (MkdirAll) or of its descendants (RemoveAll,
+		// Rename), and a lookup of a path through it, see.
+		return append(w(false), access{obj: fsNames, side: side, tag: tagFS})
+	case engine.OpFSWrite:
+		return append(w(false), access{obj: fsNames, write: true, side: side, tag: tagFS})
 	case engine.OpTestRead:
 		// A failing testing.T call reads whether the test completed,
 		// which the test's end writes, and writes the test's failure

@@ -317,8 +317,11 @@ func stepObjects(objs []uintptr, e *event) []uintptr {
 // false negatives: every object of a pending event is one of these, or a
 // queue of one of its channels, or a pseudo-object.
 func (s *POS) mayShare(op engine.Op) bool {
-	if op.Kind == engine.OpRacyCommit {
+	switch op.Kind {
+	case engine.OpRacyCommit:
 		return true // its group and buffer are not its Obj (engine/storebuf.go)
+	case engine.OpFSRead, engine.OpFSWrite:
+		return true // the file tree's names are not its Obj (fsNames)
 	}
 	for _, o := range s.objs {
 		if o == uintptr(op.Obj) || (op.Timer != nil && o == uintptr(unsafe.Pointer(op.Timer))) {
