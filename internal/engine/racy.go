@@ -46,6 +46,7 @@ const (
 	MapIter                    // the next step of a range over the map
 	MapWriteBegin              // the start of an assignment, a delete or a clear
 	MapWriteEnd                // its end
+	MapClone                   // maps.Clone, which the runtime checks once, at its start
 )
 
 // Map is the scheduling point of a racy map access, modelled as the Go
@@ -53,11 +54,12 @@ const (
 // scheduling points, and a goroutine that reads, iterates or writes the
 // same map in between makes the run fail as the runtime would ("fatal
 // error: concurrent map writes", "concurrent map read and map write",
-// "concurrent map iteration and map write"). The rewriter brackets only
-// statements with no other scheduling point, so the window holds no
-// synchronization: another goroutine can only step into it if its access
-// is concurrent with the write (a data race), and natively the two could
-// overlap. m is the map's address.
+// "concurrent map iteration and map write", "concurrent map clone and
+// map write"). The rewriter brackets only statements with no other
+// scheduling point, and rt's wrappers of package maps only native map
+// code, so the window holds no synchronization: another goroutine can
+// only step into it if its access is concurrent with the write (a data
+// race), and natively the two could overlap. m is the map's address.
 //
 //go:norace
 func (e *Exec) Map(m unsafe.Pointer, op MapOp) {
@@ -86,6 +88,8 @@ func (e *Exec) Map(m unsafe.Pointer, op MapOp) {
 		switch op {
 		case MapIter:
 			msg = "concurrent map iteration and map write"
+		case MapClone:
+			msg = "concurrent map clone and map write"
 		case MapWriteBegin:
 			msg = "concurrent map writes"
 		}

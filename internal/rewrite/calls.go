@@ -49,6 +49,8 @@ var renamed = map[string]string{
 	"sync.OnceValues":           "OnceValues",
 	"math/rand/v2.N":            "RandN",
 	"hash/maphash.MakeSeed":     "MaphashMakeSeed",
+	// The race detector does not see maps.Clone's read (rt/racymaps.go).
+	"maps.Clone": "MapsCloneSeen",
 	// reflect's channel operations (the methods of reflect.Value are in
 	// valueMethodFuncs).
 	"reflect.Select":   "ReflectSelect",
@@ -932,7 +934,10 @@ func (r *rewriter) planSelector(sel *ast.SelectorExpr) {
 	if !ok || fn.Pkg() == nil || fn.Signature().Recv() != nil {
 		return
 	}
-	name, ok := renamed[fn.Pkg().Path()+"."+fn.Name()]
+	name, ok := r.racyFuncs[sel]
+	if !ok {
+		name, ok = renamed[fn.Pkg().Path()+"."+fn.Name()]
+	}
 	if !ok {
 		return
 	}

@@ -168,6 +168,7 @@ type rewriter struct {
 	label      map[ast.Stmt]*ast.Stmt        // generated block -> slot of the loop/switch a label must move to
 	keep       map[ast.Expr]bool             // arguments that may be files kept by code that is not rewritten (planFileKeep)
 	keepWriter map[ast.Expr]bool             // those of them kept as an io.Writer only (fileWriterCalls)
+	racyFuncs  map[*ast.SelectorExpr]string  // calls of package maps on racy lines -> rt wrapper (racyMapFuncs)
 	// rewritten holds the import paths of the packages rewritten with
 	// this one, when known (nil: every package outside the standard
 	// library is taken as rewritten).
@@ -199,6 +200,7 @@ func newRewriter(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 		label:      map[ast.Stmt]*ast.Stmt{},
 		keep:       map[ast.Expr]bool{},
 		keepWriter: map[ast.Expr]bool{},
+		racyFuncs:  map[*ast.SelectorExpr]string{},
 		aliases:    map[string]string{},
 	}
 	ast.Inspect(f, func(n ast.Node) bool {

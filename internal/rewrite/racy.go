@@ -78,6 +78,7 @@ func (r *rewriter) racyPass(stmts []RacyStmt, dry bool) (missed []RacyStmt) {
 			return true
 		})
 	}
+	p.mapFuncs()
 	for _, s := range stmts {
 		if !p.placed[s.Line] {
 			missed = append(missed, s)
@@ -216,6 +217,69 @@ func (p *racyPass) place(s ast.Stmt, mine []int) (before, after []ast.Stmt) {
 	}
 	mb, ma := p.mapOps(s)
 	return append(before, mb...), ma
+}
+
+// racyMapFuncs are the functions of the standard library that access a
+// map of their caller's in native code the rewriter does not see, and
+// their wrappers in package rt, of the same type parameters and
+// signature, which model those accesses as the Go runtime checks them
+// (rt/racymaps.go). maps.Collect makes a map of its own: the iteration of
+// the caller's map, if any, is its argument's (maps.All).
+var racyMapFuncs = map[string]string{
+	"maps.Copy":       "MapsCopy",
+	"maps.Clone":      "MapsClone",
+	"maps.Equal":      "MapsEqual",
+	"maps.EqualFunc":  "MapsEqualFunc",
+	"maps.DeleteFunc": "MapsDeleteFunc",
+	"maps.All":        "MapsAll",
+	"maps.Keys":       "MapsKeys",
+	"maps.Values":     "MapsValues",
+	"maps.Insert":     "MapsInsert",
+}
+
+// mapFuncs routes the calls of racyMapFuncs on racy lines to their
+// wrappers in rt: the call's arguments are evaluated as before, and the
+// wrapper takes its steps inside the call, where the native function
+// would access the maps. The detector names the line of the call (the
+// caller's frame), which may be the line of a function literal's body
+// that got the point (maps.DeleteFunc(m, func(k, v int) bool { ... })):
+// a call qualifies if any of its lines is racy.
+func (p *racyPass) mapFuncs() {
+	if p.dry {
+		return
+	}
+	ast.Inspect(p.r.file, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fun := ast.Unparen(call.Fun)
+		switch f := fun.(type) {
+		case *ast.IndexExpr:
+			fun = f.X
+		case *ast.IndexListExpr:
+			fun = f.X
+		}
+		sel, ok := fun.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		fn, ok := p.r.info.Uses[sel.Sel].(*types.Func)
+		if !ok || fn.Pkg() == nil || fn.Signature().Recv() != nil {
+			return true
+		}
+		name, ok := racyMapFuncs[fn.Pkg().Path()+"."+fn.Name()]
+		if !ok {
+			return true
+		}
+		for l := p.line(call.Pos()); l <= p.line(call.End()); l++ {
+			if len(p.lines[l]) > 0 {
+				p.r.racyFuncs[sel] = name
+				break
+			}
+		}
+		return true
+	})
 }
 
 func (p *racyPass) placeGroups(s ast.Stmt, mine []int) []ast.Stmt {

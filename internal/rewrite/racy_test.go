@@ -261,3 +261,78 @@ func TestRacyExpand(t *testing.T) {
 		}
 	}
 }
+
+// racyMapsSrc calls the functions of package maps on racy lines (marked as
+// in racySrc) and on a line that is not.
+const racyMapsSrc = `package racy
+
+import (
+	"maps"
+	"slices"
+)
+
+func Maps(m, dst map[int]int) int {
+	maps.Copy(dst, m) // racy:w:a
+	c := maps.Clone(m) // racy:r:a
+	if maps.Equal(m, c) { // racy:r:a
+		return 0
+	}
+	_ = maps.EqualFunc(m, c, func(a, b int) bool { return a == b }) // racy:r:a
+	maps.DeleteFunc[map[int]int](m, func(k, v int) bool { return k > 0 }) // racy:w:a
+	for k := range maps.Keys(m) { // racy:r:a
+		_ = k
+	}
+	n := len(slices.Collect(maps.Values(m))) // racy:r:a
+	maps.Insert(dst, maps.All(m)) // racy:w:a
+	maps.Copy(c, m)
+	return n
+}
+`
+
+// TestRacyMapFuncs: a call of package maps on a racy line calls rt's
+// wrapper, which models its map accesses (rt/racymaps.go); on any other
+// line it stays.
+func TestRacyMapFuncs(t *testing.T) {
+	dir := tempModule(t, map[string]string{"racy/racy.go": racyMapsSrc})
+	path := filepath.Join(dir, "racy", "racy.go")
+	mark := regexp.MustCompile(`// racy:([rw]):(\w+)`)
+	var stmts []RacyStmt
+	for i, l := range strings.Split(racyMapsSrc, "\n") {
+		if m := mark.FindStringSubmatch(l); m != nil {
+			stmts = append(stmts, RacyStmt{File: path, Line: i + 1, Write: m[1] == "w", Group: m[2]})
+		}
+	}
+	res, err := Rewrite(Options{Dir: dir, Patterns: []string{"./racy"}, Env: goEnv(), CacheDir: t.TempDir(), Racy: stmts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.ReadFile(res.Overlay[path])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := squeeze(string(out))
+	for _, want := range []string{
+		`heddlert.MapsCopy(dst, m)`,
+		`c := heddlert.MapsClone(m)`,
+		`if heddlert.MapsEqual(m, c)`,
+		`_ = heddlert.MapsEqualFunc(m, c, func(a, b int) bool`,
+		`heddlert.MapsDeleteFunc[map[int]int](m, func(k, v int) bool`,
+		`range heddlert.MapsKeys(m)`,
+		`slices.Collect(heddlert.MapsValues(m))`,
+		`heddlert.MapsInsert(dst, heddlert.MapsAll(m))`,
+		// Not racy: unchanged.
+		`maps.Copy(c, m)`,
+	} {
+		if !strings.Contains(got, squeeze(want)) {
+			t.Errorf("rewritten file lacks %q:\n%s", want, out)
+		}
+	}
+	cfg := &packages.Config{Mode: fullMode, Dir: dir, Env: goEnv(), Overlay: map[string][]byte{path: out}}
+	pkgs, err := packages.Load(cfg, "./racy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := loadErrors(pkgs); err != nil {
+		t.Errorf("rewritten file does not type-check:\n%v\n%s", err, out)
+	}
+}
