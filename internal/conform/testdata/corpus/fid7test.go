@@ -23,15 +23,6 @@ import (
 
 var errFid7 = errors.New("fid7 cause")
 
-// TestSkipFromGoroutineAfterReturn: a goroutine the test does not wait for
-// calls t.Skip: before the test returned, it is skipped; after, Go panics
-// ("Log in goroutine after ... has completed"), or the process ended first.
-func TestSkipFromGoroutineAfterReturn(t *testing.T) {
-	go func() {
-		t.Skip("late")
-	}()
-}
-
 // TestSkipNowInGoroutineThenError: a goroutine's SkipNow marks the test
 // skipped and ends the goroutine; the test then fails: it is reported as
 // failed.
