@@ -457,7 +457,11 @@ func syncMapWalk(x *engine.Exec, m *sync.Map, f func(key, value any) bool) (list
 	// One more step after the last key: a key stored after it was loaded
 	// may still be ahead of the walk.
 	for i := 0; i <= len(keys); i++ {
-		x.Access(p, engine.OpMapRead)
+		if i < len(keys) {
+			x.AccessWalk(p) // an entry's load: not a poll
+		} else {
+			x.Access(p, engine.OpMapRead)
+		}
 		if w := x.Writes(p); w != listed {
 			listed = w
 			lists++

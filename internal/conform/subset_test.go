@@ -213,6 +213,29 @@ var subsetPrograms = []string{
 	"TestMapsAllCollectVsDelete",
 	"TestMapsInsertVsRead",
 	"TestMapsCopyIntoVsWrite",
+	// Seventh audit (fid7.go, fid7test.go): selects with three ready
+	// cases (forbidden: a default beside them), a close with one buffered
+	// value and two receivers, sync.Map's LoadAndDelete (forbidden: both
+	// load) and Swap, a Range whose entry steps are no polls (a Clear
+	// after it), atomic.Value's inconsistent types (forbidden: both
+	// stored), OnceValue's blocked caller (forbidden: f twice), Goexit in
+	// a deferred call (forbidden: the return value delivered), a cleanup
+	// ending its goroutine (the earlier cleanups run), bubble AfterFuncs
+	// due at the same instant.
+	"TestSelectThreeReady",
+	"TestSelectReadyKindsWithDefault",
+	"TestSelectClosedVsAfterZero",
+	"TestChanCloseTwoReceiversOneValue",
+	"TestSyncMapLoadAndDeleteTwo",
+	"TestSyncMapSwapTwo",
+	"TestSyncMapRangeVsClear",
+	"TestAtomicValueInconsistentType",
+	"TestOnceValueBlockedCallers",
+	"TestGoexitInDeferDuringReturn",
+	"TestFatalInCleanupOthersRun",
+	"TestGoexitInCleanup",
+	"TestSynctestTwoAfterFuncsSameInstant",
+	"TestSynctestContextAfterFuncStopSameInstant",
 }
 
 // forbidden are outcomes (a substring of the outcome) that heddle must not
@@ -244,6 +267,16 @@ var forbidden = map[string]string{
 	// A timer's firing sends its value to the oldest waiter of its
 	// channel's queue (runtime/chan.go), whose select is then done.
 	"TestSynctestTimerFiresToFirstWaiter": ": b timer",
+	// Seventh audit: a select with a ready case never takes its default
+	// (runtime/select.go); LoadAndDelete of one key loads it once;
+	// atomic.Value keeps the first stored type and panics on another;
+	// OnceValue runs f once; a deferred Goexit ends the goroutine before
+	// its caller gets the return value.
+	"TestSelectReadyKindsWithDefault": ": default",
+	"TestSyncMapLoadAndDeleteTwo":     "a=true b=true",
+	"TestAtomicValueInconsistentType": "int stored, string stored",
+	"TestOnceValueBlockedCallers":     "calls 2",
+	"TestGoexitInDeferDuringReturn":   "got 1",
 }
 
 // knownGap is a program with a native outcome that heddle does not reach

@@ -41,6 +41,26 @@ func (e *Exec) Access(p unsafe.Pointer, kind OpKind) {
 	}
 }
 
+// AccessWalk is Access(p, OpMapRead) for a step of a walk over the object
+// at p that reads another part of it at each step: a sync.Map's Range
+// loading its next entry. Such a step is no poll (the walk moves on), so
+// it does not count towards dropping the goroutine as a spinner: a Range
+// over three entries or more, whose steps saw no write, was taken for a
+// busy-wait after three of them and made to let another goroutine run
+// first (a Clear after the Range was never explored). It is no progress
+// either: a loop that Ranges until something changes still polls, at the
+// Range's first and last steps.
+//
+//go:norace
+func (e *Exec) AccessWalk(p unsafe.Pointer) {
+	e.yield(Op{Kind: OpMapRead, Obj: p})
+	var v uint64
+	if o := e.objs.get(p); o != nil {
+		v = o.writes
+	}
+	e.cur.load(p, v)
+}
+
 // Writes returns how many write steps (Access with OpAtomicWrite or
 // OpMapWrite, or a racy write) the run has made to the object at p so far:
 // a caller that saw the same count at an earlier step knows that no

@@ -170,16 +170,45 @@ func (t *runT) endScope(x *engine.Exec, sc *scope) {
 		sc.cancel(context.Canceled)
 	}
 	sc.cleaning = true
+	// The scope ends even if a cleanup ends its goroutine (t.FailNow,
+	// t.SkipNow, runtime.Goexit): testing reports the test from a
+	// deferred call (its issue 41355).
+	defer func() {
+		if sc.parallel {
+			x.Fire(sc.done) // its parent waits for it
+		}
+		if sc.ready != nil {
+			x.Fire(sc.ready) // t.Run returns, if it did not at t.Parallel
+		}
+	}()
+	t.runCleanups(x, sc)
+}
+
+// runCleanups runs the cleanups of a scope, last registered first, on the
+// goroutine that ran its function: as testing's runCleanup, a cleanup
+// that ends by runtime.Goexit (t.FailNow, t.Fatal, t.SkipNow) or panics
+// does not keep the ones registered before it from running, and a
+// FailNow there is the test goroutine's.
+//
+//go:norace
+func (t *runT) runCleanups(x *engine.Exec, sc *scope) {
+	g := x.Cur()
+	t.misuse.tests = append(t.misuse.tests, g)
+	defer func() {
+		for i := len(t.misuse.tests) - 1; i >= 0; i-- {
+			if t.misuse.tests[i] == g {
+				t.misuse.tests = append(t.misuse.tests[:i], t.misuse.tests[i+1:]...)
+				break
+			}
+		}
+		if len(sc.cleanups) > 0 && !x.Unwinding() {
+			t.runCleanups(x, sc)
+		}
+	}()
 	for len(sc.cleanups) > 0 {
 		f := sc.cleanups[len(sc.cleanups)-1]
 		sc.cleanups = sc.cleanups[:len(sc.cleanups)-1]
 		f()
-	}
-	if sc.parallel {
-		x.Fire(sc.done) // its parent waits for it
-	}
-	if sc.ready != nil {
-		x.Fire(sc.ready) // t.Run returns, if it did not at t.Parallel
 	}
 }
 

@@ -350,9 +350,12 @@ func (t *runT) Context() context.Context {
 //
 //go:norace
 func (t *runT) finish() {
+	defer func() {
+		// Also when a cleanup ended the goroutine (endScope).
+		t.testStateStep(engine.OpTestDone)
+		t.misuse.done = true
+	}()
 	t.endScope(t.exec, &t.root)
-	t.testStateStep(engine.OpTestDone)
-	t.misuse.done = true
 }
 
 // testStateStep makes the test's end, and a failing call, scheduling
