@@ -22,8 +22,11 @@ func nonZeroChoice(t *testing.T) Choice {
 		case reflect.Bool:
 			f.SetBool(true)
 		case reflect.Uint8:
-			// Unexported (Choice.spin): set through its address.
+			// Unexported (Choice.spin, kind): set through its address.
 			reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().SetUint(uint64(spinSure))
+		case reflect.Int32:
+			// Unexported (Choice.gi).
+			reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().SetInt(7)
 		default:
 			t.Fatalf("Choice.%s: kind %v not handled: teach this test and appendChoice/addChoice/refresh about it", v.Type().Field(i).Name, f.Kind())
 		}
@@ -44,9 +47,9 @@ func TestChoiceCopiesEveryField(t *testing.T) {
 	}
 	// Stale values in the array past len are overwritten.
 	stale := []Choice{c, c}[:0]
-	g := &G{}
+	g := &G{Index: 3, op: Op{Kind: OpYield}}
 	got := addChoice(stale, g, -1, false, false)
-	if want := (Choice{G: g, Case: -1, spin: spinNo}); got[0] != want {
+	if want := (Choice{G: g, Case: -1, spin: spinNo, kind: OpYield, gi: 4}); got[0] != want {
 		t.Fatalf("addChoice over a stale slot = %+v, want %+v", got[0], want)
 	}
 	// Op is stored field by field in yield, and Choice in addChoice: they
@@ -54,7 +57,7 @@ func TestChoiceCopiesEveryField(t *testing.T) {
 	for _, tc := range []struct {
 		typ  reflect.Type
 		want int
-	}{{reflect.TypeOf(Op{}), 6}, {reflect.TypeOf(Choice{}), 7}} {
+	}{{reflect.TypeOf(Op{}), 6}, {reflect.TypeOf(Choice{}), 9}} {
 		if n := tc.typ.NumField(); n != tc.want {
 			t.Errorf("%v has %d fields, %d when its field-by-field copies were written (yield, appendChoice, addChoice, refresh): add the new ones there", tc.typ, n, tc.want)
 		}
