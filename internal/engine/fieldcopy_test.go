@@ -63,3 +63,21 @@ func TestChoiceCopiesEveryField(t *testing.T) {
 		}
 	}
 }
+
+// TestSameChoicesIgnoresKind: the enabled log's comparison (sameChoices)
+// takes a goroutine's choice with another kept operation kind for the
+// same choice, so that a recorded run does not copy a chunk of the log at
+// every step of a goroutine whose next operation is enabled too; any
+// other field still makes them differ.
+func TestSameChoicesIgnoresKind(t *testing.T) {
+	g := &G{Index: 3}
+	a := []Choice{{G: g, Case: -1, spin: spinNo, kind: OpLock, gi: 4}}
+	b := []Choice{{G: g, Case: -1, spin: spinNo, kind: OpUnlock, gi: 4}}
+	if !sameChoices(a, b) {
+		t.Fatal("choices differing only in their kept kind are not the same")
+	}
+	b[0].Case = 0
+	if sameChoices(a, b) {
+		t.Fatal("choices with different cases are the same")
+	}
+}
