@@ -167,7 +167,11 @@ func (e *Exec) boundEnabled() {
 	}
 }
 
-// sameChoices reports whether a and b are the same choices.
+// sameChoices reports whether a and b are the same choices, but for the
+// operation kind a choice keeps (Choice.kind, for the strategies at the
+// point it is offered): a goroutine whose next operation is enabled too
+// has the same choice with another kind, and the log (keys) need not copy
+// its chunk for that.
 //
 //go:norace
 func sameChoices(a, b []Choice) bool {
@@ -175,7 +179,9 @@ func sameChoices(a, b []Choice) bool {
 		return false
 	}
 	for i := range a {
-		if a[i] != b[i] {
+		x, y := a[i], b[i]
+		x.kind, y.kind = OpNone, OpNone
+		if x != y {
 			return false
 		}
 	}

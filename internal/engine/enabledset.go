@@ -614,6 +614,7 @@ func (e *Exec) merge() {
 					buf = append(buf, Choice{})
 					c := &buf[len(buf)-1]
 					c.G, c.Case, c.spin = g, -1, spinClass(g, false)
+					c.kind, c.gi = g.op.Kind, int32(g.Index+1)
 				}
 			}
 			g.nch = len(buf) - n
@@ -751,7 +752,7 @@ func (e *Exec) refresh(g *G) {
 			// stores to reach the cache (perf annotate).
 			d, c := &e.gch[pos+i], &buf[i]
 			d.G, d.Case, d.Select, d.Arrive, d.Timer, d.Early = c.G, c.Case, c.Select, c.Arrive, c.Timer, c.Early
-			d.spin = c.spin
+			d.spin, d.kind, d.gi = c.spin, c.kind, c.gi
 			c.G, c.Timer = nil, nil
 		}
 		g.nch = k

@@ -65,10 +65,11 @@ type lockGroup struct {
 type groupMember struct {
 	g      *G
 	seq    uint64
-	idx    int   // g.Index
-	spin   uint8 // its choice's spin class (spinClass), fixed while it waits
-	listed bool  // it is in e.lockers for this operation
-	dead   bool  // it ran: the entry stands for nothing (leaveGroup)
+	idx    int    // g.Index
+	spin   uint8  // its choice's spin class (spinClass), fixed while it waits
+	kind   OpKind // its operation's kind, fixed while it waits
+	listed bool   // it is in e.lockers for this operation
+	dead   bool   // it ran: the entry stands for nothing (leaveGroup)
 }
 
 // grouping reports whether plain Mutex waiters join groups in this run.
@@ -134,7 +135,7 @@ func (e *Exec) join(p unsafe.Pointer, g *G) bool {
 	} else if grp.state != st {
 		return false
 	}
-	m := groupMember{g: g, seq: g.opSeq, idx: g.Index, spin: spinClass(g, false), listed: g.sq.listed == g.opSeq}
+	m := groupMember{g: g, seq: g.opSeq, idx: g.Index, spin: spinClass(g, false), kind: g.op.Kind, listed: g.sq.listed == g.opSeq}
 	g.grpSeq = g.opSeq
 	// In creation order: goroutines mostly arrive in it.
 	ms := grp.members
@@ -338,7 +339,7 @@ func (e *Exec) flipIn(ms []groupMember) {
 			from = at
 		}
 		g := m.g
-		buf = append(buf, Choice{G: g, Case: -1, spin: m.spin})
+		buf = append(buf, Choice{G: g, Case: -1, spin: m.spin, kind: m.kind, gi: int32(m.idx + 1)})
 		g.nch = 1
 		e.noteChoiceChanged(g)
 		if !e.starveFull {

@@ -28,7 +28,16 @@ type Choice struct {
 	// It stays right while the choice is kept: a goroutine's spins,
 	// select streak and operation change only when it runs, and then its
 	// choices are computed again (HEDDLE_CHECKSET compares them).
-	spin  uint8
+	spin uint8
+	// kind and gi are, on a goroutine's choice computed by the enabled
+	// set, its pending operation's kind and its index plus one (0: not
+	// known, as on a sleeper's choice or a Choice made elsewhere). They
+	// stay right while the choice is kept, as spin does; with them a
+	// strategy's passes over hundreds of choices at every point (POS)
+	// need not load each goroutine's cache lines (PendingKind, GoIndex).
+	// They fill the padding after spin: a Choice is no larger.
+	kind  OpKind
+	gi    int32
 	Timer *Timer // the timer to fire; nil for a goroutine
 	// Early is set on a timer firing (or a sleeping goroutine waking) while
 	// other goroutines could run: it starves them for the given virtual
@@ -89,6 +98,41 @@ func (c Choice) HasKey(k string) bool {
 		n = 10*n + int(d-'0')
 	}
 	return n == c.Case && (rest[1] != '0' || len(rest) == 2)
+}
+
+// PendingKind is c.G.PendingKind() for a goroutine's choice at the point
+// it is offered, from the choice itself when the enabled set computed it
+// (no load from the goroutine).
+//
+//go:norace
+func (c *Choice) PendingKind() OpKind {
+	if c.kind != OpNone {
+		return c.kind
+	}
+	return c.G.PendingKind()
+}
+
+// GoIndex is c.G.Index for a goroutine's choice, from the choice itself
+// when the enabled set computed it.
+//
+//go:norace
+func (c *Choice) GoIndex() int {
+	if c.gi != 0 {
+		return int(c.gi) - 1
+	}
+	return c.G.Index
+}
+
+// PendingObj is c.G.PendingObj() for a goroutine's choice at the point it
+// is offered; for a Gosched's choice the enabled set computed, without a
+// load from the goroutine (its operation has no object, case or timer).
+//
+//go:norace
+func (c *Choice) PendingObj() (OpKind, unsafe.Pointer, bool) {
+	if c.kind == OpYield {
+		return OpYield, nil, true
+	}
+	return c.G.PendingObj()
 }
 
 // Op is the operation the choice performs.
@@ -326,7 +370,7 @@ func appendChoice(cs []Choice, c *Choice) []Choice {
 	}
 	d := &cs[n]
 	d.G, d.Case, d.Select, d.Arrive, d.Timer, d.Early = c.G, c.Case, c.Select, c.Arrive, c.Timer, c.Early
-	d.spin = c.spin
+	d.spin, d.kind, d.gi = c.spin, c.kind, c.gi
 	return cs
 }
 
@@ -400,6 +444,9 @@ func (e *Exec) enabled() {
 	e.dropSpinners()
 	if !e.overdue && e.clockSeen {
 		e.addLateWake()
+	}
+	if checkSet.Load() {
+		e.checkKinds()
 	}
 }
 
@@ -491,6 +538,7 @@ func addChoice(buf []Choice, g *G, c int, sel, arrive bool) []Choice {
 	d := &buf[n]
 	d.G, d.Case, d.Select, d.Arrive, d.Timer, d.Early = g, c, sel, arrive, nil, 0
 	d.spin = spinClass(g, sel)
+	d.kind, d.gi = g.op.Kind, int32(g.Index+1)
 	return buf
 }
 

@@ -62,3 +62,26 @@ func (e *Exec) checkSpin() {
 		}
 	}
 }
+
+// checkKinds checks (HEDDLE_CHECKSET) that every choice offered with a
+// kept kind or index (Choice.PendingKind, GoIndex) has its goroutine's
+// operation's kind and its index now.
+//
+//go:norace
+func (e *Exec) checkKinds() {
+	for i := range e.choices {
+		c := &e.choices[i]
+		g := c.G
+		if g == nil {
+			if c.kind != OpNone || c.gi != 0 {
+				panic(fmt.Sprintf("engine: at step %d, timer choice %s has a kind %v or index %d", e.steps, c.Key(), c.kind, int(c.gi)-1))
+			}
+			continue
+		}
+		if (c.kind != OpNone && c.kind != g.op.Kind) || (c.gi != 0 && int(c.gi) != g.Index+1) {
+			msg := fmt.Sprintf("engine: at step %d, choice %s has kind %v and index %d kept, stale: operation %v, index %d", e.steps, c.Key(), c.kind, int(c.gi)-1, g.op.Kind, g.Index)
+			fmt.Fprintln(os.Stderr, msg)
+			panic(msg)
+		}
+	}
+}

@@ -25,3 +25,7 @@ func SetPOSMemo(s *POS, on bool) { s.noMemo = !on }
 
 // POSMemoHits is the number of choices resetRacing's memo decided.
 func POSMemoHits(s *POS) int { return s.memoHits }
+
+// POSMemoLooks is the number of plain choices resetRacing asked its memo
+// about.
+func POSMemoLooks(s *POS) int { return s.memoLooks }

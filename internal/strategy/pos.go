@@ -51,9 +51,11 @@ type POS struct {
 	simpleN    int
 	stepSt     *engine.Step // the trace entry of step
 	// Tests: noMemo makes resetRacing decide every choice without its
-	// memo; memoHits counts the choices the memo decided.
-	noMemo   bool
-	memoHits int
+	// memo; memoHits counts the choices the memo decided, memoLooks the
+	// plain choices it was asked about (with the memo on).
+	noMemo    bool
+	memoHits  int
+	memoLooks int
 }
 
 // posSlot is the priority of one event, and the operation it was drawn
@@ -129,11 +131,14 @@ func (s *POS) slots(cs []engine.Choice) []*posSlot {
 			at = append(at, nil)
 			continue
 		}
-		if (c.Select && c.Case >= 0) || c.G.Index >= len(s.main) {
+		// GoIndex, PendingKind and PendingObj below: no load from
+		// each goroutine (ants' pools offer hundreds at every point).
+		gi := c.GoIndex()
+		if (c.Select && c.Case >= 0) || gi >= len(s.main) {
 			s.at = at
 			return s.slotsNew(cs)
 		}
-		at = append(at, &s.main[c.G.Index])
+		at = append(at, &s.main[gi])
 	}
 	s.at = at
 	return at
@@ -243,7 +248,7 @@ func (s *POS) Choose(p *engine.Point) int {
 			}
 		} else {
 			sl := at[i]
-			op := c.G.PendingKind()
+			op := c.PendingKind()
 			if !sl.ok || sl.op != op {
 				// A new event: a goroutine's next operation.
 				sl.pr, sl.op, sl.ok = s.draw(c), op, true
@@ -355,6 +360,36 @@ const (
 	posRace
 )
 
+// posMemoSize is how many verdicts resetRacing's memo keeps.
+const posMemoSize = 4
+
+// posMemo is resetRacing's memo of its verdicts on plain operations, for
+// one step: the kind and object of each, replaced in turn.
+type posMemo struct {
+	kind [posMemoSize]engine.OpKind
+	obj  [posMemoSize]unsafe.Pointer
+	v    [posMemoSize]uint8 // 0: none; posNoRace; posRace
+	next int
+}
+
+// get returns the verdict kept on an operation of kind k on obj, or 0.
+func (m *posMemo) get(k engine.OpKind, obj unsafe.Pointer) uint8 {
+	for i := range m.v {
+		if m.v[i] != 0 && m.kind[i] == k && m.obj[i] == obj {
+			return m.v[i]
+		}
+	}
+	return 0
+}
+
+// put keeps verdict v on an operation of kind k on obj, in place of the
+// oldest.
+func (m *posMemo) put(k engine.OpKind, obj unsafe.Pointer, v uint8) {
+	i := m.next
+	m.kind[i], m.obj[i], m.v[i] = k, obj, v
+	m.next = (i + 1) % posMemoSize
+}
+
 // What the pending event of a goroutine's operation accesses besides
 // virtual time, for the operations whose accesses do not depend on their
 // channel cases (simpleAcc): nothing, or its object, read or written.
@@ -451,13 +486,14 @@ func (s *POS) resetRacing(p *engine.Point, at []*posSlot, e *event, simple bool)
 	if !all {
 		s.objs = stepObjects(s.objs[:0], e)
 	}
-	// The verdict on the last plain operation (no channel cases, no
-	// timer) decided without building its pending event: for one without
-	// a partner, it depends only on its kind and object, the same for a
-	// thousand waiters on one mutex. 0: none; posNoRace; posRace.
-	var memoKind engine.OpKind
-	var memoObj unsafe.Pointer
-	memo := 0
+	// The verdicts on the last plain operations (no channel cases, no
+	// timer) decided without building their pending events: for one
+	// without a partner, it depends only on its kind and object, the same
+	// for a thousand waiters on one mutex. A few are kept, not one: ants'
+	// pools offer their spin lock's goroutines in Gosched, at its
+	// compare-and-swap and at loads, in turn, and a memo of the last one
+	// was replaced at almost every choice.
+	var memo posMemo
 	for i := range p.Choices {
 		// Not a copy of the choice: a range copy of each was a stall
 		// (its overlapping stores), 11% of resetRacing's samples.
@@ -481,20 +517,23 @@ func (s *POS) resetRacing(p *engine.Point, at []*posSlot, e *event, simple bool)
 			continue // program order, not a race
 		}
 		// plain: the verdict below depends on kind and obj only.
-		kind, obj, plain := c.G.PendingObj()
+		kind, obj, plain := c.PendingObj()
 		plain = plain && !all && h == nil && !c.Arrive && !s.noMemo
-		if plain && memo != 0 && kind == memoKind && obj == memoObj {
-			s.memoHits++
-			if memo == posRace {
-				sl.ok = false
+		if plain {
+			s.memoLooks++
+			if v := memo.get(kind, obj); v != 0 {
+				s.memoHits++
+				if v == posRace {
+					sl.ok = false
+				}
+				continue
 			}
-			continue
 		}
 		if !all && !writesWorld(kind) && (h == nil || !writesWorld(h.PendingKind())) {
 			op := c.G.Pending()
 			if !s.mayShare(op) && (h == nil || !s.mayShare(h.Pending())) {
 				if plain {
-					memoKind, memoObj, memo = kind, obj, posNoRace
+					memo.put(kind, obj, posNoRace)
 				}
 				continue
 			}
@@ -504,12 +543,12 @@ func (s *POS) resetRacing(p *engine.Point, at []*posSlot, e *event, simple bool)
 				// object: no need to build it.
 				if a == posWorld || !touches(e, opObj(op), a == posWrite) {
 					if plain {
-						memoKind, memoObj, memo = kind, obj, posNoRace
+						memo.put(kind, obj, posNoRace)
 					}
 					continue
 				}
 				if plain {
-					memoKind, memoObj, memo = kind, obj, posRace
+					memo.put(kind, obj, posRace)
 				}
 				sl.ok = false
 				continue

@@ -3,6 +3,7 @@ package strategy_test
 import (
 	"hash/fnv"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"heddle.dev/internal/engine"
@@ -96,7 +97,19 @@ func TestPOSMemoSameSchedules(t *testing.T) {
 		rt.MutexUnlock(&mu)
 		rt.WaitGroupWait(&wg)
 	}
-	hits := 0
+	hits, _ := comparePOSMemo(t, engine.Config{StepLimit: 100000, Trace: true}, prog)
+	if hits == 0 {
+		t.Fatalf("the memo decided no choice: the test no longer tests it")
+	}
+	t.Logf("the memo decided %d choices", hits)
+}
+
+// comparePOSMemo runs prog with POS, with resetRacing's memo and without,
+// 6 runs of each of 3 seeds, fails t unless every point's hash is the
+// same both ways, and returns how many plain choices the memo decided and
+// how many it was asked about.
+func comparePOSMemo(t *testing.T, cfg engine.Config, prog func()) (hits, looks int) {
+	t.Helper()
 	for _, seed := range []int64{1, 2, 3} {
 		var hs [2][][]uint64
 		for v, memo := range []bool{false, true} {
@@ -104,7 +117,7 @@ func TestPOSMemoSameSchedules(t *testing.T) {
 			strategy.SetPOSMemo(s.POS, memo)
 			for run := 1; run <= 6 && s.Begin(run); run++ {
 				s.h = nil
-				r := engine.Run(engine.Config{StepLimit: 100000, Trace: true}, s, prog)
+				r := engine.Run(cfg, s, prog)
 				s.End(r)
 				if r.Bug != nil {
 					t.Fatalf("seed %d run %d: %s: %s", seed, run, r.Bug.Kind, r.Bug.Message)
@@ -115,6 +128,7 @@ func TestPOSMemoSameSchedules(t *testing.T) {
 				t.Fatalf("seed %d: the memo decided %d choices while off", seed, n)
 			} else if memo {
 				hits += n
+				looks += strategy.POSMemoLooks(s.POS)
 			}
 		}
 		for run := range hs[0] {
@@ -129,8 +143,44 @@ func TestPOSMemoSameSchedules(t *testing.T) {
 			}
 		}
 	}
-	if hits == 0 {
-		t.Fatalf("the memo decided no choice: the test no longer tests it")
+	return hits, looks
+}
+
+// TestPOSMemoKinds: the memo keeps its verdicts on several kinds of plain
+// operations through one step, so that choices of goroutines at
+// different operations in turn (ants' pools: Gosched, an atomic load and a
+// compare-and-swap of one spin lock) are each decided once per kind and
+// object, not once per choice; with the same schedules as without it.
+// It failed with a memo of the last verdict only (a hit on about an
+// eighth of the plain choices).
+func TestPOSMemoKinds(t *testing.T) {
+	prog := func() {
+		var x, y int64
+		var wg sync.WaitGroup
+		for i := 0; i < 60; i++ {
+			rt.WaitGroupAdd(&wg, 1)
+			rt.Go(func() {
+				defer rt.WaitGroupDone(&wg)
+				for k := 0; k < 6; k++ {
+					switch i % 3 {
+					case 0:
+						rt.Gosched()
+					case 1:
+						atomic.LoadInt64(rt.AtomicR(&x))
+					default:
+						atomic.LoadInt64(rt.AtomicR(&y))
+					}
+				}
+				if i%10 == 0 {
+					atomic.AddInt64(rt.AtomicW(&x), 1)
+				}
+			})
+		}
+		rt.WaitGroupWait(&wg)
 	}
-	t.Logf("the memo decided %d choices", hits)
+	hits, looks := comparePOSMemo(t, engine.Config{StepLimit: 100000, Trace: true, KeepSpinners: true}, prog)
+	t.Logf("the memo decided %d of %d plain choices", hits, looks)
+	if hits*2 < looks {
+		t.Fatalf("the memo decided %d of %d plain choices, fewer than half", hits, looks)
+	}
 }
