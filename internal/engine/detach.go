@@ -658,6 +658,14 @@ func (e *Exec) blockedAway() bool {
 	if g == nil {
 		return false
 	}
+	e.detachMu.Lock()
+	back, in := e.backInRecord(g)
+	e.detachMu.Unlock()
+	if back {
+		// A replay: the recorded run had g back (detachplan.go).
+		e.res.Bug = e.notBack(g, in, e.detachWaited)
+		return true
+	}
 	buf := allStacks()
 	msg := "goroutine " + g.ID + " blocked outside heddle's control (in code that was not rewritten, or on I/O)"
 	if g.waitsChild {

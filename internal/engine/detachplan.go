@@ -189,14 +189,38 @@ func (e *Exec) waitPlanned() bool {
 	if e.childWaited < e.cfg.DetachWait {
 		return e.sleepProgress(&e.childWaited)
 	}
-	e.res.Bug = &Bug{
+	e.res.Bug = e.notBack(due, in, e.childWaited)
+	return true
+}
+
+// notBack is the bug of a replay in which g, away in code heddle does not
+// control (in: where), did not come back within waited of real time where
+// the recorded run had it back.
+//
+//go:norace
+func (e *Exec) notBack(g *G, in string, waited time.Duration) *Bug {
+	return &Bug{
 		Kind: KindNondeterminism,
 		Message: fmt.Sprintf("the run diverged from the schedule at step %d: goroutine %s was in %s and had not come back after %v of real time, "+
 			"where the recorded run had it back; when such a wait ends is up to the operating system, not to heddle's schedule",
-			e.steps+1, due.ID, awayWhat(in), e.childWaited.Round(time.Millisecond)),
-		G: due,
+			e.steps+1, g.ID, awayWhat(in), waited.Round(time.Millisecond)),
+		G: g,
 	}
-	return true
+}
+
+// backInRecord reports whether g, detached, came back in the recorded run
+// a replay follows, and where it waited this time.
+//
+//go:norace
+func (e *Exec) backInRecord(g *G) (bool, string) {
+	if !e.following() {
+		return false, ""
+	}
+	d, in := e.planned(g), ""
+	if cur := e.lastDetach(g); cur != nil {
+		in = cur.In
+	}
+	return d != nil && d.Back != 0, in
 }
 
 // awayCause says, for a divergence, which goroutines were in code heddle
