@@ -338,10 +338,11 @@ func (e *Exec) nativeBack(g *G) bool {
 // false at once if the claim was dropped (g was not detached after all),
 // and abandoned is set if g's run ended while it was away: g must then end
 // without touching the engine. counted says whether g counted this entry
-// in G.entries (it held the processor: it was not detached yet).
+// in G.entries (it held the processor: it was not detached yet); atEnd,
+// whether g is at its end, in the deferred call of goroutine.
 //
 //go:norace
-func (e *Exec) reattach(g *G, counted bool) (ok, abandoned bool) {
+func (e *Exec) reattach(g *G, counted, atEnd bool) (ok, abandoned bool) {
 	raceDisable()
 	e.detachMu.Lock()
 	if g.abandoned {
@@ -364,7 +365,22 @@ func (e *Exec) reattach(g *G, counted bool) (ok, abandoned bool) {
 		// time: g detaches itself, back already (detachplan.go).
 		e.detach(g, "")
 	}
-	e.park(g)
+	if atEnd {
+		// Not park: a goroutine woken to be unwound there ends by
+		// runtime.Goexit, which in the deferred call that called this
+		// skipped the rest of it, e.exit: unwind waited for its exit
+		// forever (failsafehttp's TestNewRoundTripperWithLevel, a run
+		// ended while a goroutine back from net/http at its end waited
+		// to be scheduled). Unwound here, it returns to exit.
+		raceDisable()
+		g.wake.wait()
+		raceEnable()
+		if e.aborting {
+			raceAcquire(unsafe.Pointer(e)) // as unwound does
+		}
+	} else {
+		e.park(g)
+	}
 	raceDisable()
 	e.detachMu.Lock()
 	if d := e.lastDetach(g); d != nil {

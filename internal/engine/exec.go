@@ -41,7 +41,7 @@ func Current() *Exec {
 			// A goroutine the run's monitor detached, back from code
 			// heddle does not control: it waits to be scheduled.
 			if g := e.detachedFor(gid); g != nil {
-				if ok, abandoned := e.reattach(g, false); ok {
+				if ok, abandoned := e.reattach(g, false, false); ok {
 					return e
 				} else if abandoned {
 					runtime.Goexit()
@@ -54,7 +54,7 @@ func Current() *Exec {
 	} else if c.entries++; c.claim.Load() != 0 || c.entries == c.replayDetach {
 		// The monitor is taking over from c, or a replay detaches c
 		// where the recorded run did (detach.go).
-		if _, abandoned := e.reattach(c, true); abandoned {
+		if _, abandoned := e.reattach(c, true, false); abandoned {
 			runtime.Goexit()
 		}
 	}
@@ -737,7 +737,7 @@ func (e *Exec) goroutine(g *G) {
 		if g.entries++; g.claim.Load() != 0 || g.entries == g.replayDetach {
 			// Detached, and back from code heddle does not control by
 			// returning, or a replay detaches g here (detach.go).
-			if _, abandoned := e.reattach(g, true); abandoned {
+			if _, abandoned := e.reattach(g, true, true); abandoned {
 				recover() // nobody waits for it: its run ended
 				forgetAbandoned(g)
 				return
