@@ -112,9 +112,13 @@ func (e *Exec) divergence() *Bug {
 	for _, c := range e.choices {
 		keys = append(keys, c.Key())
 	}
+	why := "the test behaves differently from run to run (state kept across runs, wall-clock time or randomness not controlled by heddle), or the program changed"
+	if away := e.awayCause(); away != "" {
+		why = away + ": when such a wait ends is up to the operating system, not to heddle's schedule; or " + why
+	}
 	return &Bug{
 		Kind:    KindNondeterminism,
-		Message: fmt.Sprintf("the run diverged from the schedule at step %d: enabled were %s; the test behaves differently from run to run (state kept across runs, wall-clock time or randomness not controlled by heddle), or the program changed", e.steps+1, strings.Join(keys, ", ")),
+		Message: fmt.Sprintf("the run diverged from the schedule at step %d: enabled were %s; %s", e.steps+1, strings.Join(keys, ", "), why),
 		G:       e.cur,
 	}
 }

@@ -230,12 +230,18 @@ func waitingState(s string) bool {
 //
 //go:norace
 func (e *Exec) claimAndDetach(g *G, m uint64, buf *[]byte) bool {
+	if e.following() && (g.replayDetach == 0 || g.entries+1 != g.replayDetach) {
+		// A replay detaches a goroutine only where the recorded run did
+		// (detachplan.go): elsewhere its wait ended within its step then.
+		return false
+	}
 	e.detachMu.Lock()
 	g.claim.Store(1)
 	e.detachMu.Unlock()
 	still, block := false, ""
 	*buf, block, still = blockedOutside(*buf, e, g)
 	g.waitsChild = waitsForChild(block)
+	in := waitedIn(block)
 	if !still || e.loadMoves() != m || e.cur != g {
 		e.detachMu.Lock()
 		back := g.back
@@ -249,28 +255,38 @@ func (e *Exec) claimAndDetach(g *G, m uint64, buf *[]byte) bool {
 		// g came back in between and waits to be scheduled: it is out
 		// of the engine, and detached it is.
 	}
-	e.detach(g)
+	e.detach(g, in)
 	return true
 }
 
 // detach takes the processor back from g, which waits outside heddle's
-// code or came back from there and waits in reattach: g's pending operation
-// is OpNative, and the strategy picks the next step, on the monitor's
-// goroutine, as yield would on g's.
+// code (in, the function it waits in) or came back from there and waits in
+// reattach: g's pending operation is OpNative, and the strategy picks the
+// next step, on the monitor's goroutine (or g's, in a replay that detaches
+// g itself: detachplan.go), as yield would on g's. A second call for g
+// (the monitor and g itself, at once) does nothing.
 //
 //go:norace
-func (e *Exec) detach(g *G) {
+func (e *Exec) detach(g *G, in string) {
 	defer func() {
 		if r := recover(); r != nil {
 			e.internalError(r)
 		}
 	}()
 	e.detachMu.Lock()
+	if g.detached {
+		e.detachMu.Unlock()
+		return
+	}
 	g.detached = true
 	g.ioWaits = 0
+	g.replayDetach = 0
 	e.detachedGs = append(e.detachedGs, g)
 	e.nDetached.Add(1)
 	e.res.Detaches++
+	// Entry is made exact when g comes back (reattach): g may be past
+	// the entry that ends its wait already.
+	e.res.Detached = append(e.res.Detached, Detached{G: g.ID, At: e.steps, Entry: g.entries, In: in})
 	e.detachMu.Unlock()
 	g.op = Op{Kind: OpNative}
 	g.state = gParked
@@ -310,20 +326,23 @@ func (e *Exec) detach(g *G) {
 func (e *Exec) nativeBack(g *G) bool {
 	raceDisable()
 	e.detachMu.Lock()
-	back := g.back
+	back := g.back && e.backDue(g)
 	e.detachMu.Unlock()
 	raceEnable()
 	return back
 }
 
 // reattach is called by g when it enters the engine (or ends) while
-// claimed by the monitor: it waits until the scheduler picks it, and
-// returns true then. It returns false at once if the claim was dropped (g
-// was not detached after all), and abandoned is set if g's run ended while
-// it was away: g must then end without touching the engine.
+// claimed by the monitor, or where a replay detaches it (replayDetach): it
+// waits until the scheduler picks it, and returns true then. It returns
+// false at once if the claim was dropped (g was not detached after all),
+// and abandoned is set if g's run ended while it was away: g must then end
+// without touching the engine. counted says whether g counted this entry
+// in G.entries (it held the processor: it was not detached yet); atEnd,
+// whether g is at its end, in the deferred call of goroutine.
 //
 //go:norace
-func (e *Exec) reattach(g *G) (ok, abandoned bool) {
+func (e *Exec) reattach(g *G, counted, atEnd bool) (ok, abandoned bool) {
 	raceDisable()
 	e.detachMu.Lock()
 	if g.abandoned {
@@ -331,17 +350,46 @@ func (e *Exec) reattach(g *G) (ok, abandoned bool) {
 		raceEnable()
 		return false, true
 	}
-	if g.claim.Load() == 0 {
+	self := counted && !g.detached && g.replayDetach != 0 && g.entries == g.replayDetach
+	if g.claim.Load() == 0 && !self {
 		e.detachMu.Unlock()
 		raceEnable()
 		return false, false
 	}
+	g.claim.Store(1)
 	g.back = true
 	e.detachMu.Unlock()
 	raceEnable()
-	e.park(g)
+	if self {
+		// The recorded run detached g here; its wait was shorter this
+		// time: g detaches itself, back already (detachplan.go).
+		e.detach(g, "")
+	}
+	if atEnd {
+		// Not park: a goroutine woken to be unwound there ends by
+		// runtime.Goexit, which in the deferred call that called this
+		// skipped the rest of it, e.exit: unwind waited for its exit
+		// forever (failsafehttp's TestNewRoundTripperWithLevel, a run
+		// ended while a goroutine back from net/http at its end waited
+		// to be scheduled). Unwound here, it returns to exit.
+		raceDisable()
+		g.wake.wait()
+		raceEnable()
+		if e.aborting {
+			raceAcquire(unsafe.Pointer(e)) // as unwound does
+		}
+	} else {
+		e.park(g)
+	}
 	raceDisable()
 	e.detachMu.Lock()
+	if d := e.lastDetach(g); d != nil {
+		d.Back = e.steps
+		d.Entry = g.entries
+		if counted {
+			d.Entry--
+		}
+	}
 	g.claim.Store(0)
 	g.back = false
 	g.detached = false
@@ -438,6 +486,9 @@ func (e *Exec) awayIO(expired bool) (fresh bool) {
 //
 //go:norace
 func (e *Exec) waitChild() bool {
+	if e.following() {
+		return e.waitPlanned()
+	}
 	for _, c := range e.choices {
 		if c.Timer == nil && (c.G == nil || c.G.op.Kind != OpSleep) {
 			return false // a goroutine can run
@@ -622,6 +673,14 @@ func (e *Exec) blockedAway() bool {
 	e.detachMu.Unlock()
 	if g == nil {
 		return false
+	}
+	e.detachMu.Lock()
+	back, in := e.backInRecord(g)
+	e.detachMu.Unlock()
+	if back {
+		// A replay: the recorded run had g back (detachplan.go).
+		e.res.Bug = e.notBack(g, in, e.detachWaited)
+		return true
 	}
 	buf := allStacks()
 	msg := "goroutine " + g.ID + " blocked outside heddle's control (in code that was not rewritten, or on I/O)"

@@ -41,7 +41,7 @@ func Current() *Exec {
 			// A goroutine the run's monitor detached, back from code
 			// heddle does not control: it waits to be scheduled.
 			if g := e.detachedFor(gid); g != nil {
-				if ok, abandoned := e.reattach(g); ok {
+				if ok, abandoned := e.reattach(g, false, false); ok {
 					return e
 				} else if abandoned {
 					runtime.Goexit()
@@ -51,9 +51,10 @@ func Current() *Exec {
 		endAbandoned(gid)
 		e.natives.Add(1)
 		return nil
-	} else if c.claim.Load() != 0 {
-		// The monitor is taking over from c (detach.go).
-		if _, abandoned := e.reattach(c); abandoned {
+	} else if c.entries++; c.claim.Load() != 0 || c.entries == c.replayDetach {
+		// The monitor is taking over from c, or a replay detaches c
+		// where the recorded run did (detach.go).
+		if _, abandoned := e.reattach(c, true, false); abandoned {
 			runtime.Goexit()
 		}
 	}
@@ -179,6 +180,11 @@ type G struct {
 	// since it was detached (waitChild).
 	waitsChild bool
 	ioWaits    uint8
+	// entries counts g's entries into the engine while it holds the
+	// processor (Current, its end): where it was detached, for a replay
+	// (Result.Detached); replayDetach, when not 0, is the entry at which a
+	// replay detaches g, as the recorded run did (detach.go).
+	entries, replayDetach uint64
 	// bubble is the testing/synctest bubble g belongs to, if any (bubble.go).
 	bubble *Bubble
 	// quiet is g's state in a region of allocation counting (quiet.go).
@@ -223,6 +229,9 @@ type Result struct {
 	// not rewritten), and when that wait ended was up to the operating
 	// system, not a choice heddle explored.
 	Detaches int
+	// Detached lists where goroutines were detached and when they came
+	// back, for a replay to do the same (Config.Detached; detach.go).
+	Detached []Detached
 	// Unstepped counts the files (*os.File) the run handed to standard
 	// library code that keeps them to read or write later (bufio.NewWriter,
 	// log.New): those reads and writes were no steps, not explored
@@ -398,6 +407,12 @@ type Config struct {
 	// the child is working, as a compiler or a server the test runs does,
 	// and natively the test waits for it (default 2m; detach.go).
 	ChildWait time.Duration
+	// Detached, when not nil, is the recorded run's Result.Detached: a
+	// replay detaches goroutines where it did and nowhere else, whether
+	// their wait is long or short this time, holds a goroutine that came
+	// back until the step at which it came back then, and waits for it
+	// there (detachplan.go). Empty: the recorded run detached none.
+	Detached []Detached
 }
 
 // Exec is one run.
@@ -656,6 +671,9 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	g0 := e.newG(nil, body)
 	g0.state = gRunning
 	e.cur = g0
+	if len(cfg.Detached) != 0 {
+		e.armDetach(g0) // step 0 is not picked (detachplan.go)
+	}
 	e.record(g0, Op{Kind: OpStart}, nil, 0)
 	e.start(g0)
 	g0.wake.wake()
@@ -726,10 +744,10 @@ func (e *Exec) goroutine(g *G) {
 	}
 	normal := false
 	defer func() {
-		if g.claim.Load() != 0 {
+		if g.entries++; g.claim.Load() != 0 || g.entries == g.replayDetach {
 			// Detached, and back from code heddle does not control by
-			// returning (detach.go).
-			if _, abandoned := e.reattach(g); abandoned {
+			// returning, or a replay detaches g here (detach.go).
+			if _, abandoned := e.reattach(g, true, true); abandoned {
 				recover() // nobody waits for it: its run ended
 				forgetAbandoned(g)
 				return

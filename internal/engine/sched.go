@@ -351,6 +351,9 @@ func (e *Exec) pick() *G {
 			// A sleeper woke early, relative to runnable goroutines.
 			c.G.op.Timer.early = c.Early
 		}
+		if len(e.cfg.Detached) != 0 {
+			e.armDetach(c.G) // a replay detaches c.G where the recorded run did
+		}
 		return c.G
 	}
 }

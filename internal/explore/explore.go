@@ -226,6 +226,13 @@ func (x *explorer) run() {
 			x.t.Fatalf("heddle: schedule %s is for test %s, not %s", cfg.Replay, s.Test, x.scheduleTest())
 		}
 		choices = s.Choices
+		if s.Detached != "" {
+			ds, err := engine.ParseDetached(s.Detached)
+			if err != nil {
+				x.t.Fatalf("heddle: schedule %s: %v", cfg.Replay, err)
+			}
+			choices = strategy.WithDetached(choices, ds)
+		}
 		name = "replay"
 		sched = s
 		if s.Format == schedule.FormatV1 {
@@ -433,7 +440,7 @@ func (x *explorer) run() {
 			break
 		}
 		if name == "replay" {
-			x.replayed(res, rs, choiceKeys(res.Choices), randSeed, x.lastRun)
+			x.replayed(res, rs, runKeys(res), randSeed, x.lastRun)
 			x.replayVerdict(sched, res, x.replayBug(res, rs))
 			break
 		}
@@ -458,7 +465,7 @@ func (x *explorer) run() {
 		if bug == nil && run == first && x.firstKeys == nil {
 			// The first run's schedule, to tell a test that fails on any
 			// run after its first (failsOnRerun).
-			x.firstKeys, x.firstSeed = choiceKeys(res.Choices), randSeed
+			x.firstKeys, x.firstSeed = runKeys(res), randSeed
 		}
 		if bug == nil {
 			if rs.root.skipped {
@@ -661,6 +668,11 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	ec.Procs = x.procs
 	ec.Stuck = x.stuck
 	ec.NativePartners = x.partnered || x.natives > 0
+	if p, ok := s.(interface{ DetachPlan() []engine.Detached }); ok && ec.Detached == nil {
+		// A replay detaches goroutines where the recorded run did
+		// (engine/detachplan.go).
+		ec.Detached = p.DetachPlan()
+	}
 	res := engine.Run(ec, s, func() {
 		rs.attach(engine.Current())
 		defer rs.finish()
@@ -812,18 +824,18 @@ func (x *explorer) warmUp(s *schedule.Schedule) (uint64, bool) {
 		}
 		warm.End(res)
 		if run == first {
-			x.firstKeys, x.firstSeed = choiceKeys(res.Choices), seed
+			x.firstKeys, x.firstSeed = runKeys(res), seed
 		}
 		for _, what := range strings.Split(extra[run], ",") {
 			switch what {
 			case "check":
-				x.exec(engine.Config{Seed: seed, Trace: true}, strategy.NewReplay(choiceKeys(res.Choices)), x.newRunT())
+				x.exec(engine.Config{Seed: seed, Trace: true}, strategy.NewReplay(runKeys(res)), x.newRunT())
 			case "rerun":
 				x.rerunFirst()
 			case "fair":
 				x.measureFair(seed)
 			case "replay", "replay+early":
-				keys := choiceKeys(res.Choices)
+				keys := runKeys(res)
 				began := time.Now()
 				res2, rs2, firings := x.recordedReplay(keys, seed)
 				if what == "replay+early" {
@@ -958,7 +970,7 @@ func (x *explorer) uncontrolledNote() string {
 // whose behaviour under a fixed schedule changes from run to run cannot be
 // explored or replayed faithfully.
 func (x *explorer) checkDeterminism(first *engine.Result, seed uint64) *engine.Bug {
-	keys := choiceKeys(first.Choices)
+	keys := runKeys(first)
 	rs := x.newRunT()
 	res := x.exec(engine.Config{Seed: seed, Trace: true}, strategy.NewReplay(keys), rs)
 	x.natives += res.Natives
@@ -1000,6 +1012,13 @@ func gid(g *engine.G) string {
 	return g.ID
 }
 
+// runKeys returns the keys of a run's choices, and with them, last, where
+// its goroutines were detached in code heddle does not control
+// (strategy.WithDetached): what a replay of the run follows.
+func runKeys(res *engine.Result) []string {
+	return strategy.WithDetached(choiceKeys(res.Choices), res.Detached)
+}
+
 func choiceKeys(cs []engine.Choice) []string {
 	keys := make([]string, len(cs))
 	for i, c := range cs {
@@ -1029,6 +1048,7 @@ func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (strin
 		fmt.Fprintln(h, x.cfg.Args) // heddle run: one program, many argument lists
 	}
 	sum := hex.EncodeToString(h.Sum(nil))[:12]
+	choices, detached := strategy.SplitDetached(keys)
 	dir := x.cfg.OutDir
 	if dir == "" {
 		dir = os.TempDir()
@@ -1059,7 +1079,8 @@ func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (strin
 		Seed:        x.cfg.Seed,
 		Run:         run,
 		Before:      x.beforeText(run),
-		Choices:     keys,
+		Choices:     choices,
+		Detached:    engine.FormatDetached(detached),
 		Settings:    x.cfg.Settings(),
 		Extra:       x.groupExtra(x.scheduleExtra()),
 	}

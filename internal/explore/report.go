@@ -21,7 +21,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	if k := bug.Kind + " " + x.where(bug); bug.Kind == engine.KindFail && x.seen[k] && (firedEarly(res) || !x.mayRecheck(k)) {
 		return false // known without replaying it
 	}
-	keys := choiceKeys(res.Choices)
+	keys := runKeys(res)
 	// fresh: this process replays a schedule to report it (freshReport):
 	// the run is that replay, made first after the warm-up, and the
 	// schedule is written already.

@@ -154,7 +154,7 @@ func (x *explorer) pastBound(run int, res *engine.Result, rs *runT, ec engine.Co
 	x.t.Logf("heddle: %s is a long test: its step bound is now %d steps (%d times its fair run), scheduled fairly from step %d; run %d is made again under it",
 		x.name(), limit, fairTimes, fairAfter, run)
 	x.cfg.FairAfter, x.cfg.StepLimit = fairAfter, limit
-	keys := choiceKeys(res.Choices)
+	keys := runKeys(res)
 	rs2 := x.newRunT()
 	began := time.Now()
 	res2 := x.exec(engine.Config{Seed: ec.Seed, Record: ec.Record, Trace: ec.Trace}, strategy.NewReplay(keys), rs2)

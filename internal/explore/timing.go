@@ -48,6 +48,15 @@ type earlyWatch struct {
 	firings []earlyFiring
 }
 
+// DetachPlan is the wrapped strategy's, if it replays a run whose
+// goroutines were detached (strategy.Replay).
+func (w *earlyWatch) DetachPlan() []engine.Detached {
+	if p, ok := w.Strategy.(interface{ DetachPlan() []engine.Detached }); ok {
+		return p.DetachPlan()
+	}
+	return nil
+}
+
 func (w *earlyWatch) Choose(p *engine.Point) int {
 	i := w.Strategy.Choose(p)
 	if i >= 0 && i < len(p.Choices) && p.Choices[i].Early > 0 {

@@ -20,6 +20,7 @@
 //	strategy: pct
 //	seed: 1
 //	run: 17
+//	detached: g0.1:9:3:14
 //	choices:
 //	g0.1
 //	g0#2
@@ -86,9 +87,14 @@ type Schedule struct {
 	// first run it made, and the replays it made after some runs (the
 	// determinism check, the replays of a report), so that a replay in a
 	// new process goes through the same executions first.
-	Before  string
-	Extra   map[string]string // header keys this version does not know
-	Choices []string
+	Before string
+	// Detached is where the run's goroutines waited in code heddle does
+	// not control, which a replay follows (engine.FormatDetached; "none"
+	// if none did); a heddle that does not know the key keeps it in
+	// Extra and replays without it, as one replays a schedule without it.
+	Detached string
+	Extra    map[string]string // header keys this version does not know
+	Choices  []string
 }
 
 // Write writes s in the file format.
@@ -132,6 +138,7 @@ func (s *Schedule) Write(w io.Writer) error {
 	kv("seed", strconv.FormatInt(s.Seed, 10))
 	kv("run", strconv.Itoa(s.Run))
 	kv("before", s.Before)
+	kv("detached", s.Detached)
 	extra := make([]string, 0, len(s.Extra))
 	for k := range s.Extra {
 		extra = append(extra, k)
@@ -248,6 +255,8 @@ func Parse(r io.Reader) (*Schedule, error) {
 			s.Run, err = strconv.Atoi(v)
 		case "before":
 			s.Before = v
+		case "detached":
+			s.Detached = v
 		default:
 			if s.Extra == nil {
 				s.Extra = map[string]string{}

@@ -20,10 +20,49 @@ type Replay struct {
 	byID  map[string]*engine.G
 	known int       // goroutines of the run in byID
 	g0    *engine.G // the run's first goroutine
+	// detached is where the recorded run's goroutines waited in code
+	// heddle does not control (engine.Config.Detached).
+	detached []engine.Detached
 }
 
-// NewReplay returns a strategy that replays choices.
-func NewReplay(choices []string) *Replay { return &Replay{choices: choices} }
+// NewReplay returns a strategy that replays choices. Their last one may be
+// the record of the run's detached goroutines (WithDetached), which the
+// replay follows too (DetachPlan).
+func NewReplay(choices []string) *Replay {
+	choices, detached := SplitDetached(choices)
+	return &Replay{choices: choices, detached: detached}
+}
+
+// DetachPlan returns where the recorded run's goroutines were detached in
+// code heddle does not control, for engine.Config.Detached.
+func (r *Replay) DetachPlan() []engine.Detached { return r.detached }
+
+// detachedPrefix starts the pseudo-choice that carries a run's detaches
+// (engine.Result.Detached) with its choices, last: the choices of a run
+// go from the run to its schedule file and to every replay of it, and
+// its detaches must go with them.
+const detachedPrefix = "!detached "
+
+// WithDetached returns the choices of a run followed by the record of
+// where its goroutines were detached (none, if ds is empty): what
+// NewReplay replays.
+func WithDetached(choices []string, ds []engine.Detached) []string {
+	return append(choices[:len(choices):len(choices)], detachedPrefix+engine.FormatDetached(ds))
+}
+
+// SplitDetached separates what WithDetached joined. A record that does
+// not parse is dropped: the replay then runs as one without it.
+func SplitDetached(choices []string) ([]string, []engine.Detached) {
+	n := len(choices)
+	if n == 0 || !strings.HasPrefix(choices[n-1], detachedPrefix) {
+		return choices, nil
+	}
+	ds, err := engine.ParseDetached(strings.TrimPrefix(choices[n-1], detachedPrefix))
+	if err != nil {
+		return choices[:n-1], nil
+	}
+	return choices[:n-1], ds
+}
 
 // Begin implements engine.Strategy.
 func (r *Replay) Begin(run int) bool {
