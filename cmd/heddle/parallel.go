@@ -215,7 +215,11 @@ func runTests(spec runSpec, f *testFlags) (*runResult, error) {
 				x := <-done[j]
 				done[j] <- x
 			}
-			if bad := unconfirmed(spec, r.t); len(bad) > 0 && !interrupted.Load() {
+			slot := sem.enqueue([3]int{bin, i, 0}) // the replays are a worker's
+			<-slot.ch
+			bad := unconfirmed(spec, r.t)
+			sem.release()
+			if len(bad) > 0 && !interrupted.Load() {
 				for _, file := range bad {
 					os.Remove(file)
 				}
