@@ -179,7 +179,7 @@ func runTests(spec runSpec, f *testFlags) (*runResult, error) {
 		done[i] = make(chan result, 1)
 		ready := make(chan struct{})
 		go func() {
-			t, err := runTest(spec, f, name, sem, [2]int{bin, i}, ready, len(tests) >= f.parallel)
+			t, err := runTest(spec, f, name, sem, [2]int{bin, i}, ready, len(tests) >= f.parallel, false)
 			done[i] <- result{t, err}
 		}()
 		select {
@@ -207,6 +207,36 @@ func runTests(spec runSpec, f *testFlags) (*runResult, error) {
 		shown := name
 		if spec.Main {
 			shown = "main"
+		}
+		if !interrupted.Load() && (len(tests) > 1 || r.t.workers > 1) && r.t.bugs() > 0 {
+			// Found beside other workers of the package: confirmed
+			// alone once they are done (confirm.go).
+			for j := i + 1; j < len(tests); j++ {
+				x := <-done[j]
+				done[j] <- x
+			}
+			slot := sem.enqueue([3]int{bin, i, 0}) // the replays are a worker's
+			<-slot.ch
+			bad := unconfirmed(spec, r.t)
+			sem.release()
+			if len(bad) > 0 && !interrupted.Load() {
+				for _, file := range bad {
+					os.Remove(file)
+				}
+				note := confirmNote(shown, bad)
+				if spec.JSON {
+					spec.Out.printEvent(event.Event{Action: event.Output, Package: spec.Package, Test: shown, Output: note})
+				} else {
+					spec.Out.Write([]byte(note))
+				}
+				res.Output += note
+				t, err := runTest(spec, f, name, sem, [2]int{bin, i}, make(chan struct{}), false, true)
+				if err != nil {
+					firstErr = err
+					continue
+				}
+				r.t = t
+			}
 		}
 		if interrupted.Load() && r.t.notStarted {
 			// Printed only if a test after it was explored: in one
@@ -352,7 +382,10 @@ func worker(spec runSpec, f *testFlags, name string, u *strategy.Unit, runs int,
 // With probe, a randomized strategy's runs start in one worker
 // (exploreRuns): the binary has enough tests to keep the other workers
 // busy meanwhile.
-func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]int, ready chan struct{}, probe bool) (*testResult, error) {
+//
+// With alone, the test is explored by one worker, as one process explores
+// it (a bug found beside other workers did not reproduce alone: confirm.go).
+func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]int, ready chan struct{}, probe, alone bool) (*testResult, error) {
 	var readyOnce sync.Once
 	isReady := func() { readyOnce.Do(func() { close(ready) }) }
 	defer isReady()
@@ -451,7 +484,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 		return ur, true
 	}
 	kind := strategy.SplitKind(f.strategy)
-	if f.budget.Time > 0 {
+	if f.budget.Time > 0 || alone {
 		kind = "" // a time budget is the test's, not a unit's
 	}
 	finished := false
@@ -594,6 +627,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 		}
 	}
 	t.removeSchedules(all)
+	t.workers = len(all)
 	return t, nil
 }
 
@@ -785,6 +819,12 @@ type testResult struct {
 	notStarted bool
 	elapsed    time.Duration
 	kept       map[string]bool // the schedule files of the bugs reported
+	workers    int             // the worker processes that explored it
+}
+
+// bugs is the number of bugs reported.
+func (t *testResult) bugs() int {
+	return countAction(t.events, event.Bug)
 }
 
 // mergeUnits makes one test's result of its workers': the runs of all;
