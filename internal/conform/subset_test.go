@@ -212,7 +212,6 @@ var subsetPrograms = []string{
 	"TestMapsValuesCollectVsWrite",
 	"TestMapsAllCollectVsDelete",
 	"TestMapsInsertVsRead",
-	"TestMapsCopyIntoVsWrite",
 	// Seventh audit (fid7.go, fid7test.go): selects with three ready
 	// cases (forbidden: a default beside them), a close with one buffered
 	// value and two receivers, sync.Map's LoadAndDelete (forbidden: both
@@ -314,6 +313,13 @@ var knownGaps = []knownGap{
 	},
 	// TestFileFprintTwoWriters was one until a write through io.Writer
 	// whose value is dynamically an *os.File was a step (rt/file.go).
+	{
+		program: "TestMapsCopyIntoVsWrite",
+		outcome: "fail: fid7maps_test.go:174: len 200",
+		issue: "a map write racing maps.Copy into the same map lost without the runtime's check firing " +
+			"(1 native run in 1,200 in CI): the racing writes corrupted the map; heddle's -racy models the " +
+			"runtime's concurrent-write check (the panic), not what a race the check misses does to the map",
+	},
 }
 
 // TestSubset runs heddle, built from this tree, and the native runs on a
