@@ -112,6 +112,10 @@ var renamed = map[string]string{
 	// the program has nothing else to do.
 	"os/signal.Notify":        "SignalNotify",
 	"os/signal.NotifyContext": "SignalNotifyContext",
+	"os/signal.Stop":          "SignalStop",
+	// A signal the program sends its own process arrives through the
+	// run's model of os/signal (rt/signal.go); any other is sent.
+	"syscall.Kill": "Kill",
 	// io.Pipe: package io is not rewritten, so its pipes wait natively;
 	// heddle's model of it (rt/iopipe.go) returns its own types.
 	"io.Pipe": "Pipe",
@@ -206,6 +210,8 @@ var methodFuncs = map[string]string{
 	"sync.Pool.Get":                "PoolGet",
 	"sync.Pool.Put":                "PoolPut",
 	"sync.Map.Range":               "SyncMapRange",
+	"sync.Map.Clear":               "SyncMapClear",
+	"os.Process.Signal":            "ProcessSignal",
 	"time.Timer.Stop":              "TimerStop",
 	"time.Timer.Reset":             "TimerReset",
 	"time.Ticker.Stop":             "TickerStop",
