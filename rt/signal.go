@@ -117,9 +117,11 @@ func (r *signalReg) wants(s syscall.Signal) bool {
 // and the runtime's signal queue: the registrations, the signals sent
 // but not yet taken by the delivering goroutine (a set: a signal sent
 // again before it is taken is delivered once, as the runtime's mask
-// does), and that goroutine while it runs. Its goroutines take steps only
-// in calls of package rt, never while holding mu; mu orders the state's
-// accesses for the race detector, which does not see heddle's handoffs.
+// does), and that goroutine while it runs. Each access of the state is a
+// step on the hub (touch), so that the search sees a Stop, a send and
+// the delivery depend on one another. Its goroutines take steps only
+// outside mu, which orders the state's accesses for the race detector
+// (it does not see heddle's handoffs).
 type signalHub struct {
 	mu      sync.Mutex
 	regs    []*signalReg
@@ -136,10 +138,24 @@ func signals(x *engine.Exec) *signalHub {
 	return x.SignalHub(func() any { return new(signalHub) }).(*signalHub)
 }
 
+// touch is a step accessing the hub's state (write: changing it).
+func (h *signalHub) touch(write bool) {
+	x := engine.Current()
+	if x == nil {
+		return
+	}
+	kind := engine.OpMapRead
+	if write {
+		kind = engine.OpMapWrite
+	}
+	x.Access(unsafe.Pointer(h), kind)
+}
+
 func (h *signalHub) add(r *signalReg) {
 	if h == nil {
 		return
 	}
+	h.touch(true)
 	h.mu.Lock()
 	h.regs = append(h.regs, r)
 	h.mu.Unlock()
@@ -148,6 +164,7 @@ func (h *signalHub) add(r *signalReg) {
 // remove drops the registrations drop selects and waits until a delivery
 // under way ends (os/signal's Stop: signalWaitUntilIdle).
 func (h *signalHub) remove(drop func(*signalReg) bool) {
+	h.touch(true)
 	h.mu.Lock()
 	kept := h.regs[:0:0]
 	for _, r := range h.regs {
@@ -164,6 +181,7 @@ func (h *signalHub) remove(drop func(*signalReg) bool) {
 }
 
 func (h *signalHub) send(x *engine.Exec, sig syscall.Signal) bool {
+	h.touch(true)
 	h.mu.Lock()
 	wanted := false
 	for _, r := range h.regs {
@@ -199,6 +217,7 @@ func (h *signalHub) send(x *engine.Exec, sig syscall.Signal) bool {
 // the run draws (natively a map's order), until none is pending.
 func (h *signalHub) loop(x *engine.Exec) {
 	for {
+		h.touch(true)
 		h.mu.Lock()
 		batch := h.pending
 		h.pending = nil
@@ -213,6 +232,7 @@ func (h *signalHub) loop(x *engine.Exec) {
 		h.mu.Unlock()
 		sort.Slice(batch, func(i, j int) bool { return batch[i] < batch[j] })
 		for _, s := range batch {
+			h.touch(false)
 			h.mu.Lock()
 			var regs []*signalReg
 			for _, r := range h.regs {

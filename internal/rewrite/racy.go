@@ -235,6 +235,20 @@ var racyMapFuncs = map[string]string{
 	"maps.Keys":       "MapsKeys",
 	"maps.Values":     "MapsValues",
 	"maps.Insert":     "MapsInsert",
+	// fmt and encoding/json iterate the maps of their arguments
+	// (rt/racyfmt.go).
+	"fmt.Sprint":                  "RacySprint",
+	"fmt.Sprintf":                 "RacySprintf",
+	"fmt.Sprintln":                "RacySprintln",
+	"fmt.Errorf":                  "RacyErrorf",
+	"fmt.Print":                   "RacyPrint",
+	"fmt.Printf":                  "RacyPrintf",
+	"fmt.Println":                 "RacyPrintln",
+	"fmt.Fprint":                  "RacyFprint",
+	"fmt.Fprintf":                 "RacyFprintf",
+	"fmt.Fprintln":                "RacyFprintln",
+	"encoding/json.Marshal":       "RacyJSONMarshal",
+	"encoding/json.MarshalIndent": "RacyJSONMarshalIndent",
 }
 
 // mapFuncs routes the calls of racyMapFuncs on racy lines to their

@@ -267,7 +267,10 @@ func TestRacyExpand(t *testing.T) {
 const racyMapsSrc = `package racy
 
 import (
+	"encoding/json"
+	"fmt"
 	"maps"
+	"os"
 	"slices"
 )
 
@@ -285,6 +288,11 @@ func Maps(m, dst map[int]int) int {
 	n := len(slices.Collect(maps.Values(m))) // racy:r:a
 	maps.Insert(dst, maps.All(m)) // racy:w:a
 	maps.Copy(c, m)
+	s := fmt.Sprint(m) // racy:r:a
+	fmt.Printf("%v\n", m) // racy:r:a
+	fmt.Fprintln(os.Stderr, m, s) // racy:r:a
+	b, _ := json.Marshal(m) // racy:r:a
+	_ = fmt.Sprint(m, b)
 	return n
 }
 `
@@ -320,8 +328,13 @@ func TestRacyMapFuncs(t *testing.T) {
 		`range heddlert.MapsKeys(m)`,
 		`slices.Collect(heddlert.MapsValues(m))`,
 		`heddlert.MapsInsert(dst, heddlert.MapsAll(m))`,
+		`s := heddlert.RacySprint(m)`,
+		`heddlert.RacyPrintf("%v\n", m)`,
+		`heddlert.RacyFprintln(os.Stderr, m, s)`,
+		`b, _ := heddlert.RacyJSONMarshal(m)`,
 		// Not racy: unchanged.
 		`maps.Copy(c, m)`,
+		`_ = fmt.Sprint(m, b)`,
 	} {
 		if !strings.Contains(got, squeeze(want)) {
 			t.Errorf("rewritten file lacks %q:\n%s", want, out)
