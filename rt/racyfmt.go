@@ -110,7 +110,7 @@ func copyMaps(x *engine.Exec, v reflect.Value, depth int, forJSON bool) {
 			return
 		}
 		v = reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem() // unexported fields too
-		v.Set(rangeCopy(x, v))
+		v.Set(rangeCopy(x, v, forJSON))
 	case reflect.Struct:
 		if depth >= maxDepth {
 			return
@@ -127,29 +127,57 @@ func copyMaps(x *engine.Exec, v reflect.Value, depth int, forJSON bool) {
 	}
 }
 
-// rangeCopy copies the map m as a rewritten range over it visits it.
-func rangeCopy(x *engine.Exec, m reflect.Value) reflect.Value {
+// rangeCopy copies the map m as a range over it visits it: the runtime's
+// check before the first entry and after each, each entry read at its own
+// step, and a key another goroutine stored since the last step ahead of
+// the iteration (visited) or behind it, as the search chooses (natively
+// either happens). encoding/json (forJSON) sizes its slice of entries by
+// the map's length at the start: an entry more panics, as natively
+// ("index out of range").
+func rangeCopy(x *engine.Exec, m reflect.Value, forJSON bool) reflect.Value {
 	p := m.UnsafePointer()
-	c := reflect.MakeMapWithSize(m.Type(), m.Len())
 	if m.Len() == 0 {
-		return c // the runtime's iterator checks no empty map
+		return reflect.MakeMap(m.Type()) // the runtime's iterator checks no empty map
 	}
 	x.Map(p, engine.MapIter)
-	keys := make([]any, 0, m.Len())
-	for _, k := range m.MapKeys() {
-		keys = append(keys, k.Interface())
+	n0 := m.Len()
+	c := reflect.MakeMapWithSize(m.Type(), n0)
+	seen := make(map[any]bool, n0)
+	list := func() []any {
+		var fresh []any
+		for _, k := range m.MapKeys() {
+			if ki := k.Interface(); !seen[ki] {
+				seen[ki] = true
+				fresh = append(fresh, ki)
+			}
+		}
+		return shuffledKeys(x, fresh)
 	}
-	for _, k := range shuffledKeys(x, keys) {
+	keys := list()
+	listed := x.Writes(p)
+	var ahead rangeAhead
+	visited := 0
+	for i := 0; i < len(keys); i++ {
 		kv := reflect.New(m.Type().Key()).Elem()
-		if k != nil {
-			kv.Set(reflect.ValueOf(k))
+		if keys[i] != nil {
+			kv.Set(reflect.ValueOf(keys[i]))
 		}
-		val := m.MapIndex(kv)
-		if !val.IsValid() {
-			continue // deleted meanwhile
+		if val := m.MapIndex(kv); val.IsValid() { // else deleted meanwhile
+			if forJSON {
+				_ = make([]struct{}, n0)[visited]
+			}
+			c.SetMapIndex(kv, val)
+			visited++
 		}
-		c.SetMapIndex(kv, val)
 		x.Map(p, engine.MapIter)
+		if w := x.Writes(p); w != listed {
+			listed = w
+			for _, k := range list() {
+				if ahead.choose() {
+					keys = append(keys, k)
+				}
+			}
+		}
 	}
 	return c
 }

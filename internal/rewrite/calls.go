@@ -351,6 +351,12 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 		return nil
 	}
 	key := fn.Pkg().Path() + "." + named.Obj().Name() + "." + fn.Name()
+	if name, ok := r.racyFuncs[sel]; ok {
+		// A method of reflect's iterating or writing a map on a racy
+		// line (racyMapMethods): the receiver as declared.
+		_, declPtr := recv.Type().(*types.Pointer)
+		return &methodPlan{kind: mFunc, rtName: name, path: path, needAddr: declPtr && !recvIsPtr, needDeref: !declPtr && recvIsPtr}
+	}
 	if name, ok := methodFuncs[key]; ok {
 		return &methodPlan{kind: mFunc, rtName: name, path: path, needAddr: !recvIsPtr}
 	}

@@ -271,6 +271,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"reflect"
 	"slices"
 )
 
@@ -293,6 +294,17 @@ func Maps(m, dst map[int]int) int {
 	fmt.Fprintln(os.Stderr, m, s) // racy:r:a
 	b, _ := json.Marshal(m) // racy:r:a
 	_ = fmt.Sprint(m, b)
+	v := reflect.ValueOf(m)
+	_ = v.MapIndex(reflect.ValueOf(1)) // racy:r:a
+	v.SetMapIndex(reflect.ValueOf(2), reflect.ValueOf(3)) // racy:w:a
+	ks := v.MapKeys() // racy:r:a
+	it := v.MapRange()
+	for it.Next() { // racy:r:a
+		_ = ks
+	}
+	pv := &v
+	_ = pv.MapIndex(reflect.ValueOf(1)) // racy:r:a
+	_ = v.MapIndex(reflect.ValueOf(4))
 	return n
 }
 `
@@ -332,8 +344,14 @@ func TestRacyMapFuncs(t *testing.T) {
 		`heddlert.RacyPrintf("%v\n", m)`,
 		`heddlert.RacyFprintln(os.Stderr, m, s)`,
 		`b, _ := heddlert.RacyJSONMarshal(m)`,
+		`_ = heddlert.ReflectMapIndex(v, reflect.ValueOf(1))`,
+		`heddlert.ReflectSetMapIndex(v, reflect.ValueOf(2), reflect.ValueOf(3))`,
+		`ks := heddlert.ReflectMapKeys(v)`,
+		`heddlert.ReflectMapIterNext(it)`,
+		`_ = heddlert.ReflectMapIndex(*pv, reflect.ValueOf(1))`,
 		// Not racy: unchanged.
 		`maps.Copy(c, m)`,
+		`_ = v.MapIndex(reflect.ValueOf(4))`,
 		`_ = fmt.Sprint(m, b)`,
 	} {
 		if !strings.Contains(got, squeeze(want)) {

@@ -3,6 +3,7 @@ package prog
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -11,7 +12,7 @@ import (
 // writes: they iterate the map in standard-library code (fmt sorts the
 // entries after a MapRange over them), where Go's map may detect the
 // overlap ("concurrent map iteration and map write"), or the write lands
-// between two entries.
+// between two entries; and reflect's map methods, likewise.
 
 // rw31Map is a map of n entries, key i to value i.
 func rw31Map(n int) map[int]int {
@@ -74,4 +75,37 @@ func TestJSONMarshalMapVsWrite(t *testing.T) {
 	m[1000] = 1
 	s := <-done
 	t.Errorf("entries %d", strings.Count(s, ":"))
+}
+
+// TestReflectMapRangeVsWrite: a loop over reflect's MapRange of a map the
+// test goroutine adds a key to.
+//
+// conform: racy
+func TestReflectMapRangeVsWrite(t *testing.T) {
+	m := rw31Map(16)
+	done := make(chan int)
+	go func() {
+		n := 0
+		it := reflect.ValueOf(m).MapRange()
+		for it.Next() {
+			n++
+		}
+		done <- n
+	}()
+	m[1000] = 1
+	t.Errorf("entries %d", <-done)
+}
+
+// TestReflectSetMapIndexVsRead: reflect's SetMapIndex adds a key to a map
+// another goroutine reads.
+//
+// conform: racy
+func TestReflectSetMapIndexVsRead(t *testing.T) {
+	m := rw31Map(16)
+	done := make(chan int)
+	go func() {
+		done <- m[3]
+	}()
+	reflect.ValueOf(m).SetMapIndex(reflect.ValueOf(1000), reflect.ValueOf(1))
+	t.Errorf("read %d, len %d", <-done, len(m))
 }
