@@ -23,6 +23,13 @@ func serve(stop func()) {
 	if p, err := os.FindProcess(os.Getpid()); err == nil {
 		p.Signal(os.Interrupt)
 		p.Kill()
+		send := p.Signal
+		_ = send(syscall.SIGUSR1)
+		pr := proc{p}
+		pr.Signal(syscall.SIGUSR2)
+		_ = (*os.Process).Signal(p, os.Interrupt)
 	}
 	stop()
 }
+
+type proc struct{ *os.Process }
