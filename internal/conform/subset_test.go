@@ -247,6 +247,9 @@ var subsetPrograms = []string{
 	"TestSignalSelfSentFromGoroutine",
 	"TestSyncMapRangeVsClearStore",
 	"TestSyncMapRangeClearInside",
+	// rewrite31 (rw31maps.go): json.Marshal on a racy line iterates the
+	// map entry by entry; a key stored meanwhile overflows its entries.
+	"TestJSONMarshalMapVsWrite",
 }
 
 // forbidden are outcomes (a substring of the outcome) that heddle must not
