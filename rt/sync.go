@@ -441,10 +441,13 @@ func SyncMapRange(m *sync.Map, f func(key, value any) bool) {
 func syncMapWalk(x *engine.Exec, m *sync.Map, f func(key, value any) bool) (lists int) {
 	p := unsafe.Pointer(m)
 	x.Access(p, engine.OpMapRead)
+	// The walk has loaded the hash-trie's root: a Clear from now on swaps
+	// in a new root and leaves this one, which the walk goes on reading.
+	view := syncMapWalking(x, p)
+	defer view.done()
 	var keys []any
-	m.Range(func(k, _ any) bool {
+	view.list(m, func(k any) {
 		keys = append(keys, k)
-		return true
 	})
 	lists++
 	listed := x.Writes(p)
@@ -466,12 +469,11 @@ func syncMapWalk(x *engine.Exec, m *sync.Map, f func(key, value any) bool) (list
 			listed = w
 			lists++
 			var fresh []any
-			m.Range(func(k, _ any) bool {
+			view.list(m, func(k any) {
 				if !seen[k] {
 					seen[k] = true
 					fresh = append(fresh, k)
 				}
-				return true
 			})
 			for _, k := range shuffledKeys(x, fresh) {
 				if ahead.choose() {
@@ -482,7 +484,7 @@ func syncMapWalk(x *engine.Exec, m *sync.Map, f func(key, value any) bool) (list
 		if i == len(keys) {
 			break
 		}
-		v, ok := m.Load(keys[i])
+		v, ok := view.load(m, keys[i])
 		if !ok {
 			continue
 		}
@@ -491,6 +493,117 @@ func syncMapWalk(x *engine.Exec, m *sync.Map, f func(key, value any) bool) (list
 		}
 	}
 	return lists
+}
+
+// SyncMapClear replaces m.Clear(). Natively Clear swaps the hash-trie's
+// root for an empty one (internal/sync's HashTrieMap.Clear): a Range that
+// loaded the old root before goes on walking it, sees every entry it held
+// and no write made after the Clear. During a run the Range walks under
+// way on m keep reading the entries m has at the Clear.
+func SyncMapClear(m *sync.Map) {
+	x := engine.Current()
+	if x == nil {
+		m.Clear()
+		return
+	}
+	p := unsafe.Pointer(m)
+	x.Access(p, engine.OpMapWrite)
+	if w, _ := x.ObjAux(p).(*syncMapWalks); w != nil {
+		w.freeze(m)
+	}
+	m.Clear()
+}
+
+// syncMapWalks are the Range walks under way on one sync.Map in a run
+// (engine ObjAux). Its users take steps only outside mu, which orders
+// their accesses for the race detector (it does not see heddle's
+// handoffs).
+type syncMapWalks struct {
+	mu    sync.Mutex
+	walks []*syncMapView
+}
+
+// syncMapView is what one walk reads: the map itself, or, after a Clear,
+// the entries the map had at the Clear (frozen, shared and never written).
+type syncMapView struct {
+	w      *syncMapWalks
+	frozen map[any]any
+}
+
+// syncMapWalking registers a walk of the sync.Map at p.
+func syncMapWalking(x *engine.Exec, p unsafe.Pointer) *syncMapView {
+	w, _ := x.ObjAux(p).(*syncMapWalks)
+	if w == nil {
+		w = new(syncMapWalks)
+		x.SetObjAux(p, w)
+	}
+	v := &syncMapView{w: w}
+	w.mu.Lock()
+	w.walks = append(w.walks, v)
+	w.mu.Unlock()
+	return v
+}
+
+// done ends the walk.
+func (v *syncMapView) done() {
+	w := v.w
+	w.mu.Lock()
+	for i, u := range w.walks {
+		if u == v {
+			w.walks = append(w.walks[:i:i], w.walks[i+1:]...)
+			break
+		}
+	}
+	w.mu.Unlock()
+}
+
+// freeze gives the walks reading m the entries m has now.
+func (w *syncMapWalks) freeze(m *sync.Map) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var snap map[any]any
+	for _, v := range w.walks {
+		if v.frozen != nil {
+			continue
+		}
+		if snap == nil {
+			snap = make(map[any]any)
+			m.Range(func(k, val any) bool {
+				snap[k] = val
+				return true
+			})
+		}
+		v.frozen = snap
+	}
+}
+
+func (v *syncMapView) snapshot() map[any]any {
+	v.w.mu.Lock()
+	defer v.w.mu.Unlock()
+	return v.frozen
+}
+
+// list calls f with each key the walk can see now.
+func (v *syncMapView) list(m *sync.Map, f func(k any)) {
+	if snap := v.snapshot(); snap != nil {
+		for k := range snap {
+			f(k)
+		}
+		return
+	}
+	m.Range(func(k, _ any) bool {
+		f(k)
+		return true
+	})
+}
+
+// load is m.Load(k) as the walk sees it.
+func (v *syncMapView) load(m *sync.Map, k any) (any, bool) {
+	if snap := v.snapshot(); snap != nil {
+		val, ok := snap[k]
+		return val, ok
+	}
+	return m.Load(k)
 }
 
 // rangeAhead decides whether a key stored during a Range is ahead of its

@@ -179,3 +179,44 @@ func TestSyncMapRangeNotAPoll(t *testing.T) {
 		t.Errorf("outcomes %q, bugs %v; want saw 0 and saw 4 among them and no bug", keys(outcomes), bugs)
 	}
 }
+
+// TestSyncMapRangeVsClear: natively a Clear swaps the hash-trie's root,
+// and a Range that loaded the old one walks it whole: it sees every entry
+// or, started after the Clear, none of the old ones (here the key stored
+// after the Clear, or nothing); never a part.
+func TestSyncMapRangeVsClear(t *testing.T) {
+	outcomes, bugs := exhaustControlled(t, func() string {
+		var m sync.Map
+		for i := 0; i < 3; i++ {
+			rt.SyncMapW(&m).Store(i, i)
+		}
+		done := rt.MakeChan[chan bool](0)
+		rt.Go(func() {
+			rt.SyncMapClear(&m)
+			rt.SyncMapW(&m).Store(9, 9)
+			rt.Send(done, true)
+		})
+		var seen []int
+		rt.SyncMapRange(&m, func(k, v any) bool {
+			seen = append(seen, k.(int))
+			return true
+		})
+		rt.Recv(done)
+		sort.Ints(seen)
+		return fmt.Sprint(seen)
+	})
+	want := map[string]bool{"[0 1 2]": true, "[]": true, "[9]": true}
+	for o := range outcomes {
+		if !want[o] {
+			t.Errorf("outcome %s: a Range sees all the entries of before a Clear or none", o)
+		}
+	}
+	for o := range want {
+		if !outcomes[o] {
+			t.Errorf("outcomes %q; want %s among them", keys(outcomes), o)
+		}
+	}
+	if len(bugs) > 0 {
+		t.Errorf("bugs %v", bugs)
+	}
+}

@@ -452,6 +452,10 @@ type Exec struct {
 	// signalChans are the channels signal.Notify registered in the run
 	// (signalwait.go).
 	signalChans []unsafe.Pointer
+	// signalHub is package rt's state of the signals of the run
+	// (SignalHub): its signal.Notify registrations and the signals sent
+	// to the own process not yet delivered.
+	signalHub any
 
 	// waits counts the polls (a Gosched, a select's default, a failed
 	// TryLock, an unchanged atomic load) and timer firings of the run;

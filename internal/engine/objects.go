@@ -21,6 +21,7 @@ type object struct {
 	writes uint64 // atomic and sync.Map writes, for spin detection
 	writer *G     // the goroutine of the last of them (Access), for Bug.Long
 	mapW   *G     // the goroutine between the start and the end of a racy write of this map (racy.go)
+	aux    any    // package rt's state of the object in the run (ObjAux)
 	vc     VC     // recorded runs: the object's clock
 	// watchers are the goroutines whose choices depend on this object
 	// (enabledset.go).

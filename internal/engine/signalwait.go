@@ -10,6 +10,18 @@ func (e *Exec) NotifySignal(ch unsafe.Pointer) {
 	e.signalChans = append(e.signalChans, ch)
 }
 
+// SignalHub returns the run's signal state of package rt (its
+// signal.Notify registrations and pending self-sent signals), made by mk
+// at the first call of the run.
+//
+//go:norace
+func (e *Exec) SignalHub(mk func() any) any {
+	if e.signalHub == nil {
+		e.signalHub = mk()
+	}
+	return e.signalHub
+}
+
 // SignalWait reports whether g's pending receive or select waits on a
 // channel signal.Notify delivers to. Such a goroutine, left waiting when
 // the test returns, is not leaked: it is a daemon the operating system

@@ -112,6 +112,10 @@ var renamed = map[string]string{
 	// the program has nothing else to do.
 	"os/signal.Notify":        "SignalNotify",
 	"os/signal.NotifyContext": "SignalNotifyContext",
+	"os/signal.Stop":          "SignalStop",
+	// A signal the program sends its own process arrives through the
+	// run's model of os/signal (rt/signal.go); any other is sent.
+	"syscall.Kill": "Kill",
 	// io.Pipe: package io is not rewritten, so its pipes wait natively;
 	// heddle's model of it (rt/iopipe.go) returns its own types.
 	"io.Pipe": "Pipe",
@@ -206,6 +210,8 @@ var methodFuncs = map[string]string{
 	"sync.Pool.Get":                "PoolGet",
 	"sync.Pool.Put":                "PoolPut",
 	"sync.Map.Range":               "SyncMapRange",
+	"sync.Map.Clear":               "SyncMapClear",
+	"os.Process.Signal":            "ProcessSignal",
 	"time.Timer.Stop":              "TimerStop",
 	"time.Timer.Reset":             "TimerReset",
 	"time.Ticker.Stop":             "TickerStop",
@@ -345,6 +351,12 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 		return nil
 	}
 	key := fn.Pkg().Path() + "." + named.Obj().Name() + "." + fn.Name()
+	if name, ok := r.racyFuncs[sel]; ok {
+		// A method of reflect's iterating or writing a map on a racy
+		// line (racyMapMethods): the receiver as declared.
+		_, declPtr := recv.Type().(*types.Pointer)
+		return &methodPlan{kind: mFunc, rtName: name, path: path, needAddr: declPtr && !recvIsPtr, needDeref: !declPtr && recvIsPtr}
+	}
 	if name, ok := methodFuncs[key]; ok {
 		return &methodPlan{kind: mFunc, rtName: name, path: path, needAddr: !recvIsPtr}
 	}

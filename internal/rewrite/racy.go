@@ -235,6 +235,30 @@ var racyMapFuncs = map[string]string{
 	"maps.Keys":       "MapsKeys",
 	"maps.Values":     "MapsValues",
 	"maps.Insert":     "MapsInsert",
+	// fmt and encoding/json iterate the maps of their arguments
+	// (rt/racyfmt.go).
+	"fmt.Sprint":                  "RacySprint",
+	"fmt.Sprintf":                 "RacySprintf",
+	"fmt.Sprintln":                "RacySprintln",
+	"fmt.Errorf":                  "RacyErrorf",
+	"fmt.Print":                   "RacyPrint",
+	"fmt.Printf":                  "RacyPrintf",
+	"fmt.Println":                 "RacyPrintln",
+	"fmt.Fprint":                  "RacyFprint",
+	"fmt.Fprintf":                 "RacyFprintf",
+	"fmt.Fprintln":                "RacyFprintln",
+	"encoding/json.Marshal":       "RacyJSONMarshal",
+	"encoding/json.MarshalIndent": "RacyJSONMarshalIndent",
+}
+
+// racyMapMethods are the methods of package reflect that access a map
+// (rt/racyreflect.go): they are routed as racyMapFuncs are, to a function
+// taking the receiver first.
+var racyMapMethods = map[string]string{
+	"reflect.Value.MapIndex":    "ReflectMapIndex",
+	"reflect.Value.MapKeys":     "ReflectMapKeys",
+	"reflect.Value.SetMapIndex": "ReflectSetMapIndex",
+	"reflect.MapIter.Next":      "ReflectMapIterNext",
 }
 
 // mapFuncs routes the calls of racyMapFuncs on racy lines to their
@@ -265,10 +289,27 @@ func (p *racyPass) mapFuncs() {
 			return true
 		}
 		fn, ok := p.r.info.Uses[sel.Sel].(*types.Func)
-		if !ok || fn.Pkg() == nil || fn.Signature().Recv() != nil {
+		if !ok || fn.Pkg() == nil {
 			return true
 		}
-		name, ok := racyMapFuncs[fn.Pkg().Path()+"."+fn.Name()]
+		key := fn.Pkg().Path() + "." + fn.Name()
+		table := racyMapFuncs
+		if recv := fn.Signature().Recv(); recv != nil {
+			if _, ok := p.r.info.Selections[sel]; !ok {
+				return true // a method expression: not routed
+			}
+			t := recv.Type()
+			if pt, ok := t.(*types.Pointer); ok {
+				t = pt.Elem()
+			}
+			named, ok := types.Unalias(t).(*types.Named)
+			if !ok {
+				return true
+			}
+			key = fn.Pkg().Path() + "." + named.Obj().Name() + "." + fn.Name()
+			table = racyMapMethods
+		}
+		name, ok := table[key]
 		if !ok {
 			return true
 		}

@@ -267,7 +267,11 @@ func TestRacyExpand(t *testing.T) {
 const racyMapsSrc = `package racy
 
 import (
+	"encoding/json"
+	"fmt"
 	"maps"
+	"os"
+	"reflect"
 	"slices"
 )
 
@@ -285,6 +289,22 @@ func Maps(m, dst map[int]int) int {
 	n := len(slices.Collect(maps.Values(m))) // racy:r:a
 	maps.Insert(dst, maps.All(m)) // racy:w:a
 	maps.Copy(c, m)
+	s := fmt.Sprint(m) // racy:r:a
+	fmt.Printf("%v\n", m) // racy:r:a
+	fmt.Fprintln(os.Stderr, m, s) // racy:r:a
+	b, _ := json.Marshal(m) // racy:r:a
+	_ = fmt.Sprint(m, b)
+	v := reflect.ValueOf(m)
+	_ = v.MapIndex(reflect.ValueOf(1)) // racy:r:a
+	v.SetMapIndex(reflect.ValueOf(2), reflect.ValueOf(3)) // racy:w:a
+	ks := v.MapKeys() // racy:r:a
+	it := v.MapRange()
+	for it.Next() { // racy:r:a
+		_ = ks
+	}
+	pv := &v
+	_ = pv.MapIndex(reflect.ValueOf(1)) // racy:r:a
+	_ = v.MapIndex(reflect.ValueOf(4))
 	return n
 }
 `
@@ -320,8 +340,19 @@ func TestRacyMapFuncs(t *testing.T) {
 		`range heddlert.MapsKeys(m)`,
 		`slices.Collect(heddlert.MapsValues(m))`,
 		`heddlert.MapsInsert(dst, heddlert.MapsAll(m))`,
+		`s := heddlert.RacySprint(m)`,
+		`heddlert.RacyPrintf("%v\n", m)`,
+		`heddlert.RacyFprintln(os.Stderr, m, s)`,
+		`b, _ := heddlert.RacyJSONMarshal(m)`,
+		`_ = heddlert.ReflectMapIndex(v, reflect.ValueOf(1))`,
+		`heddlert.ReflectSetMapIndex(v, reflect.ValueOf(2), reflect.ValueOf(3))`,
+		`ks := heddlert.ReflectMapKeys(v)`,
+		`heddlert.ReflectMapIterNext(it)`,
+		`_ = heddlert.ReflectMapIndex(*pv, reflect.ValueOf(1))`,
 		// Not racy: unchanged.
 		`maps.Copy(c, m)`,
+		`_ = v.MapIndex(reflect.ValueOf(4))`,
+		`_ = fmt.Sprint(m, b)`,
 	} {
 		if !strings.Contains(got, squeeze(want)) {
 			t.Errorf("rewritten file lacks %q:\n%s", want, out)

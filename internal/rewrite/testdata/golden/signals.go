@@ -17,5 +17,19 @@ func serve(stop func()) {
 	<-ctx.Done()
 	notify := signal.Notify
 	notify(c)
+	syscall.Kill(os.Getpid(), syscall.SIGUSR1)
+	kill := syscall.Kill
+	_ = kill(os.Getpid(), syscall.SIGUSR2)
+	if p, err := os.FindProcess(os.Getpid()); err == nil {
+		p.Signal(os.Interrupt)
+		p.Kill()
+		send := p.Signal
+		_ = send(syscall.SIGUSR1)
+		pr := proc{p}
+		pr.Signal(syscall.SIGUSR2)
+		_ = (*os.Process).Signal(p, os.Interrupt)
+	}
 	stop()
 }
+
+type proc struct{ *os.Process }
