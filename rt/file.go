@@ -530,10 +530,14 @@ func endsWithDot(path string) bool {
 // of that last read (conform TestFSReadDirVsRemoveAll: natively "entries
 // 1, error true", RemoveAll between the two reads).
 func ReadDir(name string) ([]os.DirEntry, error) {
-	x := engine.Current()
 	fsStep(name, engine.OpFSRead)
 	es, err := os.ReadDir(name)
-	if err != nil || !dirRemovable || x == nil || x.Alone() {
+	if err != nil || !dirRemovable {
+		return es, err
+	}
+	// The run is looked up after the call: a goroutine detached in it (a
+	// system call that took long, detach.go) comes back here.
+	if x := engine.Current(); x == nil || x.Alone() {
 		return es, err
 	}
 	d, err := os.Open(name)

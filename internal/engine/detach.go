@@ -188,26 +188,93 @@ func blockedOutside(buf []byte, e *Exec, g *G) ([]byte, string, bool) {
 	if !ok {
 		return buf, "", false
 	}
+	if !detachable(block) {
+		return buf, "", false
+	}
+	return buf, block, true
+}
+
+// detachable reports whether a goroutine's stack (a block of
+// runtime.Stack's dump) waits outside heddle's code: it waits (on a
+// channel, a lock, I/O) and the first frame of its stack outside package
+// runtime is not in heddle.dev/internal/... or heddle.dev/rt, whose waits
+// are the scheduler's own; or it is in a system call (flock(2) waiting for
+// another descriptor's lock, a read of a FIFO or a terminal, a wait for a
+// child process, ...) made by code that is not heddle's (syscallCaller).
+//
+// A system call that heddle does not model is real I/O as a network read
+// is: whether it waits for another process, for a goroutine of the run
+// (gofrs/flock's TestFlock_Lock: a goroutine's flock(LOCK_EX) returns when
+// the test goroutine unlocks), or computes (a long write), it returns by
+// itself, with no step of the run's goroutines needed, or because of one.
+// Held on the processor, it kept the goroutine that would end it from
+// running, and the run was reported blocked; detached, it is a goroutine
+// away in real I/O, which the run waits for as for one.
+//
+//go:norace
+func detachable(block string) bool {
 	open, end := strings.IndexByte(block, '['), strings.IndexByte(block, ']')
 	if open < 0 || end < open {
-		return buf, "", false
+		return false
 	}
 	state := block[open+1 : end]
 	if c := strings.IndexByte(state, ','); c >= 0 {
 		state = state[:c]
 	}
-	if !waitingState(state) && (state != "syscall" || !waitsForChild(block)) {
-		// A system call may be computing (a long write); one that waits
-		// for a child process is a wait.
-		return buf, "", false
+	if state == "syscall" {
+		return syscallCaller(block)
+	}
+	if !waitingState(state) {
+		return false
 	}
 	for _, line := range strings.Split(block, "\n")[1:] {
 		if line == "" || line[0] == '\t' || strings.HasPrefix(line, "runtime.") || strings.HasPrefix(line, "internal/runtime/") {
 			continue
 		}
-		return buf, block, !strings.HasPrefix(line, "heddle.dev/internal/") && !strings.HasPrefix(line, "heddle.dev/rt.")
+		return !strings.HasPrefix(line, "heddle.dev/internal/") && !strings.HasPrefix(line, "heddle.dev/rt.")
 	}
-	return buf, "", false
+	return false
+}
+
+// syscallCaller reports whether the system call a goroutine's stack (a
+// block of runtime.Stack's dump) is in was made by code that is not
+// heddle's: the first frame outside the packages that carry a system
+// call (runtime, the standard library's internal packages, syscall,
+// golang.org/x/sys, os) is not in heddle.dev/internal/... (the engine's
+// own writes, made in the middle of a step) nor in heddle.dev/rt, except
+// rt's wrappers of package os's functions (rt/file.go, rt/filetree.go),
+// which take their step before the call they wrap and none after it in
+// the same entry into the engine: a goroutine detached in one comes back
+// at its next entry, as from any other code.
+//
+//go:norace
+func syscallCaller(block string) bool {
+	lines := strings.Split(block, "\n")
+	for i := 1; i < len(lines); i++ {
+		line := lines[i]
+		if line == "" || line[0] == '\t' {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(line, "runtime."), strings.HasPrefix(line, "internal/"),
+			strings.HasPrefix(line, "syscall."), strings.HasPrefix(line, "golang.org/x/sys/"),
+			strings.HasPrefix(line, "os."):
+			continue
+		case strings.HasPrefix(line, "heddle.dev/internal/"):
+			return false
+		case strings.HasPrefix(line, "heddle.dev/rt."):
+			if i+1 >= len(lines) {
+				return false
+			}
+			file := strings.TrimSpace(lines[i+1])
+			if j := strings.LastIndexByte(file, ':'); j >= 0 {
+				file = file[:j]
+			}
+			return strings.HasSuffix(file, "/rt/file.go") || strings.HasSuffix(file, "/rt/filetree.go")
+		}
+		return true
+	}
+	return false
 }
 
 // waitingState reports whether a goroutine in the runtime's state s waits

@@ -232,6 +232,10 @@ type Result struct {
 	// Detached lists where goroutines were detached and when they came
 	// back, for a replay to do the same (Config.Detached; detach.go).
 	Detached []Detached
+	// PendingAfterFuncs counts the time.AfterFunc timers still armed
+	// when the run ended (staletimer.go): natively they fire after the
+	// run, during whatever the process runs next.
+	PendingAfterFuncs int
 	// Unstepped counts the files (*os.File) the run handed to standard
 	// library code that keeps them to read or write later (bufio.NewWriter,
 	// log.New): those reads and writes were no steps, not explored
@@ -694,6 +698,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 		e.tw <- nil // not close: see raceServe
 	}
 	e.res.Steps = e.steps
+	e.res.PendingAfterFuncs = e.pendingAfterFuncs()
 	if p := cfg.Pool; p != nil && (cfg.Trace || cfg.Record) {
 		p.traceLen = len(e.res.Trace)
 	}

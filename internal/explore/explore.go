@@ -135,6 +135,12 @@ type explorer struct {
 	deadline    time.Time          // of a time budget: runs still going then are ended
 	lastRun     time.Duration      // how long the last run took
 
+	// leftAfterFuncs is the number of AfterFunc timers the last run made
+	// in this process left armed (engine.Result.PendingAfterFuncs), and
+	// startedAfter what the run in progress (or the last one) started
+	// after (lefttimers.go).
+	leftAfterFuncs, startedAfter int
+
 	// firstKeys and firstSeed are the schedule and random seed of the
 	// first run this process made of the test, if it passed (rerun.go).
 	firstKeys []string
@@ -365,6 +371,7 @@ func (x *explorer) run() {
 			x.deadline = time.Time{}
 		}
 		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: trace}, runStrat, rs)
+		startedAfter := x.startedAfter // the replays below change it
 		x.deadline = saved
 		x.lastRun = time.Since(began)
 		if res.Interrupted {
@@ -483,7 +490,7 @@ func (x *explorer) run() {
 		}
 		if bug.Kind == engine.KindNondeterminism && !x.cfg.StrictNondeterminism {
 			if x.canRunFresh() && x.freshDeterministic(first) {
-				x.freshRuns(run, first, end, bug, false)
+				x.freshRuns(run, first, end, bug, freshDiffers)
 			} else {
 				x.nondeterministic(run, res, bug)
 			}
@@ -497,9 +504,17 @@ func (x *explorer) run() {
 		}
 		if (run > first || x.rerun) && !x.cfg.StrictNondeterminism && x.failsOnRerun(run, bug) {
 			if x.canRunFresh() {
-				x.freshRuns(run, first, end, bug, true)
+				x.freshRuns(run, first, end, bug, freshRerun)
 			} else {
 				x.notRerunnable(run, res, bug)
+			}
+			break
+		}
+		if run > first && startedAfter > 0 && !x.cfg.StrictNondeterminism && x.leftTimers(run, res, bug) {
+			if x.canRunFresh() {
+				x.freshRuns(run, first, end, bug, freshTimers)
+			} else {
+				x.nondeterministic(run, res, leftTimersBug(run, bug))
 			}
 			break
 		}
@@ -673,11 +688,13 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 		// (engine/detachplan.go).
 		ec.Detached = p.DetachPlan()
 	}
+	x.startedAfter = x.leftAfterFuncs
 	res := engine.Run(ec, s, func() {
 		rs.attach(engine.Current())
 		defer rs.finish()
 		rs.runBody(func() { require.Test(x.body, x.t) })
 	})
+	x.leftAfterFuncs = res.PendingAfterFuncs
 	x.partnered = x.partnered || res.Partnered || res.Natives > 0
 	x.mainResult(res)
 	if res.Internal != "" {

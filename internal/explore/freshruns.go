@@ -63,28 +63,46 @@ func (x *explorer) canRunFresh() bool {
 	return err == nil
 }
 
+// freshWhy is why an exploration goes on in new processes (freshRuns).
+type freshWhy int
+
+const (
+	freshDiffers freshWhy = iota // runs differ in one process, not in new ones (freshDeterministic)
+	freshRerun                   // the test fails on any run after its first (failsOnRerun)
+	freshTimers                  // a run failed only after timers an earlier run left armed (leftTimers)
+)
+
 // freshRuns goes on exploring, from run from, a test that cannot run
-// twice in one process: with rerun, it fails on any run after its first
-// (failsOnRerun found that run from's bug happens on the first run's
-// schedule too); without, it runs differently in one process from run to
-// run but the same in new processes (freshDeterministic). Each run is
+// twice in one process (why): freshRerun, it fails on any run after its
+// first (failsOnRerun found that run from's bug happens on the first run's
+// schedule too); freshDiffers, it runs differently in one process from
+// run to run but the same in new processes (freshDeterministic);
+// freshTimers, run from failed only after the timers a run before it left
+// armed (leftTimers). Each run is
 // made by a new process of this test binary, within the exploration's
 // budget (its run numbers first..end-1 and Config.Runs, its deadline).
 // bug is what run from did in this process, for the note.
-func (x *explorer) freshRuns(from, first, end int, bug *engine.Bug, rerun bool) {
+func (x *explorer) freshRuns(from, first, end int, bug *engine.Bug, why freshWhy) {
 	x.t.Helper()
 	name := x.freshStrategy()
 	other := ""
 	if name != x.cfg.Strategy && x.cfg.Unit == nil {
 		other = fmt.Sprintf(", with strategy %s (%s's runs depend on the runs before them)", name, x.cfg.Strategy)
 	}
-	if rerun {
+	switch why {
+	case freshTimers:
+		x.t.Logf("heddle: %s failed at run %d (%s: %s) only after the runs before it in one process, not when its schedule\n"+
+			"  runs first in a new process: the run before it left time.AfterFunc timers armed, which heddle does not carry into the\n"+
+			"  next run while package state may still count on them (natively they fire during the next execution, go test -count=2).\n"+
+			"  heddle explores it on with one new process per run%s, as go test runs it once per process.",
+			x.name(), from, bug.Kind, oneLine(bug.Message), other)
+	case freshRerun:
 		x.t.Logf("heddle: %s fails on any run after its first in one process, even on the schedule the first run passed with (run %d: %s: %s),\n"+
 			"  as under go test -count=2: state a run leaves behind, or a package-level registry that refuses a second registration.\n"+
 			"  heddle explores it on with one new process per run%s, which is slower; make each run leave package state as it\n"+
 			"  found it and heddle explores it in one process.",
 			x.name(), from, bug.Kind, oneLine(bug.Message), other)
-	} else {
+	default:
 		x.t.Logf("heddle: %s runs differently from run to run in one process (%s),\n"+
 			"  but the same in new processes: it depends on state its runs leave behind in package variables.\n"+
 			"  heddle explores it on with one new process per run%s, which is slower; make each run leave package state as it\n"+

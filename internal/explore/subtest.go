@@ -195,6 +195,7 @@ func (t *runT) runCleanups(x *engine.Exec, sc *scope) {
 	g := x.Cur()
 	t.misuse.tests = append(t.misuse.tests, g)
 	defer func() {
+		comeBack() // a cleanup that ended its goroutine
 		for i := len(t.misuse.tests) - 1; i >= 0; i-- {
 			if t.misuse.tests[i] == g {
 				t.misuse.tests = append(t.misuse.tests[:i], t.misuse.tests[i+1:]...)
@@ -209,6 +210,7 @@ func (t *runT) runCleanups(x *engine.Exec, sc *scope) {
 		f := sc.cleanups[len(sc.cleanups)-1]
 		sc.cleanups = sc.cleanups[:len(sc.cleanups)-1]
 		f()
+		comeBack() // t.Cleanup(srv.Close)
 	}
 }
 

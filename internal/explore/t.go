@@ -549,6 +549,7 @@ func (t *runT) runBody(body func()) {
 	t.misuse.tests = append(t.misuse.tests, g)
 	returned := false
 	defer func() {
+		comeBack()
 		// Not the last one necessarily: parallel subtests, and the tests
 		// of a group (group.go), end in any order.
 		for i := len(t.misuse.tests) - 1; i >= 0; i-- {
@@ -564,6 +565,22 @@ func (t *runT) runBody(body func()) {
 	body()
 	returned = true
 }
+
+// comeBack is called where heddle's code takes over from the test's (its
+// function or a cleanup returned) and goes on with the run directly
+// (Exec.Fire, Exec.Wait, the scope's state), not through rewritten code:
+// a goroutine that the run's monitor claimed or detached in the test's
+// last wait outside heddle's control waits there to be scheduled, as it
+// does when it enters the engine through rewritten code (engine.Current).
+// go-retryablehttp's subtests end in a deferred httptest.Server.Close,
+// which waits for the server's connections: the subtest's goroutine,
+// detached there, came back into endScope's Fire as if it held the
+// processor, took its step beside the one the run had picked, and was
+// left parked forever, a leak ("blocked forever: close") that go test
+// never shows.
+//
+//go:norace
+func comeBack() { engine.Current() }
 
 // goexitBug is the bug of a test goroutine that ended by runtime.Goexit,
 // if any. In heddle run's main, Go ends the program with a fatal error
