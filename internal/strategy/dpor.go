@@ -470,12 +470,19 @@ func (d *DPOR) backtrack() {
 					nd.wut.children = nd.wut.children[1:]
 					continue
 				}
-				if contains(nd.done, k) && len(nd.wut.children[0].children) == 0 {
-					// A leaf that is a choice explored here already: a
-					// select case that is not ready here stands for a
-					// ready case of the same select, a step inserted
-					// without its partner takes the partner it has here.
-					// Running it again would repeat that exploration.
+				if contains(nd.done, k) {
+					// A sequence whose first step is a choice explored
+					// here already: a select case that is not ready here
+					// stands for a ready case of the same select, a step
+					// inserted without its partner takes the partner it
+					// has here, a goroutine's arrival inserted where it
+					// meets a parked select runs as the rendezvous.
+					// Running it again would repeat that exploration,
+					// leaf or not: every class that starts with the
+					// choice was explored below it (Algorithm 2, lines
+					// 20-21: remove all sequences p.w from wut(E)).
+					// Before, a non-leaf was explored again
+					// (TestOptimalDPOROneRunPerClass).
 					nd.wut.children = nd.wut.children[1:]
 					continue
 				}
@@ -1228,10 +1235,15 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 	}
 	if !moved {
 		k := nd.keyFor(x)
-		if k == "" && hasKind(x, engine.OpSelect) && len(x.gs) == 1 && len(v) > 0 {
+		if k == "" && hasKind(x, engine.OpSelect) && len(x.gs) == 1 && len(v) > 0 && (!d.Optimal || dependsOnAny(x, v)) {
 			// A select that was blocked where e ran may be enabled after
 			// the steps that do not depend on e (a case made ready by
-			// another goroutine): E'.notdep(e).x is still a run.
+			// another goroutine): E'.notdep(e).x is still a run. Only
+			// if a step of v touches its channels: else it is as
+			// blocked after v as where e ran (its case made ready by e
+			// itself, a close), and optimal DPOR would insert a
+			// sequence whose last step never runs (a sleep-set blocked
+			// run).
 			moved = true
 		} else if k == "" {
 			return

@@ -231,7 +231,7 @@ func (d *DPOR) odRest() (levels []odLevel, out []*odUnit) {
 			b = append(b, ch[0].ev)
 		}
 		// The keys explored here by the time each child would be: a
-		// leaf that takes one of them is skipped, as backtrack does.
+		// child that takes one of them is skipped, as backtrack does.
 		at := &dnode{keys: nd.keys, pend: d.od.pend[i]}
 		done := append([]string(nil), nd.done...)
 		if i < t {
@@ -252,7 +252,7 @@ func (d *DPOR) odRest() (levels []odLevel, out []*odUnit) {
 				continue
 			}
 			k := at.keyOf(ch[c])
-			if k != "" && contains(done, k) && len(ch[c].children) == 0 {
+			if k != "" && contains(done, k) {
 				continue
 			}
 			if k != "" {
