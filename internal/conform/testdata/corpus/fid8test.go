@@ -58,7 +58,6 @@ func TestParentContextDuringParallelSubtests(t *testing.T) {
 	})
 }
 
-
 // TestCleanupRegisteredInCleanup: a cleanup registers another: testing
 // runs it next, before the cleanups registered earlier.
 func TestCleanupRegisteredInCleanup(t *testing.T) {
