@@ -264,6 +264,11 @@ var subsetPrograms = []string{
 	"TestPoolTwoPutsTwoGets",
 	"TestPanicInDeferUnrecovered",
 	"TestRepanicDifferentValue",
+	// fid8b.go: Goexit in time.AfterFunc's and context.AfterFunc's f, two
+	// commands run at once.
+	"TestGoexitInAfterFunc",
+	"TestGoexitInContextAfterFunc",
+	"TestExecTwoCommands",
 }
 
 // forbidden are outcomes (a substring of the outcome) that heddle must not
@@ -316,6 +321,8 @@ var forbidden = map[string]string{
 	"TestCleanupRegisteredInCleanup":             "first inner",
 	"TestContextAfterFuncRegisteredDuringCancel": " and ",
 	"TestContextChildCreatedDuringCancel":        "child not done",
+	"TestGoexitInAfterFunc":                      "after goexit",
+	"TestGoexitInContextAfterFunc":               "after goexit",
 }
 
 // knownGap is a program with a native outcome that heddle does not reach
