@@ -265,10 +265,14 @@ var subsetPrograms = []string{
 	"TestPanicInDeferUnrecovered",
 	"TestRepanicDifferentValue",
 	// fid8b.go: Goexit in time.AfterFunc's and context.AfterFunc's f, two
-	// commands run at once.
+	// commands run at once, a bubble's ticker reset by its receiver and
+	// with a tick pending, a timer reset under its parked receiver.
 	"TestGoexitInAfterFunc",
 	"TestGoexitInContextAfterFunc",
 	"TestExecTwoCommands",
+	"TestSynctestTickerResetInLoop",
+	"TestSynctestTickerResetDropsPending",
+	"TestSynctestTimerResetWhileReceiverParked",
 }
 
 // forbidden are outcomes (a substring of the outcome) that heddle must not

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -99,4 +100,56 @@ func TestExecTwoCommands(t *testing.T) {
 	}
 	wg.Wait()
 	t.Errorf("%s", strings.Join(out, " "))
+}
+
+// TestSynctestTickerResetInLoop: a ticker reset to a longer period by its
+// receiver after the first tick: ticks at 1s, 3s and 5s.
+func TestSynctestTickerResetInLoop(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		tk := time.NewTicker(time.Second)
+		defer tk.Stop()
+		var at []string
+		for i := 0; i < 3; i++ {
+			<-tk.C
+			at = append(at, time.Since(start).String())
+			if i == 0 {
+				tk.Reset(2 * time.Second)
+			}
+		}
+		t.Errorf("ticks at %s", strings.Join(at, " "))
+	})
+}
+
+// TestSynctestTickerResetDropsPending: a tick nobody received is pending
+// when the ticker is Reset: Go 1.23's Reset drops it, and the next tick
+// comes a period after the Reset.
+func TestSynctestTickerResetDropsPending(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		tk := time.NewTicker(time.Second)
+		defer tk.Stop()
+		time.Sleep(1500 * time.Millisecond)
+		tk.Reset(time.Second)
+		<-tk.C
+		t.Errorf("tick at %s", time.Since(start))
+	})
+}
+
+// TestSynctestTimerResetWhileReceiverParked: a goroutine waits on a
+// timer's channel; the root resets the timer before it fires: the value
+// comes at the new instant.
+func TestSynctestTimerResetWhileReceiverParked(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		tm := time.NewTimer(time.Second)
+		got := make(chan time.Duration)
+		go func() {
+			<-tm.C
+			got <- time.Since(start)
+		}()
+		time.Sleep(500 * time.Millisecond)
+		active := tm.Reset(2 * time.Second)
+		t.Errorf("reset %v, fired at %s", active, <-got)
+	})
 }
