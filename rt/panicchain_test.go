@@ -57,6 +57,16 @@ func TestPanicChainMessage(t *testing.T) {
 			if got := bugs["panic"]; got != c.want {
 				t.Errorf("panic message %q, want %q (bugs %v)", got, c.want, bugs)
 			}
+			if c.name == "panic during Goexit" {
+				return // the run's root goroutine ending by Goexit is no panic
+			}
+			_, bugs = exhaustControlled(t, func() string {
+				c.f()
+				return ""
+			})
+			if got := bugs["panic"]; got != c.want {
+				t.Errorf("in the root goroutine: panic message %q, want %q (bugs %v)", got, c.want, bugs)
+			}
 		})
 	}
 }
