@@ -4,6 +4,7 @@ import (
 	"fmt"
 	mathrand "math/rand"
 	randv2 "math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 
@@ -128,28 +129,67 @@ func TestRandV2NewAcrossRuns(t *testing.T) {
 }
 
 // TestPoolPerRun: in a run, a Pool gives back the values Put in that run,
-// last first, then calls New; what earlier runs Put is gone, so a run does
-// the same whatever ran before it. Outside a run it is the native Pool.
+// last first, or calls New (a Get may miss: TestPoolGetMayMiss); what
+// earlier runs Put is gone, so a run does the same whatever ran before it.
+// Outside a run it is the native Pool.
 func TestPoolPerRun(t *testing.T) {
 	made := 0
 	p := &sync.Pool{New: func() any { made++; return fmt.Sprint("new", made) }}
 	var got []any
 	body := func() {
+		made = 0
 		got = got[:0]
 		rt.PoolPut(p, "a")
 		rt.PoolPut(p, "b")
-		got = append(got, rt.PoolGet(p), rt.PoolGet(p))
-		made = 0
-		got = append(got, rt.PoolGet(p))
+		got = append(got, rt.PoolGet(p), rt.PoolGet(p), rt.PoolGet(p))
 		rt.PoolPut(p, "left")
 	}
-	for run := range 3 {
-		runSeed(t, uint64(run+1), body)
-		if s := fmt.Sprint(got); s != "[b a new1]" {
-			t.Errorf("run %d got %s, want [b a new1]", run+1, s)
+	for seed := uint64(1); seed <= 3; seed++ {
+		var first string
+		for run := range 2 {
+			runSeed(t, seed, body)
+			s := fmt.Sprint(got)
+			if strings.Contains(s, "left") {
+				t.Errorf("seed %d, run %d got %s: a value Put by an earlier run", seed, run+1, s)
+			}
+			if run == 0 {
+				first = s
+			} else if s != first {
+				t.Errorf("seed %d: run 2 got %s, run 1 %s", seed, s, first)
+			}
 		}
 	}
 	if v := rt.PoolGet(&sync.Pool{}); v != nil {
 		t.Errorf("outside a run, an empty Pool without New gave %v", v)
+	}
+}
+
+// TestPoolGetMayMiss: a Get from a Pool that holds values may return New
+// (natively the value may sit in another processor's private slot, which
+// no Get elsewhere steals): the search explores both, and a value is
+// never got twice nor one that was not Put.
+func TestPoolGetMayMiss(t *testing.T) {
+	outcomes, bugs := exhaustControlled(t, func() string {
+		p := &sync.Pool{New: func() any { return "new" }}
+		done := rt.MakeChan[chan bool](0)
+		rt.Go(func() {
+			rt.PoolPut(p, "a")
+			rt.Send(done, true)
+		})
+		rt.Recv(done)
+		rt.PoolPut(p, "b")
+		return fmt.Sprint(rt.PoolGet(p), " ", rt.PoolGet(p), " ", rt.PoolGet(p))
+	})
+	want := []string{"b a new", "b new a", "new b a", "new new b", "b new new", "new b new", "new new new"}
+	if len(bugs) > 0 {
+		t.Fatalf("bugs %v", bugs)
+	}
+	for _, w := range want {
+		if !outcomes[w] {
+			t.Errorf("outcome %q not reached; reached %q", w, keys(outcomes))
+		}
+	}
+	if len(outcomes) != len(want) {
+		t.Errorf("outcomes %q, want %q", keys(outcomes), want)
 	}
 }

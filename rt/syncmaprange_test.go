@@ -133,7 +133,8 @@ func TestPoolGetRacesPut(t *testing.T) {
 // TestPoolGC: a collection moves a Pool's values to its victim cache,
 // where Get still finds them; the next drops them, and Get calls New, as
 // Go's poolCleanup does. A Pool ignored rt.GC (runtime.GC was not
-// rewritten) and gave back a value two collections had dropped.
+// rewritten) and gave back a value two collections had dropped. The first
+// Get may also miss the victim's value (TestPoolGetMayMiss).
 func TestPoolGC(t *testing.T) {
 	outcomes, bugs := exhaustControlled(t, func() string {
 		p := &sync.Pool{New: func() any { return "new" }}
@@ -145,7 +146,7 @@ func TestPoolGC(t *testing.T) {
 		rt.GC()
 		return fmt.Sprint(one, " ", rt.PoolGet(p))
 	})
-	if want := "a new"; keys(outcomes) != want || len(bugs) > 0 {
+	if want := "a new | new new"; keys(outcomes) != want || len(bugs) > 0 {
 		t.Errorf("outcomes %q, bugs %v; want %q and none", keys(outcomes), bugs, want)
 	}
 }

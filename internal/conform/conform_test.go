@@ -105,6 +105,7 @@ func TestHeddleOutcome(t *testing.T) {
 		{event.Event{Kind: "misuse", Message: "concurrent map writes: g0.2 was writing the map"}, "panic: concurrent map writes"},
 		{event.Event{Kind: "misuse", Message: "concurrent map read and map write: g0.1 was writing the map"}, "panic: concurrent map read and map write"},
 		{event.Event{Kind: "panic", Test: "TestX", Message: "Log in goroutine after TestX has completed"}, "panic: Log in goroutine after TEST has completed"},
+		{event.Event{Kind: "panic", Message: "first\n\tpanic: second"}, "panic: first"},
 		{event.Event{Kind: "deadlock", Message: "all goroutines are blocked"}, Deadlock},
 		{event.Event{Kind: "leak", Report: "goroutines:\n  g0.2  created at a.go:4 in p.F; blocked forever: send on channel at a_test.go:9 in p.F.1\n  g0.1  created at a.go:3 in p.F; blocked forever: Lock at a_test.go:5 in p.F.2\n"}, "leak: a_test.go:5,a_test.go:9"},
 		{event.Event{Kind: "timing", Message: "the test assumes the machine is never slower than 1ms: it fails only when ...\n  the failure: fail: timers_test.go:66: 2 1"}, "fail: timers_test.go:66: 2 1"},

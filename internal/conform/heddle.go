@@ -56,7 +56,10 @@ func HeddleOutcome(e event.Event) string {
 		}
 		return "fail: " + e.Message
 	case "panic", "misuse":
-		msg := e.Message
+		// A goroutine that died of several panics is reported as Go
+		// prints it, one line for each, the earliest first; the native
+		// outcome is the first line.
+		msg, _, _ := strings.Cut(e.Message, "\n")
 		if e.Kind == "misuse" {
 			// The runtime's words ("fatal error: sync: unlock of
 			// unlocked mutex" prints as such, and the harness reads a

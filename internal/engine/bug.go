@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 	"unsafe"
@@ -67,6 +68,43 @@ func panicMessage(r any) string {
 	}
 	return fmt.Sprint(r)
 }
+
+// chainMessage is the message of a goroutine that died of panic r, whose
+// goroutine's panics were chain, the earliest first (panicChain; nil if
+// unknown): as Go prints them (runtime.printpanics), each after the
+// earlier ones on a line of its own, "panic: " and the value; a value
+// panicked again as it was recovered is printed once. heddle's own panic
+// values (a FailNow's) are left out.
+func chainMessage(r any, chain []any) string {
+	if len(chain) < 2 || efaceOf(chain[len(chain)-1]) != efaceOf(r) {
+		return panicMessage(r)
+	}
+	var b strings.Builder
+	var last any
+	for i, v := range chain {
+		if strings.HasPrefix(reflect.TypeOf(v).PkgPath(), "heddle.dev/") {
+			continue
+		}
+		if i > 0 && last != nil && efaceOf(v) == efaceOf(last) {
+			continue
+		}
+		if last != nil {
+			b.WriteString("\n\tpanic: ")
+		}
+		b.WriteString(panicMessage(v))
+		last = v
+	}
+	if last == nil {
+		return panicMessage(r)
+	}
+	return b.String()
+}
+
+// eface is the layout of an empty interface value: its type word and its
+// data word. Two values with the same words are the same value.
+type eface struct{ typ, data uintptr }
+
+func efaceOf(v any) eface { return *(*eface)(unsafe.Pointer(&v)) }
 
 var misusePanics = []string{
 	"close of closed channel",

@@ -763,8 +763,9 @@ func (e *Exec) goroutine(g *G) {
 			}
 		}
 		if !normal {
+			chain := panicChain() // before recover: the panics still unwind
 			if r := recover(); r != nil && !e.aborting {
-				e.panicked(g, r, debug.Stack())
+				e.panicked(g, r, chain, debug.Stack())
 			}
 		}
 		e.exit(g)
@@ -1535,12 +1536,12 @@ func (e *Exec) stuck() {
 // panicked records a panic that no deferred call recovered.
 //
 //go:norace
-func (e *Exec) panicked(g *G, r any, stack []byte) {
+func (e *Exec) panicked(g *G, r any, chain []any, stack []byte) {
 	if e.res.Bug != nil {
 		return
 	}
 	kind := KindPanic
-	msg := panicMessage(r)
+	msg := chainMessage(r, chain)
 	if isMisusePanic(msg) {
 		kind = KindMisuse
 	}
