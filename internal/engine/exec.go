@@ -1387,15 +1387,20 @@ func (e *Exec) unwind() {
 // blocks outside heddle's control on its way out never exits: one the run
 // ended before its first step runs its function as unwound (runUnwound),
 // and yamux's recvLoop starts with a read of a TLS connection nobody
-// writes to any more (heddle test on yamux hung in TestGoAway). After
-// Config.DetachWait it is abandoned, as a detached goroutine that never
-// came back: it ends when it is back at a scheduling point
+// writes to any more (heddle test on yamux hung in TestGoAway). Such a
+// goroutine is abandoned, as a detached goroutine that never came back,
+// once two looks unwindLook apart find it waiting in code that is not
+// heddle's (blockedOutside, the monitor's test), or after
+// Config.DetachWait: it ends when it is back at a scheduling point
 // (endAbandoned), or quietly when it returns (unwoundExit).
 //
 //go:norace
 func (e *Exec) waitExited(g *G) {
-	t := time.NewTimer(e.cfg.DetachWait)
+	t := time.NewTimer(unwindLook)
 	defer t.Stop()
+	deadline := time.Now().Add(e.cfg.DetachWait)
+	var buf []byte
+	looked := false // the last look found g blocked outside
 	for {
 		select {
 		case h := <-e.exited:
@@ -1404,14 +1409,25 @@ func (e *Exec) waitExited(g *G) {
 			}
 			// One given up on earlier, back and exiting: nobody waits for it.
 		case <-t.C:
-			if g.gid != 0 {
-				abandonedGs.Store(g.gid, g)
-				nAbandoned.Add(1)
+			var blocked bool
+			buf, _, blocked = blockedOutside(buf, e, g)
+			if blocked && looked || time.Now().After(deadline) {
+				if g.gid != 0 {
+					abandonedGs.Store(g.gid, g)
+					nAbandoned.Add(1)
+				}
+				return
 			}
-			return
+			looked = blocked
+			t.Reset(unwindLook) // it fired and was received: no stale value
 		}
 	}
 }
+
+// unwindLook is how long waitExited waits for an unwound goroutine to
+// exit before each look at where it waits: its deferred calls take
+// microseconds.
+const unwindLook = 10 * time.Millisecond
 
 // unwoundExit tells the end of the run that g, woken to be unwound,
 // exited; nobody listens once the run is over (waitExited gave up on g).
