@@ -14,42 +14,60 @@ import (
 // several worker processes at once, where go test runs a package's tests
 // one after another in one process: tests that use a fixed resource (a
 // fixed port, a fixed file path, a lock file) collide across workers and
-// fail ("address already in use"), which is no bug of the code nor of the
-// test under go test's rules. So a bug a test's workers found while other
-// workers of its package were running is confirmed before it is reported:
-// once the package's other tests are done, its schedule is replayed alone
-// in a fresh process, with heddle replay's check (the same bug at the same
-// place and step). A bug that does not reproduce is not reported: the
+// fail ("address already in use"), or take paths they never take alone (a
+// retry with a timeout, a read of the wall clock), which is no bug of the
+// code nor of the test under go test's rules. So what a test's workers
+// found while other workers of its package were running is confirmed
+// before it is reported, once the package's other tests are done:
+//   - a bug, or a timing verdict: its schedule is replayed alone in a
+//     fresh process, with heddle replay's check (the same bug at the same
+//     place and step);
+//   - "nondeterministic by itself": it cannot be replayed (the same
+//     schedule ran differently), so the test is explored again alone.
+// A bug or timing verdict that does not reproduce is not reported: the
 // test is explored again by one worker alone (-parallel 1's rules), and
-// that exploration's result is the test's.
+// that exploration's result is the test's, as is the result of exploring
+// alone a test found nondeterministic.
 
-// confirmNote is what heddle says of a test whose bug did not reproduce
-// alone.
-func confirmNote(name string, removed []string) string {
-	s := fmt.Sprintf("heddle: %s: failed only beside another heddle worker of this package (a fixed port or file?); explored again with -parallel 1", name)
+// needsConfirm reports whether t's result has something to confirm alone:
+// a bug, a timing verdict, or the test found nondeterministic by itself.
+func needsConfirm(t *testResult) bool {
+	return countAction(t.events, event.Bug)+countAction(t.events, event.Timing)+countAction(t.events, event.Nondeterministic) > 0
+}
+
+// confirmNote is what heddle says of a test whose bug or timing verdict
+// did not reproduce alone.
+func confirmNote(name, what string, removed []string) string {
+	s := fmt.Sprintf("heddle: %s: %s only beside another heddle worker of this package (a fixed port or file?); explored again with -parallel 1", name, what)
 	if len(removed) > 0 {
 		s += fmt.Sprintf(" (schedule %s removed)", strings.Join(removed, ", "))
 	}
 	return s + "\n"
 }
 
-// unconfirmed replays alone the schedule of each bug reported in t, and
-// returns the schedule files of those that did not reproduce. A replay
+// unconfirmed replays alone the schedule of each bug and timing verdict
+// reported in t, and returns the schedule files of those that did not
+// reproduce and what they were ("failed", "timing-dependent"). A replay
 // that cannot say (no schedule, a group's schedule, a replay that ended
-// without a verdict) confirms the bug: heddle never drops a bug it is not
+// without a verdict) confirms it: heddle never drops a report it is not
 // sure of.
-func unconfirmed(spec runSpec, t *testResult) []string {
-	var out []string
+func unconfirmed(spec runSpec, t *testResult) (files []string, what string) {
 	for _, e := range t.events {
-		if e.Action != event.Bug || e.Schedule == "" {
+		if e.Action != event.Bug && e.Action != event.Timing || e.Schedule == "" {
 			continue
 		}
 		ok, err := replayAlone(spec, e.Schedule)
 		if err == nil && !ok {
-			out = append(out, e.Schedule)
+			files = append(files, e.Schedule)
+			switch {
+			case e.Action == event.Bug:
+				what = "failed"
+			case what == "":
+				what = "timing-dependent"
+			}
 		}
 	}
-	return out
+	return files, what
 }
 
 // replayAlone replays the schedule file in a fresh process of spec's

@@ -208,7 +208,7 @@ func runTests(spec runSpec, f *testFlags) (*runResult, error) {
 		if spec.Main {
 			shown = "main"
 		}
-		if !interrupted.Load() && (len(tests) > 1 || r.t.workers > 1) && r.t.bugs() > 0 {
+		if !interrupted.Load() && (len(tests) > 1 || r.t.workers > 1) && needsConfirm(r.t) {
 			// Found beside other workers of the package: confirmed
 			// alone once they are done (confirm.go).
 			for j := i + 1; j < len(tests); j++ {
@@ -217,23 +217,32 @@ func runTests(spec runSpec, f *testFlags) (*runResult, error) {
 			}
 			slot := sem.enqueue([3]int{bin, i, 0}) // the replays are a worker's
 			<-slot.ch
-			bad := unconfirmed(spec, r.t)
+			bad, what := unconfirmed(spec, r.t)
 			sem.release()
-			if len(bad) > 0 && !interrupted.Load() {
+			nd := countAction(r.t.events, event.Nondeterministic) > 0
+			if (len(bad) > 0 || nd) && !interrupted.Load() {
 				for _, file := range bad {
 					os.Remove(file)
 				}
-				note := confirmNote(shown, bad)
-				if spec.JSON {
-					spec.Out.printEvent(event.Event{Action: event.Output, Package: spec.Package, Test: shown, Output: note})
-				} else {
-					spec.Out.Write([]byte(note))
-				}
-				res.Output += note
 				t, err := runTest(spec, f, name, sem, [2]int{bin, i}, make(chan struct{}), false, true)
 				if err != nil {
 					firstErr = err
 					continue
+				}
+				note := ""
+				switch {
+				case len(bad) > 0:
+					note = confirmNote(shown, what, bad)
+				case countAction(t.events, event.Nondeterministic) == 0:
+					note = confirmNote(shown, "nondeterministic", nil)
+				}
+				if note != "" {
+					if spec.JSON {
+						spec.Out.printEvent(event.Event{Action: event.Output, Package: spec.Package, Test: shown, Output: note})
+					} else {
+						spec.Out.Write([]byte(note))
+					}
+					res.Output += note
 				}
 				r.t = t
 			}

@@ -504,7 +504,8 @@ type Exec struct {
 	rebuilds           int // passes of enabled that rebuilt the whole set (tests)
 	ended              bool
 	done               chan struct{}
-	exited             chan struct{}
+	exited             chan *G       // a goroutine woken to be unwound exited (waitExited)
+	over               chan struct{} // closed when Run returns: for goroutines waitExited gave up on
 	tw                 chan *Timer   // race detector: timers to fire on timerWorker
 	twDone             chan struct{} // race detector: a firing is done
 
@@ -625,7 +626,8 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 		cfg:    cfg,
 		strat:  s,
 		done:   make(chan struct{}),
-		exited: make(chan struct{}),
+		exited: make(chan *G),
+		over:   make(chan struct{}),
 	}
 	if e.cfg.StepLimit <= 0 {
 		e.cfg.StepLimit = 1000000
@@ -692,6 +694,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	case <-cfg.Stuck:
 		e.stuck()
 	}
+	close(e.over)
 	e.restoreSync()
 	raceAcquire(unsafe.Pointer(&e.res)) // see exit
 	if e.tw != nil {
@@ -1258,7 +1261,7 @@ func (e *Exec) exit(g *G) {
 		raceReleaseMerge(unsafe.Pointer(g.bubble)) // as at a scheduling point (yield), as the runtime's goexit does
 	}
 	if e.aborting {
-		e.exited <- struct{}{}
+		e.unwoundExit(g)
 		return
 	}
 	defer e.guardExit(g)
@@ -1386,7 +1389,67 @@ func (e *Exec) unwind() {
 		e.cur = g // its deferred calls run as g (see Current)
 		raceRelease(unsafe.Pointer(e))
 		g.wake.wake()
-		<-e.exited
+		e.waitExited(g)
+	}
+}
+
+// waitExited waits for g, woken to be unwound, to exit. A goroutine that
+// blocks outside heddle's control on its way out never exits: one the run
+// ended before its first step runs its function as unwound (runUnwound),
+// and yamux's recvLoop starts with a read of a TLS connection nobody
+// writes to any more (heddle test on yamux hung in TestGoAway). Such a
+// goroutine is abandoned, as a detached goroutine that never came back,
+// once two looks unwindLook apart find it waiting in code that is not
+// heddle's (blockedOutside, the monitor's test), or after
+// Config.DetachWait: it ends when it is back at a scheduling point
+// (endAbandoned), or quietly when it returns (unwoundExit).
+//
+//go:norace
+func (e *Exec) waitExited(g *G) {
+	t := time.NewTimer(unwindLook)
+	defer t.Stop()
+	deadline := time.Now().Add(e.cfg.DetachWait)
+	var buf []byte
+	looked := false // the last look found g blocked outside
+	for {
+		select {
+		case h := <-e.exited:
+			if h == g {
+				return
+			}
+			// One given up on earlier, back and exiting: nobody waits for it.
+		case <-t.C:
+			var blocked bool
+			buf, _, blocked = blockedOutside(buf, e, g)
+			if blocked && looked || time.Now().After(deadline) {
+				if g.gid != 0 {
+					abandonedGs.Store(g.gid, g)
+					nAbandoned.Add(1)
+				}
+				return
+			}
+			looked = blocked
+			t.Reset(unwindLook) // it fired and was received: no stale value
+		}
+	}
+}
+
+// unwindLook is how long waitExited waits for an unwound goroutine to
+// exit before each look at where it waits: its deferred calls take
+// microseconds.
+const unwindLook = 10 * time.Millisecond
+
+// unwoundExit tells the end of the run that g, woken to be unwound,
+// exited; nobody listens once the run is over (waitExited gave up on g).
+//
+//go:norace
+func (e *Exec) unwoundExit(g *G) {
+	if nAbandoned.Load() > 0 {
+		forgetAbandoned(g)
+	}
+	select {
+	case e.exited <- g:
+	case <-e.over:
 	}
 }
 
@@ -1470,12 +1533,12 @@ func (e *Exec) unwindSelect(cases []ChanCase, hasDefault bool) int {
 //go:norace
 func (e *Exec) runUnwound(g *G) {
 	if g.state != gDone || g.fn == nil {
-		e.exited <- struct{}{}
+		e.unwoundExit(g)
 		return
 	}
 	defer func() {
 		recover()
-		e.exited <- struct{}{}
+		e.unwoundExit(g)
 	}()
 	g.fn()
 }
@@ -1529,7 +1592,7 @@ func (e *Exec) stuck() {
 		h.state = gDone
 		e.cur = h
 		h.wake.wake()
-		<-e.exited
+		e.waitExited(h)
 	}
 }
 

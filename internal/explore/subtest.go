@@ -14,13 +14,18 @@ import (
 // own if it runs a subtest, or else the scope of the goroutine that
 // started it.
 type scope struct {
-	parent   *scope
-	name     string // the subtest's name, sanitized; "" for the root
-	full     string // its full name as testing gives it ("TestX/sub#01"); "" for the root
-	failed   bool
-	skipped  bool // it called t.Skip (or SkipNow); the root's skips the run
-	cleanups []func()
-	cleaning bool // its cleanups have started: t.Run panics (testing's cleanupStarted)
+	parent  *scope
+	name    string // the subtest's name, sanitized; "" for the root
+	full    string // its full name as testing gives it ("TestX/sub#01"); "" for the root
+	failed  bool
+	skipped bool // it called t.Skip (or SkipNow); the root's skips the run
+	// skippedAside: the skip came from a goroutine that runs no test (one
+	// the test started), before the test completed: whether it comes
+	// before or after depends on the schedule, so only the first run's
+	// skips the exploration.
+	skippedAside bool
+	cleanups     []func()
+	cleaning     bool // its cleanups have started: t.Run panics (testing's cleanupStarted)
 	// ctx is its t.Context(), made on first use, cancelled by cancel just
 	// before its cleanups run.
 	ctx      context.Context

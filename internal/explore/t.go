@@ -277,7 +277,16 @@ func (t *runT) Skipf(format string, args ...any) {
 
 //go:norace
 func (t *runT) SkipNow() {
-	t.current().skipped = true
+	// After the test completed (a goroutine it left behind calls t.Skip),
+	// testing has already reported it as passed or failed: Go's SkipNow
+	// then only ends the calling goroutine, and the run is not a skipped
+	// one (its Log line goes to the still-running parent: no panic).
+	if sc := t.current(); !t.misuse.done {
+		sc.skipped = true
+		if g := t.curG(); g != nil && !t.isTestGoroutine(g) {
+			sc.skippedAside = true
+		}
+	}
 	t.exitNow("")
 }
 
