@@ -29,3 +29,11 @@ func POSMemoHits(s *POS) int { return s.memoHits }
 // POSMemoLooks is the number of plain choices resetRacing asked its memo
 // about.
 func POSMemoLooks(s *POS) int { return s.memoLooks }
+
+// SetDPORReuse turns source DPOR's reuse of pending events (pendingAt) on
+// or off.
+func SetDPORReuse(d *DPOR, on bool) { d.noReuse = !on }
+
+// DPOREvents is the number of pending events d built anew and rebuilt in
+// place (pendingAt).
+func DPOREvents(d *DPOR) (built, reused int) { return d.evBuilt, d.evReused }
