@@ -89,15 +89,18 @@ Flags:
 	                 starves them for at most d, and the clock move on by at
 	                 most d while a goroutine waits to run (a late wake)
 	                 (default 100ms; 0: never)
-	-keep-spinners   keep a goroutine that polled 4 times in a row without
-	                 progress (an atomic load, Gosched, a select's default)
-	                 among the choices while others can run: without it, an
-	                 exhaustive strategy skips those schedules (cutting
-	                 spin loops short) and claims only the schedules in which
-	                 no goroutine polls more than 4 times in a row while
-	                 another can run; with it, a loop that polls a bounded
-	                 number of times is explored to its end, and one that
-	                 polls without end runs to the step bound
+	-keep-spinners   keep goroutines that poll without progress (an atomic
+	                 load, Gosched, a select's default) among the choices
+	                 while others can run: by default they are left out
+	                 after 2 polls in a row (4 for the non-exhaustive
+	                 strategies), which cuts spin loops short, and an
+	                 exhaustive strategy that left one out claims only
+	                 the schedules within that bound ("exhausted up to
+	                 the spin bound"); with it, a loop that polls a
+	                 bounded number of times is explored to its end, but
+	                 one that polls until another goroutine acts has
+	                 schedules without end (one more poll each): give a
+	                 budget
 	-pct-depth d     the bug depth d of PCT (default 3)
 	-step-limit n    scheduling steps per run before "step bound exceeded" (default 1000000)
 	-max-memory size end a run whose test binary's live heap grows past size,

@@ -247,7 +247,7 @@ var subsetPrograms = []string{
 
 // spinCut are programs whose poll loops the spin bound must cut short: an
 // exhaustive search of them ends within this many runs, and says its claim
-// is bounded (heddle test -keep-spinners would run them to the step bound).
+// is bounded (under heddle test -keep-spinners their schedules have no end).
 var spinCut = map[string]int{
 	"TestGoschedSpinUntil": 50,
 }
@@ -344,7 +344,7 @@ var knownGaps = []knownGap{
 	{
 		program: "TestGoschedSpinTen",
 		outcome: "fail: fidspin_test.go:34: seen false",
-		issue: "a loop of eleven polls ends before the store; past the spin bound as TestGoschedSpin's",
+		issue:   "a loop of eleven polls ends before the store; past the spin bound as TestGoschedSpin's",
 	},
 	{
 		program: "TestMapsCopyIntoVsWrite",

@@ -41,9 +41,9 @@ type Config struct {
 	// KeepSpinners keeps goroutines that poll without progress among the
 	// choices (engine.Config.KeepSpinners): an exhaustive strategy then
 	// explores the schedules in which a goroutine polls many times in a
-	// row too, and its claim is not bounded by engine.SpinDrop (a loop
-	// that polls without end then runs to the step bound, and nothing is
-	// proved).
+	// row too, and its claim is not bounded (SpinClaim); but a loop that
+	// polls until another goroutine acts then has schedules without end,
+	// one more poll each.
 	KeepSpinners bool `json:",omitempty"`
 	PCTDepth     int  // d of PCT
 	// TimeLimit ends a run whose test has not returned after that much

@@ -596,7 +596,7 @@ func (x *explorer) run() {
 		// unit's runs, finished or not, bound the test's claim
 		// (cmd/heddle merges the units' summaries).
 		if exhausted && cfg.Unit == nil {
-			x.t.Logf("heddle: %s ended, but goroutines polling without progress were kept from running while others could: every schedule in which no goroutine polls more than %d times in a row while another can run was explored, not the others (-keep-spinners explores them; a loop that polls without end then runs to the step bound)", name, b)
+			x.t.Logf("heddle: %s ended, but goroutines polling without progress were kept from running while others could: every schedule in which no goroutine polls more than %d times in a row while another can run was explored, not the others (-keep-spinners explores them, but a loop that polls until another goroutine acts then has schedules without end)", name, b)
 		}
 		exhausted = false
 		x.spinBound = b
