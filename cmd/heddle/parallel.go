@@ -885,12 +885,18 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 	total, bugs, fresh := 0, 0, 0
 	interruptedTest := false
 	proofs := map[string]string{} // proof -> races
+	spinBound := 0                // of the units whose runs kept polling goroutines from running
+	for _, r := range runs {
+		spinBound = max(spinBound, r.summary.SpinBound)
+	}
 	for _, r := range runs {
 		total += r.summary.Runs
 		fresh += r.summary.FreshRuns
 		interruptedTest = interruptedTest || r.summary.Interrupted
 		if r.summary.UnitFinished {
-			proofs[r.summary.UnitProven] = r.summary.Races
+			// One unit's drops bound the whole test's claim: the units'
+			// proofs are worded alike.
+			proofs[explore.SpinClaim(r.summary.UnitProven, spinBound)] = r.summary.Races
 		}
 	}
 	var cands []event.Event
@@ -1003,7 +1009,9 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 		sum.Runs = stop // as one process stops there
 	}
 	if bugs == 0 && kind == "tree" && finished && !interruptedTest && !t.failed && stop == 0 {
-		sum.Exhausted = true
+		// Every schedule, or (SpinBound) every one in which no goroutine
+		// polls more than spinBound times in a row while another can run.
+		sum.Exhausted, sum.SpinBound = spinBound == 0, spinBound
 		if len(proofs) == 1 {
 			for p, races := range proofs {
 				sum.Proven, sum.Races = p, races

@@ -456,6 +456,9 @@ func planHash(f *testFlags, n int, units []unit, fingerprints []string) string {
 	if f.skip != "" {
 		fmt.Fprintf(h, "skip %s\n", f.skip)
 	}
+	if f.keepSpin {
+		fmt.Fprintln(h, "keep-spinners")
+	}
 	for _, fp := range fingerprints {
 		fmt.Fprintln(h, fp)
 	}

@@ -89,6 +89,18 @@ Flags:
 	                 starves them for at most d, and the clock move on by at
 	                 most d while a goroutine waits to run (a late wake)
 	                 (default 100ms; 0: never)
+	-keep-spinners   keep goroutines that poll without progress (an atomic
+	                 load, Gosched, a select's default) among the choices
+	                 while others can run: by default they are left out
+	                 after 2 polls in a row (4 for the non-exhaustive
+	                 strategies), which cuts spin loops short, and an
+	                 exhaustive strategy that left one out claims only
+	                 the schedules within that bound ("exhausted up to
+	                 the spin bound"); with it, a loop that polls a
+	                 bounded number of times is explored to its end, but
+	                 one that polls until another goroutine acts has
+	                 schedules without end (one more poll each): give a
+	                 budget
 	-pct-depth d     the bug depth d of PCT (default 3)
 	-step-limit n    scheduling steps per run before "step bound exceeded" (default 1000000)
 	-max-memory size end a run whose test binary's live heap grows past size,
@@ -134,6 +146,7 @@ type testFlags struct {
 	strict     bool // -strict-timing
 	strictND   bool // -strict-nondeterminism
 	maxStarve  time.Duration
+	keepSpin   bool // -keep-spinners
 	pctDepth   int
 	stepLimit  int
 	maxMemory  uint64
@@ -179,6 +192,7 @@ func parseExploreFlags(cmd, usage string, args []string, stderr io.Writer) (*tes
 	fs.BoolVar(&f.strict, "strict-timing", false, "")
 	fs.BoolVar(&f.strictND, "strict-nondeterminism", false, "")
 	fs.DurationVar(&f.maxStarve, "max-starve", def.MaxStarve, "")
+	fs.BoolVar(&f.keepSpin, "keep-spinners", false, "")
 	fs.IntVar(&f.pctDepth, "pct-depth", def.PCTDepth, "")
 	fs.IntVar(&f.stepLimit, "step-limit", def.StepLimit, "")
 	f.maxMemory = def.MaxMemory
@@ -392,6 +406,7 @@ func exploreConfig(f *testFlags, outDir string, prog *build.Program, pkg *build.
 	cfg.Disable = append(cfg.Disable, splitList(f.disable)...)
 	cfg.LeakIgnore = splitList(f.leakIgnore)
 	cfg.MaxStarve = f.maxStarve
+	cfg.KeepSpinners = f.keepSpin
 	if f.timeoutSet {
 		// The virtual time a run may take (explore.DefaultTimeLimit,
 		// go test's default -timeout, otherwise); 0: no bound.
@@ -516,7 +531,7 @@ func firstLine(s string) string {
 // summary is the tail of an ok line: the tests explored, the runs made and
 // the budget.
 func summary(res *runResult, f *testFlags, main bool) string {
-	tests, groups, runs, exhausted, stopped, capped := 0, 0, 0, 0, 0, 0
+	tests, groups, runs, exhausted, stopped, capped, spinBound, bounded := 0, 0, 0, 0, 0, 0, 0, 0
 	strategy := f.strategy
 	proven := map[string]bool{}
 	for _, e := range res.Events {
@@ -529,6 +544,10 @@ func summary(res *runResult, f *testFlags, main bool) string {
 			runs += e.Runs
 			if e.Exhausted {
 				exhausted++
+			}
+			if e.SpinBound > 0 {
+				bounded++
+				spinBound = max(spinBound, e.SpinBound)
 			}
 			if e.Interrupted {
 				stopped++
@@ -591,6 +610,17 @@ func summary(res *runResult, f *testFlags, main bool) string {
 		} else {
 			s += fmt.Sprintf(", %d exhausted", exhausted)
 		}
+	}
+	if bounded > 0 {
+		// Exhausted but for the schedules in which a goroutine polls on
+		// (event.Event.SpinBound).
+		if main {
+			s += fmt.Sprintf(", exhausted up to the spin bound (no goroutine polling more than %d times in a row while another can run; -keep-spinners lifts it)", spinBound)
+		} else {
+			s += fmt.Sprintf(", %d exhausted up to the spin bound (no goroutine polling more than %d times in a row while another can run; -keep-spinners lifts it)", bounded, spinBound)
+		}
+	}
+	if exhausted+bounded > 0 {
 		if len(proven) == 1 {
 			for p := range proven {
 				s += ": " + p

@@ -210,7 +210,11 @@ func (pr *ProgramResult) Line() string {
 	fmt.Fprintf(&b, "%-28s native: %d runs, %d outcomes; heddle: ", pr.Program.Name, pr.NativeRuns(), len(pr.NativeOutcomes()))
 	if h != nil {
 		fmt.Fprintf(&b, "%d runs, %d outcomes", h.Runs, len(h.Outcomes))
-		if !h.Exhausted {
+		switch {
+		case h.Exhausted:
+		case h.SpinBound > 0:
+			fmt.Fprintf(&b, " (exhausted up to the spin bound, %d polls in a row)", h.SpinBound)
+		default:
 			b.WriteString(" (not exhausted)")
 		}
 	}

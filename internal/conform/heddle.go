@@ -34,6 +34,10 @@ type HeddleRun struct {
 	Other     []string        // reports of other kinds (steplimit, nondeterminism, ...)
 	Runs      int
 	Exhausted bool
+	// SpinBound: not Exhausted, but every schedule in which no goroutine
+	// polls more than SpinBound times in a row while another can run was
+	// explored (event.Event.SpinBound).
+	SpinBound int
 	Proven    string
 	Elapsed   float64
 	Err       string
@@ -160,7 +164,7 @@ func RunHeddle(ctx context.Context, dir string, ps []*Program, cfg HeddleConfig)
 			}
 		case event.Summary:
 			summaries++
-			r.Runs, r.Exhausted, r.Proven, r.Elapsed = e.Runs, e.Exhausted, e.Proven, e.Elapsed
+			r.Runs, r.Exhausted, r.SpinBound, r.Proven, r.Elapsed = e.Runs, e.Exhausted, e.SpinBound, e.Proven, e.Elapsed
 		}
 	}
 	if b, rerr := os.ReadFile(marks); rerr == nil {

@@ -22,7 +22,7 @@ func (res *Results) Misses() []*ProgramResult {
 func (res *Results) Markdown(command, machine, commit string) string {
 	var b strings.Builder
 	cfg := res.Config
-	nat, outs, hand, gen, runs, missed, unexh := 0, 0, 0, 0, 0, 0, 0
+	nat, outs, hand, gen, runs, missed, unexh, spinb, bound := 0, 0, 0, 0, 0, 0, 0, 0, 0
 	for _, pr := range res.Programs {
 		if pr.Program.HasTag("generated") {
 			gen++
@@ -36,6 +36,10 @@ func (res *Results) Markdown(command, machine, commit string) string {
 			runs += pr.Heddle.Runs
 			if !pr.Heddle.Exhausted {
 				unexh++
+			}
+			if b := pr.Heddle.SpinBound; b > 0 {
+				spinb++
+				bound = max(bound, b)
 			}
 		}
 	}
@@ -58,7 +62,11 @@ func (res *Results) Markdown(command, machine, commit string) string {
 	fmt.Fprintf(&b, "| corpus | programs |\n|---|---|\n| hand-written | %d |\n| generated | %d |\n| total | %d |\n\n", hand, gen, hand+gen)
 	fmt.Fprintf(&b, "- native runs: **%d**\n", nat)
 	fmt.Fprintf(&b, "- distinct native outcomes checked (summed over programs): **%d**\n", outs)
-	fmt.Fprintf(&b, "- heddle runs: %d; programs heddle did not explore exhaustively within the budget: %d\n", runs, unexh)
+	fmt.Fprintf(&b, "- heddle runs: %d; programs heddle did not explore exhaustively within the budget: %d", runs, unexh)
+	if spinb > 0 {
+		fmt.Fprintf(&b, " (%d of them exhausted up to the spin bound: every schedule in which no goroutine polls more than %d times in a row while another can run)", spinb, bound)
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "- **native outcomes heddle did not reach: %d**, in %d programs\n\n", missed, len(res.Misses()))
 
 	b.WriteString("## Misses\n\n")
@@ -129,9 +137,12 @@ func (pr *ProgramResult) heddleCell() string {
 		return "error: " + cell(h.Err)
 	}
 	s := fmt.Sprintf("%d runs", h.Runs)
-	if h.Exhausted {
+	switch {
+	case h.Exhausted:
 		s += ", exhausted"
-	} else {
+	case h.SpinBound > 0:
+		s += fmt.Sprintf(", exhausted up to the spin bound (%d polls in a row)", h.SpinBound)
+	default:
 		s += ", **not exhausted**"
 	}
 	for _, o := range h.Other {

@@ -236,6 +236,16 @@ type Result struct {
 	// when the run ended (staletimer.go): natively they fire after the
 	// run, during whatever the process runs next.
 	PendingAfterFuncs int
+	// SpinDrops counts the steps at which dropSpinners kept a goroutine
+	// that had polled SpinDrop times in a row without progress from
+	// running while another goroutine could run. Such a drop bounds the
+	// schedules explored: a poll loop with a counter (three loads with a
+	// Gosched between) ends after its last poll, and the schedules in
+	// which it does so before the others moved were not run. An
+	// exhaustive strategy's claim then holds for the schedules in which no
+	// goroutine polls more than SpinDrop times in a row while another can
+	// run (Config.KeepSpinners lifts the bound).
+	SpinDrops int
 	// Unstepped counts the files (*os.File) the run handed to standard
 	// library code that keeps them to read or write later (bufio.NewWriter,
 	// log.New): those reads and writes were no steps, not explored
@@ -967,14 +977,30 @@ func spinCandidate(k OpKind) bool {
 // offered as a choice while a goroutine that may make progress can run.
 const spinDrop = 4
 
+// SpinDrop is spinDrop, for the words of a proof bounded by it
+// (Result.SpinDrops).
+const SpinDrop = spinDrop
+
 // dropSpinners removes from e.choices the goroutines going round a loop
 // without progress (spinning on an atomic, a select's default, Gosched, a
 // failed TryLock), as long as some other choice remains. Their next
-// operation would change nothing but the clock, so running them again
-// before the others is stutter; a strategy that prefers them (PCT's
-// priorities, DFS's first choice) would otherwise spin until the fair
-// scheduler takes over, hundreds of thousands of steps per handoff. With
-// them dropped, a handoff through an atomic costs a few steps.
+// operation would change nothing but the clock, and in a loop that polls
+// until something changes, running them again before the others is
+// stutter; a strategy that prefers them (PCT's priorities, DFS's first
+// choice) would otherwise spin until the fair scheduler takes over,
+// hundreds of thousands of steps per handoff. With them dropped, a
+// handoff through an atomic costs a few steps.
+//
+// The operation changes nothing, but the goroutine's own state may: a
+// loop that polls a bounded number of times (a counter, a deadline on the
+// real clock) ends after its last poll, and the schedules in which it
+// ends before the others moved are not run. Whether a loop's state
+// repeats is not visible here (its locals are not), so every drop of a
+// spinning goroutine counts (Result.SpinDrops), and an exhaustive
+// strategy's claim is bounded by it (explore: "in which no goroutine
+// polls more than 4 times in a row while another can run"). Drops for
+// the select streak (unfair) are not counted: they bound a probability
+// (selectStreak), not a loop.
 //
 //go:norace
 func (e *Exec) dropSpinners() {
@@ -1038,6 +1064,9 @@ func (e *Exec) dropSpinners() {
 	}
 	if drop == 0 || drop+optional == n {
 		return
+	}
+	if drop > unfair {
+		e.res.SpinDrops++
 	}
 	buf = appendChoices(buf, e.choices[from:])
 	e.spinBuf = buf
@@ -1108,6 +1137,14 @@ func (e *Exec) noteSelect(c *Choice) {
 		e.maySpin = true
 	}
 }
+
+// KeepSpinners reports whether the run keeps spinning goroutines among the
+// choices (Config.KeepSpinners): a strategy that leaves out goroutines
+// going round a loop without progress of its own accord leaves none out
+// either.
+//
+//go:norace
+func (e *Exec) KeepSpinners() bool { return e.cfg.KeepSpinners }
 
 // spinning reports whether choice c runs a goroutine that has made no
 // progress for spinDrop operations and would make none again.

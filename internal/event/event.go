@@ -66,6 +66,14 @@ type Event struct {
 	Elapsed   float64 `json:",omitempty"` // seconds
 	Strategy  string  `json:",omitempty"`
 	Exhausted bool    `json:",omitempty"` // the strategy covered its whole space
+	// SpinBound, set when Exhausted is not: the strategy covered the
+	// schedules in which no goroutine polls (an atomic load, a Gosched, a
+	// select's default, a failed TryLock) more than SpinBound times in a
+	// row while another goroutine can run, not the others: heddle kept
+	// such goroutines from running (engine.Result.SpinDrops), which cuts
+	// spin loops short but also hides the end of a loop that polls a
+	// bounded number of times. heddle test -keep-spinners lifts the bound.
+	SpinBound int `json:",omitempty"`
 	// Interrupted: the exploration stopped early on SIGINT or SIGTERM.
 	Interrupted bool `json:",omitempty"`
 	// Capped: the default budget's time bound (explore.DefaultRunsCap)

@@ -38,7 +38,14 @@ type Config struct {
 	// goroutine waits to run (engine.Config.LateWake): the replay of a
 	// schedule written before late wakes existed (format v1) sets it.
 	NoLateWake bool `json:",omitempty"`
-	PCTDepth   int  // d of PCT
+	// KeepSpinners keeps goroutines that poll without progress among the
+	// choices (engine.Config.KeepSpinners): an exhaustive strategy then
+	// explores the schedules in which a goroutine polls many times in a
+	// row too, and its claim is not bounded (SpinClaim); but a loop that
+	// polls until another goroutine acts then has schedules without end,
+	// one more poll each.
+	KeepSpinners bool `json:",omitempty"`
+	PCTDepth     int  // d of PCT
 	// TimeLimit ends a run whose test has not returned after that much
 	// virtual time (engine.Config.TimeLimit; 0: no bound): go test's
 	// default -timeout, 10 minutes, unless heddle test's -timeout says

@@ -126,6 +126,8 @@ type explorer struct {
 	natives     int64      // operations run natively by goroutines heddle does not control
 	partnered   bool       // a run's probe found a partner heddle does not control (engine.Result.Partnered)
 	detaches    int        // times a goroutine waited outside heddle's control (engine.Result.Detaches)
+	spinDrops   int        // steps at which a polling goroutine was kept from running (engine.Result.SpinDrops)
+	spinBound   int        // engine.SpinDrop when the strategy ended but spinDrops bound its claim (spinClaim)
 	unstepped   int        // files handed to code that keeps them, in runs of more than one goroutine (engine.Result.Unstepped)
 	quiet       int64      // operations without a scheduling point in regions of allocation counting (engine.Result.Quiet)
 	interrupted bool       // the exploration stopped on a signal
@@ -413,6 +415,7 @@ func (x *explorer) run() {
 		}
 		x.natives += res.Natives
 		x.detaches += res.Detaches
+		x.spinDrops += res.SpinDrops
 		x.quiet += res.Quiet
 		if res.MaxGs > 1 {
 			// With one goroutine, a file's unstepped accesses have no
@@ -606,13 +609,26 @@ func (x *explorer) run() {
 			x.truncated = true
 		}
 	}
+	if b := x.spinBoundOf(strat); b > 0 && (exhausted || cfg.Unit != nil && cfg.Replay == "") {
+		// Polling goroutines were kept from running while others could
+		// (the engine's dropSpinners, the strategy's spinTracker): the
+		// schedules in which they poll on were not run, and a loop that
+		// polls a bounded number of times ends in them (spinClaim). A
+		// unit's runs, finished or not, bound the test's claim
+		// (cmd/heddle merges the units' summaries).
+		if exhausted && cfg.Unit == nil {
+			x.t.Logf("heddle: %s ended, but goroutines polling without progress were kept from running while others could: every schedule in which no goroutine polls more than %d times in a row while another can run was explored, not the others (-keep-spinners explores them, but a loop that polls until another goroutine acts then has schedules without end)", name, b)
+		}
+		exhausted = false
+		x.spinBound = b
+	}
 	if cfg.Unit != nil && cfg.Replay == "" {
 		x.unitSummary(strat, fatal, exhausted, first, start, racesBefore)
 		return
 	}
 	proven, races := "", ""
 	if p, ok := strat.(strategy.Prover); ok && x.bugs == 0 && !x.truncated {
-		if proven = p.Proven(); proven != "" {
+		if proven = x.spinClaim(p.Proven()); proven != "" {
 			if x.usedRand {
 				proven += fmt.Sprintf(" (for the map orders and math/rand numbers of -seed %d)", cfg.Seed)
 			}
@@ -630,7 +646,7 @@ func (x *explorer) run() {
 	if x.capHit && x.bugs == 0 && !x.interrupted {
 		x.t.Logf("heddle: %s: stopped after %d of %d runs at the default budget's bound of %v per test (a run took about %v): -budget %d makes every run, -budget 10m explores for 10 minutes", x.name(), made, cfg.Runs, cfg.RunsCap, (elapsed / time.Duration(max(made, 1))).Round(time.Millisecond), cfg.Runs)
 	}
-	sum := event.Event{Action: event.Summary, Capped: x.capHit && x.bugs == 0 && !x.interrupted, Runs: made, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, Budget: cfg.Budget, Proven: proven, Races: races, Interrupted: x.interrupted, Parallel: x.topParallel, Group: cfg.Group, FreshRuns: x.freshMade, Trace: x.firstTrace, BoundRuns: x.boundRuns}
+	sum := event.Event{Action: event.Summary, Capped: x.capHit && x.bugs == 0 && !x.interrupted, Runs: made, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, SpinBound: x.spinBound, Budget: cfg.Budget, Proven: proven, Races: races, Interrupted: x.interrupted, Parallel: x.topParallel, Group: cfg.Group, FreshRuns: x.freshMade, Trace: x.firstTrace, BoundRuns: x.boundRuns}
 	if cr, ok := strat.(strategy.ClassReporter); ok {
 		sum.Classes, sum.LazyClasses = cr.Classes()
 		x.t.Logf("heddle: %d happens-before classes, %d lazy happens-before classes", sum.Classes, sum.LazyClasses)
@@ -654,6 +670,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	if limit := max(x.cfg.StepLimit, x.measureCap); ec.StepLimit <= 0 || ec.StepLimit > limit {
 		ec.StepLimit = limit
 	}
+	ec.KeepSpinners = ec.KeepSpinners || x.cfg.KeepSpinners
 	if f := x.cfg.FairAfter; f > 0 && ec.FairAfter == 0 && f < ec.StepLimit {
 		// The bound was raised (steplimit.go): runs are scheduled as
 		// under the bound they were first made with, and fairly after.
@@ -1137,4 +1154,49 @@ func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (strin
 		return "", err
 	}
 	return path, nil
+}
+
+// spinBoundOf is the spin bound of the schedules explored (SpinClaim): the
+// fewest polls in a row after which the engine (engine.SpinDrop) or strat
+// (strategy.SpinBounder) kept a goroutine from running while another could,
+// or 0 if neither did.
+func (x *explorer) spinBoundOf(strat engine.Strategy) int {
+	b := 0
+	if x.spinDrops > 0 {
+		b = engine.SpinDrop
+	}
+	if sb, ok := strat.(strategy.SpinBounder); ok {
+		if s := sb.SpinBound(); s > 0 && (b == 0 || s < b) {
+			b = s
+		}
+	}
+	return b
+}
+
+// spinClaim words proof, what the strategy proved, for the schedules it
+// covered when goroutines that polled were kept from running (spinBound;
+// SpinClaim).
+func (x *explorer) spinClaim(proof string) string {
+	return SpinClaim(proof, x.spinBound)
+}
+
+// SpinClaim words proof, what an exhaustive strategy proved, for the
+// schedules it covered when goroutines that polled bound times in a row
+// were kept from running while others could (event.Event.SpinBound):
+// "all schedules explored" becomes "all schedules in which no goroutine
+// polls more than 4 times in a row while another can run explored", and
+// so on for the bounded strategies' words. proof as it is when bound is
+// 0, or when it already says so.
+func SpinClaim(proof string, bound int) string {
+	if proof == "" || bound == 0 {
+		return proof
+	}
+	q := fmt.Sprintf(" in which no goroutine polls more than %d times in a row while another can run", bound)
+	if strings.Contains(proof, q) {
+		return proof
+	}
+	if i := strings.Index(proof, " explored"); i >= 0 {
+		return proof[:i] + q + proof[i:]
+	}
+	return proof + "," + q
 }

@@ -42,7 +42,7 @@ func (x *explorer) unitSummary(strat engine.Strategy, fatal, exhausted bool, fir
 		if rest == nil && !fatal {
 			sum.UnitFinished = true
 			if p, ok := strat.(strategy.Prover); ok && !x.truncated && x.bugs == 0 {
-				if sum.UnitProven = p.Proven(); sum.UnitProven != "" {
+				if sum.UnitProven = x.spinClaim(p.Proven()); sum.UnitProven != "" {
 					if x.usedRand {
 						sum.UnitProven += fmt.Sprintf(" (for the map orders and math/rand numbers of -seed %d)", x.cfg.Seed)
 					}
@@ -61,7 +61,7 @@ func (x *explorer) unitSummary(strat engine.Strategy, fatal, exhausted bool, fir
 		}
 		rest = &r
 	}
-	sum.Parallel, sum.Group = x.topParallel, x.cfg.Group
+	sum.Parallel, sum.Group, sum.SpinBound = x.topParallel, x.cfg.Group, x.spinBound
 	if rest != nil {
 		if b, err := json.Marshal(rest); err == nil {
 			sum.UnitRest = b

@@ -29,8 +29,12 @@ func (r *HeddleResult) Cell() string {
 	case !r.Found && r.Proven != "":
 		// "all schedules with ≤ 1 delays explored, no bug, assuming no
 		// data races ...": a bound was covered, not the whole space.
+		// "all schedules in which no goroutine polls more than 2 times
+		// in a row while another can run explored (up to equivalence)"
+		// (the spin bound, explore.SpinClaim): the bound is what comes
+		// between "all schedules" and "explored".
 		head, _, _ := strings.Cut(r.Proven, ", no bug")
-		bound := strings.TrimSuffix(strings.TrimPrefix(head, "all schedules "), " explored")
+		bound, _, _ := strings.Cut(strings.TrimPrefix(head, "all schedules "), " explored")
 		return fmt.Sprintf("no (%d runs; none %s%s%s)%s", r.Runs, bound, r.randMark(), r.racesMark(), r.stepMark())
 	case !r.Found:
 		return fmt.Sprintf("no (%d runs)%s", r.Runs, r.stepMark())

@@ -70,6 +70,12 @@ func TestMarkdownTablesAreRectangular(t *testing.T) {
 	if got, want := rnd.Cell(), "none in any schedule § † (1 runs)"; got != want {
 		t.Errorf("cell of a proof under math/rand: %q, want %q", got, want)
 	}
+	// A proof bounded by the spin bound (explore.SpinClaim) covers the
+	// schedules within it only: its cell says which.
+	spin := &HeddleResult{Strategy: "odpor", Runs: 7, Proven: "all schedules in which no goroutine polls more than 2 times in a row while another can run explored (up to equivalence), no bug, and -race saw no data race", Races: "checked"}
+	if got, want := spin.Cell(), "no (7 runs; none in which no goroutine polls more than 2 times in a row while another can run)"; got != want {
+		t.Errorf("cell of a proof up to the spin bound: %q, want %q", got, want)
+	}
 	for _, want := range []string{
 		"§: the kernel draws numbers from math/rand",
 		"| found, shipped form (of 2) | 0 | – | – | – |", // strategies not run on the shipped form are not counted

@@ -26,6 +26,9 @@ type Iterative struct {
 	complete bool
 	counted  []int // terminal schedules counted in each pass
 	Diverged bool
+	// spinBound is the passes' SpinBound: a spinning goroutine was left
+	// out in one of them.
+	spinBound int
 }
 
 // NewIPB returns iterative preemption bounding.
@@ -75,6 +78,7 @@ func (it *Iterative) Choose(p *engine.Point) int {
 func (it *Iterative) End(r *engine.Result) {
 	before := it.pass.terminal
 	it.pass.End(r)
+	it.spinBound = max(it.spinBound, it.pass.SpinBound())
 	it.counted[it.bound] += it.pass.terminal - before
 	if it.pass.done {
 		it.proven = it.bound
@@ -83,6 +87,9 @@ func (it *Iterative) End(r *engine.Result) {
 		}
 	}
 }
+
+// SpinBound implements SpinBounder: of the passes so far.
+func (it *Iterative) SpinBound() int { return it.spinBound }
 
 // Bound is the bound of the pass in progress (or of the last pass).
 func (it *Iterative) Bound() int { return it.bound }

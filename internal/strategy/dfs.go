@@ -238,6 +238,9 @@ func (d *DFS) Terminal() int { return d.terminal }
 // Exhausted reports whether the search covered its whole space.
 func (d *DFS) Exhausted() bool { return d.done }
 
+// SpinBound implements SpinBounder.
+func (d *DFS) SpinBound() int { return d.spin.bound() }
+
 // Proven states what an exhausted search proved, or "" if it is not over.
 func (d *DFS) Proven() string {
 	if !d.done || d.Diverged {

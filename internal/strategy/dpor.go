@@ -1523,6 +1523,9 @@ func weakInitial(s *event, v []*event) bool {
 	return true
 }
 
+// SpinBound implements SpinBounder.
+func (d *DPOR) SpinBound() int { return d.spin.bound() }
+
 // Proven implements Prover.
 func (d *DPOR) Proven() string {
 	if !d.over && d.od == nil || d.diverged || d.guide != nil || d.Lazy || d.CutRuns > 0 {

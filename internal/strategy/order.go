@@ -34,6 +34,29 @@ type spinTracker struct {
 	gs   map[*engine.G]*spinState
 
 	sleepers []int // delayChoices' scratch slice
+
+	// keep: the run keeps spinning goroutines among the choices
+	// (engine.Config.KeepSpinners, heddle test -keep-spinners): none is
+	// spinning here either.
+	keep bool
+	// drops counts the points, over the whole exploration, at which a
+	// spinning goroutine was not taken while another choice was: the
+	// exploration then covered the schedules in which no goroutine polls
+	// more than spinLimit times in a row while another can run, not the
+	// others (SpinBound). A loop is told from straight-line code by its
+	// call sites, but a loop that polls a bounded number of times (a
+	// counter) is not told from one that polls until something changes:
+	// the first ends in the schedules not taken.
+	drops int
+}
+
+// bound is the spin bound of the schedules explored so far (drops):
+// spinLimit once a spinning goroutine was left out, 0 before.
+func (t *spinTracker) bound() int {
+	if t.drops > 0 {
+		return spinLimit
+	}
+	return 0
 }
 
 type spinState struct {
@@ -46,6 +69,7 @@ type spinState struct {
 func (t *spinTracker) observe(p *engine.Point) {
 	if t.exec != p.Exec {
 		t.exec, t.gs = p.Exec, map[*engine.G]*spinState{}
+		t.keep = p.Exec.KeepSpinners()
 	}
 	g := p.Exec.Cur()
 	if g == nil || g.Done() {
@@ -91,7 +115,7 @@ func spinKind(k engine.OpKind) bool {
 
 // spinning reports whether g is going round a loop without progress.
 func (t *spinTracker) spinning(g *engine.G) bool {
-	if g == nil || g.Spins() < spinLimit {
+	if g == nil || g.Spins() < spinLimit || t.keep {
 		return false
 	}
 	st := t.gs[g]
@@ -145,8 +169,10 @@ func (t *spinTracker) allowedTo(dst []int, p *engine.Point) []int {
 	t.observe(p)
 	out := dst[:0]
 	kept := 0 // choices in out that are not Optional
+	left := false
 	for i, c := range p.Choices {
 		if c.G != nil && t.spinning(c.G) {
+			left = true
 			continue
 		}
 		out = append(out, i)
@@ -161,6 +187,8 @@ func (t *spinTracker) allowedTo(dst []int, p *engine.Point) []int {
 		for i := range p.Choices {
 			out = append(out, i)
 		}
+	} else if left {
+		t.drops++
 	}
 	return out
 }
@@ -408,7 +436,8 @@ func (t *spinTracker) delayChoices(order, costs []int, p *engine.Point, start, b
 		// one is (allowedTo).
 		o, c = order[:0], costs[:0]
 		left, some := false, false
-		blocks := 0 // allowed goroutines passed before the current one
+		dropped := false // a spinning goroutine was passed (drops)
+		blocks := 0      // allowed goroutines passed before the current one
 		var cur *engine.G
 		k := 0 // the choice's rank among its goroutine's
 		for gi, xi := 0, 0; gi < nt || xi < len(xs); {
@@ -431,6 +460,7 @@ func (t *spinTracker) delayChoices(order, costs []int, p *engine.Point, start, b
 			}
 			g := ch[j].G
 			if !all && t.spinning(g) {
+				dropped = true
 				continue
 			}
 			some = true
@@ -442,6 +472,9 @@ func (t *spinTracker) delayChoices(order, costs []int, p *engine.Point, start, b
 			}
 			if blocks > budget {
 				// Every choice from here on costs more.
+				if dropped {
+					t.drops++
+				}
 				return o, c, true
 			}
 			if cost := blocks + k; cost <= budget {
@@ -460,6 +493,7 @@ func (t *spinTracker) delayChoices(order, costs []int, p *engine.Point, start, b
 				continue
 			}
 			if g := ch[j].G; !all && g != nil && t.spinning(g) {
+				dropped = true
 				continue
 			}
 			some = true
@@ -471,6 +505,9 @@ func (t *spinTracker) delayChoices(order, costs []int, p *engine.Point, start, b
 			timers++
 		}
 		if some {
+			if dropped {
+				t.drops++
+			}
 			return o, c, left
 		}
 	}

@@ -44,6 +44,13 @@ type Prover interface{ Proven() string }
 // Incomplete says why, or "" if nothing was left out.
 type Incompleter interface{ Incomplete() string }
 
+// SpinBounder is implemented by exhaustive strategies that leave out
+// goroutines going round a loop without progress while others can run
+// (spinTracker): SpinBound is 0 if none was left out, and otherwise n, the
+// bound of what was covered: the schedules in which no goroutine polls
+// more than n times in a row while another can run.
+type SpinBounder interface{ SpinBound() int }
+
 // Names lists the strategies New knows, for flags and errors.
 func Names() []string {
 	n := make([]string, 0, len(constructors))
