@@ -91,6 +91,7 @@ func monitor() {
 	var (
 		seen  *Exec
 		last  uint64
+		since time.Time // when the run took its last step seen
 		floor = MonitorPeriod
 		wait  = floor
 		buf   []byte
@@ -108,7 +109,7 @@ func monitor() {
 		}
 		m := e.loadMoves()
 		if e != seen || m != last {
-			seen, last, wait = e, m, floor
+			seen, last, wait, since = e, m, floor, time.Now()
 			continue
 		}
 		g := e.cur
@@ -117,7 +118,7 @@ func monitor() {
 		if g != nil && !e.ended && g.state == gRunning && g.quiet == 0 {
 			var ok bool
 			start := time.Now()
-			buf, _, ok = blockedOutside(buf, e, g)
+			buf, _, ok = blockedOutside(buf, e, g, time.Since(since) >= SyscallDetachAfter)
 			floor = lookFloor(time.Since(start))
 			if ok && e.claimAndDetach(g, m, &buf) {
 				wait = floor
@@ -164,10 +165,11 @@ func (e *Exec) addMove() {
 // blockedOutside reports whether g's goroutine waits (on a channel, a
 // lock, I/O) in code that is not heddle's: the first frame of its stack
 // outside package runtime is not in heddle.dev/internal/... or
-// heddle.dev/rt, whose waits are the scheduler's own.
+// heddle.dev/rt, whose waits are the scheduler's own. A goroutine in a
+// system call counts only if syscallOK (SyscallDetachAfter).
 //
 //go:norace
-func blockedOutside(buf []byte, e *Exec, g *G) ([]byte, string, bool) {
+func blockedOutside(buf []byte, e *Exec, g *G, syscallOK bool) ([]byte, string, bool) {
 	if len(buf) == 0 {
 		buf = make([]byte, 1<<16)
 	}
@@ -188,10 +190,37 @@ func blockedOutside(buf []byte, e *Exec, g *G) ([]byte, string, bool) {
 	if !ok {
 		return buf, "", false
 	}
-	if !detachable(block) {
+	if !detachable(block) || !syscallOK && inSyscall(block) && !waitsForChild(block) {
 		return buf, "", false
 	}
 	return buf, block, true
+}
+
+// SyscallDetachAfter is how long a run must have taken no step before the
+// monitor detaches a goroutine in a system call (other than a wait for a
+// child process): a file system call (an unlink of RemoveAll, a getdents)
+// takes microseconds, but on a loaded machine it can be held past
+// MonitorPeriod, and detaching it made an exhaustive search of a program
+// that only touches files "not exhausted" (conformance's
+// TestFSRemoveAllVsStat beside other tests). A system call that waits for
+// something (gofrs/flock's flock(LOCK_EX) waiting for the test goroutine's
+// unlock) waits far longer.
+const SyscallDetachAfter = 50 * time.Millisecond
+
+// inSyscall reports whether a goroutine's stack (a block of runtime.Stack's
+// dump) is in a system call.
+//
+//go:norace
+func inSyscall(block string) bool {
+	open, end := strings.IndexByte(block, '['), strings.IndexByte(block, ']')
+	if open < 0 || end < open {
+		return false
+	}
+	state := block[open+1 : end]
+	if c := strings.IndexByte(state, ','); c >= 0 {
+		state = state[:c]
+	}
+	return state == "syscall"
 }
 
 // detachable reports whether a goroutine's stack (a block of
@@ -306,7 +335,7 @@ func (e *Exec) claimAndDetach(g *G, m uint64, buf *[]byte) bool {
 	g.claim.Store(1)
 	e.detachMu.Unlock()
 	still, block := false, ""
-	*buf, block, still = blockedOutside(*buf, e, g)
+	*buf, block, still = blockedOutside(*buf, e, g, true)
 	g.waitsChild = waitsForChild(block)
 	in := waitedIn(block)
 	if !still || e.loadMoves() != m || e.cur != g {

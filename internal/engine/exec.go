@@ -1457,7 +1457,7 @@ func (e *Exec) waitExited(g *G) {
 			// One given up on earlier, back and exiting: nobody waits for it.
 		case <-t.C:
 			var blocked bool
-			buf, _, blocked = blockedOutside(buf, e, g)
+			buf, _, blocked = blockedOutside(buf, e, g, true)
 			if blocked && looked || time.Now().After(deadline) {
 				if g.gid != 0 {
 					abandonedGs.Store(g.gid, g)
