@@ -193,44 +193,6 @@ func (e *Exec) waitPlanned() bool {
 	return true
 }
 
-// waitDiverged is called when a replay's recorded choice is not among the
-// enabled ones. In a replay that follows a record of detaches, while a
-// goroutine is away in code heddle does not control, what it does there
-// may enable the recorded choice at an instant of real time: circonus'
-// TestIncrCounter receives on the test goroutine what the httptest
-// handler, a goroutine heddle does not control, sends once the request of
-// another goroutine, away in net/http, reaches it; the recorded run had
-// the test goroutine enabled at that step, a replay on a loaded machine
-// got there before the handler had sent. So it waits a little and
-// reports true, so that the choices are made again, up to
-// Config.DetachWait at each step; then the run has left its schedule.
-//
-//go:norace
-func (e *Exec) waitDiverged() bool {
-	if !e.following() || e.nDetached.Load() == 0 {
-		return false
-	}
-	away := false
-	e.detachMu.Lock()
-	for _, g := range e.detachedGs {
-		if !g.back {
-			away = true
-			break
-		}
-	}
-	e.detachMu.Unlock()
-	if !away {
-		return false
-	}
-	if e.steps != e.divergeStep {
-		e.divergeStep, e.divergeWaited = e.steps, 0
-	}
-	if e.divergeWaited >= e.cfg.DetachWait {
-		return false
-	}
-	return e.sleepProgress(&e.divergeWaited)
-}
-
 // notBack is the bug of a replay in which g, away in code heddle does not
 // control (in: where), did not come back within waited of real time where
 // the recorded run had it back.

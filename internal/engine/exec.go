@@ -444,10 +444,6 @@ type Exec struct {
 	// a goroutine waiting for a child process before a timer (waitChild).
 	childWaited time.Duration
 	childStep   int
-	// divergeWaited is how long a replay waited, since step divergeStep,
-	// for its recorded choice while a goroutine was away (waitDiverged).
-	divergeWaited time.Duration
-	divergeStep   int
 	// ioWaited is how long the run's waits for goroutines detached in
 	// I/O before a timer lasted in all when they ended without one coming
 	// back (waitChild; at most ioWaitBudget).

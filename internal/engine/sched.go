@@ -237,9 +237,6 @@ func (e *Exec) pick() *G {
 			idx = e.strat.Choose(&e.point)
 			if idx < 0 || idx >= n {
 				if idx == Diverged {
-					if e.waitDiverged() {
-						continue
-					}
 					e.res.Bug = e.divergence()
 					return nil
 				}

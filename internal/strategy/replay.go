@@ -86,10 +86,6 @@ func (r *Replay) Choose(p *engine.Point) int {
 			return i
 		}
 	}
-	// Not advanced: the engine may make the choices again, after a
-	// goroutine away in real I/O did what the recorded run had it do
-	// (engine's waitDiverged).
-	r.next--
 	return engine.Diverged
 }
 
