@@ -582,9 +582,13 @@ func (e *Exec) awayIO(expired bool) (fresh bool) {
 //
 //go:norace
 func (e *Exec) waitChild() bool {
-	if e.following() {
-		return e.waitPlanned()
+	if e.following() && e.waitPlanned() {
+		return true
 	}
+	// A replay waits for a goroutine away as the recorded run did: what it
+	// does there may enable a goroutine (an httptest handler's send), which
+	// the recorded run, whose goroutine the monitor detached only after a
+	// while, had enabled by then (replay_io_partner.txt).
 	for _, c := range e.choices {
 		if c.Timer == nil && (c.G == nil || c.G.op.Kind != OpSleep) {
 			return false // a goroutine can run

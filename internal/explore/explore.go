@@ -151,6 +151,10 @@ type explorer struct {
 	// explorer's first run (an earlier unit of a served worker): its
 	// first run may fail as a rerun does.
 	rerun bool
+	// freshFails is set when a new process failed as this one does on a
+	// rerun (failsFresh): what the runs leave behind is outside the
+	// process.
+	freshFails bool
 
 	// first is the first run this process made of the test, and before
 	// the replays it made besides its runs, as "run:what" (see warmUp):
@@ -512,7 +516,7 @@ func (x *explorer) run() {
 			break
 		}
 		if (run > first || x.rerun) && !x.cfg.StrictNondeterminism && x.failsOnRerun(run, bug) {
-			if x.canRunFresh() {
+			if x.canRunFresh() && !x.failsFresh(first, bug) {
 				x.freshRuns(run, first, end, bug, freshRerun)
 			} else {
 				x.notRerunnable(run, res, bug)

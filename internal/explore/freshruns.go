@@ -230,6 +230,34 @@ func (x *explorer) freshDeterministic(first int) bool {
 	return true
 }
 
+// failsFresh reports whether a new process of this test binary fails as
+// this one does on a rerun (bug, which failsOnRerun found on the schedule
+// the first run passed with): it makes the exploration's first run, which
+// passed as the first run of this process, in a new process. When that
+// fails with the same kind of bug at the same place, what the runs left
+// behind is outside the process, held by this one while it runs (a
+// listener on a fixed port, a lock on a file): a new process per run
+// would only meet it again, and its schedules, replayed where nothing
+// holds it, would not fail (go-metrics' TestStatsite_Conn, whose runs
+// leave localhost:7523 listening).
+func (x *explorer) failsFresh(first int, bug *engine.Bug) bool {
+	evs, _, err := x.freshRun(x.freshStrategy(), first)
+	if err != nil {
+		return false
+	}
+	key := bug.Kind + " " + x.where(bug)
+	for _, e := range evs {
+		if e.Action == event.Bug && e.Key == key {
+			if e.Schedule != "" {
+				os.Remove(e.Schedule) // not a bug of its schedule
+			}
+			x.freshFails = true
+			return true
+		}
+	}
+	return false
+}
+
 // traceHash hashes the goroutines and kinds of a run's steps, what diff
 // compares.
 func traceHash(steps []engine.Step) string {

@@ -81,14 +81,22 @@ func (f *followReplay) Choose(p *engine.Point) int {
 // unless -strict-nondeterminism made this a bug.
 func (x *explorer) notRerunnable(run int, res *engine.Result, bug *engine.Bug) {
 	x.t.Helper()
+	fresh := "  (t.Cleanup, a registry or ServeMux of the test's own), and heddle can explore it; a randomized strategy\n" +
+		"  (-strategy pct, random or pos) explores it with one new process per run. This is not reported as a bug;\n"
+	if x.freshFails {
+		fresh = "  (t.Cleanup, a registry or ServeMux of the test's own), and heddle can explore it. A new process fails the same way\n" +
+			"  on the first run's schedule while this one runs: what the runs leave behind is outside the process, held by this\n" +
+			"  one (a listener on a fixed port, a lock on a file), so heddle does not explore it with one process per run either:\n" +
+			"  that failure needs what an earlier run left, and would not replay in a process of its own. Release it at the end\n" +
+			"  of each run (close the listener). This is not reported as a bug;\n"
+	}
 	text := fmt.Sprintf("heddle: cannot explore %s past its first run: a later run in the same process fails even on the schedule the first\n"+
 		"  run passed with (go test -count=2 fails too): run %d: %s: %s\n"+
 		"  The failure comes from what changed since the first run, not from the schedule: most often state the first run\n"+
 		"  left behind, something registered in a package-level registry (an HTTP handler on DefaultServeMux, a metric,\n"+
 		"  a flag) or a suite that refuses to run twice (ginkgo's RunSpecs); else the test's environment (files, time).\n"+
 		"  heddle explores a test by running it many times in one process; make each run leave package state as it found it\n"+
-		"  (t.Cleanup, a registry or ServeMux of the test's own), and heddle can explore it; a randomized strategy\n"+
-		"  (-strategy pct, random or pos) explores it with one new process per run. This is not reported as a bug;\n"+
+		fresh+
 		"  %d %s explored. (-strict-nondeterminism reports it as the bug it is under go test -count=2.)\n",
 		x.name(), run, bug.Kind, oneLine(bug.Message), run-x.first, pluralRuns(run-x.first))
 	x.emit(event.Event{Action: event.Nondeterministic, Kind: KindRerun, Message: bug.Kind + ": " + oneLine(bug.Message), Run: run, Steps: res.Steps, Report: text})
