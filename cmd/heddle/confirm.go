@@ -19,20 +19,24 @@ import (
 // code nor of the test under go test's rules. So what a test's workers
 // found while other workers of its package were running is confirmed
 // before it is reported, once the package's other tests are done:
-//   - a bug, or a timing verdict: its schedule is replayed alone in a
-//     fresh process, with heddle replay's check (the same bug at the same
-//     place and step);
-//   - "nondeterministic by itself": it cannot be replayed (the same
-//     schedule ran differently), so the test is explored again alone.
-// A bug or timing verdict that does not reproduce is not reported: the
-// test is explored again by one worker alone (-parallel 1's rules), and
-// that exploration's result is the test's, as is the result of exploring
-// alone a test found nondeterministic.
+// a bug, or a timing verdict, has its schedule replayed alone in a fresh
+// process, with heddle replay's check (the same bug at the same place and
+// step). One that does not reproduce is not reported: the test is
+// explored again by one worker alone (-parallel 1's rules), and that
+// exploration's result is the test's.
+//
+// A test found "nondeterministic by itself" is not explored again: it has
+// no schedule to replay, and a second exploration alone cannot tell a
+// collision with another worker from state the first exploration left
+// behind (a file it wrote makes every later run alike: fresh_replay's
+// TestMarker), so it would say "only beside another worker" of a test
+// that is nondeterministic under go test too, and cost a whole exploration
+// past the time budget (yamux: 15 to 19 such tests).
 
 // needsConfirm reports whether t's result has something to confirm alone:
-// a bug, a timing verdict, or the test found nondeterministic by itself.
+// a bug or a timing verdict.
 func needsConfirm(t *testResult) bool {
-	return countAction(t.events, event.Bug)+countAction(t.events, event.Timing)+countAction(t.events, event.Nondeterministic) > 0
+	return countAction(t.events, event.Bug)+countAction(t.events, event.Timing) > 0
 }
 
 // confirmNote is what heddle says of a test whose bug or timing verdict

@@ -219,8 +219,7 @@ func runTests(spec runSpec, f *testFlags) (*runResult, error) {
 			<-slot.ch
 			bad, what := unconfirmed(spec, r.t)
 			sem.release()
-			nd := countAction(r.t.events, event.Nondeterministic) > 0
-			if (len(bad) > 0 || nd) && !interrupted.Load() {
+			if len(bad) > 0 && !interrupted.Load() {
 				for _, file := range bad {
 					os.Remove(file)
 				}
@@ -229,21 +228,13 @@ func runTests(spec runSpec, f *testFlags) (*runResult, error) {
 					firstErr = err
 					continue
 				}
-				note := ""
-				switch {
-				case len(bad) > 0:
-					note = confirmNote(shown, what, bad)
-				case countAction(t.events, event.Nondeterministic) == 0:
-					note = confirmNote(shown, "nondeterministic", nil)
+				note := confirmNote(shown, what, bad)
+				if spec.JSON {
+					spec.Out.printEvent(event.Event{Action: event.Output, Package: spec.Package, Test: shown, Output: note})
+				} else {
+					spec.Out.Write([]byte(note))
 				}
-				if note != "" {
-					if spec.JSON {
-						spec.Out.printEvent(event.Event{Action: event.Output, Package: spec.Package, Test: shown, Output: note})
-					} else {
-						spec.Out.Write([]byte(note))
-					}
-					res.Output += note
-				}
+				res.Output += note
 				r.t = t
 			}
 		}
