@@ -56,41 +56,53 @@ func mapAddr[M ~map[K]V, K comparable, V any](m M) unsafe.Pointer {
 	return *(*unsafe.Pointer)(unsafe.Pointer(&m))
 }
 
-func mapOp[M ~map[K]V, K comparable, V any](m M, op engine.MapOp) {
-	if m == nil {
+// mapOp is the step of op on m; group, if given, is the racy group of the
+// statement whose only scheduling point the step is (engine.Exec.MapIn).
+func mapOp[M ~map[K]V, K comparable, V any](m M, op engine.MapOp, group []string) {
+	x := engine.Current()
+	if x == nil {
 		return
 	}
-	if x := engine.Current(); x != nil {
-		x.Map(mapAddr(m), op)
+	if m == nil {
+		if len(group) > 0 {
+			// No map access to check; the statement's group step.
+			x.Racy(racyGroup(group[0]), op == engine.MapWriteBegin || op == engine.MapWriteEnd)
+		}
+		return
 	}
+	var g unsafe.Pointer
+	if len(group) > 0 {
+		g = racyGroup(group[0])
+	}
+	x.MapIn(mapAddr(m), g, op)
 }
 
 // MapRead marks a racy lookup in m as a scheduling point, at which the run
 // fails if another goroutine is writing m ("concurrent map read and map
 // write"). It returns true. The rewriter puts it before a statement found
 // racy that reads m with no other scheduling point (heddle test -racy).
-func MapRead[M ~map[K]V, K comparable, V any](m M) bool {
-	mapOp(m, engine.MapRead)
+func MapRead[M ~map[K]V, K comparable, V any](m M, group ...string) bool {
+	mapOp(m, engine.MapRead, group)
 	return true
 }
 
 // MapIter is MapRead for the next step of a range over m ("concurrent map
 // iteration and map write").
-func MapIter[M ~map[K]V, K comparable, V any](m M) {
-	mapOp(m, engine.MapIter)
+func MapIter[M ~map[K]V, K comparable, V any](m M, group ...string) {
+	mapOp(m, engine.MapIter, group)
 }
 
 // MapWriteBegin and MapWriteEnd bracket a racy statement that writes m
 // (an assignment to m[k], a delete, a clear) and has no other scheduling
 // point: the write lasts from one to the other, and another goroutine's
 // access of m in between fails the run ("concurrent map writes").
-func MapWriteBegin[M ~map[K]V, K comparable, V any](m M) {
-	mapOp(m, engine.MapWriteBegin)
+func MapWriteBegin[M ~map[K]V, K comparable, V any](m M, group ...string) {
+	mapOp(m, engine.MapWriteBegin, group)
 }
 
 // MapWriteEnd ends the write MapWriteBegin started.
-func MapWriteEnd[M ~map[K]V, K comparable, V any](m M) {
-	mapOp(m, engine.MapWriteEnd)
+func MapWriteEnd[M ~map[K]V, K comparable, V any](m M, group ...string) {
+	mapOp(m, engine.MapWriteEnd, group)
 }
 
 // RacySet is a racy write captured with its address and value: the

@@ -52,7 +52,7 @@ func MapsCopy[M1 ~map[K]V, M2 ~map[K]V, K comparable, V any](dst M1, src M2) {
 // MapsClone is maps.Clone on a racy line: the runtime checks the map once,
 // at the start of the clone ("concurrent map clone and map write").
 func MapsClone[M ~map[K]V, K comparable, V any](m M) M {
-	mapOp(m, engine.MapClone)
+	mapOp(m, engine.MapClone, nil)
 	return MapsCloneSeen(m)
 }
 

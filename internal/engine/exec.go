@@ -1231,7 +1231,7 @@ func (e *Exec) yield(op Op) {
 	// word, and a whole-struct copy reads it back in 16-byte loads, which
 	// the processor cannot forward from those stores (a stall at every
 	// scheduling point, perf annotate).
-	g.op.Kind, g.op.Obj, g.op.Cases, g.op.Dflt, g.op.Timer, g.op.PC = op.Kind, op.Obj, op.Cases, op.Dflt, op.Timer, op.PC
+	g.op.Kind, g.op.Obj, g.op.Cases, g.op.Dflt, g.op.Timer, g.op.PC, g.op.Group = op.Kind, op.Obj, op.Cases, op.Dflt, op.Timer, op.PC, op.Group
 	g.state = gParked
 	g.committed = -1
 	g.woken = 0
@@ -1743,7 +1743,7 @@ func (g *G) PendingKind() OpKind { return g.op.Kind }
 //
 //go:norace
 func (g *G) PendingObj() (OpKind, unsafe.Pointer, bool) {
-	return g.op.Kind, g.op.Obj, g.op.Timer == nil && len(g.op.Cases) == 0
+	return g.op.Kind, g.op.Obj, g.op.Timer == nil && len(g.op.Cases) == 0 && g.op.Group == nil
 }
 
 // Pending is g's pending operation.

@@ -57,7 +57,7 @@ func TestChoiceCopiesEveryField(t *testing.T) {
 	for _, tc := range []struct {
 		typ  reflect.Type
 		want int
-	}{{reflect.TypeOf(Op{}), 6}, {reflect.TypeOf(Choice{}), 9}} {
+	}{{reflect.TypeOf(Op{}), 7}, {reflect.TypeOf(Choice{}), 9}} {
 		if n := tc.typ.NumField(); n != tc.want {
 			t.Errorf("%v has %d fields, %d when its field-by-field copies were written (yield, appendChoice, addChoice, refresh): add the new ones there", tc.typ, n, tc.want)
 		}

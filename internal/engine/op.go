@@ -99,6 +99,10 @@ type Op struct {
 	Dflt  bool           // the select has a default case
 	Timer *Timer         // for OpSleep
 	PC    uintptr        // call site, when the run records positions
+	// Group is, for a racy map access that stands for its statement's
+	// racy group too (Exec.MapIn), the group: the step reads it, or
+	// writes it if the access writes the map.
+	Group unsafe.Pointer
 }
 
 // ChanCase is one channel operation of a send, a receive or a select,

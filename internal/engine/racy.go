@@ -63,6 +63,18 @@ const (
 //
 //go:norace
 func (e *Exec) Map(m unsafe.Pointer, op MapOp) {
+	e.MapIn(m, nil, op)
+}
+
+// MapIn is Map for a racy statement whose scheduling point the map
+// access is: the step also reads group (the statement's racy group,
+// as Racy does), or writes it if the access writes the map, so that it
+// is ordered with the other statements of the group as the group's own
+// step would order it, and the statement needs no step of its own
+// (one scheduling point, not two placed independently).
+//
+//go:norace
+func (e *Exec) MapIn(m, group unsafe.Pointer, op MapOp) {
 	kind := OpRacyRead
 	switch op {
 	case MapWriteBegin:
@@ -70,7 +82,10 @@ func (e *Exec) Map(m unsafe.Pointer, op MapOp) {
 	case MapWriteEnd:
 		kind = OpRacyWriteEnd
 	}
-	e.yield(Op{Kind: kind, Obj: m})
+	e.yield(Op{Kind: kind, Obj: m, Group: group})
+	if group != nil && kind != OpRacyRead {
+		e.objs.obtain(group).writes++ // a read of the group after it is no poll (Racy)
+	}
 	g := e.cur
 	o := e.objs.obtain(m)
 	switch op {

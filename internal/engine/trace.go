@@ -81,6 +81,8 @@ func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {
 			s.Cases, obj = op.Cases, nil
 		case OpRacyCommit:
 			s.Group = uintptr(RacyCommitGroup(obj))
+		case OpRacyRead, OpRacyWrite, OpRacyWriteEnd:
+			s.Group = uintptr(op.Group) // a map access's group (MapIn), if any
 		case OpClose:
 			// The other cases of the goroutines the close wakes
 			// (CloseWakes): not the operation's own cases.

@@ -92,6 +92,8 @@ type racyPass struct {
 	dry    bool               // find what would be placed, change nothing
 	lines  map[int][]RacyStmt // racy statements by line
 	placed map[int]bool       // lines that got a scheduling point
+	// mapGroup, if set, is the group mapCall's steps stand for (mapPoints).
+	mapGroup string
 }
 
 func (p *racyPass) line(pos token.Pos) int { return p.r.fset.Position(pos).Line }
@@ -212,11 +214,61 @@ func (p *racyPass) place(s ast.Stmt, mine []int) (before, after []ast.Stmt) {
 		// The read of a read-modify-write; split puts the write in the
 		// statement.
 		before = p.calls(mine, s.Pos(), true)
+	} else if mb, ma, ok := p.mapPoints(s, mine); ok {
+		return mb, ma
 	} else {
 		before = p.placeGroups(s, mine)
 	}
 	mb, ma := p.mapOps(s)
 	return append(before, mb...), ma
+}
+
+// mapPoints makes the map accesses of s, whose own lines mine are racy,
+// its only scheduling points when they can stand for its group: the
+// lines are in one group, and the accesses are all reads (a lookup, a
+// range) on lines that only read, or all write windows on lines that
+// write. Each access then also reads (or writes) the group
+// (rt.MapRead(m, "g"), engine.Exec.MapIn), so that the statement is
+// ordered with the other statements of its group as the group's own step
+// ordered it; with both steps, the group's and the map's, placed
+// independently among another goroutine's, a range against one write had
+// classes in the square of the map's size. It reports whether it did.
+func (p *racyPass) mapPoints(s ast.Stmt, mine []int) (before, after []ast.Stmt, ok bool) {
+	groups := p.groups(mine)
+	if len(groups) != 1 {
+		return nil, nil, false
+	}
+	write := false
+	for _, l := range mine {
+		for _, st := range p.lines[l] {
+			write = write || st.Write
+		}
+	}
+	if r, isRange := s.(*ast.RangeStmt); isRange {
+		// The iteration reads; mapOps puts its steps where placeGroups
+		// would put the group's.
+		if write || !p.isMap(r.X) || !p.simple(r.X) || !p.mapName(r.X) {
+			return nil, nil, false
+		}
+	} else {
+		mb, ma := p.mapOps(s) // no change to s but for a range
+		if len(mb) == 0 {
+			return nil, nil, false
+		}
+		for _, st := range append(mb, ma...) {
+			name := st.(*ast.ExprStmt).X.(*ast.CallExpr).Fun.(*ast.SelectorExpr).Sel.Name
+			if (name == "MapRead") == write {
+				return nil, nil, false
+			}
+		}
+	}
+	p.mapGroup = groups[0]
+	before, after = p.mapOps(s)
+	p.mapGroup = ""
+	for _, l := range mine {
+		p.placed[l] = true
+	}
+	return before, after, true
 }
 
 // racyMapFuncs are the functions of the standard library that access a
@@ -607,7 +659,11 @@ func (p *racyPass) builtin(call *ast.CallExpr, name string) bool {
 
 // mapCall is the statement rt.<name>(m), a copy of m at pos.
 func (p *racyPass) mapCall(name string, m ast.Expr, pos token.Pos) ast.Stmt {
-	call := p.r.rtCall(name, pos, copyExpr(m, pos))
+	args := []ast.Expr{copyExpr(m, pos)}
+	if p.mapGroup != "" {
+		args = append(args, &ast.BasicLit{ValuePos: pos, Kind: token.STRING, Value: strconv.Quote(p.mapGroup)})
+	}
+	call := p.r.rtCall(name, pos, args...)
 	st := &ast.ExprStmt{X: call}
 	ast.Inspect(st, func(n ast.Node) bool {
 		if n != nil {

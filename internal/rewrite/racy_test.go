@@ -115,14 +115,15 @@ func TestRacyPoints(t *testing.T) {
 		// Before a switch, and in a case's body.
 		`heddlert.RacyRead("a"); switch len(l.s)`,
 		// Map statements: a write between two points, a lookup
-		// checked before; not the lookup right of &&, not the
+		// checked before, the steps standing for the group (no group
+		// step of their own); not the lookup right of &&, not the
 		// write whose right side calls a function.
-		`heddlert.RacyWrite("b"); heddlert.MapWriteBegin(l.m); l.m["x"] = 1; heddlert.MapWriteEnd(l.m)`,
-		`heddlert.RacyRead("b"); heddlert.MapRead(l.m); v, ok := l.m["y"]`,
+		`heddlert.MapWriteBegin(l.m, "b"); l.m["x"] = 1; heddlert.MapWriteEnd(l.m, "b")`,
+		`heddlert.MapRead(l.m, "b"); v, ok := l.m["y"]`,
 		`heddlert.RacyRead("b"); _ = flag && l.m["z"] > 0`,
 		`heddlert.RacyWrite("b"); l.m["w"] = compute()`,
-		`heddlert.RacyWrite("e"); heddlert.MapWriteBegin(m); delete(m, v); heddlert.MapWriteEnd(m)`,
-		`heddlert.RacyRead("e"); heddlert.MapRead(m); return m[1]`,
+		`heddlert.MapWriteBegin(m, "e"); delete(m, v); heddlert.MapWriteEnd(m, "e")`,
+		`heddlert.MapRead(m, "e"); return m[1]`,
 		// A read-modify-write of a variable or a field path: the read
 		// before it, the write a point of its own after the read.
 		`heddlert.RacyRead("a"); heddlert.RacySet(&l.inits, l.inits+1, "a")`,
@@ -135,8 +136,15 @@ func TestRacyPoints(t *testing.T) {
 		}
 	}
 	// A range over the map: before the loop, and in each iteration.
-	if n := strings.Count(got, `heddlert.MapIter(l.m)`); n != 2 {
+	if n := strings.Count(got, `heddlert.MapIter(l.m, "b")`); n != 2 {
 		t.Errorf("%d iteration checks for the range over the map, want 2 (before it, and per iteration):\n%s", n, got)
+	}
+	// A statement whose map steps stand for its group has no group step
+	// besides: one scheduling point, not two placed independently.
+	for _, re := range []string{`heddlert\.Racy(Read|Write)\("[a-z]"\); heddlert\.Map`, `heddlert\.MapIter\(l\.m, "b"\); heddlert\.Racy`} {
+		if regexp.MustCompile(re).MatchString(squeeze(got)) {
+			t.Errorf("a group step next to a map step (%s):\n%s", re, got)
+		}
 	}
 	cfg := &packages.Config{Mode: fullMode, Dir: dir, Env: goEnv(), Overlay: map[string][]byte{path: out}}
 	pkgs, err := packages.Load(cfg, "./racy")

@@ -398,6 +398,11 @@ func (e *event) addSide(g *engine.G, k engine.OpKind, obj, group uintptr, cs int
 		// a partner there that came before the close completed with it.
 		e.acc = queueAccess(e.acc, uintptr(c.Chan()), c.IsSend(), true, s, tagWake+j)
 	}
+	if group != 0 && (k == engine.OpRacyRead || k == engine.OpRacyWrite || k == engine.OpRacyWriteEnd) {
+		// A racy map access standing for its statement's group
+		// (engine.Exec.MapIn): it reads the group, or writes it.
+		e.acc = append(e.acc, access{obj: group, write: k != engine.OpRacyRead, side: s, tag: tagGroup})
+	}
 	if k == engine.OpRacyCommit {
 		e.acc = append(e.acc, access{obj: group, write: true, side: s, tag: tagGroup},
 			access{obj: uintptr(g.Buf()), write: true, side: s, tag: tagBuf})
@@ -468,10 +473,13 @@ func opObj(op engine.Op) uintptr {
 
 // opGroup is the group of racy statements a commit op writes (Step.Group).
 func opGroup(op engine.Op) uintptr {
-	if op.Kind != engine.OpRacyCommit {
-		return 0
+	switch op.Kind {
+	case engine.OpRacyCommit:
+		return uintptr(engine.RacyCommitGroup(op.Obj))
+	case engine.OpRacyRead, engine.OpRacyWrite, engine.OpRacyWriteEnd:
+		return uintptr(op.Group) // a map access's group (engine.Exec.MapIn)
 	}
-	return uintptr(engine.RacyCommitGroup(op.Obj))
+	return 0
 }
 
 // dependent reports whether a and b are dependent: they share a goroutine,

@@ -125,10 +125,26 @@ func TestOptimalDPOROneRunPerClass(t *testing.T) {
 }
 
 // rangeVsWrite is a racy range over an n-entry map that deletes the even
-// keys, against one write of the map, as heddle test -racy rewrites it
-// (each racy statement is a step on the race detector's group and the
-// map's own steps).
-func rangeVsWrite(n int) func(o *outcome) {
+// keys, against one write of the map, as heddle test -racy rewrites it:
+// each racy map statement's map steps stand for its group (rt.MapIter(m,
+// "g"), engine.Exec.MapIn); the read of len(m) after the receive, on a
+// line of the group with no map step, keeps the group's step. With
+// groupSteps, as the rewriter did before heddle-rewrite-32: each racy
+// map statement a step on the group and the map's own steps, without the
+// group.
+func rangeVsWrite(n int, groupSteps bool) func(o *outcome) {
+	g := []string{"g"}
+	racy := func(write bool) {}
+	if groupSteps {
+		g = nil
+		racy = func(write bool) {
+			if write {
+				rt.RacyWrite("g")
+			} else {
+				rt.RacyRead("g")
+			}
+		}
+	}
 	return func(o *outcome) {
 		m := map[int]int{}
 		for i := 0; i < n; i++ {
@@ -136,27 +152,27 @@ func rangeVsWrite(n int) func(o *outcome) {
 		}
 		done := rt.MakeChan[chan bool](0)
 		rt.Go(func() {
-			rt.RacyRead("g")
-			rt.MapIter(m)
+			racy(false)
+			rt.MapIter(m, g...)
 			for _, k := range rt.MapKeys(m) {
 				if _, ok := m[k]; !ok {
 					continue
 				}
-				rt.MapIter(m)
-				rt.RacyRead("g")
+				rt.MapIter(m, g...)
+				racy(false)
 				if k%2 == 0 {
-					rt.RacyWrite("g")
-					rt.MapWriteBegin(m)
+					racy(true)
+					rt.MapWriteBegin(m, g...)
 					delete(m, k)
-					rt.MapWriteEnd(m)
+					rt.MapWriteEnd(m, g...)
 				}
 			}
 			rt.Send(done, true)
 		})
-		rt.RacyWrite("g")
-		rt.MapWriteBegin(m)
+		racy(true)
+		rt.MapWriteBegin(m, g...)
 		m[1001] = 1
-		rt.MapWriteEnd(m)
+		rt.MapWriteEnd(m, g...)
 		rt.Recv(done)
 		rt.RacyRead("g")
 		o.log(0, int32(len(m)))
@@ -164,20 +180,27 @@ func rangeVsWrite(n int) func(o *outcome) {
 }
 
 // TestOptimalDPORRangeVsWrite: on a racy map range against one write,
-// optimal and source DPOR make one run per class. Their number grows
-// with the square of the map's size (120 at 4 entries, 349 at 8, 1,746
-// at 20: heddle's 1,754 on the program this models) because each racy
-// map statement is two steps, the group's and the map's, ordered
-// independently with the other goroutine's; not because optimal DPOR
-// repeats a class.
+// optimal and source DPOR make one run per class: 25 at 4 entries (45 at
+// 8, 105 at 20: heddle's counts on the program this models), linear in
+// the map's size, with the outcomes of the rewrite before
+// heddle-rewrite-32, which gave each racy map statement a step on the
+// group besides its map steps, two steps ordered independently with the
+// other goroutine's: 120 classes at 4 entries, 349 at 8, 1,746 at 20.
 func TestOptimalDPORRangeVsWrite(t *testing.T) {
-	src := exploreCounted(t, strategy.NewSourceDPOR(), 1000, rangeVsWrite(4))
-	opt := exploreCounted(t, strategy.NewOptimalDPOR(), 1000, rangeVsWrite(4))
-	if opt.classes != 120 || opt.repeated > 0 || opt.blocked > 0 || opt.runs > src.runs {
-		t.Errorf("optimal DPOR %s: %d classes, %d repeated; source DPOR %s; want 120 runs, one per class", opt.stats, opt.classes, opt.repeated, src.stats)
+	src := exploreCounted(t, strategy.NewSourceDPOR(), 1000, rangeVsWrite(4, false))
+	opt := exploreCounted(t, strategy.NewOptimalDPOR(), 1000, rangeVsWrite(4, false))
+	if opt.classes != 25 || opt.repeated > 0 || opt.blocked > 0 || opt.runs > src.runs {
+		t.Errorf("optimal DPOR %s: %d classes, %d repeated; source DPOR %s; want 25 runs, one per class", opt.stats, opt.classes, opt.repeated, src.stats)
 	}
 	if m := missing(src.outcomes, opt.outcomes); len(m) > 0 || len(opt.outcomes) != len(src.outcomes) {
 		t.Errorf("outcomes: optimal DPOR %d, source DPOR %d", len(opt.outcomes), len(src.outcomes))
+	}
+	two := exploreCounted(t, strategy.NewOptimalDPOR(), 1000, rangeVsWrite(4, true))
+	if two.classes != 120 {
+		t.Errorf("group steps besides the map steps: %d classes, want 120 (%s)", two.classes, two.stats)
+	}
+	if m := missing(two.outcomes, opt.outcomes); len(m) > 0 || len(opt.outcomes) != len(two.outcomes) {
+		t.Errorf("outcomes: map steps standing for the group %d, group steps besides %d, missing e.g. %v", len(opt.outcomes), len(two.outcomes), m)
 	}
 }
 

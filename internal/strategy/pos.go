@@ -328,6 +328,9 @@ func (s *POS) mayShare(op engine.Op) bool {
 	case engine.OpFSRead, engine.OpFSWrite:
 		return true // the file tree's names are not its Obj (fsNames)
 	}
+	if op.Group != nil {
+		return true // a map access standing for its racy group (engine.Exec.MapIn)
+	}
 	for _, o := range s.objs {
 		if o == uintptr(op.Obj) || (op.Timer != nil && o == uintptr(unsafe.Pointer(op.Timer))) {
 			return true
