@@ -822,11 +822,6 @@ type testResult struct {
 	workers    int             // the worker processes that explored it
 }
 
-// bugs is the number of bugs reported.
-func (t *testResult) bugs() int {
-	return countAction(t.events, event.Bug)
-}
-
 // mergeUnits makes one test's result of its workers': the runs of all;
 // the first bug (the lowest run for run ranges), or with -keep-going each
 // distinct bug at its first run, as one process reports them; the proof

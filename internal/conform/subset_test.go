@@ -525,9 +525,10 @@ func TestSubset(t *testing.T) {
 			if n, ok := spinCut[pr.Program.Name]; ok && (h.SpinBound == 0 || h.Runs > n) {
 				t.Errorf("%s took %d runs (spin bound %d): the spin bound did not cut the loop short within %d runs", subsetStrategy, h.Runs, h.SpinBound, n)
 			}
-			if h.Exhausted && len(pr.Missed()) > 0 {
+			if _, gap := gaps[pr.Program.Name]; !gap && h.Exhausted && len(pr.Missed()) > 0 {
 				// A native outcome missed under a claim that every
-				// schedule was explored: the claim is false.
+				// schedule was explored: the claim is false (a known
+				// gap's is, by definition: checked below).
 				t.Errorf("heddle claims every schedule explored (%s) but misses %q", h.Proven, pr.Missed())
 			}
 			if f, ok := forbidden[pr.Program.Name]; ok {
