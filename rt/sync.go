@@ -495,25 +495,6 @@ func syncMapWalk(x *engine.Exec, m *sync.Map, f func(key, value any) bool) (list
 	return lists
 }
 
-// SyncMapClear replaces m.Clear(). Natively Clear swaps the hash-trie's
-// root for an empty one (internal/sync's HashTrieMap.Clear): a Range that
-// loaded the old root before goes on walking it, sees every entry it held
-// and no write made after the Clear. During a run the Range walks under
-// way on m keep reading the entries m has at the Clear.
-func SyncMapClear(m *sync.Map) {
-	x := engine.Current()
-	if x == nil {
-		m.Clear()
-		return
-	}
-	p := unsafe.Pointer(m)
-	x.Access(p, engine.OpMapWrite)
-	if w, _ := x.ObjAux(p).(*syncMapWalks); w != nil {
-		w.freeze(m)
-	}
-	m.Clear()
-}
-
 // syncMapWalks are the Range walks under way on one sync.Map in a run
 // (engine ObjAux). Its users take steps only outside mu, which orders
 // their accesses for the race detector (it does not see heddle's

@@ -84,7 +84,9 @@ func TestSubset(t *testing.T) {
 			t.Fatalf("heddle: %s", r.Err)
 		case r.Found:
 			t.Fatalf("odpor reported a bug at run %d: %s", r.Run, r.Report)
-		case !strings.HasPrefix(r.Proven, "all schedules explored"):
+		// The kernel's goroutines poll: a proof up to the spin bound
+		// (design.md, "The spin bound") will do.
+		case !strings.HasPrefix(r.Proven, "all schedules explored") && !strings.HasPrefix(r.Proven, "all schedules in which no goroutine polls"):
 			t.Fatalf("odpor made %d runs and proved nothing (exhausted %v, proven %q)", r.Runs, r.Exhausted, r.Proven)
 		}
 		t.Logf("%s in %d runs", r.Proven, r.Runs)
