@@ -1084,6 +1084,25 @@ func readSchedule(path string) (*schedule.Schedule, error) {
 	return s, nil
 }
 
+// writeTemp writes s to a new file in dir named by pattern (os.CreateTemp)
+// and returns its name; on an error the file is removed.
+func writeTemp(dir, pattern string, s *schedule.Schedule) (string, error) {
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return "", err
+	}
+	if err := s.Write(f); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
+
 // writeSchedule writes the schedule of a bug and returns its path.
 func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (string, error) {
 	h := sha256.New()
@@ -1131,21 +1150,12 @@ func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (strin
 	// Written through a rename: processes sharing the directory (the
 	// shards of one exploration) may write the same schedule at once, and
 	// a reader must never see it half written.
-	f, err := os.CreateTemp(dir, filepath.Base(path)+".*.tmp")
+	tmp, err := writeTemp(dir, filepath.Base(path)+".*.tmp", s)
 	if err != nil {
 		return "", err
 	}
-	if err := s.Write(f); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return "", err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return "", err
-	}
-	if err := os.Chmod(f.Name(), 0o666); err != nil {
-		os.Remove(f.Name())
+	if err := os.Chmod(tmp, 0o666); err != nil {
+		os.Remove(tmp)
 		return "", err
 	}
 	if _, err := os.Stat(path); err == nil {
@@ -1153,8 +1163,8 @@ func (x *explorer) writeSchedule(run int, bug *engine.Bug, keys []string) (strin
 		// it): a duplicate dropped here must leave it in place.
 		x.seen["existed "+path] = true
 	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
 		return "", err
 	}
 	return path, nil

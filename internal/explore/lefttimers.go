@@ -70,18 +70,5 @@ func cleanSchedule(path string, run int) (string, error) {
 		return "", err
 	}
 	s.Before = fmt.Sprintf("first=%d", run)
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.clean")
-	if err != nil {
-		return "", err
-	}
-	if err := s.Write(f); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return "", err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return "", err
-	}
-	return f.Name(), nil
+	return writeTemp(filepath.Dir(path), filepath.Base(path)+".*.clean", s)
 }
