@@ -58,8 +58,8 @@ func Example(name, want string, unordered bool, body func()) bool {
 				return
 			}
 			failed = got
-			if rs, ok := TB(t).(*runT); ok {
-				rs.failWith("the example's output is not its "+comment+" comment's", msg)
+			if sc, ok := TB(t).(*scope); ok {
+				sc.rs.failWith(sc, "the example's output is not its "+comment+" comment's", msg)
 				return
 			}
 			t.Error(msg)
@@ -141,10 +141,10 @@ func matchString(pat, str string) (bool, error) {
 // of the example's output, which no line of the example made.
 //
 //go:norace
-func (t *runT) failWith(head, text string) {
+func (t *runT) failWith(sc *scope, head, text string) {
 	t.msgs = append(t.msgs, text)
 	t.failed = true
-	t.markFailed()
+	sc.markFailed()
 	if t.firstErr == "" {
 		t.firstErr = head
 	}

@@ -719,7 +719,7 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 	res := engine.Run(ec, s, func() {
 		rs.attach(engine.Current())
 		defer rs.finish()
-		rs.runBody(func() { require.Test(x.body, x.t) })
+		rs.runBody(&rs.root, func() { require.Test(x.body, x.t) })
 	})
 	x.leftAfterFuncs = res.PendingAfterFuncs
 	x.partnered = x.partnered || res.Partnered || res.Natives > 0

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"heddle.dev/internal/engine"
-	"heddle.dev/internal/explore/require"
 )
 
 // A package's top-level parallel tests (those that call t.Parallel) run,
@@ -105,7 +104,7 @@ func groupBody(names []string, bodies []func(*testing.T)) func(*testing.T) {
 		rs := x.T.(*runT)
 		for i, name := range names {
 			f := bodies[i]
-			rs.startScope(x, &rs.root, sanitize(name), name, func() { rs.runBody(func() { require.Test(f, t) }) })
+			rs.startScope(x, &rs.root, sanitize(name), name, f)
 		}
 	}
 }

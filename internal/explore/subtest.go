@@ -2,18 +2,28 @@ package explore
 
 import (
 	"context"
+	"reflect"
+	"runtime"
 	"strings"
+	"testing"
 	"unsafe"
 
 	"heddle.dev/internal/engine"
+	"heddle.dev/internal/explore/require"
 )
 
 // scope is one test of a run: the test itself (the root) or a subtest
-// started by t.Run, as package testing keeps a T per subtest. Subtests
-// run in controlled goroutines of the run; the scope of a goroutine is its
-// own if it runs a subtest, or else the scope of the goroutine that
-// started it.
+// started by t.Run, as package testing keeps a T per subtest. Each has a
+// *testing.T of its own (t), and is the run's testing.TB for it (t.go):
+// a method called on a T acts on its scope. Subtests run in controlled
+// goroutines of the run.
 type scope struct {
+	// TB is the real test's T, for testing.TB's unexported method (and
+	// what a scope does not change, such as ArtifactDir).
+	testing.TB
+	rs      *runT
+	t       *testing.T // its T: the real one for the root, a copy for a subtest (newT)
+	g       *engine.G  // the goroutine that runs its function and its cleanups
 	parent  *scope
 	name    string // the subtest's name, sanitized; "" for the root
 	full    string // its full name as testing gives it ("TestX/sub#01"); "" for the root
@@ -24,8 +34,18 @@ type scope struct {
 	// before or after depends on the schedule, so only the first run's
 	// skips the exploration.
 	skippedAside bool
-	cleanups     []func()
-	cleaning     bool // its cleanups have started: t.Run panics (testing's cleanupStarted)
+	// finished: its function returned, or FailNow or SkipNow was called
+	// on its T (testing's common.finished); done: it completed, its
+	// function returned and its cleanups ran (common.done): a failing
+	// call on its T then panics, and a line logged goes to its parent.
+	finished, done bool
+	// aborted: its function ended by runtime.Goexit after FailNow on a
+	// parent's T: its t.Run ends the goroutine that called it.
+	aborted  bool
+	helpers  map[string]bool // the functions that called Helper on its T
+	out      runOutput       // t.Output()'s partial last line
+	cleanups []func()
+	cleaning bool // its cleanups have started: t.Run panics (testing's cleanupStarted)
 	// ctx is its t.Context(), made on first use, cancelled by cancel just
 	// before its cleanups run.
 	ctx      context.Context
@@ -40,9 +60,9 @@ type scope struct {
 	kids                     []*scope
 	// ready happens when t.Run may return: the subtest ended or called
 	// t.Parallel. bodyDone happens when the test function returned (its
-	// parallel subtests then start), done when the subtest is over (its
+	// parallel subtests then start), over when the subtest is over (its
 	// parallel subtests ended, its cleanups ran).
-	ready, bodyDone, done *engine.Event
+	ready, bodyDone, over *engine.Event
 }
 
 // scopeOf returns the scope of goroutine g.
@@ -86,39 +106,28 @@ func (sc *scope) path() string {
 	return strings.Join(names, "/") + ": "
 }
 
-// markFailed marks the current scope failed, and its ancestors, as a
-// subtest's failure fails its parents.
+// addCleanup registers f with sc. It is a scheduling point, a write of
+// the scope's list of cleanups: two goroutines that register cleanups (or
+// the test and a goroutine) do so in either order, and the cleanups run
+// in the reverse order. It was no step, and an exhaustive search explored
+// one order of such goroutines only.
 //
 //go:norace
-func (t *runT) markFailed() {
-	for sc := t.current(); sc != nil; sc = sc.parent {
-		sc.failed = true
-	}
-}
-
-// addCleanup registers f with the current scope. It is a scheduling
-// point, a write of the scope's list of cleanups: two goroutines that
-// register cleanups (or the test and a goroutine) do so in either order,
-// and the cleanups run in the reverse order. It was no step, and an
-// exhaustive search explored one order of such goroutines only.
-//
-//go:norace
-func (t *runT) addCleanup(f func()) {
-	sc := t.current()
+func (t *runT) addCleanup(sc *scope, f func()) {
 	if x := t.exec; x != nil && engine.Current() == x && x.Cur() != nil && !x.Unwinding() {
 		x.Access(unsafe.Pointer(&sc.cleanups), engine.OpAtomicWrite)
 	}
 	sc.cleanups = append(sc.cleanups, f)
 }
 
-// runSubtest is t.Run in a run: f runs in a controlled goroutine with a
-// scope of its own; t.Run returns when f returned or called t.Parallel.
-// Parallel subtests run, concurrently, once the function that started
-// them returned, and their parent is over only when they are.
+// runSubtest is t.Run on parent's T in a run: f runs in a controlled
+// goroutine with a scope and a T of its own; t.Run returns when f
+// returned or called t.Parallel. Parallel subtests run, concurrently,
+// once the function that started them returned, and their parent is over
+// only when they are.
 //
 //go:norace
-func (t *runT) runSubtest(x *engine.Exec, name string, f func()) bool {
-	parent := t.current()
+func (t *runT) runSubtest(x *engine.Exec, parent *scope, name string, f func(*testing.T)) bool {
 	if parent.bubble {
 		panic("testing: t.Run called inside synctest bubble") // testing's T.Run
 	}
@@ -136,15 +145,18 @@ func (t *runT) runSubtest(x *engine.Exec, name string, f func()) bool {
 }
 
 // startScope runs f, a test function, in a controlled goroutine with a new
-// scope under parent, and returns when f returned or called t.Parallel:
-// t.Run's subtest, or one test of a group of parallel tests (group.go).
+// scope under parent and a T of its own, and returns when f returned or
+// called t.Parallel: t.Run's subtest, or one test of a group of parallel
+// tests (group.go). If f ended after FailNow on a parent's T, the calling
+// goroutine ends too, as testing's T.Run ends it.
 //
 //go:norace
-func (t *runT) startScope(x *engine.Exec, parent *scope, name, full string, f func()) bool {
+func (t *runT) startScope(x *engine.Exec, parent *scope, name, full string, f func(*testing.T)) bool {
 	if parent.bodyDone == nil {
 		parent.bodyDone = x.NewEvent()
 	}
-	sc := &scope{parent: parent, name: name, full: full, ready: x.NewEvent(), done: x.NewEvent()}
+	sc := t.newScope(parent, name, full)
+	sc.ready, sc.over = x.NewEvent(), x.NewEvent()
 	parent.kids = append(parent.kids, sc)
 	if t.scopes == nil {
 		t.scopes = map[*engine.G]*scope{}
@@ -152,23 +164,38 @@ func (t *runT) startScope(x *engine.Exec, parent *scope, name, full string, f fu
 	x.Go(func() {
 		t.scopes[x.Cur()] = sc
 		defer t.endScope(x, sc)
-		f()
+		t.runBody(sc, func() { require.Test(f, sc.t) })
 	})
 	x.Wait(sc.ready)
+	if sc.aborted {
+		runtime.Goexit()
+	}
 	return !sc.failed
+}
+
+// newScope returns a new scope under parent, with a T of its own.
+//
+//go:norace
+func (t *runT) newScope(parent *scope, name, full string) *scope {
+	sc := &scope{TB: t.real, rs: t, t: newT(t.real), parent: parent, name: name, full: full}
+	if t.byT == nil {
+		t.byT = map[*testing.T]*scope{}
+	}
+	t.byT[sc.t] = sc
+	return sc
 }
 
 // endScope ends a scope whose test function returned (or called Goexit,
 // through t.FailNow or t.SkipNow): its parallel subtests start, it waits
 // for them, then its context is cancelled, then its cleanups run, last
-// registered first.
+// registered first; then it is done.
 //
 //go:norace
 func (t *runT) endScope(x *engine.Exec, sc *scope) {
 	for _, k := range sc.kids {
 		if k.parallel {
 			x.Fire(sc.bodyDone)
-			x.Wait(k.done)
+			x.Wait(k.over)
 		}
 	}
 	if sc.cancel != nil {
@@ -179,8 +206,13 @@ func (t *runT) endScope(x *engine.Exec, sc *scope) {
 	// t.SkipNow, runtime.Goexit): testing reports the test from a
 	// deferred call (its issue 41355).
 	defer func() {
+		if sc.parent != nil {
+			// The root is done in finish.
+			t.testStateStep(engine.OpTestDone)
+			sc.done = true
+		}
 		if sc.parallel {
-			x.Fire(sc.done) // its parent waits for it
+			x.Fire(sc.over) // its parent waits for it
 		}
 		if sc.ready != nil {
 			x.Fire(sc.ready) // t.Run returns, if it did not at t.Parallel
@@ -192,21 +224,12 @@ func (t *runT) endScope(x *engine.Exec, sc *scope) {
 // runCleanups runs the cleanups of a scope, last registered first, on the
 // goroutine that ran its function: as testing's runCleanup, a cleanup
 // that ends by runtime.Goexit (t.FailNow, t.Fatal, t.SkipNow) or panics
-// does not keep the ones registered before it from running, and a
-// FailNow there is the test goroutine's.
+// does not keep the ones registered before it from running.
 //
 //go:norace
 func (t *runT) runCleanups(x *engine.Exec, sc *scope) {
-	g := x.Cur()
-	t.misuse.tests = append(t.misuse.tests, g)
 	defer func() {
 		comeBack() // a cleanup that ended its goroutine
-		for i := len(t.misuse.tests) - 1; i >= 0; i-- {
-			if t.misuse.tests[i] == g {
-				t.misuse.tests = append(t.misuse.tests[:i], t.misuse.tests[i+1:]...)
-				break
-			}
-		}
 		if len(sc.cleanups) > 0 && !x.Unwinding() {
 			t.runCleanups(x, sc)
 		}
@@ -219,15 +242,14 @@ func (t *runT) runCleanups(x *engine.Exec, sc *scope) {
 	}
 }
 
-// parallel is t.Parallel in a run. A subtest lets its t.Run return and
-// waits for its parent's function to return, as package testing does; the
-// test itself does nothing: its exploration runs it alone, and notes that
-// it called t.Parallel (go test runs it beside the other parallel tests,
-// which heddle test explores together: group.go).
+// parallel is t.Parallel on sc's T in a run. A subtest lets its t.Run
+// return and waits for its parent's function to return, as package
+// testing does; the test itself does nothing: its exploration runs it
+// alone, and notes that it called t.Parallel (go test runs it beside the
+// other parallel tests, which heddle test explores together: group.go).
 //
 //go:norace
-func (t *runT) parallel(x *engine.Exec) {
-	sc := t.current()
+func (t *runT) parallel(x *engine.Exec, sc *scope) {
 	switch {
 	case sc.isParallel:
 		panic("testing: t.Parallel called multiple times")
@@ -253,14 +275,33 @@ func (t *runT) parallel(x *engine.Exec) {
 // and t.Parallel panics afterwards.
 //
 //go:norace
-func (t *runT) checkParallel() {
-	sc := t.current()
+func (sc *scope) checkParallel() {
 	for c := sc; c != nil; c = c.parent {
 		if c.isParallel {
 			panic(parallelConflict)
 		}
 	}
 	sc.denyParallel = true
+}
+
+// newT returns a *testing.T for a subtest of a run: a copy of the real
+// test's T, whose identity tells the subtest's scope (runT.byT). The
+// rewritten calls on it go to that scope; a call that reaches it directly
+// (code heddle does not rewrite) acts on the copy, which is made a child
+// of the real T, so that a failure there fails the real T, as a failure
+// on the real T does (realfail.go).
+//
+//go:norace
+func newT(real *testing.T) *testing.T {
+	c := new(testing.T)
+	reflect.ValueOf(c).Elem().Set(reflect.ValueOf(real).Elem())
+	parent := reflect.ValueOf(c).Elem().FieldByName("parent")
+	common := reflect.ValueOf(real).Elem().FieldByName("common")
+	if parent.IsValid() && common.IsValid() && parent.Type() == reflect.PointerTo(common.Type()) {
+		p := reflect.NewAt(parent.Type(), unsafe.Pointer(parent.UnsafeAddr())).Elem()
+		p.Set(reflect.NewAt(common.Type(), unsafe.Pointer(common.UnsafeAddr())))
+	}
+	return c
 }
 
 // subtestName is the full name testing gives subtest name of parent: its
@@ -273,7 +314,7 @@ func (t *runT) subtestName(parent *scope, name string) string {
 	}
 	pname := parent.full
 	if parent.parent == nil {
-		pname = t.TB.Name()
+		pname = t.real.Name()
 	}
 	if t.subNames == nil {
 		t.subNames = subNames{}

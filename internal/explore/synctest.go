@@ -12,7 +12,7 @@ import (
 // root of a new bubble (engine.Exec.GoBubble: the goroutines it starts
 // belong to the bubble, whose timers fire only when its goroutines are
 // blocked), as the test of a scope of its own, as package testing runs it
-// with a T of its own: its cleanups run in the bubble when f returns, and
+// with a T of its own (a copy of t, newT): its cleanups run in the bubble when f returns, and
 // its failure fails t. Synctest then waits until every goroutine of the
 // bubble has exited, and fails t with FailNow if f's test failed, or
 // panics with the runtime's message if the bubble's goroutines are
@@ -25,7 +25,7 @@ func Synctest(t *testing.T, f func(*testing.T), native func(*testing.T, func(*te
 		native(t, f)
 		return
 	}
-	rt, ok := x.T.(*runT)
+	rs, ok := x.T.(*runT)
 	if !ok {
 		native(t, f)
 		return
@@ -33,21 +33,22 @@ func Synctest(t *testing.T, f func(*testing.T), native func(*testing.T, func(*te
 	if x.InBubble() {
 		panic("synctest.Run called from within a synctest bubble")
 	}
-	parent := rt.current()
-	sc := &scope{parent: parent, name: parent.name, full: parent.full, bubble: true}
-	if rt.scopes == nil {
-		rt.scopes = map[*engine.G]*scope{}
+	parent := rs.scopeOfT(t)
+	sc := rs.newScope(parent, parent.name, parent.full)
+	sc.bubble = true
+	if rs.scopes == nil {
+		rs.scopes = map[*engine.G]*scope{}
 	}
 	b := x.GoBubble(func() {
-		rt.scopes[x.Cur()] = sc
-		defer rt.endScope(x, sc)
-		rt.runBody(func() { f(t) })
+		rs.scopes[x.Cur()] = sc
+		defer rs.endScope(x, sc)
+		rs.runBody(sc, func() { f(sc.t) })
 	})
 	if msg := x.BubbleEnd(b); msg != "" {
 		panic(synctestDeadlock(msg))
 	}
 	if sc.failed {
-		rt.FailNow()
+		parent.FailNow()
 	}
 }
 

@@ -13,28 +13,29 @@ import (
 	"unsafe"
 
 	"heddle.dev/internal/engine"
-	"heddle.dev/internal/explore/require"
 )
 
-// runT is the testing.TB of one run: failures, logs and cleanups belong to
-// the run that made them, and a passing run leaves nothing on the real test.
-// It embeds the real T for the methods it does not need to change
-// (testing.TB's unexported method). What package testing keeps per test
-// (the name, whether it failed or was skipped, its context, its cleanups)
-// it keeps per scope: the test or the subtest the calling goroutine runs.
+// runT is the testing state of one run: failures, logs and cleanups
+// belong to the run that made them, and a passing run leaves nothing on
+// the real test. What package testing keeps per test (the name, whether
+// it failed or was skipped, its context, its cleanups, its helpers) it
+// keeps per scope (subtest.go): the test or one of its subtests, each
+// with a *testing.T of its own, as package testing gives each subtest a
+// T. A method called on a T acts on that T's scope, whichever goroutine
+// calls it, as Go's do: the scope is the run's testing.TB for that T (TB).
 type runT struct {
-	testing.TB
+	real     *testing.T // the test's T
 	exec     *engine.Exec
 	failed   bool
 	msgs     []string // errors and logs, in order, with their positions
 	firstErr string
-	lastLogG *engine.G // the goroutine that logged msgs' last line
-	helpers  map[string]bool
-	out      runOutput            // t.Output()'s partial last line
-	attrs    *map[[2]string]bool  // the exploration's, to pass each t.Attr on once
-	root     scope                // the test; subtests are its kids (subtest.go)
+	lastLogG *engine.G           // the goroutine that logged msgs' last line
+	attrs    *map[[2]string]bool // the exploration's, to pass each t.Attr on once
+	root     scope               // the test; subtests are its kids (subtest.go)
 	scopes   map[*engine.G]*scope // the goroutines that run subtests
-	subNames subNames             // the full names of the subtests started, made unique
+	// byT is the scope of each subtest's T (the root's is real).
+	byT      map[*testing.T]*scope
+	subNames subNames // the full names of the subtests started, made unique
 	// unselected are the subtests -run or -skip did not select (not run)
 	unselected []string
 	misuse     testMisuse
@@ -45,20 +46,24 @@ type runT struct {
 
 // newRunT returns the T of a new run of x's test.
 func (x *explorer) newRunT() *runT {
-	return &runT{TB: x.t, attrs: &x.attrs, topParallel: &x.topParallel}
+	rs := &runT{real: x.t, attrs: &x.attrs, topParallel: &x.topParallel}
+	rs.root.rs, rs.root.TB, rs.root.t = rs, x.t, x.t
+	return rs
 }
 
 // pos returns "file:line: " of the first caller, skip frames above pos,
-// that is not a helper (a function that called t.Helper) and not heddle's.
+// that is not a helper of sc (a function that called Helper on its T) and
+// not heddle's.
 //
 //go:norace
-func (t *runT) pos(skip int) string {
+func (sc *scope) pos(skip int) string {
+	helpers := sc.helperScope().helpers
 	var pcs [32]uintptr
 	n := runtime.Callers(skip+2, pcs[:])
 	frames := runtime.CallersFrames(pcs[:n])
 	for {
 		f, more := frames.Next()
-		if !t.helpers[f.Function] && !strings.HasPrefix(f.Function, "heddle.dev/rt.") && !strings.HasPrefix(f.Function, "heddle.dev/internal/") {
+		if !helpers[f.Function] && !strings.HasPrefix(f.Function, "heddle.dev/rt.") && !strings.HasPrefix(f.Function, "heddle.dev/internal/") {
 			file := f.File
 			if i := strings.LastIndexAny(file, `/\`); i >= 0 {
 				file = file[i+1:]
@@ -71,26 +76,61 @@ func (t *runT) pos(skip int) string {
 	}
 }
 
+// helperScope is the scope whose helpers sc's Helper marks: a synctest
+// bubble's T marks its parent's (testing's common.Helper).
+//
 //go:norace
-func (t *runT) prefix() string {
-	return t.current().path()
+func (sc *scope) helperScope() *scope {
+	if sc.bubble && sc.parent != nil {
+		return sc.parent
+	}
+	return sc
 }
 
+// destination is the scope a line logged on sc goes to: sc, or once it
+// completed (or for a synctest bubble's T) its closest parent still
+// running, as testing's common.destination. The root's parent, package
+// testing's main test, runs until the run is over: a run always has one.
+//
 //go:norace
-func (t *runT) log(fail bool, s string) {
+func (sc *scope) destination() *scope {
+	if !sc.done && !sc.bubble {
+		return sc
+	}
+	for p := sc.parent; p != nil; p = p.parent {
+		if !p.done {
+			return p
+		}
+	}
+	return nil
+}
+
+// log logs s on sc, at the position skip frames above log's caller, and
+// with fail fails sc: Error and Fatal log, then Fail, as Go's do.
+//
+//go:norace
+func (t *runT) log(sc *scope, fail bool, s string) {
 	if fail {
 		// The step comes first, so that its message is logged in the
 		// order the failing calls are explored in.
 		t.testStateStep(engine.OpTestRead)
 	}
-	t.checkDone("Log", s)
-	line := t.pos(2) + t.prefix() + s
+	d := sc.destination()
+	if d == nil {
+		d = sc
+	}
+	t.addLine(sc, fail, d.pos(2)+d.path()+s)
+}
+
+// addLine adds a line to the run's output, and with fail fails sc.
+//
+//go:norace
+func (t *runT) addLine(sc *scope, fail bool, line string) {
 	t.msgs = append(t.msgs, line)
 	t.lastLogG = t.curG()
 	if fail {
-		t.checkDone("Fail", "") // Error, Fatal: log, then Fail, as Go's do
+		sc.markFailed()
 		t.failed = true
-		t.markFailed()
 		if t.firstErr == "" {
 			t.firstErr = line
 		}
@@ -98,43 +138,54 @@ func (t *runT) log(fail bool, s string) {
 }
 
 //go:norace
-func (t *runT) Error(args ...any) { t.log(true, fmt.Sprintln(args...)[:len(fmt.Sprintln(args...))-1]) }
+func (sc *scope) Error(args ...any) { sc.rs.log(sc, true, sprintln(args)) }
 
 //go:norace
-func (t *runT) Errorf(format string, args ...any) { t.log(true, fmt.Sprintf(format, args...)) }
+func (sc *scope) Errorf(format string, args ...any) { sc.rs.log(sc, true, fmt.Sprintf(format, args...)) }
 
 //go:norace
-func (t *runT) Log(args ...any) { t.log(false, fmt.Sprintln(args...)[:len(fmt.Sprintln(args...))-1]) }
+func (sc *scope) Log(args ...any) { sc.rs.log(sc, false, sprintln(args)) }
 
 //go:norace
-func (t *runT) Logf(format string, args ...any) { t.log(false, fmt.Sprintf(format, args...)) }
+func (sc *scope) Logf(format string, args ...any) { sc.rs.log(sc, false, fmt.Sprintf(format, args...)) }
+
+// sprintln is fmt.Sprintln without its newline, as testing's Log.
+func sprintln(args []any) string {
+	s := fmt.Sprintln(args...)
+	return s[:len(s)-1]
+}
 
 // Output returns a writer whose lines are the run's, like its logs: shown
-// in the report of a failing run, not written for every run.
+// in the report of a failing run, not written for every run. They go to
+// the scope a log line would go to now (testing's Output).
 //
 //go:norace
-func (t *runT) Output() io.Writer {
-	t.out.t = t
-	return &t.out
+func (sc *scope) Output() io.Writer {
+	d := sc.destination()
+	if d == nil {
+		d = sc
+	}
+	d.out.sc = d
+	return &d.out
 }
 
 // runOutput is the writer of t.Output(): each complete line becomes a
-// message of the run, under the current test's or subtest's name.
+// message of the run, under its test's or subtest's name.
 type runOutput struct {
-	t       *runT
+	sc      *scope
 	partial []byte
 }
 
 //go:norace
 func (o *runOutput) Write(p []byte) (int, error) {
-	o.t.checkDone("Output", string(p))
 	o.partial = append(o.partial, p...)
+	rs := o.sc.rs
 	for {
 		i := bytes.IndexByte(o.partial, '\n')
 		if i < 0 {
 			break
 		}
-		o.t.msgs = append(o.t.msgs, o.t.prefix()+string(o.partial[:i]))
+		rs.msgs = append(rs.msgs, o.sc.path()+string(o.partial[:i]))
 		o.partial = o.partial[i+1:]
 	}
 	return len(p), nil
@@ -144,10 +195,11 @@ func (o *runOutput) Write(p []byte) (int, error) {
 // prints "=== ATTR" for it), not once per run.
 //
 //go:norace
-func (t *runT) Attr(key, value string) {
+func (sc *scope) Attr(key, value string) {
+	t := sc.rs
 	// testing.TB has Attr from Go 1.25 on; the runtime builds with older
 	// toolchains too.
-	attr, ok := t.TB.(interface{ Attr(string, string) })
+	attr, ok := testing.TB(t.real).(interface{ Attr(string, string) })
 	if !ok {
 		return
 	}
@@ -165,11 +217,11 @@ func (t *runT) Attr(key, value string) {
 }
 
 //go:norace
-func (t *runT) Fail() {
+func (sc *scope) Fail() {
+	t := sc.rs
 	t.testStateStep(engine.OpTestRead)
-	t.checkDone("Fail", "")
+	sc.markFailed()
 	t.failed = true
-	t.markFailed()
 	if t.firstErr == "" {
 		t.firstErr = t.loggedJustBefore()
 	}
@@ -199,122 +251,127 @@ func (t *runT) curG() *engine.G {
 }
 
 //go:norace
-func (t *runT) Failed() bool { return t.current().failed }
+func (sc *scope) Failed() bool { return sc.failed }
 
 //go:norace
-func (t *runT) Helper() {
+func (sc *scope) Helper() {
 	pc, _, _, ok := runtime.Caller(1)
 	if !ok {
 		return
 	}
-	if t.helpers == nil {
-		t.helpers = map[string]bool{}
-	}
-	t.helpers[runtime.FuncForPC(pc).Name()] = true
+	sc.markHelper(pc)
 }
 
-// Name is the name of the test or subtest the caller runs, as testing's
-// T.Name: "TestX/sub" in a subtest.
+// markHelper marks the function of pc a helper of sc's T.
 //
 //go:norace
-func (t *runT) Name() string {
-	sc := t.current()
+func (sc *scope) markHelper(pc uintptr) {
+	h := sc.helperScope()
+	if h.helpers == nil {
+		h.helpers = map[string]bool{}
+	}
+	h.helpers[runtime.FuncForPC(pc).Name()] = true
+}
+
+// Name is the name of the test or subtest, as testing's T.Name:
+// "TestX/sub" for a subtest.
+//
+//go:norace
+func (sc *scope) Name() string {
 	for sc.bubble && sc.parent != nil {
 		sc = sc.parent // a synctest bubble's test has its parent's name
 	}
 	if sc.parent != nil {
 		return sc.full
 	}
-	return t.TB.Name()
+	return sc.rs.real.Name()
 }
 
-// Skipped reports whether the caller's test or subtest was skipped: a
-// subtest's skip is its own, not its parent's.
+// Skipped reports whether the test or subtest was skipped: a subtest's
+// skip is its own, not its parent's.
 //
 //go:norace
-func (t *runT) Skipped() bool { return t.current().skipped }
+func (sc *scope) Skipped() bool { return sc.skipped }
 
 //go:norace
-func (t *runT) FailNow() {
+func (sc *scope) FailNow() {
+	t := sc.rs
 	t.testStateStep(engine.OpTestRead)
-	t.checkDone("Fail", "")
+	sc.markFailed()
 	t.failed = true
-	t.markFailed()
 	if t.firstErr == "" {
 		t.firstErr = t.loggedJustBefore()
 	}
 	if t.firstErr == "" {
-		t.firstErr = t.pos(1) + t.prefix() + "FailNow called"
+		t.firstErr = sc.pos(1) + sc.path() + "FailNow called"
 	}
-	t.exitNow("FailNow")
+	t.exitNow(sc, "FailNow")
 }
 
 //go:norace
-func (t *runT) Fatal(args ...any) {
-	s := fmt.Sprintln(args...)
-	t.log(true, s[:len(s)-1])
-	t.exitNow("Fatal")
+func (sc *scope) Fatal(args ...any) {
+	sc.rs.log(sc, true, sprintln(args))
+	sc.rs.exitNow(sc, "Fatal")
 }
 
 //go:norace
-func (t *runT) Fatalf(format string, args ...any) {
-	t.log(true, fmt.Sprintf(format, args...))
-	t.exitNow("Fatalf")
+func (sc *scope) Fatalf(format string, args ...any) {
+	sc.rs.log(sc, true, fmt.Sprintf(format, args...))
+	sc.rs.exitNow(sc, "Fatalf")
 }
 
 //go:norace
-func (t *runT) Skip(args ...any) {
-	s := fmt.Sprintln(args...)
-	t.log(false, s[:len(s)-1])
-	t.SkipNow()
+func (sc *scope) Skip(args ...any) {
+	sc.rs.log(sc, false, sprintln(args))
+	sc.SkipNow()
 }
 
 //go:norace
-func (t *runT) Skipf(format string, args ...any) {
-	t.log(false, fmt.Sprintf(format, args...))
-	t.SkipNow()
+func (sc *scope) Skipf(format string, args ...any) {
+	sc.rs.log(sc, false, fmt.Sprintf(format, args...))
+	sc.SkipNow()
 }
 
 //go:norace
-func (t *runT) SkipNow() {
+func (sc *scope) SkipNow() {
 	// After the test completed (a goroutine it left behind calls t.Skip),
 	// testing has already reported it as passed or failed: Go's SkipNow
 	// then only ends the calling goroutine, and the run is not a skipped
 	// one (its Log line goes to the still-running parent: no panic).
-	if sc := t.current(); !t.misuse.done {
+	if !sc.done {
 		sc.skipped = true
-		if g := t.curG(); g != nil && !t.isTestGoroutine(g) {
+		if g := sc.rs.curG(); g != nil && g != sc.g {
 			sc.skippedAside = true
 		}
 	}
-	t.exitNow("")
+	sc.rs.exitNow(sc, "")
 }
 
 //go:norace
-func (t *runT) Cleanup(f func()) { t.addCleanup(f) }
+func (sc *scope) Cleanup(f func()) { sc.rs.addCleanup(sc, f) }
 
 //go:norace
-func (t *runT) TempDir() string {
-	dir, err := os.MkdirTemp("", "heddle-"+sanitize(t.Name())+"-")
+func (sc *scope) TempDir() string {
+	dir, err := os.MkdirTemp("", "heddle-"+sanitize(sc.Name())+"-")
 	if err != nil {
-		t.Fatalf("TempDir: %v", err)
+		sc.Fatalf("TempDir: %v", err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	sc.Cleanup(func() { os.RemoveAll(dir) })
 	return dir
 }
 
 //go:norace
-func (t *runT) Setenv(key, value string) {
-	t.checkParallel()
+func (sc *scope) Setenv(key, value string) {
+	sc.checkParallel()
 	// A step on the environment's object, as the rewritten os.Setenv
 	// takes (conform TestSetenvVsGoroutine: natively a goroutine's
 	// os.Getenv sees the value or not).
 	engine.EnvAccess(engine.OpAtomicWrite)
 	prev, had := os.LookupEnv(key)
 	if err := os.Setenv(key, value); err != nil {
-		t.Fatalf("Setenv: %v", err)
+		sc.Fatalf("Setenv: %v", err)
 	}
-	t.Cleanup(func() {
+	sc.Cleanup(func() {
 		engine.EnvAccess(engine.OpAtomicWrite)
 		if had {
 			os.Setenv(key, prev)
@@ -325,30 +382,29 @@ func (t *runT) Setenv(key, value string) {
 }
 
 //go:norace
-func (t *runT) Chdir(dir string) {
-	t.checkParallel()
+func (sc *scope) Chdir(dir string) {
+	sc.checkParallel()
 	engine.EnvAccess(engine.OpAtomicWrite)
 	prev, err := os.Getwd()
 	if err != nil {
-		t.Fatalf("Chdir: %v", err)
+		sc.Fatalf("Chdir: %v", err)
 	}
 	if err := os.Chdir(dir); err != nil {
-		t.Fatalf("Chdir: %v", err)
+		sc.Fatalf("Chdir: %v", err)
 	}
-	t.Cleanup(func() {
+	sc.Cleanup(func() {
 		engine.EnvAccess(engine.OpAtomicWrite)
 		os.Chdir(prev)
 	})
 }
 
-// Context returns the context of the caller's test or subtest, cancelled
-// just before its cleanups run.
+// Context returns the context of the test or subtest, cancelled just
+// before its cleanups run.
 //
 //go:norace
-func (t *runT) Context() context.Context {
-	sc := t.current()
+func (sc *scope) Context() context.Context {
 	if sc.ctx == nil {
-		sc.ctx, sc.cancel = t.exec.WithCancel(context.Background(), time.Time{}, nil)
+		sc.ctx, sc.cancel = sc.rs.exec.WithCancel(context.Background(), time.Time{}, nil)
 	}
 	return sc.ctx
 }
@@ -363,20 +419,21 @@ func (t *runT) finish() {
 		// Also when a cleanup ended the goroutine (endScope).
 		t.testStateStep(engine.OpTestDone)
 		t.misuse.done = true
+		t.root.done = true
 	}()
 	t.endScope(t.exec, &t.root)
 }
 
-// testStateStep makes the test's end, and a failing call, scheduling
-// points on the run's T: the call reads whether the test completed, the
-// end writes it, so that an exploration reaches the call after the end
-// (Go panics: "Fail in goroutine after TestX has completed") as a native
-// run can; and the call writes the test's failure, whose first message
-// is the one reported, so that two failing calls of different goroutines
-// are explored in both orders. A failing call of the test's own goroutine
-// took no step (it cannot come after the end), and neither order of two
-// goroutines' failing calls was explored but the first: native runs show
-// either message first.
+// testStateStep makes the end of the test or of a subtest, and a failing
+// call, scheduling points on the run's T: the call reads whether its test
+// completed, the end writes it, so that an exploration reaches the call
+// after the end (Go panics: "Fail in goroutine after TestX has
+// completed") as a native run can; and the call writes the test's
+// failure, whose first message is the one reported, so that two failing
+// calls of different goroutines are explored in both orders. A failing
+// call of the test's own goroutine took no step (it cannot come after the
+// end), and neither order of two goroutines' failing calls was explored
+// but the first: native runs show either message first.
 //
 //go:norace
 func (t *runT) testStateStep(kind engine.OpKind) {
@@ -406,16 +463,54 @@ func sanitize(s string) string {
 	}, s)
 }
 
-// TB returns the run's T during an exploration, and t otherwise.
+// TB returns the run's T for t during an exploration, and t otherwise:
+// the scope of the test or subtest whose T t is. A T the run does not
+// know (one kept from an earlier run, or a value that embeds a T) acts
+// on the scope of the calling goroutine.
 //
 //go:norace
 func TB(t testing.TB) testing.TB {
 	if x := engine.Current(); x != nil {
-		if rt, ok := x.T.(*runT); ok {
-			return rt
+		if rs, ok := x.T.(*runT); ok {
+			return rs.scopeFor(t)
 		}
 	}
 	return t
+}
+
+// scopeFor returns the scope whose T is t.
+//
+//go:norace
+func (t *runT) scopeFor(tb testing.TB) *scope {
+	switch v := tb.(type) {
+	case *testing.T:
+		if v == t.real {
+			return &t.root
+		}
+		if sc, ok := t.byT[v]; ok {
+			return sc
+		}
+	case *scope:
+		if v.rs == t {
+			return v
+		}
+	case *tbArg:
+		return t.scopeFor(v.TB)
+	}
+	return t.current()
+}
+
+// scopeOfT is scopeFor for a *testing.T.
+//
+//go:norace
+func (t *runT) scopeOfT(tt *testing.T) *scope {
+	if tt == t.real {
+		return &t.root
+	}
+	if sc, ok := t.byT[tt]; ok {
+		return sc
+	}
+	return t.current()
 }
 
 // TBValue is TB for the closure the rewriter makes of a method value of
@@ -427,19 +522,17 @@ func TB(t testing.TB) testing.TB {
 //go:norace
 func TBValue(t testing.TB) testing.TB {
 	tb := TB(t)
-	if rt, ok := tb.(*runT); ok {
+	if sc, ok := tb.(*scope); ok {
 		if pc, _, _, ok := runtime.Caller(2); ok {
-			if rt.helpers == nil {
-				rt.helpers = map[string]bool{}
-			}
-			rt.helpers[runtime.FuncForPC(pc).Name()] = true
+			sc.markHelper(pc)
 		}
 	}
 	return tb
 }
 
 // Run runs subtest f of an explored test in a controlled goroutine of the
-// same run and waits for it, as t.Run does.
+// same run and waits for it, as t.Run does: the subtest of t's test or
+// subtest, whichever goroutine calls it.
 //
 //go:norace
 func Run(t *testing.T, name string, f func(t *testing.T)) bool {
@@ -447,11 +540,11 @@ func Run(t *testing.T, name string, f func(t *testing.T)) bool {
 	if x == nil {
 		return t.Run(name, f)
 	}
-	rt, ok := x.T.(*runT)
+	rs, ok := x.T.(*runT)
 	if !ok {
 		return t.Run(name, f)
 	}
-	return rt.runSubtest(x, name, func() { rt.runBody(func() { require.Test(f, t) }) })
+	return rs.runSubtest(x, rs.scopeOfT(t), name, f)
 }
 
 // Parallel is t.Parallel. During an exploration, a subtest that calls it
@@ -466,21 +559,23 @@ func Parallel(t *testing.T) {
 		t.Parallel()
 		return
 	}
-	if rt, ok := x.T.(*runT); ok {
-		rt.parallel(x)
+	if rs, ok := x.T.(*runT); ok {
+		rs.parallel(x, rs.scopeOfT(t))
 	}
 }
 
-// Deadline is t.Deadline. During an exploration, called in a synctest
-// bubble (a goroutine of the bubble's scope, as for t.Run and t.Parallel)
-// it panics as package testing's T.Deadline does on the bubble's T;
-// otherwise it is t's deadline.
+// Deadline is t.Deadline. During an exploration, on a synctest bubble's
+// T it panics as package testing's T.Deadline does; otherwise it is the
+// real test's deadline.
 //
 //go:norace
 func Deadline(t *testing.T) (time.Time, bool) {
 	if x := engine.Current(); x != nil {
-		if rt, ok := x.T.(*runT); ok && rt.current().bubble {
-			panic("testing: t.Deadline called inside synctest bubble")
+		if rs, ok := x.T.(*runT); ok {
+			if rs.scopeOfT(t).bubble {
+				panic("testing: t.Deadline called inside synctest bubble")
+			}
+			return rs.real.Deadline()
 		}
 	}
 	return t.Deadline()
@@ -491,83 +586,76 @@ func Deadline(t *testing.T) (time.Time, bool) {
 // runtime.Goexit or panic(nil) in a test's goroutine (Go fails the test),
 // FailNow from a goroutine other than the test's.
 type testMisuse struct {
-	done    bool               // the test function returned and its cleanups ran
-	tests   []*engine.G        // the goroutines running the test and its subtests, innermost last
-	exiting map[*engine.G]bool // goroutines that called FailNow or SkipNow
-	goexit  string             // a test goroutine that ended by runtime.Goexit, not by FailNow
+	done   bool   // the test function returned and its cleanups ran
+	goexit string // a test goroutine that ended by runtime.Goexit, not by FailNow
 }
 
-// checkDone panics as Go's testing does when what (Log or Fail) is called
-// after the test completed: natively it crashes the test binary.
+// markFailed fails sc and its parents, the parents first, as testing's
+// common.Fail: a scope that completed panics, as Go's does (its parents
+// are failed already).
 //
 //go:norace
-func (t *runT) checkDone(what, s string) {
-	if !t.misuse.done {
-		return
+func (sc *scope) markFailed() {
+	if sc.parent != nil {
+		sc.parent.markFailed()
 	}
-	if what == "Log" {
-		// Go logs a completed test's line to its parent, which for a
-		// top-level test is still running: no panic (testing's
-		// common.destination). Only a subtest whose parents are all done
-		// panics with "Log in goroutine after ...", which a run cannot
-		// show: its top-level test is never done before the run ends.
-		return
+	if sc.done {
+		panic("Fail in goroutine after " + sc.Name() + " has completed")
 	}
-	panic("Fail in goroutine after " + t.Name() + " has completed")
+	sc.failed = true
 }
 
-// exitNow ends the calling goroutine for FailNow, Fatal or SkipNow. Go's
-// FailNow must be called from the goroutine running the test: from another
+// exitNow ends the calling goroutine for FailNow, Fatal or SkipNow on
+// sc's T, which is then finished (testing's common.finished). Go's FailNow
+// must be called from the goroutine running the test: from another
 // goroutine it ends only that one, and the test goes on (or hangs waiting
 // for it); the failing run's output says so.
 //
 //go:norace
-func (t *runT) exitNow(fn string) {
-	if t.exec != nil {
-		g := t.exec.Cur()
-		if t.misuse.exiting == nil {
-			t.misuse.exiting = map[*engine.G]bool{}
-		}
-		t.misuse.exiting[g] = true
-		if fn != "" && !t.isTestGoroutine(g) {
-			t.msgs = append(t.msgs, fmt.Sprintf("heddle: t.%s called from goroutine %s, not from the goroutine running the test: it ends only that goroutine (see testing.T.FailNow)", fn, g.ID))
-		}
+func (t *runT) exitNow(sc *scope, fn string) {
+	sc.finished = true
+	if g := t.curG(); g != nil && fn != "" && g != sc.g {
+		t.msgs = append(t.msgs, fmt.Sprintf("heddle: t.%s called from goroutine %s, not from the goroutine running the test: it ends only that goroutine (see testing.T.FailNow)", fn, g.ID))
 	}
 	runtime.Goexit()
 }
 
-//go:norace
-func (t *runT) isTestGoroutine(g *engine.G) bool {
-	for _, tg := range t.misuse.tests {
-		if tg == g {
-			return true
-		}
-	}
-	return false
-}
+// goexitMsg is what testing says of a test goroutine that ended by
+// runtime.Goexit (or panic(nil)) other than through FailNow or SkipNow.
+const goexitMsg = "test executed panic(nil) or runtime.Goexit"
 
-// runBody runs the function of a test or subtest on the calling goroutine
-// and notes if it ended by runtime.Goexit (or panic(nil) with
-// GODEBUG=panicnil=1) other than through FailNow, Fatal or SkipNow, which
-// Go reports as "test executed panic(nil) or runtime.Goexit". A panic ends
-// it too, and is the run's bug already.
+// runBody runs the function of sc's test or subtest on the calling
+// goroutine and notes if it ended by runtime.Goexit (or panic(nil) with
+// GODEBUG=panicnil=1) with its T not finished (FailNow, Fatal or SkipNow
+// on it), which Go reports as "test executed panic(nil) or
+// runtime.Goexit". A subtest that ended so after FailNow on a parent's T
+// (the parent is then finished) fails instead, and its t.Run ends the
+// goroutine that called it (testing's tRunner and T.Run); a parallel one
+// is the panic. A panic ends it too, and is the run's bug already.
 //
 //go:norace
-func (t *runT) runBody(body func()) {
+func (t *runT) runBody(sc *scope, body func()) {
 	g := t.exec.Cur()
-	t.misuse.tests = append(t.misuse.tests, g)
+	sc.g = g
 	returned := false
 	defer func() {
 		comeBack()
-		// Not the last one necessarily: parallel subtests, and the tests
-		// of a group (group.go), end in any order.
-		for i := len(t.misuse.tests) - 1; i >= 0; i-- {
-			if t.misuse.tests[i] == g {
-				t.misuse.tests = append(t.misuse.tests[:i], t.misuse.tests[i+1:]...)
+		if returned || sc.finished || t.exec.Unwinding() {
+			return
+		}
+		for p := sc.parent; p != nil; p = p.parent {
+			if p.finished {
+				if !sc.isParallel {
+					// testing's t.Errorf, at a line of its own.
+					t.testStateStep(engine.OpTestRead)
+					t.addLine(sc, true, sc.path()+goexitMsg+": subtest may have called FailNow on a parent test")
+					sc.aborted = true
+					return
+				}
 				break
 			}
 		}
-		if !returned && !t.misuse.exiting[g] && !t.exec.Unwinding() && t.misuse.goexit == "" {
+		if t.misuse.goexit == "" {
 			t.misuse.goexit = g.ID
 		}
 	}()
@@ -606,8 +694,8 @@ func (t *runT) goexitBug(res *engine.Result) *engine.Bug {
 			g = h
 		}
 	}
-	msg := "test executed panic(nil) or runtime.Goexit"
-	if t.TB.Name() == MainTest {
+	msg := goexitMsg
+	if t.real.Name() == MainTest {
 		msg = "fatal error: no goroutines (main called runtime.Goexit) - deadlock!"
 	}
 	return &engine.Bug{Kind: engine.KindFail, Message: msg + " (in " + g.ID + ")", G: g}

@@ -12,7 +12,7 @@ import (
 // require.TestingT, gotest.tools' TestingT, a helper module's interface.
 // That code is not rewritten, or calls the methods through its interface,
 // so its t.Errorf would reach the real T directly: a failure heddle does
-// not see. tbArg routes every method runT has to the run's T, as rt.TB
+// not see. tbArg routes every method a scope has to the run's T, as rt.TB
 // does for method calls in rewritten code (Name too: testify's assertions
 // print the name of the subtest that failed); the others (ArtifactDir,
 // testing.TB's unexported method) go to the embedded T.
@@ -87,8 +87,8 @@ func (a *tbArg) Setenv(key, value string) { a.run().Setenv(key, value) }
 //
 //go:norace
 func (a *tbArg) Chdir(dir string) {
-	if rt, ok := a.run().(*runT); ok {
-		rt.Chdir(dir)
+	if sc, ok := a.run().(*scope); ok {
+		sc.Chdir(dir)
 		return
 	}
 	a.TB.(interface{ Chdir(string) }).Chdir(dir)
@@ -96,8 +96,8 @@ func (a *tbArg) Chdir(dir string) {
 
 //go:norace
 func (a *tbArg) Context() context.Context {
-	if rt, ok := a.run().(*runT); ok {
-		return rt.Context()
+	if sc, ok := a.run().(*scope); ok {
+		return sc.Context()
 	}
 	return a.TB.(interface{ Context() context.Context }).Context()
 }
@@ -109,16 +109,16 @@ func (a *tbArg) Name() string { return a.run().Name() }
 //
 //go:norace
 func (a *tbArg) Output() io.Writer {
-	if rt, ok := a.run().(*runT); ok {
-		return rt.Output()
+	if sc, ok := a.run().(*scope); ok {
+		return sc.Output()
 	}
 	return a.TB.(interface{ Output() io.Writer }).Output()
 }
 
 //go:norace
 func (a *tbArg) Attr(key, value string) {
-	if rt, ok := a.run().(*runT); ok {
-		rt.Attr(key, value)
+	if sc, ok := a.run().(*scope); ok {
+		sc.Attr(key, value)
 		return
 	}
 	a.TB.(interface{ Attr(string, string) }).Attr(key, value)
@@ -129,17 +129,12 @@ func (a *tbArg) Attr(key, value string) {
 //
 //go:norace
 func (a *tbArg) Helper() {
-	rt, ok := a.run().(*runT)
+	sc, ok := a.run().(*scope)
 	if !ok {
 		a.TB.Helper()
 		return
 	}
-	pc, _, _, ok := runtime.Caller(1)
-	if !ok {
-		return
+	if pc, _, _, ok := runtime.Caller(1); ok {
+		sc.markHelper(pc)
 	}
-	if rt.helpers == nil {
-		rt.helpers = map[string]bool{}
-	}
-	rt.helpers[runtime.FuncForPC(pc).Name()] = true
 }
