@@ -29,9 +29,9 @@ type runT struct {
 	failed   bool
 	msgs     []string // errors and logs, in order, with their positions
 	firstErr string
-	lastLogG *engine.G           // the goroutine that logged msgs' last line
-	attrs    *map[[2]string]bool // the exploration's, to pass each t.Attr on once
-	root     scope               // the test; subtests are its kids (subtest.go)
+	lastLogG *engine.G            // the goroutine that logged msgs' last line
+	attrs    *map[[2]string]bool  // the exploration's, to pass each t.Attr on once
+	root     scope                // the test; subtests are its kids (subtest.go)
 	scopes   map[*engine.G]*scope // the goroutines that run subtests
 	// byT is the scope of each subtest's T (the root's is real).
 	byT      map[*testing.T]*scope
@@ -141,7 +141,9 @@ func (t *runT) addLine(sc *scope, fail bool, line string) {
 func (sc *scope) Error(args ...any) { sc.rs.log(sc, true, sprintln(args)) }
 
 //go:norace
-func (sc *scope) Errorf(format string, args ...any) { sc.rs.log(sc, true, fmt.Sprintf(format, args...)) }
+func (sc *scope) Errorf(format string, args ...any) {
+	sc.rs.log(sc, true, fmt.Sprintf(format, args...))
+}
 
 //go:norace
 func (sc *scope) Log(args ...any) { sc.rs.log(sc, false, sprintln(args)) }
