@@ -663,6 +663,7 @@ func (t *runT) runBody(sc *scope, body func()) {
 	}()
 	body()
 	returned = true
+	sc.finished = true
 }
 
 // comeBack is called where heddle's code takes over from the test's (its
