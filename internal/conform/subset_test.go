@@ -297,6 +297,27 @@ var subsetPrograms = []string{
 	// knownGaps.
 	"TestGoschedSpinOnce",
 	"TestGoschedSpinUntil",
+	// subtest (helper subtest): a *testing.T per subtest, each method
+	// acting on the T it is called on. fid8test.go's three, knownGaps
+	// before; subtest.go's programs of a parent's T used in a subtest, a
+	// subtest's T used by another goroutine, FailNow on a parent, a
+	// failure after the subtest completed.
+	"TestParallelSubtestRunResult",
+	"TestParentContextDuringParallelSubtests",
+	"TestParallelSubtestsRegisterParentCleanup",
+	"TestParentFailFromSubtest",
+	"TestSubtestTUsedByParentsGoroutine",
+	"TestSubtestSeesParentT",
+	"TestParentCleanupFromSubtest",
+	"TestParentContextFromSubtest",
+	"TestParentRunFromSubtest",
+	"TestParentFatalFromSubtest",
+	"TestParallelSubtestParentFailNow",
+	"TestSubtestFailAfterItCompleted",
+	"TestSubtestFailNowFromGoroutine",
+	"TestParallelSubtestFailFromGoroutine",
+	"TestSubtestSkipFromParentsGoroutine",
+	"TestHelperMarkedOnOtherT",
 }
 
 // spinCut are programs whose poll loops the spin bound must cut short: an
@@ -363,6 +384,17 @@ var forbidden = map[string]string{
 	"TestContextChildCreatedDuringCancel":        "child not done",
 	"TestGoexitInAfterFunc":                      "after goexit",
 	"TestGoexitInContextAfterFunc":               "after goexit",
+	// subtest: what heddle reached when a T's methods acted on the
+	// calling goroutine's test: a parent's cleanup registered in a
+	// parallel subtest ran among the subtests', the parent's Fail and
+	// Cleanup in a subtest were the subtest's, a subtest's T used by the
+	// parent's goroutine was the parent's.
+	"TestParallelSubtestsRegisterParentCleanup": "log a parent's",
+	"TestParentFailFromSubtest":                 "run false",
+	"TestSubtestTUsedByParentsGoroutine":        "run true",
+	"TestParentCleanupFromSubtest":              "sub's parent's",
+	"TestParentContextFromSubtest":              "parent's context canceled",
+	"TestSubtestSeesParentT":                    "false, sub name",
 }
 
 // knownGap is a program with a native outcome that heddle does not reach
@@ -425,34 +457,15 @@ var knownGaps = []knownGap{
 			"(1 native run in 1,200 in CI): the racing writes corrupted the map; heddle's -racy models the " +
 			"runtime's concurrent-write check (the panic), not what a race the check misses does to the map",
 	},
-	// Eighth audit (fidaudit8): a poll loop three polls long, a method of
-	// a parent's T called from a subtest's goroutine.
+	// Eighth audit (fidaudit8): a poll loop three polls long. (Its three
+	// programs of a parent's T called from a subtest's goroutine were
+	// gaps until each subtest had a T of its own: subsetPrograms.)
 	{
 		program: "TestSelectDefaultLoopVsClose",
 		outcome: "fail: fid8_test.go:190: - - -",
 		issue: "three polls (a select with default in a loop) before the sender ran: natively every plain/1 " +
 			"run (4,007 of 7,982 in all); the spin heuristic drops the poller after polls that saw no " +
 			"change (engine spin code, fidspin's; TestGoschedSpin is the same gap)",
-	},
-	{
-		program: "TestParallelSubtestRunResult",
-		outcome: "fail: fid8test_test.go:84: run true",
-		issue: "the parent's t.Errorf called while its subtest group runs: natively the message is the " +
-			"parent's (every run of 7,367); heddle's T acts on the scope of the calling goroutine, not on " +
-			"the T it is called on, and reports `group: run true` (internal/explore, runT.current)",
-	},
-	{
-		program: "TestParentContextDuringParallelSubtests",
-		outcome: "fail: fid8test_test.go:47: a nil b nil, at cleanup context canceled",
-		issue: "the same gap: the parent's t.Errorf in its subtest's cleanup is reported under the " +
-			"subtest's name (6,161 of 6,563 native runs show the parent's)",
-	},
-	{
-		program: "TestParallelSubtestsRegisterParentCleanup",
-		outcome: "fail: fid8test_test.go:24: log a b parent's b parent's a",
-		issue: "the same gap: g.Cleanup called by a parallel subtest registers on the subtest, so the " +
-			"parent's cleanups run among the subtests' (heddle also reaches `a parent's a b parent's b`, " +
-			"which Go rules out); natively they run after both subtests (6,449 of 7,527 runs show it)",
 	},
 }
 

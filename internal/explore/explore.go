@@ -778,7 +778,7 @@ func classify(res *engine.Result, rs *runT) *engine.Bug {
 		return b
 	}
 	if rs.failed && (res.Bug == nil || res.Bug.Kind == engine.KindLeak || res.Bug.Kind == engine.KindFail) {
-		msg := rs.firstErr
+		msg := rs.headline()
 		if msg == "" {
 			msg = "test failed"
 		}

@@ -29,6 +29,10 @@ type runT struct {
 	failed   bool
 	msgs     []string // errors and logs, in order, with their positions
 	firstErr string
+	// failNowLine is the headline of a run whose first failure was a
+	// FailNow with no message: natively no line, so the first line the
+	// run logs later, if any, is its headline (headline).
+	failNowLine string
 	lastLogG *engine.G            // the goroutine that logged msgs' last line
 	attrs    *map[[2]string]bool  // the exploration's, to pass each t.Attr on once
 	root     scope                // the test; subtests are its kids (subtest.go)
@@ -229,6 +233,16 @@ func (sc *scope) Fail() {
 	}
 }
 
+// headline is the message of a failing run: its first failing line.
+//
+//go:norace
+func (t *runT) headline() string {
+	if t.firstErr != "" {
+		return t.firstErr
+	}
+	return t.failNowLine
+}
+
 // loggedJustBefore is the line the calling goroutine logged last, if it
 // is the run's last: assertion libraries (gotest.tools) log the failure's
 // message, then call Fail or FailNow, and that message is the report's
@@ -304,8 +318,8 @@ func (sc *scope) FailNow() {
 	if t.firstErr == "" {
 		t.firstErr = t.loggedJustBefore()
 	}
-	if t.firstErr == "" {
-		t.firstErr = sc.pos(1) + sc.path() + "FailNow called"
+	if t.firstErr == "" && t.failNowLine == "" {
+		t.failNowLine = sc.pos(1) + sc.path() + "FailNow called"
 	}
 	t.exitNow(sc, "FailNow")
 }
