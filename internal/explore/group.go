@@ -138,10 +138,12 @@ func (x *explorer) runPatternOf() string {
 }
 
 // groupNote says, in a report of the group, which tests ran together and
-// which of them failed in the reported run.
+// which of them failed in the reported run; and, in any report, which
+// subtests failed (go test's "--- FAIL: TestX/sub" lines).
 //
 //go:norace
 func (x *explorer) groupNote(b *strings.Builder, rs *runT) {
+	defer subtestsNote(b, rs, x.group())
 	if !x.group() {
 		return
 	}
@@ -178,4 +180,26 @@ func (x *explorer) scheduleTest() string {
 		return GroupName(x.cfg.Group)
 	}
 	return x.t.Name()
+}
+
+// subtestsNote names the subtests that failed in the run, in the order
+// they started: "  failed subtests: TestX/a, TestX/a/b". The tests of a
+// group (group) are named by groupNote, not here.
+//
+//go:norace
+func subtestsNote(b *strings.Builder, rs *runT, group bool) {
+	var failed []string
+	var walk func(sc *scope, depth int)
+	walk = func(sc *scope, depth int) {
+		for _, k := range sc.kids {
+			if k.failed && !k.bubble && (depth > 0 || !group) {
+				failed = append(failed, k.Name())
+			}
+			walk(k, depth+1)
+		}
+	}
+	walk(&rs.root, 0)
+	if len(failed) > 0 {
+		fmt.Fprintf(b, "  failed subtests: %s\n", strings.Join(failed, ", "))
+	}
 }
