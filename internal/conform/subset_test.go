@@ -318,6 +318,7 @@ var subsetPrograms = []string{
 	"TestParallelSubtestFailFromGoroutine",
 	"TestSubtestSkipFromParentsGoroutine",
 	"TestHelperMarkedOnOtherT",
+	"TestSubtestFailRacesItsEnd",
 }
 
 // spinCut are programs whose poll loops the spin bound must cut short: an
@@ -395,6 +396,10 @@ var forbidden = map[string]string{
 	"TestParentCleanupFromSubtest":              "sub's parent's",
 	"TestParentContextFromSubtest":              "parent's context canceled",
 	"TestSubtestSeesParentT":                    "false, sub name",
+	"TestParallelSubtestFailFromGoroutine":      "b true",
+	"TestSubtestSkipFromParentsGoroutine":       "parent skipped true",
+	// A subtest's failure before its end is seen by t.Run.
+	"TestSubtestFailRacesItsEnd": "run true",
 }
 
 // knownGap is a program with a native outcome that heddle does not reach

@@ -208,7 +208,7 @@ func (t *runT) endScope(x *engine.Exec, sc *scope) {
 	defer func() {
 		if sc.parent != nil {
 			// The root is done in finish.
-			t.testStateStep(engine.OpTestDone)
+			t.endStep(sc)
 			sc.done = true
 		}
 		if sc.parallel {

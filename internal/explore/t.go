@@ -117,7 +117,7 @@ func (t *runT) log(sc *scope, fail bool, s string) {
 	if fail {
 		// The step comes first, so that its message is logged in the
 		// order the failing calls are explored in.
-		t.testStateStep(engine.OpTestRead)
+		t.failStep(sc)
 	}
 	d := sc.destination()
 	if d == nil {
@@ -225,7 +225,7 @@ func (sc *scope) Attr(key, value string) {
 //go:norace
 func (sc *scope) Fail() {
 	t := sc.rs
-	t.testStateStep(engine.OpTestRead)
+	t.failStep(sc)
 	sc.markFailed()
 	t.failed = true
 	if t.firstErr == "" {
@@ -312,7 +312,7 @@ func (sc *scope) Skipped() bool { return sc.skipped }
 //go:norace
 func (sc *scope) FailNow() {
 	t := sc.rs
-	t.testStateStep(engine.OpTestRead)
+	t.failStep(sc)
 	sc.markFailed()
 	t.failed = true
 	if t.firstErr == "" {
@@ -458,6 +458,39 @@ func (t *runT) testStateStep(kind engine.OpKind) {
 		return
 	}
 	x.Access(unsafe.Pointer(&t.misuse), kind)
+}
+
+// failStep is the step of a failing call on sc's T (testStateStep). Called
+// from a goroutine other than the one running sc's function, it also
+// reads whether sc and each of its parents up to the test completed (the
+// subtests' ends, endStep), each a step of its own: such a call may come
+// after one of them ended, and then panics ("Fail in goroutine after
+// TestX/sub has completed"). A subtest's end conflicts only with these
+// calls, not with every failing call of the run: a parallel subtest's end
+// is independent of its sibling's failures.
+//
+//go:norace
+func (t *runT) failStep(sc *scope) {
+	t.testStateStep(engine.OpTestRead)
+	x := t.exec
+	if x == nil || engine.Current() != x || x.Cur() == nil || x.Unwinding() || x.Cur() == sc.g {
+		return
+	}
+	for c := sc; c.parent != nil; c = c.parent {
+		x.Access(unsafe.Pointer(&c.done), engine.OpTestRead)
+	}
+}
+
+// endStep is the step of a subtest's end, which the failing calls of
+// other goroutines on its T (or its subtests') read (failStep).
+//
+//go:norace
+func (t *runT) endStep(sc *scope) {
+	x := t.exec
+	if x == nil || engine.Current() != x || x.Cur() == nil || x.Unwinding() {
+		return
+	}
+	x.Access(unsafe.Pointer(&sc.done), engine.OpTestDone)
 }
 
 // attach makes rs the T of run e.
@@ -663,7 +696,7 @@ func (t *runT) runBody(sc *scope, body func()) {
 			if p.finished {
 				if !sc.isParallel {
 					// testing's t.Errorf, at a line of its own.
-					t.testStateStep(engine.OpTestRead)
+					t.failStep(sc)
 					t.addLine(sc, true, sc.path()+goexitMsg+": subtest may have called FailNow on a parent test")
 					sc.aborted = true
 					return

@@ -190,3 +190,18 @@ func subtestHelper(mark, log *testing.T) {
 	mark.Helper()
 	log.Error("logged in the helper")
 }
+
+// TestSubtestFailRacesItsEnd: a goroutine the subtest started fails it
+// while it ends: before its end, t.Run returns false; after, testing
+// panics.
+func TestSubtestFailRacesItsEnd(t *testing.T) {
+	done := make(chan bool)
+	ok := t.Run("sub", func(s *testing.T) {
+		go func() {
+			s.Fail()
+			done <- true
+		}()
+	})
+	<-done
+	t.Errorf("run %v", ok)
+}
