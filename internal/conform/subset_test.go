@@ -319,6 +319,7 @@ var subsetPrograms = []string{
 	"TestSubtestSkipFromParentsGoroutine",
 	"TestHelperMarkedOnOtherT",
 	"TestSubtestFailRacesItsEnd",
+	"TestOuterTFailInBubble",
 }
 
 // spinCut are programs whose poll loops the spin bound must cut short: an
@@ -400,6 +401,9 @@ var forbidden = map[string]string{
 	"TestSubtestSkipFromParentsGoroutine":       "parent skipped true",
 	// A subtest's failure before its end is seen by t.Run.
 	"TestSubtestFailRacesItsEnd": "run true",
+	// The test's T failed in a bubble is not the bubble's test's:
+	// synctest.Test does not FailNow.
+	"TestOuterTFailInBubble": "FailNow called",
 }
 
 // knownGap is a program with a native outcome that heddle does not reach

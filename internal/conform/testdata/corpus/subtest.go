@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"testing/synctest"
 )
 
 // Package testing, a *testing.T per subtest (helper subtest): each method
@@ -204,4 +205,15 @@ func TestSubtestFailRacesItsEnd(t *testing.T) {
 	})
 	<-done
 	t.Errorf("run %v", ok)
+}
+
+// TestOuterTFailInBubble: the test's own T failed inside a synctest
+// bubble fails the test, not the bubble's test: synctest.Test returns.
+func TestOuterTFailInBubble(t *testing.T) {
+	var bubbleFailed bool
+	synctest.Test(t, func(bt *testing.T) {
+		t.Fail()
+		bubbleFailed = bt.Failed()
+	})
+	t.Errorf("returned, bubble failed %v", bubbleFailed)
 }
