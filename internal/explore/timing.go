@@ -524,7 +524,7 @@ func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, took t
 // earlyKind is earlyNeeded for a deadlock, leak, panic, failed assertion
 // or misuse with early firings.
 func (x *explorer) earlyKind(bug *engine.Bug, keys []string, steps int, took time.Duration, seed uint64, firings []earlyFiring) earlyNeed {
-	where := x.where(bug)
+	_, where := x.avoidOutcome(nil, bug, bug.Kind)
 	// A replay kept from firing early may run on long past where the bug
 	// was (a timeout that does not fire lets a loop go on): it is bounded
 	// (avoidSteps), and a replay cut short decides nothing, so the bug
@@ -552,7 +552,7 @@ func (x *explorer) earlyKind(bug *engine.Bug, keys []string, steps int, took tim
 		avoid := avoidModes[mode]
 		if x.cfg.ReportRun {
 			kind, w, unknown := x.freshAvoided(mode, limit(mode), keep, target)
-			return unknown || kind == bug.Kind && samePlace(w, where)
+			return unknown || kind == bug.Kind && avoidSame(kind, w, where)
 		}
 		rs := x.newRunT()
 		a := &avoidEarly{keys: keys, avoid: avoid, target: target}
@@ -563,8 +563,8 @@ func (x *explorer) earlyKind(bug *engine.Bug, keys []string, steps int, took tim
 		if res.OverMemory != "" || res.OverTime || (res.Bug != nil && res.Bug.Kind == engine.KindStepLimit && bug.Kind != engine.KindStepLimit) {
 			return true // unknown: the bug stays a bug
 		}
-		b := classify(res, rs)
-		return b != nil && b.Kind == bug.Kind && samePlace(x.where(b), where)
+		kind, w := x.avoidOutcome(res, classify(res, rs), bug.Kind)
+		return kind == bug.Kind && avoidSame(kind, w, where)
 	}
 	if same("all") {
 		return earlyNotNeeded
@@ -595,6 +595,76 @@ func (x *explorer) earlyKind(bug *engine.Bug, keys []string, steps int, took tim
 		return earlyBug
 	}
 	return earlyTiming
+}
+
+// leakedPrefix begins a leak's place as earlyNeeded compares it
+// (avoidOutcome).
+const leakedPrefix = "leaked "
+
+// avoidOutcome is how a run ended (res, its bug b, or nil), as earlyNeeded
+// compares its replays with the recorded run of a bug of kind: the kind of
+// bug and where it happened (explorer.where), "" for none. A leak's place
+// is the goroutines that leaked ("leaked g0.1 g0.3"), not where each was at
+// the end nor whether it was blocked or still running: a leak that happens
+// on every schedule (go-metrics' datadog TestParseKey, statsd clients never
+// closed whose sender goroutines loop on their flush tickers) ends with its
+// goroutines elsewhere, some blocked rather than running, when the replay
+// keeps the tickers from firing early. Such a replay may also be cut short
+// after the test returned, unreported (its clock would not reach the leak
+// horizon at the pace the tickers, firing only when nothing else can run,
+// keep: Exec.afterMain): the goroutines still alive then are a leak too,
+// the same goroutines outliving the test, for this comparison. The replay
+// of a leak that needs a timeout to fire early (a result sent on an
+// unbuffered channel after the caller gave up) ends with them done. With
+// no res, b is the recorded bug.
+func (x *explorer) avoidOutcome(res *engine.Result, b *engine.Bug, kind string) (string, string) {
+	var ids []string
+	switch {
+	case kind != engine.KindLeak:
+	case b != nil && b.Kind == engine.KindLeak:
+		for _, g := range b.Blocked {
+			ids = append(ids, g.ID)
+		}
+		for _, g := range b.Running {
+			ids = append(ids, g.ID)
+		}
+	case b == nil && res != nil && res.Truncated:
+		for _, g := range res.Gs {
+			if g.Unwound() && !g.System {
+				ids = append(ids, g.ID) // still parked when the run ended
+			}
+		}
+	}
+	if len(ids) > 0 {
+		sort.Strings(ids)
+		return engine.KindLeak, leakedPrefix + strings.Join(ids, " ")
+	}
+	if b == nil {
+		return "", ""
+	}
+	return b.Kind, x.where(b)
+}
+
+// avoidSame reports whether earlyNeeded's replay, which ended with a bug
+// of kind at got (avoidOutcome), showed the recorded bug, at recorded: the
+// same place, or for a leak every goroutine the recorded run leaked (the
+// replay may leak more: a goroutine the early firings would have ended).
+func avoidSame(kind, got, recorded string) bool {
+	g, gok := strings.CutPrefix(got, leakedPrefix)
+	r, rok := strings.CutPrefix(recorded, leakedPrefix)
+	if kind != engine.KindLeak || !gok || !rok {
+		return samePlace(got, recorded)
+	}
+	leaked := map[string]bool{}
+	for _, id := range strings.Fields(g) {
+		leaked[id] = true
+	}
+	for _, id := range strings.Fields(r) {
+		if !leaked[id] {
+			return false
+		}
+	}
+	return true
 }
 
 // avoidModes are the timers earlyNeeded's replays keep from firing early,

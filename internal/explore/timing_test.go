@@ -158,3 +158,25 @@ func TestRecheckAfterTiming(t *testing.T) {
 		t.Error("rechecks started over")
 	}
 }
+
+// A leak's replay without early firings shows it when the same goroutines
+// leak, wherever each was at the end (go-metrics' datadog TestParseKey: a
+// sender blocked in the recorded run runs in the replay), and not when one
+// of them ended (the TimeoutLeak shape: the worker's send is received).
+func TestAvoidSameLeak(t *testing.T) {
+	for _, c := range []struct {
+		kind, got, recorded string
+		want                bool
+	}{
+		{engine.KindLeak, "leaked g0.1 g0.2 g0.3", "leaked g0.1 g0.2 g0.3", true},
+		{engine.KindLeak, "leaked g0.1 g0.2 g0.3 g0.4", "leaked g0.2 g0.3", true},
+		{engine.KindLeak, "leaked g0.1", "leaked g0.1 g0.2", false},
+		{engine.KindLeak, "leaked g0.10", "leaked g0.1", false},
+		{engine.KindDeadlock, "m.go:3", "m.go:3", true},
+		{engine.KindDeadlock, "m.go:3", "m.go:4", false},
+	} {
+		if got := avoidSame(c.kind, c.got, c.recorded); got != c.want {
+			t.Errorf("avoidSame(%s, %q, %q) = %v, want %v", c.kind, c.got, c.recorded, got, c.want)
+		}
+	}
+}
