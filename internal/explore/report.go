@@ -989,6 +989,10 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 	if res.EnabledFrom > from {
 		fmt.Fprintf(b, "  (the enabled choices of the first %d steps were not kept, to bound the replay's memory)\n", res.EnabledFrom)
 	}
+	recorded := positioned(tr)
+	if !recorded && len(tr) > 0 {
+		fmt.Fprintf(b, "  (this run was not recorded: its steps have no file:line)\n")
+	}
 	for _, l := range shown {
 		if l.repeats > 0 && l.loose {
 			fmt.Fprintf(b, "         (the loop of the %d steps above goes on, in varying order, for %d more %s, to step %d)\n", l.period, l.repeats, plural(l.repeats, "step", "steps"), tr[l.i].N)
@@ -1011,10 +1015,7 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 		if s.Timer != "" {
 			what += " " + s.Timer
 		}
-		where := ""
-		if s.PC != 0 {
-			where = x.pos(s.PC)
-		}
+		where := x.stepWhere(s, res, recorded)
 		if s.G == nil && s.Timer == engine.LateWakeID {
 			who, what, where = "clock", "late wake", lateWakeText(s.Early)
 		}
@@ -1028,6 +1029,64 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 		}
 		fmt.Fprintf(b, "  %5d  %-8s %-16s %s%s\n", s.N, who, what, where, choice)
 	}
+}
+
+// positioned reports whether a trace's steps were recorded with their
+// call sites: a run that was not recorded (the report of a bug whose
+// recorded replay did not reproduce it) has none.
+func positioned(tr []engine.Step) bool {
+	for i := range tr {
+		if tr[i].PC != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// stepWhere is the last column of a report's step s of the run res: the
+// step's file:line, or what the step is where it has none. A goroutine
+// back from a wait outside heddle's control (real I/O, code that is not
+// rewritten) says so, and where it waited; a goroutine's start says where
+// it was created (the test goroutine's, that it begins); in a recorded run, an operation with no call site in
+// the program was made by heddle's testing code: a test or subtest ending
+// (t.Run returns), its context cancelled. A goroutine's exit, the end of
+// the test (t.done) and a timer's firing are what they say.
+func (x *explorer) stepWhere(s engine.Step, res *engine.Result, recorded bool) string {
+	if s.PC != 0 {
+		if engine.PositionOf(s.PC).File == "" {
+			return "(no source position)"
+		}
+		return x.pos(s.PC)
+	}
+	if s.G == nil {
+		return ""
+	}
+	if s.G.System && s.Kind != engine.OpExit {
+		return "(package context's watcher, passing on a cancellation)"
+	}
+	switch s.Kind {
+	case engine.OpNative:
+		in := ""
+		for _, d := range res.Detached {
+			if d.G == s.G.ID && d.Back == s.N && d.In != "" {
+				in = " in " + d.In
+			}
+		}
+		return "back from a wait outside heddle's control" + in + " (real I/O, or code that is not rewritten)"
+	case engine.OpStart:
+		if engine.PositionOf(s.G.GoPC).File != "" {
+			return "(created at " + x.pos(s.G.GoPC) + ")"
+		}
+		if s.G.Index == 0 {
+			return "(the test goroutine begins)"
+		}
+	case engine.OpExit, engine.OpTestDone, engine.OpArrive:
+	default:
+		if recorded {
+			return "(heddle's testing code, not the program's: a test or subtest ending)"
+		}
+	}
+	return ""
 }
 
 // stepCount is the number of steps of a trace, its distinct step numbers
