@@ -168,11 +168,11 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	if !fresh {
 		x.before[len(x.before)-1] = fmt.Sprintf("%d:replay+early", run)
 	}
-	need, needed := x.earlyNeeded(bug2, keys, res2.Steps, took, seed, firings)
+	need, needed, alone := x.earlyNeeded(bug2, keys, res2.Steps, took, seed, firings)
 	firings = needed
 	switch need {
 	case earlyBug:
-		early = x.earlyText(earlyBugHeader(bug2.Kind, firings), firings)
+		early = x.earlyText(earlyBugHeader(bug2.Kind, firings, alone), firings)
 	case earlyTiming:
 		// The test assumes the machine is never slower than the time it
 		// waits. One timing verdict per test, or with -keep-going one per
@@ -455,15 +455,22 @@ func (x *explorer) overMemory(run int, res *engine.Result) {
 // earlyBugHeader is the note on the early firings of a bug of kind that
 // needs them (earlyNeeded: replayed without them, the run does not show
 // it). A bug that needs only late wakes may well happen without one on
-// another schedule: the note says so of this one.
-func earlyBugHeader(kind string, firings []earlyFiring) string {
-	if onlyLate(firings) {
-		return "this schedule has a goroutine run late (the clock moves on while it waits to run), as it can on a slow or loaded machine; replayed without that, it does not show the bug"
+// another schedule: the note says so of this one. Of a leak whose other
+// goroutines leak without any early firing, it names those that need them
+// (alone).
+func earlyBugHeader(kind string, firings []earlyFiring, alone []string) string {
+	h := "this bug needs a timer of the code under test to fire early, as it can on a slow or loaded machine"
+	switch {
+	case onlyLate(firings):
+		h = "this schedule has a goroutine run late (the clock moves on while it waits to run), as it can on a slow or loaded machine; replayed without that, it does not show the bug"
+	case kind == engine.KindLeak && !anyCodeTimer(firings):
+		h = "this leak needs the test's own timer to fire early, as it can on a slow or loaded machine"
 	}
-	if kind == engine.KindLeak && !anyCodeTimer(firings) {
-		return "this leak needs the test's own timer to fire early, as it can on a slow or loaded machine"
+	if len(alone) > 0 {
+		// The others leak in the replay without any early firing.
+		h += " (for " + strings.Join(alone, ", ") + "; the other goroutines leak without any early firing too)"
 	}
-	return "this bug needs a timer of the code under test to fire early, as it can on a slow or loaded machine"
+	return h
 }
 
 // replayed reports the outcome of a replay of the schedule keys (a run
@@ -499,7 +506,7 @@ func (x *explorer) replayed(res *engine.Result, rs *runT, keys []string, seed ui
 	early := ""
 	if bug.Kind == engine.KindStepLimit && bug.Clock && len(firings) > 0 {
 		if firings = x.clockNeeded(keys, res.Steps, took, seed, firings); len(firings) > 0 {
-			early = x.earlyText(earlyBugHeader(bug.Kind, firings), firings)
+			early = x.earlyText(earlyBugHeader(bug.Kind, firings, nil), firings)
 		}
 	} else if len(firings) > 0 {
 		early = x.earlyText("timers that fired early in this run", firings)
