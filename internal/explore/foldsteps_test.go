@@ -198,7 +198,7 @@ func TestStepsWhere(t *testing.T) {
 		"g0.1     start            (created at foldsteps_test.go:",
 		"g0.1     lock             foldsteps_test.go:",
 		"g0.1     native           back from a wait outside heddle's control in net.(*conn).Read (real I/O, or code that is not rewritten)",
-		"g0.1     close            (heddle's testing code, not the program's: a test or subtest ending)",
+		"g0.1     close            (heddle's testing code, not the program's: running tests and subtests, as package testing does)",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("steps:\n%s\nwant a line with %q", b.String(), want)

@@ -1056,7 +1056,8 @@ func positioned(tr []engine.Step) bool {
 // rewritten) says so, and where it waited; a goroutine's start says where
 // it was created (the test goroutine's, that it begins); in a recorded run, an operation with no call site in
 // the program was made by heddle's testing code: a test or subtest ending
-// (t.Run returns), its context cancelled. A goroutine's exit, the end of
+// (t.Run returns), its context cancelled, a group of parallel tests'
+// goroutine waiting for them. A goroutine's exit, the end of
 // the test (t.done) and a timer's firing are what they say.
 func (x *explorer) stepWhere(s engine.Step, res *engine.Result, recorded bool) string {
 	if s.PC != 0 {
@@ -1081,20 +1082,26 @@ func (x *explorer) stepWhere(s engine.Step, res *engine.Result, recorded bool) s
 		}
 		return "back from a wait outside heddle's control" + in + " (real I/O, or code that is not rewritten)"
 	case engine.OpStart:
-		if engine.PositionOf(s.G.GoPC).File != "" {
+		switch {
+		case engine.PositionOf(s.G.GoPC).File != "":
 			return "(created at " + x.pos(s.G.GoPC) + ")"
-		}
-		if s.G.Index == 0 {
+		case s.G.Index == 0:
 			return "(the test goroutine begins)"
+		case recorded && s.G.GoPC == 0:
+			return "(started by heddle's testing code: a test or subtest)"
 		}
-	case engine.OpExit, engine.OpTestDone, engine.OpArrive:
+	case engine.OpExit, engine.OpTestDone:
 	default:
 		if recorded {
-			return "(heddle's testing code, not the program's: a test or subtest ending)"
+			return testingCodeText
 		}
 	}
 	return ""
 }
+
+// testingCodeText is what a report's step made by heddle's testing code,
+// with no call site in the program, says it is.
+const testingCodeText = "(heddle's testing code, not the program's: running tests and subtests, as package testing does)"
 
 // stepCount is the number of steps of a trace, its distinct step numbers
 // (a step's lines are consecutive) below the run's steps: the line that
