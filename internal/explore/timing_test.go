@@ -180,3 +180,23 @@ func TestAvoidSameLeak(t *testing.T) {
 		}
 	}
 }
+
+// A leak's goroutines that leak only with early firings are those the
+// replay without any did not leak, when it leaked some of the others
+// (suture's TestRemoveAndWait); none when it leaked none of them.
+func TestLeakedAlone(t *testing.T) {
+	for _, c := range []struct {
+		got, recorded string
+		want          string
+	}{
+		{"leaked g0.1.3 g0.1.4.1", "leaked g0.1.3 g0.1.4 g0.1.4.1", "g0.1.4"},
+		{"leaked g0.1", "leaked g0.1", ""},
+		{"leaked g0.5", "leaked g0.1 g0.2", ""},
+		{"", "leaked g0.1 g0.2", ""},
+		{"m.go:3", "m.go:3", ""},
+	} {
+		if got := strings.Join(leakedAlone(c.got, c.recorded), " "); got != c.want {
+			t.Errorf("leakedAlone(%q, %q) = %q, want %q", c.got, c.recorded, got, c.want)
+		}
+	}
+}
