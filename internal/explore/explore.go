@@ -925,8 +925,8 @@ func (x *explorer) avoided(s *schedule.Schedule, seed uint64, rs *runT) {
 		e.Kind = "unknown"
 	case b != nil && b.Kind == engine.KindStepLimit && b.Clock:
 		e.Kind, e.Key = b.Kind, clockPlace
-	case b != nil:
-		e.Kind, e.Key = b.Kind, x.where(b)
+	default:
+		e.Kind, e.Key = x.avoidOutcome(res, b, s.Kind)
 	}
 	x.emit(e)
 }

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -168,5 +169,53 @@ func TestStepsHeaderCountsSteps(t *testing.T) {
 		if !strings.Contains(header, c.want) {
 			t.Errorf("steps shown within %d lines: header %q, want %q in it", c.max, header, c.want)
 		}
+	}
+}
+
+// TestStepsWhere checks that a report's steps say where each happened or
+// what it is: a goroutine back from real I/O, a goroutine's start, an
+// operation of heddle's testing code (no call site in the program) in a
+// recorded run; and that a run that was not recorded says its steps have
+// no file:line.
+func TestStepsWhere(t *testing.T) {
+	var pcs [1]uintptr
+	runtime.Callers(1, pcs[:])
+	g0, g1 := &engine.G{ID: "g0"}, &engine.G{ID: "g0.1", Index: 1, GoPC: pcs[0]}
+	tr := []engine.Step{
+		{N: 0, G: g0, Kind: engine.OpStart, Case: -1},
+		{N: 1, G: g1, Kind: engine.OpStart, Case: -1},
+		{N: 2, G: g1, Kind: engine.OpLock, Case: -1, PC: pcs[0]},
+		{N: 3, G: g1, Kind: engine.OpNative, Case: -1},
+		{N: 4, G: g1, Kind: engine.OpClose, Case: -1},
+		{N: 4, G: g1, Kind: engine.OpExit, Case: -1},
+	}
+	res := &engine.Result{Steps: 5, Trace: tr, Detached: []engine.Detached{{G: "g0.1", At: 2, Back: 3, In: "net.(*conn).Read"}}}
+	x := &explorer{}
+	var b strings.Builder
+	x.steps(&b, res, 0)
+	for _, want := range []string{
+		"g0       start            (the test goroutine begins)",
+		"g0.1     start            (created at foldsteps_test.go:",
+		"g0.1     lock             foldsteps_test.go:",
+		"g0.1     native           back from a wait outside heddle's control in net.(*conn).Read (real I/O, or code that is not rewritten)",
+		"g0.1     close            (heddle's testing code, not the program's: running tests and subtests, as package testing does)",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("steps:\n%s\nwant a line with %q", b.String(), want)
+		}
+	}
+	if strings.Contains(b.String(), "not recorded") {
+		t.Errorf("a recorded run's steps say it was not recorded:\n%s", b.String())
+	}
+
+	// Not recorded: no step has a call site.
+	tr[2].PC = 0
+	b.Reset()
+	x.steps(&b, res, 0)
+	if !strings.Contains(b.String(), "(this run was not recorded: its steps have no file:line)") {
+		t.Errorf("an unrecorded run's steps:\n%s\nwant them to say the run was not recorded", b.String())
+	}
+	if strings.Contains(b.String(), "heddle's testing code") {
+		t.Errorf("an unrecorded run's step without a call site is called heddle's:\n%s", b.String())
 	}
 }

@@ -168,11 +168,11 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	if !fresh {
 		x.before[len(x.before)-1] = fmt.Sprintf("%d:replay+early", run)
 	}
-	need, needed := x.earlyNeeded(bug2, keys, res2.Steps, took, seed, firings)
+	need, needed, alone := x.earlyNeeded(bug2, keys, res2.Steps, took, seed, firings)
 	firings = needed
 	switch need {
 	case earlyBug:
-		early = x.earlyText(earlyBugHeader(bug2.Kind, firings), firings)
+		early = x.earlyText(earlyBugHeader(bug2.Kind, firings, alone), firings)
 	case earlyTiming:
 		// The test assumes the machine is never slower than the time it
 		// waits. One timing verdict per test, or with -keep-going one per
@@ -455,15 +455,22 @@ func (x *explorer) overMemory(run int, res *engine.Result) {
 // earlyBugHeader is the note on the early firings of a bug of kind that
 // needs them (earlyNeeded: replayed without them, the run does not show
 // it). A bug that needs only late wakes may well happen without one on
-// another schedule: the note says so of this one.
-func earlyBugHeader(kind string, firings []earlyFiring) string {
-	if onlyLate(firings) {
-		return "this schedule has a goroutine run late (the clock moves on while it waits to run), as it can on a slow or loaded machine; replayed without that, it does not show the bug"
+// another schedule: the note says so of this one. Of a leak whose other
+// goroutines leak without any early firing, it names those that need them
+// (alone).
+func earlyBugHeader(kind string, firings []earlyFiring, alone []string) string {
+	h := "this bug needs a timer of the code under test to fire early, as it can on a slow or loaded machine"
+	switch {
+	case onlyLate(firings):
+		h = "this schedule has a goroutine run late (the clock moves on while it waits to run), as it can on a slow or loaded machine; replayed without that, it does not show the bug"
+	case kind == engine.KindLeak && !anyCodeTimer(firings):
+		h = "this leak needs the test's own timer to fire early, as it can on a slow or loaded machine"
 	}
-	if kind == engine.KindLeak && !anyCodeTimer(firings) {
-		return "this leak needs the test's own timer to fire early, as it can on a slow or loaded machine"
+	if len(alone) > 0 {
+		// The others leak in the replay without any early firing.
+		h += " (for " + strings.Join(alone, ", ") + "; the other goroutines leak without any early firing too)"
 	}
-	return "this bug needs a timer of the code under test to fire early, as it can on a slow or loaded machine"
+	return h
 }
 
 // replayed reports the outcome of a replay of the schedule keys (a run
@@ -499,7 +506,7 @@ func (x *explorer) replayed(res *engine.Result, rs *runT, keys []string, seed ui
 	early := ""
 	if bug.Kind == engine.KindStepLimit && bug.Clock && len(firings) > 0 {
 		if firings = x.clockNeeded(keys, res.Steps, took, seed, firings); len(firings) > 0 {
-			early = x.earlyText(earlyBugHeader(bug.Kind, firings), firings)
+			early = x.earlyText(earlyBugHeader(bug.Kind, firings, nil), firings)
 		}
 	} else if len(firings) > 0 {
 		early = x.earlyText("timers that fired early in this run", firings)
@@ -989,6 +996,10 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 	if res.EnabledFrom > from {
 		fmt.Fprintf(b, "  (the enabled choices of the first %d steps were not kept, to bound the replay's memory)\n", res.EnabledFrom)
 	}
+	recorded := positioned(tr)
+	if !recorded && len(tr) > 0 {
+		fmt.Fprintf(b, "  (this run was not recorded: its steps have no file:line)\n")
+	}
 	for _, l := range shown {
 		if l.repeats > 0 && l.loose {
 			fmt.Fprintf(b, "         (the loop of the %d steps above goes on, in varying order, for %d more %s, to step %d)\n", l.period, l.repeats, plural(l.repeats, "step", "steps"), tr[l.i].N)
@@ -1011,10 +1022,7 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 		if s.Timer != "" {
 			what += " " + s.Timer
 		}
-		where := ""
-		if s.PC != 0 {
-			where = x.pos(s.PC)
-		}
+		where := x.stepWhere(s, res, recorded)
 		if s.G == nil && s.Timer == engine.LateWakeID {
 			who, what, where = "clock", "late wake", lateWakeText(s.Early)
 		}
@@ -1029,6 +1037,71 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 		fmt.Fprintf(b, "  %5d  %-8s %-16s %s%s\n", s.N, who, what, where, choice)
 	}
 }
+
+// positioned reports whether a trace's steps were recorded with their
+// call sites: a run that was not recorded (the report of a bug whose
+// recorded replay did not reproduce it) has none.
+func positioned(tr []engine.Step) bool {
+	for i := range tr {
+		if tr[i].PC != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// stepWhere is the last column of a report's step s of the run res: the
+// step's file:line, or what the step is where it has none. A goroutine
+// back from a wait outside heddle's control (real I/O, code that is not
+// rewritten) says so, and where it waited; a goroutine's start says where
+// it was created (the test goroutine's, that it begins); in a recorded run, an operation with no call site in
+// the program was made by heddle's testing code: a test or subtest ending
+// (t.Run returns), its context cancelled, a group of parallel tests'
+// goroutine waiting for them. A goroutine's exit, the end of
+// the test (t.done) and a timer's firing are what they say.
+func (x *explorer) stepWhere(s engine.Step, res *engine.Result, recorded bool) string {
+	if s.PC != 0 {
+		if engine.PositionOf(s.PC).File == "" {
+			return "(no source position)"
+		}
+		return x.pos(s.PC)
+	}
+	if s.G == nil {
+		return ""
+	}
+	if s.G.System && s.Kind != engine.OpExit {
+		return "(package context's watcher, passing on a cancellation)"
+	}
+	switch s.Kind {
+	case engine.OpNative:
+		in := ""
+		for _, d := range res.Detached {
+			if d.G == s.G.ID && d.Back == s.N && d.In != "" {
+				in = " in " + d.In
+			}
+		}
+		return "back from a wait outside heddle's control" + in + " (real I/O, or code that is not rewritten)"
+	case engine.OpStart:
+		switch {
+		case engine.PositionOf(s.G.GoPC).File != "":
+			return "(created at " + x.pos(s.G.GoPC) + ")"
+		case s.G.Index == 0:
+			return "(the test goroutine begins)"
+		case recorded && s.G.GoPC == 0:
+			return "(started by heddle's testing code: a test or subtest)"
+		}
+	case engine.OpExit, engine.OpTestDone:
+	default:
+		if recorded {
+			return testingCodeText
+		}
+	}
+	return ""
+}
+
+// testingCodeText is what a report's step made by heddle's testing code,
+// with no call site in the program, says it is.
+const testingCodeText = "(heddle's testing code, not the program's: running tests and subtests, as package testing does)"
 
 // stepCount is the number of steps of a trace, its distinct step numbers
 // (a step's lines are consecutive) below the run's steps: the line that

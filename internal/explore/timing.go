@@ -494,37 +494,49 @@ func assumption(t *engine.Timer) bool { return testTimer(t) || (t != nil && t.Sl
 // A run ended by its time bound (a step-bound bug with Clock) is a bug
 // whatever its early firings: the note lists only the first ones, up to
 // the last the hang needs (clockNeeded); none when it hangs without any.
-// It returns the early firings the report lists.
-func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, took time.Duration, seed uint64, firings []earlyFiring) (earlyNeed, []earlyFiring) {
+// It returns the early firings the report lists, and of a leak the
+// goroutines that leak only with them, if others leak without (earlyKind).
+func (x *explorer) earlyNeeded(bug *engine.Bug, keys []string, steps int, took time.Duration, seed uint64, firings []earlyFiring) (earlyNeed, []earlyFiring, []string) {
 	if len(firings) == 0 {
-		return earlyNotNeeded, nil
+		return earlyNotNeeded, nil, nil
 	}
 	switch bug.Kind {
 	case engine.KindDeadlock, engine.KindLeak, engine.KindPanic, engine.KindFail, engine.KindMisuse:
 	case engine.KindStepLimit:
 		if !bug.Clock {
-			return earlyBug, firings // not decided by one replay
+			return earlyBug, firings, nil // not decided by one replay
 		}
 		if needed := x.clockNeeded(keys, steps, took, seed, firings); len(needed) > 0 {
-			return earlyBug, needed
+			return earlyBug, needed, nil
 		}
-		return earlyNotNeeded, nil
+		return earlyNotNeeded, nil, nil
 	default:
 		// A nondeterministic test, a race, a goroutine blocked outside
 		// heddle: not decided by one replay.
-		return earlyBug, firings
+		return earlyBug, firings, nil
 	}
-	need := x.earlyKind(bug, keys, steps, took, seed, firings)
-	if need == earlyNotNeeded {
-		return need, nil
+	need, needed, alone := x.earlyKind(bug, keys, steps, took, seed, firings)
+	switch need {
+	case earlyNotNeeded:
+		return need, nil, nil
+	case earlyBug:
+		return need, needed, alone
 	}
-	return need, firings
+	return need, firings, nil
 }
 
 // earlyKind is earlyNeeded for a deadlock, leak, panic, failed assertion
-// or misuse with early firings.
-func (x *explorer) earlyKind(bug *engine.Bug, keys []string, steps int, took time.Duration, seed uint64, firings []earlyFiring) earlyNeed {
-	where := x.where(bug)
+// or misuse with early firings. Of a bug, it also returns the early
+// firings it needs: those its replays did not show it can do without (a
+// deadlock that still happens with the sleeps kept from ending early needs
+// the others, go.uber.org/ratelimit's TestInitial its late wake). Of a
+// leak whose replay without any early firing leaked some of its goroutines
+// (the others ended), it returns those that leaked only with them (alone):
+// suture's TestRemoveAndWait leaks a service told to hang on every
+// schedule, and removeService's goroutine only when its timeout fires
+// first.
+func (x *explorer) earlyKind(bug *engine.Bug, keys []string, steps int, took time.Duration, seed uint64, firings []earlyFiring) (need earlyNeed, needed []earlyFiring, alone []string) {
+	_, where := x.avoidOutcome(nil, bug, bug.Kind)
 	// A replay kept from firing early may run on long past where the bug
 	// was (a timeout that does not fire lets a loop go on): it is bounded
 	// (avoidSteps), and a replay cut short decides nothing, so the bug
@@ -548,11 +560,15 @@ func (x *explorer) earlyKind(bug *engine.Bug, keys []string, steps int, took tim
 	// leak, which stays a bug whatever the replays say: with a thousand
 	// goroutines, keeping them costs.
 	keep := bug.Kind != engine.KindLeak
+	var leftAll string // the place of the leak the replay without any early firing ended with
 	same := func(mode string) bool {
 		avoid := avoidModes[mode]
 		if x.cfg.ReportRun {
 			kind, w, unknown := x.freshAvoided(mode, limit(mode), keep, target)
-			return unknown || kind == bug.Kind && samePlace(w, where)
+			if mode == "all" && kind == engine.KindLeak {
+				leftAll = w
+			}
+			return unknown || kind == bug.Kind && avoidSame(kind, w, where)
 		}
 		rs := x.newRunT()
 		a := &avoidEarly{keys: keys, avoid: avoid, target: target}
@@ -563,15 +579,19 @@ func (x *explorer) earlyKind(bug *engine.Bug, keys []string, steps int, took tim
 		if res.OverMemory != "" || res.OverTime || (res.Bug != nil && res.Bug.Kind == engine.KindStepLimit && bug.Kind != engine.KindStepLimit) {
 			return true // unknown: the bug stays a bug
 		}
-		b := classify(res, rs)
-		return b != nil && b.Kind == bug.Kind && samePlace(x.where(b), where)
+		kind, w := x.avoidOutcome(res, classify(res, rs), bug.Kind)
+		if mode == "all" && kind == engine.KindLeak {
+			leftAll = w
+		}
+		return kind == bug.Kind && avoidSame(kind, w, where)
 	}
 	if same("all") {
-		return earlyNotNeeded
+		return earlyNotNeeded, nil, nil
 	}
 	if bug.Kind == engine.KindFail {
-		return earlyTiming
+		return earlyTiming, nil, nil
 	}
+	alone = leakedAlone(leftAll, where)
 	breaks := func(f earlyFiring) bool { return f.test }
 	avoid := "test"
 	switch bug.Kind {
@@ -590,11 +610,114 @@ func (x *explorer) earlyKind(bug *engine.Bug, keys []string, steps int, took tim
 	}
 	switch {
 	case n == 0:
-		return earlyBug
+		return earlyBug, firings, alone
 	case n < len(firings) && same(avoid):
-		return earlyBug
+		for _, f := range firings {
+			if !breaks(f) {
+				needed = append(needed, f)
+			}
+		}
+		return earlyBug, needed, alone
 	}
-	return earlyTiming
+	return earlyTiming, nil, nil
+}
+
+// leakedAlone returns the goroutines of a leak at recorded (avoidOutcome)
+// that a replay without early firings, which leaked those at got, did not
+// leak; none when it leaked none of them (or no leak).
+func leakedAlone(got, recorded string) []string {
+	g, gok := strings.CutPrefix(got, leakedPrefix)
+	r, rok := strings.CutPrefix(recorded, leakedPrefix)
+	if !gok || !rok {
+		return nil
+	}
+	leaked := map[string]bool{}
+	for _, id := range strings.Fields(g) {
+		leaked[id] = true
+	}
+	var alone []string
+	both := false
+	for _, id := range strings.Fields(r) {
+		if leaked[id] {
+			both = true
+		} else {
+			alone = append(alone, id)
+		}
+	}
+	if !both {
+		return nil
+	}
+	return alone
+}
+
+// leakedPrefix begins a leak's place as earlyNeeded compares it
+// (avoidOutcome).
+const leakedPrefix = "leaked "
+
+// avoidOutcome is how a run ended (res, its bug b, or nil), as earlyNeeded
+// compares its replays with the recorded run of a bug of kind: the kind of
+// bug and where it happened (explorer.where), "" for none. A leak's place
+// is the goroutines that leaked ("leaked g0.1 g0.3"), not where each was at
+// the end nor whether it was blocked or still running: a leak that happens
+// on every schedule (go-metrics' datadog TestParseKey, statsd clients never
+// closed whose sender goroutines loop on their flush tickers) ends with its
+// goroutines elsewhere, some blocked rather than running, when the replay
+// keeps the tickers from firing early. Such a replay may also be cut short
+// after the test returned, unreported (its clock would not reach the leak
+// horizon at the pace the tickers, firing only when nothing else can run,
+// keep: Exec.afterMain): the goroutines still alive then are a leak too,
+// the same goroutines outliving the test, for this comparison. The replay
+// of a leak that needs a timeout to fire early (a result sent on an
+// unbuffered channel after the caller gave up) ends with them done. With
+// no res, b is the recorded bug.
+func (x *explorer) avoidOutcome(res *engine.Result, b *engine.Bug, kind string) (string, string) {
+	var ids []string
+	switch {
+	case kind != engine.KindLeak:
+	case b != nil && b.Kind == engine.KindLeak:
+		for _, g := range b.Blocked {
+			ids = append(ids, g.ID)
+		}
+		for _, g := range b.Running {
+			ids = append(ids, g.ID)
+		}
+	case b == nil && res != nil && res.Truncated:
+		for _, g := range res.Gs {
+			if g.Unwound() && !g.System {
+				ids = append(ids, g.ID) // still parked when the run ended
+			}
+		}
+	}
+	if len(ids) > 0 {
+		sort.Strings(ids)
+		return engine.KindLeak, leakedPrefix + strings.Join(ids, " ")
+	}
+	if b == nil {
+		return "", ""
+	}
+	return b.Kind, x.where(b)
+}
+
+// avoidSame reports whether earlyNeeded's replay, which ended with a bug
+// of kind at got (avoidOutcome), showed the recorded bug, at recorded: the
+// same place, or for a leak every goroutine the recorded run leaked (the
+// replay may leak more: a goroutine the early firings would have ended).
+func avoidSame(kind, got, recorded string) bool {
+	g, gok := strings.CutPrefix(got, leakedPrefix)
+	r, rok := strings.CutPrefix(recorded, leakedPrefix)
+	if kind != engine.KindLeak || !gok || !rok {
+		return samePlace(got, recorded)
+	}
+	leaked := map[string]bool{}
+	for _, id := range strings.Fields(g) {
+		leaked[id] = true
+	}
+	for _, id := range strings.Fields(r) {
+		if !leaked[id] {
+			return false
+		}
+	}
+	return true
 }
 
 // avoidModes are the timers earlyNeeded's replays keep from firing early,

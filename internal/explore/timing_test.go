@@ -158,3 +158,45 @@ func TestRecheckAfterTiming(t *testing.T) {
 		t.Error("rechecks started over")
 	}
 }
+
+// A leak's replay without early firings shows it when the same goroutines
+// leak, wherever each was at the end (go-metrics' datadog TestParseKey: a
+// sender blocked in the recorded run runs in the replay), and not when one
+// of them ended (the TimeoutLeak shape: the worker's send is received).
+func TestAvoidSameLeak(t *testing.T) {
+	for _, c := range []struct {
+		kind, got, recorded string
+		want                bool
+	}{
+		{engine.KindLeak, "leaked g0.1 g0.2 g0.3", "leaked g0.1 g0.2 g0.3", true},
+		{engine.KindLeak, "leaked g0.1 g0.2 g0.3 g0.4", "leaked g0.2 g0.3", true},
+		{engine.KindLeak, "leaked g0.1", "leaked g0.1 g0.2", false},
+		{engine.KindLeak, "leaked g0.10", "leaked g0.1", false},
+		{engine.KindDeadlock, "m.go:3", "m.go:3", true},
+		{engine.KindDeadlock, "m.go:3", "m.go:4", false},
+	} {
+		if got := avoidSame(c.kind, c.got, c.recorded); got != c.want {
+			t.Errorf("avoidSame(%s, %q, %q) = %v, want %v", c.kind, c.got, c.recorded, got, c.want)
+		}
+	}
+}
+
+// A leak's goroutines that leak only with early firings are those the
+// replay without any did not leak, when it leaked some of the others
+// (suture's TestRemoveAndWait); none when it leaked none of them.
+func TestLeakedAlone(t *testing.T) {
+	for _, c := range []struct {
+		got, recorded string
+		want          string
+	}{
+		{"leaked g0.1.3 g0.1.4.1", "leaked g0.1.3 g0.1.4 g0.1.4.1", "g0.1.4"},
+		{"leaked g0.1", "leaked g0.1", ""},
+		{"leaked g0.5", "leaked g0.1 g0.2", ""},
+		{"", "leaked g0.1 g0.2", ""},
+		{"m.go:3", "m.go:3", ""},
+	} {
+		if got := strings.Join(leakedAlone(c.got, c.recorded), " "); got != c.want {
+			t.Errorf("leakedAlone(%q, %q) = %q, want %q", c.got, c.recorded, got, c.want)
+		}
+	}
+}
