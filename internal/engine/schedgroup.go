@@ -28,9 +28,8 @@ import "time"
 // grows with i, so every starvation is at most the one measured from the
 // earliest last step of the set with every member's sleeper in it; when
 // that bound is within MaxStarve, every firing is in the list, and the
-// group is offered. Otherwise (or when a member is a dropped tick) the
-// flat list is made, as before. dropSpinners drops no early firing
-// (spinning), so it keeps the group's entry as it keeps its members.
+// group is offered. Otherwise (or when a member is a dropped tick, or a
+// sleeper that dropSpinners might drop) the flat list is made, as before.
 // The set of starvation after the pass is what the flat pass leaves: every
 // member's sleeper but the last one's (the flat pass adds a sleeper when
 // the next firing's starvation is computed). The Early of the firing taken
@@ -98,6 +97,9 @@ func (e *Exec) groupFirings(t *Timer) bool {
 			return false
 		}
 		if s := u.sleeper; s != nil {
+			if s.spins >= spinDrop || s.selStreak >= selectStreak {
+				return false // dropSpinners looks at it
+			}
 			mAll = min(mAll, s.ranAt)
 		}
 	}
