@@ -548,12 +548,6 @@ type Exec struct {
 	vcBytes  uint64 // allocated for the vector clocks of recorded steps, about
 	point    Point
 	res      Result
-	// grouper is the strategy, when it groups this run's early firings
-	// due at one instant (schedgroup.go); fgroup is this point's group,
-	// groupTaken the firing of it taken.
-	grouper    GroupChooser
-	fgroup     firingGroup
-	groupTaken Choice
 
 	randSrc RandSource
 
@@ -644,10 +638,6 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 		done:   make(chan struct{}),
 		exited: make(chan *G),
 		over:   make(chan struct{}),
-	}
-	if gc, ok := s.(GroupChooser); ok && !cfg.Record && gc.GroupsFirings() {
-		// Not under the race detector: s is then a served wrapper.
-		e.grouper = gc
 	}
 	if e.cfg.StepLimit <= 0 {
 		e.cfg.StepLimit = 1000000

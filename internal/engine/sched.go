@@ -161,10 +161,6 @@ type Point struct {
 	// Prev is the index in Choices of the goroutine that ran the previous
 	// step, or -1 when it cannot continue.
 	Prev int
-	// Group is the index in Choices of an entry that stands for GroupN
-	// early firings due at one instant, or -1: only for a GroupChooser
-	// that groups the run's firings (schedgroup.go).
-	Group, GroupN int
 }
 
 // Gs returns the run's goroutines in creation order.
@@ -227,7 +223,7 @@ func (e *Exec) pick() *G {
 			e.endAfterMain()
 			return nil
 		}
-		idx, grouped := 0, false
+		idx := 0
 		if n > 1 && (e.steps >= e.cfg.FairAfter || e.postFair > 0 || e.overtime) {
 			// Long runs, and the last part of the time goroutines get
 			// after the test returned, are scheduled fairly: every
@@ -238,12 +234,6 @@ func (e *Exec) pick() *G {
 			// Field by field: Exec is set at the run's start (a write
 			// barrier fewer per point while the collector runs).
 			e.point.Step, e.point.Choices, e.point.Prev = e.steps, e.choices, e.prevIndex()
-			e.point.Group, e.point.GroupN = -1, 0
-			if e.fgroup.on {
-				if gi := e.groupIndex(); gi >= 0 {
-					e.point.Group, e.point.GroupN = gi, e.fgroup.n
-				}
-			}
 			idx = e.strat.Choose(&e.point)
 			if idx < 0 || idx >= n {
 				if idx == Diverged {
@@ -252,21 +242,9 @@ func (e *Exec) pick() *G {
 				}
 				idx = 0
 			}
-			if idx == e.point.Group {
-				m := e.grouper.Member(&e.point)
-				if m < 0 || m >= e.point.GroupN {
-					m = 0
-				}
-				e.groupTaken, grouped = e.groupMember(m), true
-				e.res.Choices = appendChoice(e.res.Choices, &e.groupTaken)
-			} else {
-				e.res.Choices = appendChoice(e.res.Choices, &e.choices[idx])
-			}
+			e.res.Choices = appendChoice(e.res.Choices, &e.choices[idx])
 		}
 		c := e.choices[idx]
-		if grouped {
-			c = e.groupTaken
-		}
 		e.noteSelect(&c)
 		e.steps++
 		e.addMove() // Config.Progress, if set
@@ -457,7 +435,6 @@ func (e *Exec) enabled() {
 	}
 	e.choices = e.gch
 	e.overdue = false
-	e.fgroup.on = false
 	e.addTimerChoices()
 	if !e.overdue && len(e.choices) > len(e.gch) && unsafe.SliceData(e.choices) != unsafe.SliceData(e.gch) {
 		// The timer choices outgrew e.gch's array: append made a larger
@@ -642,9 +619,6 @@ func (e *Exec) runTimerChoices(idle bool) {
 		}
 		e.choices = e.one[:]
 		return
-	}
-	if !idle && e.groupsFirings() && e.groupFirings(t) {
-		return // one choice for the early firings due with t (schedgroup.go)
 	}
 	// The timers due with t starve the same goroutines: one look at them
 	// for all (a sleeper's own goroutine aside), not one per timer.

@@ -133,17 +133,6 @@ func (p *Portfolio) Begin(run int) bool {
 // Choose implements engine.Strategy.
 func (p *Portfolio) Choose(pt *engine.Point) int { return p.cur.s.Choose(pt) }
 
-// GroupsFirings implements engine.GroupChooser: the current member's.
-func (p *Portfolio) GroupsFirings() bool {
-	g, ok := p.cur.s.(engine.GroupChooser)
-	return ok && g.GroupsFirings()
-}
-
-// Member implements engine.GroupChooser.
-func (p *Portfolio) Member(pt *engine.Point) int {
-	return p.cur.s.(engine.GroupChooser).Member(pt)
-}
-
 // End implements engine.Strategy.
 func (p *Portfolio) End(r *engine.Result) {
 	p.cur.runs++
