@@ -191,7 +191,6 @@ func TestFileWriterIsAStep(t *testing.T) {
 // fileEmbedder embeds the file: its Write is the file's, promoted.
 type fileEmbedder struct {
 	*os.File
-	n int
 }
 
 // Two goroutines write to one file through a bufio.Writer each, over a
