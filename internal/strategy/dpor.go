@@ -1205,26 +1205,28 @@ func waitsFor(e, x *event) bool {
 func wokeBy(prefix []*event, k int, x *event) bool {
 	g := x.gs[0]
 	var queue []*engine.G
+	// waits counts each goroutine's OpCondWait steps in a row: a waiter
+	// in a bubble takes a second one, the window before it joins the
+	// notify list (engine.CondWait), which is no new wait; then
+	// OpCondBlocked, or, signalled in the window, its next wait.
+	waits := map[*engine.G]int{}
 	woke := -1
 	for i, e := range prefix {
 		if len(e.gs) != 1 || !sameObj(e, x) {
 			continue
 		}
+		w := e.gs[0]
 		switch {
 		case hasKind(e, engine.OpCondWait):
-			w := e.gs[0]
-			queued := false
-			for _, q := range queue {
-				queued = queued || q == w
-			}
-			if !queued {
-				// A new wait (a waiter in a bubble takes a second
-				// step on the Cond before it parks).
+			waits[w]++
+			if waits[w]%2 == 1 {
 				queue = append(queue, w)
 				if w == g {
 					woke = -1
 				}
 			}
+		case hasKind(e, engine.OpCondBlocked):
+			waits[w] = 0
 		case isSignal(e):
 			n := 1
 			if hasKind(e, engine.OpCondBroadcast) {
