@@ -54,14 +54,16 @@ func SignalNotify(c chan<- os.Signal, sig ...os.Signal) {
 
 // SignalNotifyContext replaces signal.NotifyContext(parent, sig...).
 // During an exploration the context is cancelled as if the signal
-// arrived, when SignalNotify would deliver it; stop cancels it at once.
-// Outside an exploration it is signal.NotifyContext.
+// arrived, when SignalNotify would deliver it, with os/signal's cause
+// ("interrupt signal received"); stop cancels it at once, then stops the
+// delivery, as os/signal's does. Outside an exploration it is
+// signal.NotifyContext.
 func SignalNotifyContext(parent context.Context, sig ...os.Signal) (context.Context, context.CancelFunc) {
 	if engine.Current() == nil {
 		return signal.NotifyContext(parent, sig...)
 	}
-	ctx, cancel := WithCancel(parent)
-	r := &signalReg{fn: cancel, sig: sig}
+	ctx, cancel := WithCancelCause(parent)
+	r := &signalReg{fn: func(s os.Signal) { cancel(signalError(s.String() + " signal received")) }, sig: sig}
 	h := signals(engine.Current())
 	h.add(r)
 	s := os.Signal(os.Interrupt)
@@ -70,17 +72,22 @@ func SignalNotifyContext(parent context.Context, sig ...os.Signal) (context.Cont
 	}
 	t := AfterFunc(SignalAfter, func() {
 		if h.stillWants(r, s) {
-			cancel()
+			r.fn(s)
 		}
 	})
 	return ctx, func() {
 		TimerStop(t)
+		cancel(nil)
 		if x := engine.Current(); x != nil {
 			signals(x).remove(func(q *signalReg) bool { return q == r })
 		}
-		cancel()
 	}
 }
+
+// signalError is os/signal's cause of a NotifyContext's cancel.
+type signalError string
+
+func (s signalError) Error() string { return string(s) }
 
 // SignalStop replaces signal.Stop(c). During an exploration c receives
 // none of the signals the program sends itself from now on: as natively,
@@ -156,7 +163,7 @@ func signalSelf(x *engine.Exec, sig syscall.Signal) bool {
 // signalReg is one signal.Notify (c) or NotifyContext (fn) of a run.
 type signalReg struct {
 	c   chan<- os.Signal
-	fn  func()
+	fn  func(os.Signal)
 	sig []os.Signal             // none: all signals
 	off map[syscall.Signal]bool // signals Ignore or Reset took from it
 }
@@ -383,7 +390,7 @@ func (h *signalHub) loop(x *engine.Exec) {
 				if r := regs[i]; r.c != nil {
 					Select(true, SendCase(r.c, os.Signal(s)))
 				} else {
-					r.fn()
+					r.fn(os.Signal(s))
 				}
 			}
 		}

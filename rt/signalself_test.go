@@ -3,6 +3,7 @@
 package rt_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"syscall"
@@ -147,5 +148,26 @@ func TestSignalIgnoreReset(t *testing.T) {
 				t.Errorf("outcomes %q, bugs %v; want only %q", keys(outcomes), bugs, tc.want)
 			}
 		})
+	}
+}
+
+// TestSignalNotifyContextCause: NotifyContext's context is cancelled with
+// os/signal's cause when the signal arrives; its stop cancels it with
+// none (context.Canceled) first: a signal sent before the stop gives one
+// or the other (natively both, conform TestSignalNotifyContextStopWithPending).
+func TestSignalNotifyContextCause(t *testing.T) {
+	outcomes, bugs := exhaustControlled(t, func() string {
+		ctx, stop := rt.SignalNotifyContext(context.Background(), syscall.SIGUSR2)
+		keep := rt.MakeChan[chan os.Signal](1)
+		rt.SignalNotify(keep, syscall.SIGUSR2)
+		defer rt.SignalStop(keep)
+		rt.Kill(os.Getpid(), syscall.SIGUSR2)
+		stop()
+		rt.Recv(keep)
+		return fmt.Sprint(rt.Cause(ctx))
+	})
+	want := []string{"context canceled", "user defined signal 2 signal received"}
+	if len(outcomes) != 2 || !outcomes[want[0]] || !outcomes[want[1]] || len(bugs) > 0 {
+		t.Errorf("outcomes %q, bugs %v; want %q", keys(outcomes), bugs, want)
 	}
 }
