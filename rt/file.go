@@ -216,17 +216,45 @@ var fileType = reflect.TypeOf((*os.File)(nil))
 // its own types (bufio.NewWriter, json.NewEncoder, csv.NewWriter,
 // gzip.NewWriter, ...: the rewriter's fileWriterCalls). When w is an
 // *os.File other than the standard streams, the call gets a keptFile in
-// its place, whose writes are the file's steps; otherwise w itself (a
-// value embedding a file is counted, as FileKeep does).
+// its place, whose writes are the file's steps; a value embedding such a
+// file gets a keptEmbedded, whose writes are the file's steps too;
+// otherwise w itself.
 func FileWriter(w io.Writer) io.Writer {
 	f, ok := w.(*os.File)
 	if !ok {
-		return FileKeep(w) // a struct embedding a file is counted
+		if f := embeddedFile(reflect.ValueOf(w), 0); f != nil && fileObj(f.Name()) != nil {
+			return &keptEmbedded{w: w, name: f.Name()}
+		}
+		return w
 	}
 	if f == nil || fileObj(f.Name()) == nil {
 		return w
 	}
 	return &keptFile{f: f}
+}
+
+// keptEmbedded is a value embedding an *os.File (or an os.File), kept by
+// the standard library as an io.Writer: its Write is the file's, promoted
+// (or the value's own, which writes the file or not), called in code
+// heddle does not rewrite. Each write is a step on the file, then w's
+// own method. It hides w's other methods: bufio.Writer then copies a
+// ReadFrom through Write, the same bytes.
+type keptEmbedded struct {
+	w    io.Writer
+	name string
+}
+
+func (k *keptEmbedded) Write(p []byte) (int, error) {
+	fileStep(k.name)
+	return k.w.Write(p)
+}
+
+func (k *keptEmbedded) WriteString(s string) (int, error) {
+	fileStep(k.name)
+	if sw, ok := k.w.(io.StringWriter); ok {
+		return sw.WriteString(s)
+	}
+	return k.w.Write([]byte(s))
 }
 
 // keptFile is an *os.File kept by the standard library as an io.Writer:

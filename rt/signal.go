@@ -36,36 +36,58 @@ func SignalNotify(c chan<- os.Signal, sig ...os.Signal) {
 		return
 	}
 	x.NotifySignal(*(*unsafe.Pointer)(unsafe.Pointer(&c)))
-	signals(x).add(&signalReg{c: c, sig: sig})
+	h := signals(x)
+	r := &signalReg{c: c, sig: sig}
+	h.add(r)
 	s := os.Signal(os.Interrupt)
 	if len(sig) > 0 {
 		s = sig[0]
 	}
 	AfterFunc(SignalAfter, func() {
-		Select(true, SendCase(c, s))
+		// A signal from outside reaches c only while c still wants it
+		// (no Stop, Ignore or Reset of it since).
+		if h.stillWants(r, s) {
+			Select(true, SendCase(c, s))
+		}
 	})
 }
 
 // SignalNotifyContext replaces signal.NotifyContext(parent, sig...).
 // During an exploration the context is cancelled as if the signal
-// arrived, when SignalNotify would deliver it; stop cancels it at once.
-// Outside an exploration it is signal.NotifyContext.
+// arrived, when SignalNotify would deliver it, with os/signal's cause
+// ("interrupt signal received"); stop cancels it at once, then stops the
+// delivery, as os/signal's does. Outside an exploration it is
+// signal.NotifyContext.
 func SignalNotifyContext(parent context.Context, sig ...os.Signal) (context.Context, context.CancelFunc) {
 	if engine.Current() == nil {
 		return signal.NotifyContext(parent, sig...)
 	}
-	ctx, cancel := WithCancel(parent)
-	r := &signalReg{fn: cancel, sig: sig}
-	signals(engine.Current()).add(r)
-	t := AfterFunc(SignalAfter, cancel)
+	ctx, cancel := WithCancelCause(parent)
+	r := &signalReg{fn: func(s os.Signal) { cancel(signalError(s.String() + " signal received")) }, sig: sig}
+	h := signals(engine.Current())
+	h.add(r)
+	s := os.Signal(os.Interrupt)
+	if len(sig) > 0 {
+		s = sig[0]
+	}
+	t := AfterFunc(SignalAfter, func() {
+		if h.stillWants(r, s) {
+			r.fn(s)
+		}
+	})
 	return ctx, func() {
 		TimerStop(t)
+		cancel(nil)
 		if x := engine.Current(); x != nil {
 			signals(x).remove(func(q *signalReg) bool { return q == r })
 		}
-		cancel()
 	}
 }
+
+// signalError is os/signal's cause of a NotifyContext's cancel.
+type signalError string
+
+func (s signalError) Error() string { return string(s) }
 
 // SignalStop replaces signal.Stop(c). During an exploration c receives
 // none of the signals the program sends itself from now on: as natively,
@@ -77,6 +99,50 @@ func SignalStop(c chan<- os.Signal) {
 		return
 	}
 	signals(x).remove(func(r *signalReg) bool { return r.c == c })
+}
+
+// SignalIgnore replaces signal.Ignore(sig...). During an exploration it
+// changes the run's model of os/signal only, not the process (whose
+// state would outlive the run): no registration wants the signals any
+// more (os/signal's cancel), and a signal among them the program sends
+// itself is dropped, as the operating system drops an ignored signal.
+// Outside an exploration it is signal.Ignore.
+func SignalIgnore(sig ...os.Signal) {
+	x := engine.Current()
+	if x == nil {
+		signal.Ignore(sig...)
+		return
+	}
+	signals(x).cancel(sig, true)
+}
+
+// SignalReset replaces signal.Reset(sig...). During an exploration no
+// registration of the run wants the signals any more, and they are no
+// longer ignored: a signal among them the program sends itself takes its
+// default action (it is sent for real). Outside an exploration it is
+// signal.Reset.
+func SignalReset(sig ...os.Signal) {
+	x := engine.Current()
+	if x == nil {
+		signal.Reset(sig...)
+		return
+	}
+	signals(x).cancel(sig, false)
+}
+
+// SignalIgnored replaces signal.Ignored(sig): during an exploration it
+// reports whether the run ignores sig (SignalIgnore).
+func SignalIgnored(sig os.Signal) bool {
+	x := engine.Current()
+	if x == nil {
+		return signal.Ignored(sig)
+	}
+	h := signals(x)
+	h.touch(false)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s, ok := sig.(syscall.Signal)
+	return ok && h.ignored[s]
 }
 
 // signalSelf sends sig to the own process during a run (a kill(2) of the
@@ -97,15 +163,32 @@ func signalSelf(x *engine.Exec, sig syscall.Signal) bool {
 // signalReg is one signal.Notify (c) or NotifyContext (fn) of a run.
 type signalReg struct {
 	c   chan<- os.Signal
-	fn  func()
-	sig []os.Signal // none: all signals
+	fn  func(os.Signal)
+	sig []os.Signal             // none: all signals
+	off map[syscall.Signal]bool // signals Ignore or Reset took from it
 }
 
 func (r *signalReg) wants(s syscall.Signal) bool {
+	if r.off[s] {
+		return false
+	}
 	if len(r.sig) == 0 {
 		return true
 	}
 	for _, t := range r.sig {
+		if t == os.Signal(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// matches reports whether s is among sigs (all signals if none).
+func matches(sigs []os.Signal, s syscall.Signal) bool {
+	if len(sigs) == 0 {
+		return true
+	}
+	for _, t := range sigs {
 		if t == os.Signal(s) {
 			return true
 		}
@@ -125,10 +208,57 @@ func (r *signalReg) wants(s syscall.Signal) bool {
 type signalHub struct {
 	mu      sync.Mutex
 	regs    []*signalReg
+	ignored map[syscall.Signal]bool // Ignore'd, not Notify'd or Reset since
 	pending []syscall.Signal
 	looping bool
 	idle    chan struct{} // closed when the delivering goroutine ends
 }
+
+// stillWants reports whether r is registered and wants s (a signal from
+// outside the process would reach it).
+func (h *signalHub) stillWants(r *signalReg, s os.Signal) bool {
+	h.touch(false)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	sig, ok := s.(syscall.Signal)
+	for _, q := range h.regs {
+		if q == r {
+			return !ok || r.wants(sig)
+		}
+	}
+	return false
+}
+
+// cancel is os/signal's cancel: no registration wants sigs (all if none)
+// any more; ignore: they are ignored, else they take their default
+// action again.
+func (h *signalHub) cancel(sigs []os.Signal, ignore bool) {
+	h.touch(true)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if ignore && h.ignored == nil {
+		h.ignored = map[syscall.Signal]bool{}
+	}
+	for s := syscall.Signal(1); s < numSignals; s++ {
+		if !matches(sigs, s) {
+			continue
+		}
+		for _, r := range h.regs {
+			if r.off == nil {
+				r.off = map[syscall.Signal]bool{}
+			}
+			r.off[s] = true
+		}
+		if ignore {
+			h.ignored[s] = true
+		} else {
+			delete(h.ignored, s)
+		}
+	}
+}
+
+// numSignals bounds the signal numbers (the runtime's _NSIG on Linux).
+const numSignals = 65
 
 // signals returns x's signal hub (nil outside an exploration).
 func signals(x *engine.Exec) *signalHub {
@@ -158,6 +288,12 @@ func (h *signalHub) add(r *signalReg) {
 	h.touch(true)
 	h.mu.Lock()
 	h.regs = append(h.regs, r)
+	// Notify enables the signals again: they are no longer ignored.
+	for s := range h.ignored {
+		if matches(r.sig, s) {
+			delete(h.ignored, s)
+		}
+	}
 	h.mu.Unlock()
 }
 
@@ -183,6 +319,11 @@ func (h *signalHub) remove(drop func(*signalReg) bool) {
 func (h *signalHub) send(x *engine.Exec, sig syscall.Signal) bool {
 	h.touch(true)
 	h.mu.Lock()
+	if h.ignored[sig] {
+		// The operating system drops an ignored signal.
+		h.mu.Unlock()
+		return true
+	}
 	wanted := false
 	for _, r := range h.regs {
 		wanted = wanted || r.wants(sig)
@@ -249,7 +390,7 @@ func (h *signalHub) loop(x *engine.Exec) {
 				if r := regs[i]; r.c != nil {
 					Select(true, SendCase(r.c, os.Signal(s)))
 				} else {
-					r.fn()
+					r.fn(os.Signal(s))
 				}
 			}
 		}

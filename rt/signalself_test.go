@@ -3,6 +3,7 @@
 package rt_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"syscall"
@@ -95,5 +96,78 @@ func TestSignalSelfSentStopped(t *testing.T) {
 	}
 	if len(bugs) > 0 {
 		t.Errorf("bugs %v", bugs)
+	}
+}
+
+// TestSignalIgnoreReset: signal.Ignore takes the signal from every
+// registration and drops it when the program sends it itself;
+// signal.Ignored reports it; a Notify after it wants the signal again;
+// Reset takes it from the registrations too.
+func TestSignalIgnoreReset(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		body func(c chan os.Signal) string
+		want string
+	}{
+		{"ignore", func(c chan os.Signal) string {
+			rt.SignalNotify(c, syscall.SIGUSR2)
+			rt.SignalIgnore(syscall.SIGUSR2)
+			rt.Kill(os.Getpid(), syscall.SIGUSR2)
+			return fmt.Sprint("ignored ", rt.SignalIgnored(syscall.SIGUSR2))
+		}, "ignored true, none"},
+		{"ignore all", func(c chan os.Signal) string {
+			rt.SignalNotify(c)
+			rt.SignalIgnore()
+			rt.Kill(os.Getpid(), syscall.SIGUSR2)
+			return fmt.Sprint("ignored ", rt.SignalIgnored(syscall.SIGUSR1))
+		}, "ignored true, none"},
+		{"notify after ignore", func(c chan os.Signal) string {
+			rt.SignalIgnore(syscall.SIGUSR1)
+			rt.SignalNotify(c, syscall.SIGUSR1)
+			rt.Kill(os.Getpid(), syscall.SIGUSR1)
+			return fmt.Sprint("ignored ", rt.SignalIgnored(syscall.SIGUSR1))
+		}, "ignored false, got"},
+		{"reset", func(c chan os.Signal) string {
+			rt.SignalNotify(c, syscall.SIGWINCH, syscall.SIGUSR1)
+			rt.SignalReset(syscall.SIGWINCH)
+			rt.Kill(os.Getpid(), syscall.SIGWINCH) // its default action: ignored
+			return fmt.Sprint("ignored ", rt.SignalIgnored(syscall.SIGWINCH))
+		}, "ignored false, none"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			outcomes, bugs := exhaustControlled(t, func() string {
+				c := rt.MakeChan[chan os.Signal](1)
+				defer rt.SignalStop(c)
+				s := tc.body(c)
+				if rt.Select(false, rt.RecvCase(c), rt.RecvCase(rt.After(time.Second))) == 0 {
+					return s + ", got"
+				}
+				return s + ", none"
+			})
+			if len(outcomes) != 1 || !outcomes[tc.want] || len(bugs) > 0 {
+				t.Errorf("outcomes %q, bugs %v; want only %q", keys(outcomes), bugs, tc.want)
+			}
+		})
+	}
+}
+
+// TestSignalNotifyContextCause: NotifyContext's context is cancelled with
+// os/signal's cause when the signal arrives; its stop cancels it with
+// none (context.Canceled) first: a signal sent before the stop gives one
+// or the other (natively both, conform TestSignalNotifyContextStopWithPending).
+func TestSignalNotifyContextCause(t *testing.T) {
+	outcomes, bugs := exhaustControlled(t, func() string {
+		ctx, stop := rt.SignalNotifyContext(context.Background(), syscall.SIGUSR2)
+		keep := rt.MakeChan[chan os.Signal](1)
+		rt.SignalNotify(keep, syscall.SIGUSR2)
+		defer rt.SignalStop(keep)
+		rt.Kill(os.Getpid(), syscall.SIGUSR2)
+		stop()
+		rt.Recv(keep)
+		return fmt.Sprint(rt.Cause(ctx))
+	})
+	want := []string{"context canceled", "user defined signal 2 signal received"}
+	if len(outcomes) != 2 || !outcomes[want[0]] || !outcomes[want[1]] || len(bugs) > 0 {
+		t.Errorf("outcomes %q, bugs %v; want %q", keys(outcomes), bugs, want)
 	}
 }

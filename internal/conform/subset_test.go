@@ -320,6 +320,53 @@ var subsetPrograms = []string{
 	"TestHelperMarkedOnOtherT",
 	"TestSubtestFailRacesItsEnd",
 	"TestOuterTFailInBubble",
+	// Ninth audit (fidaudit9; fid9.go, fid9b.go, fid9io.go, fid9sig.go):
+	// a Cond waiter woken by a Signal racing a later Broadcast for the
+	// lock (sdpor and odpor skipped that race: strategy.wokeBy), a late
+	// waiter; Done against Err, an AfterFunc on a WithoutCancel child,
+	// two AfterFuncs; an errgroup-like TryGo; CAS loops on atomic.Pointer
+	// and atomic.Value; Goexit with a panic in a deferred call; a range
+	// closed by a select; selects with five ready cases and twice in a
+	// row; OnceValue's panic in three callers; bubble tickers reset and
+	// stopped; AfterFunc stopping and resetting its own timer; bufio
+	// shared under a lock; two plain receivers of one timer;
+	// signal.Ignore, Stop, Tgkill and NotifyContext's stop against
+	// self-sent signals (rt/signal.go). Left out: the programs whose
+	// search takes thousands of runs (TestTwoRangersOneProducer,
+	// TestIoPipeTwoWritersTwoWritesEach, TestCondPredicateTwoConsumers)
+	// or hundreds (TestCondBroadcastReacquireOrder), TestOsPipeCloseVsWrite
+	// (a native read of a real pipe: no claim) and
+	// TestSignalResetAfterNotify (natively a signal an earlier run sent
+	// may arrive between the Notify and the Reset of the next: `got` in 1
+	// run of 362).
+	"TestCondSignalVsWaiterArrival",
+	"TestCondBroadcastThenLateWaiter",
+	"TestCondSignalThenBroadcastRelock",
+	"TestContextDoneThenErr",
+	"TestContextAfterFuncWithoutCancelChild",
+	"TestContextTwoAfterFuncsOrder",
+	"TestErrgroupLimitTryGo",
+	"TestAtomicPointerCASAppend",
+	"TestAtomicValueCASCounter",
+	"TestGoexitThenPanicInDefer",
+	"TestGoexitInDeferAfterRecover",
+	"TestRangeClosedBySelectProducer",
+	"TestSelectFiveReadyMixed",
+	"TestSelectTwiceFairness",
+	"TestOnceValuePanicTwoCallers",
+	"TestSynctestTickerResetFromGoroutine",
+	"TestSynctestTickerStopSameInstant",
+	"TestSynctestTickerStopVsReceiver",
+	"TestAfterFuncStopFromOwnFunc",
+	"TestBufioSharedUnderLock",
+	"TestBufioSharedFileUnderLock",
+	"TestTimerTwoPlainReceivers",
+	"TestSignalStopWithPending",
+	"TestSignalIgnoreAfterNotify",
+	"TestSignalNotifyAfterIgnore",
+	"TestSignalTgkillSelf",
+	"TestSignalStopVsKillFromGoroutine",
+	"TestSignalNotifyContextStopWithPending",
 }
 
 // spinCut are programs whose poll loops the spin bound must cut short: an
@@ -404,6 +451,22 @@ var forbidden = map[string]string{
 	// The test's T failed in a bubble is not the bubble's test's:
 	// synctest.Test does not FailNow.
 	"TestOuterTFailInBubble": "FailNow called",
+	// Ninth audit (fidaudit9): Ignore and Reset take the signal from
+	// every channel (os/signal's cancel); Tgkill of the own thread is
+	// delivered; Done is closed after Err is set; a stopped AfterFunc
+	// does not run; a Broadcast does not wake a later waiter; Goexit goes
+	// on after a recovered panic of a deferred call; OnceValue re-panics
+	// with f's value; no tick is received after Stop (Go 1.23); a CAS
+	// loop loses no update.
+	"TestSignalIgnoreAfterNotify":            ": got",
+	"TestSignalTgkillSelf":                   "no signal",
+	"TestContextDoneThenErr":                 "done <nil>",
+	"TestContextAfterFuncWithoutCancelChild": "stopped, ran 1",
+	"TestCondBroadcastThenLateWaiter":        "b then",
+	"TestGoexitThenPanicInDefer":             "after true",
+	"TestOnceValuePanicTwoCallers":           "<nil>",
+	"TestSynctestTickerStopSameInstant":      "tick after stop",
+	"TestAtomicValueCASCounter":              "total 3",
 }
 
 // knownGap is a program with a native outcome that heddle does not reach

@@ -113,9 +113,16 @@ var renamed = map[string]string{
 	"os/signal.Notify":        "SignalNotify",
 	"os/signal.NotifyContext": "SignalNotifyContext",
 	"os/signal.Stop":          "SignalStop",
-	// A signal the program sends its own process arrives through the
-	// run's model of os/signal (rt/signal.go); any other is sent.
-	"syscall.Kill": "Kill",
+	"os/signal.Ignore":        "SignalIgnore",
+	"os/signal.Reset":         "SignalReset",
+	"os/signal.Ignored":       "SignalIgnored",
+	// A signal the program sends its own process (or a thread of it)
+	// arrives through the run's model of os/signal (rt/signal.go); any
+	// other is sent.
+	"syscall.Kill":                 "Kill",
+	"syscall.Tgkill":               "Tgkill",
+	"golang.org/x/sys/unix.Kill":   "Kill",
+	"golang.org/x/sys/unix.Tgkill": "Tgkill",
 	// io.Pipe: package io is not rewritten, so its pipes wait natively;
 	// heddle's model of it (rt/iopipe.go) returns its own types.
 	"io.Pipe": "Pipe",
