@@ -257,13 +257,15 @@ func (d *DPOR) Choose(p *engine.Point) int {
 		nd.pend[k] = d.pendingAt(p, p.Choices[j], nil)
 	}
 	nd.sleep = append([]*event(nil), d.sleep...)
-	if d.od != nil && i <= len(d.od.levels) {
-		d.follow = d.od.wn[i] // the unit's path (odsplit.go)
-	}
-	if d.follow == nil {
-		d.follow = &wnode{}
-	}
-	nd.wut = d.follow
+	if d.Optimal {
+		if d.od != nil && i <= len(d.od.levels) {
+			d.follow = d.od.wn[i] // the unit's path (odsplit.go)
+		}
+		if d.follow == nil {
+			d.follow = &wnode{}
+		}
+		nd.wut = d.follow
+	} // source DPOR keeps no wakeup tree: nd.wut stays nil, d.follow nil
 	take := ""
 	if d.od != nil && i < len(d.od.levels) {
 		if take = nd.keyOf(nd.wut.children[0]); take == "" {
@@ -300,7 +302,9 @@ func (d *DPOR) Choose(p *engine.Point) int {
 			d.depth--
 			return order[0]
 		}
-		nd.wut.children = append(nd.wut.children, &wnode{raw: nd.pend[take]})
+		if d.Optimal {
+			nd.wut.children = append(nd.wut.children, &wnode{raw: nd.pend[take]})
+		}
 	}
 	nd.taken = take
 	nd.done = []string{take}
@@ -341,8 +345,8 @@ func (d *DPOR) Choose(p *engine.Point) int {
 // Reuse is sound because nothing holds a node's pending events past the
 // run that built them but the node itself: the sleep sets (the run's,
 // and each node's copy, rebuilt when the node is replayed) hold events
-// of the nodes above, which are rebuilt first; the wakeup tree takes a
-// portable copy at the run's end (End). Optimal DPOR keeps building new
+// of the nodes above, which are rebuilt first; source DPOR keeps no
+// wakeup tree (only optimal DPOR's holds steps past a run). Optimal DPOR keeps building new
 // events (its later insertions and split hold them: odsplit.go).
 func (d *DPOR) pendingAt(p *engine.Point, c engine.Choice, old *event) *event {
 	if d.Optimal || d.noReuse || c.G == nil {
@@ -448,6 +452,9 @@ func (d *DPOR) End(r *engine.Result) {
 	}
 	d.nameObjects(a)
 	for i, nd := range d.stack {
+		if nd.wut == nil {
+			continue // source DPOR
+		}
 		for _, c := range nd.wut.children {
 			if c.raw != nil {
 				c.ev, c.raw = d.portable(c.raw), nil
