@@ -454,7 +454,11 @@ func (d *DPOR) End(r *engine.Result) {
 	if d.Lazy {
 		d.lazy.endRun(a, r)
 	}
-	d.nameObjects(a)
+	if d.Optimal {
+		// Object names serve the portable steps of the wakeup trees
+		// (and a split's units): source DPOR keeps none.
+		d.nameObjects(a)
+	}
 	for i, nd := range d.stack {
 		if nd.wut == nil {
 			continue // source DPOR
