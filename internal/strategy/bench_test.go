@@ -261,3 +261,25 @@ func BenchmarkDPORStoppedTimers(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSDPORMemory: one op is source DPOR's whole exploration of
+// lastzero-n; -benchmem's B/op is what it allocated (source DPOR keeps no
+// wakeup trees: TestSDPORNoWakeupNodes).
+func BenchmarkSDPORMemory(b *testing.B) {
+	for _, n := range []int{5, 7, 9} {
+		b.Run(fmt.Sprintf("lastzero-%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			runs := 0
+			for i := 0; i < b.N; i++ {
+				d := strategy.NewSourceDPOR()
+				cfg := benchConfig(d)
+				runs = 0
+				for run := 1; d.Begin(run); run++ {
+					d.End(engine.Run(cfg, d, lastzero(n)))
+					runs++
+				}
+			}
+			b.ReportMetric(float64(runs), "runs")
+		})
+	}
+}

@@ -66,6 +66,7 @@ type DPOR struct {
 	names   *unionFind
 	created map[*engine.G]int // the analyzed run's creation edges (races)
 	later   []laterInsert     // wakeup insertions waiting for the run's object names
+	nows    []*wnode          // wakeup nodes with a step of the run analyzed (setNow)
 	deps    []int             // racesOfAlone's buffer
 	free    []*event          // source DPOR: pending events of popped nodes (pendingAt)
 	noReuse bool              // tests: pendingAt builds every event anew
@@ -257,13 +258,15 @@ func (d *DPOR) Choose(p *engine.Point) int {
 		nd.pend[k] = d.pendingAt(p, p.Choices[j], nil)
 	}
 	nd.sleep = append([]*event(nil), d.sleep...)
-	if d.od != nil && i <= len(d.od.levels) {
-		d.follow = d.od.wn[i] // the unit's path (odsplit.go)
-	}
-	if d.follow == nil {
-		d.follow = &wnode{}
-	}
-	nd.wut = d.follow
+	if d.Optimal {
+		if d.od != nil && i <= len(d.od.levels) {
+			d.follow = d.od.wn[i] // the unit's path (odsplit.go)
+		}
+		if d.follow == nil {
+			d.follow = &wnode{}
+		}
+		nd.wut = d.follow
+	} // source DPOR keeps no wakeup tree: nd.wut stays nil, d.follow nil
 	take := ""
 	if d.od != nil && i < len(d.od.levels) {
 		if take = nd.keyOf(nd.wut.children[0]); take == "" {
@@ -279,6 +282,9 @@ func (d *DPOR) Choose(p *engine.Point) int {
 	}
 	for d.Optimal && take == "" && len(nd.wut.children) > 0 {
 		take = nd.keyOf(nd.wut.children[0])
+		if take != "" && d.runsAsleep(d.sleep, nd.wut.children[0], nd.pend[take]) {
+			take = ""
+		}
 		if take == "" {
 			// A wakeup sequence whose next step is not enabled here (a
 			// receive placed before the send it waited for): drop it,
@@ -300,7 +306,9 @@ func (d *DPOR) Choose(p *engine.Point) int {
 			d.depth--
 			return order[0]
 		}
-		nd.wut.children = append(nd.wut.children, &wnode{raw: nd.pend[take]})
+		if d.Optimal {
+			nd.wut.children = append(nd.wut.children, &wnode{raw: nd.pend[take]})
+		}
 	}
 	nd.taken = take
 	nd.done = []string{take}
@@ -341,8 +349,8 @@ func (d *DPOR) Choose(p *engine.Point) int {
 // Reuse is sound because nothing holds a node's pending events past the
 // run that built them but the node itself: the sleep sets (the run's,
 // and each node's copy, rebuilt when the node is replayed) hold events
-// of the nodes above, which are rebuilt first; the wakeup tree takes a
-// portable copy at the run's end (End). Optimal DPOR keeps building new
+// of the nodes above, which are rebuilt first; source DPOR keeps no
+// wakeup tree (only optimal DPOR's holds steps past a run). Optimal DPOR keeps building new
 // events (its later insertions and split hold them: odsplit.go).
 func (d *DPOR) pendingAt(p *engine.Point, c engine.Choice, old *event) *event {
 	if d.Optimal || d.noReuse || c.G == nil {
@@ -446,8 +454,15 @@ func (d *DPOR) End(r *engine.Result) {
 	if d.Lazy {
 		d.lazy.endRun(a, r)
 	}
-	d.nameObjects(a)
+	if d.Optimal {
+		// Object names serve the portable steps of the wakeup trees
+		// (and a split's units): source DPOR keeps none.
+		d.nameObjects(a)
+	}
 	for i, nd := range d.stack {
+		if nd.wut == nil {
+			continue // source DPOR
+		}
 		for _, c := range nd.wut.children {
 			if c.raw != nil {
 				c.ev, c.raw = d.portable(c.raw), nil
@@ -461,10 +476,13 @@ func (d *DPOR) End(r *engine.Result) {
 		if len(nd.wut.children) > 0 && nd.keyOf(nd.wut.children[0]) == nd.taken {
 			nd.wut.children[0].ev = d.portable(ran)
 		}
+		if i+1 < d.depth && i+1 < len(d.stack) && d.stack[i+1].wut != nil && d.stack[i+1].wut.ev != nil && d.stack[i+1].wut.ev.matches(ran) {
+			d.setNow(d.stack[i+1].wut, ran) // the child the run followed
+		}
 	}
 	for _, l := range d.later {
 		if !d.sleepCovers(l.nd, []*event{l.e}) {
-			d.insert(l.nd, []*pevent{d.portable(l.e)})
+			d.insert(l.nd, []*pevent{d.portable(l.e)}, []*event{l.e})
 		}
 	}
 	d.later = d.later[:0]
@@ -490,6 +508,7 @@ func (d *DPOR) End(r *engine.Result) {
 		d.spawn(lens)
 	}
 	d.backtrack()
+	d.clearNow()
 	if d.od != nil {
 		d.odSnapshot()
 	}
@@ -546,11 +565,15 @@ func (d *DPOR) backtrack() {
 					nd.wut.children = nd.wut.children[1:]
 					continue
 				}
+				if d.runsAsleep(nd.sleep, nd.wut.children[0], nd.pend[k]) {
+					nd.wut.children = nd.wut.children[1:]
+					continue
+				}
 				nd.taken = k
 				for _, k2 := range nd.keys {
 					e2 := nd.pend[k2]
 					if otherCase(nd.pend[k], e2) && !d.asleepIn(nd.sleep, e2) && !nd.wut.hasChild(e2) && !nd.doneStep(e2) && !d.sleepCovers(nd, []*event{e2}) {
-						d.insert(nd, []*pevent{d.portable(e2)})
+						d.insert(nd, []*pevent{d.portable(e2)}, []*event{e2})
 					}
 				}
 				return
@@ -591,6 +614,12 @@ func (d *DPOR) backtrack() {
 		d.stack = d.stack[:len(d.stack)-1]
 	}
 	d.over = true
+}
+
+// runsAsleep reports whether the step e that the wakeup child w runs as at
+// a node (keyOf) is asleep there (in sl) and w does not wake it.
+func (d *DPOR) runsAsleep(sl []*event, w *wnode, e *event) bool {
+	return d.asleepIn(sl, e) && !wakes(w.wake, e)
 }
 
 func contains(s []string, k string) bool {
@@ -1384,9 +1413,14 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 			x = y
 		}
 	}
-	if moved && arrivesInstead(e, x) {
+	if moved && (arrivesInstead(e, x) || d.Optimal && closesCase(e, x)) {
 		// x completed with the partner whose arrival e is: run before
-		// e, x's goroutine finds no partner there, and arrives.
+		// e, x's goroutine finds no partner there, and arrives. So
+		// does a receive that completed alone on an unbuffered channel
+		// e closes: it waited for e. (Before, optimal DPOR inserted x
+		// itself, which runs there as the arrival, a step the sequence
+		// did not say: its run could end sleep-set blocked,
+		// TestOptimalDPOROneRunPerClass.)
 		y := &event{key: x.gs[0].ID}
 		y.addSide(x.gs[0], engine.OpArrive, 0, 0, -1, x.chans[0], false, false)
 		seq := append(append([]*event(nil), prefix[:i]...), v...)
@@ -1402,7 +1436,7 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 		for k, y := range v {
 			pv[k] = d.portable(y)
 		}
-		d.insert(nd, pv)
+		d.insert(nd, pv, v)
 		return
 	}
 	// Source-DPOR: I(v) ∩ backtrack(E') = ∅ ? add one initial.
@@ -1461,6 +1495,37 @@ func arrivesInstead(e, x *event) bool {
 			if ay.obj == ax.obj && ay.write {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// closesCase reports whether e closes the unbuffered channel of the case
+// the receive x (of one goroutine, which had not arrived) took: without a
+// partner, only the close made that case ready.
+func closesCase(e, x *event) bool {
+	if len(e.gs) != 1 || e.kinds[0] != engine.OpClose || len(x.gs) != 1 {
+		return false
+	}
+	k := x.cases[0]
+	switch x.kinds[0] {
+	case engine.OpRecv:
+		k = 0
+	case engine.OpSelect:
+	default:
+		return false
+	}
+	if k < 0 || k >= len(x.chans[0]) {
+		return false
+	}
+	c := x.chans[0][k]
+	if c.IsSend() || c.Cap() != 0 {
+		return false
+	}
+	ch := uintptr(c.Chan())
+	for _, a := range e.acc {
+		if a.obj == ch && a.write {
+			return true
 		}
 	}
 	return false
@@ -1626,6 +1691,9 @@ type wnode struct {
 	// found not to be weak initials of its sequence, under the objects'
 	// names: following it wakes them if asleep (see wakeAt).
 	wake []*pevent
+	// now is the step as a step of the run being analyzed, while it is
+	// (setNow): insert compares it with the steps of that run.
+	now *event
 }
 
 func (p *pevent) matches(e *event) bool {
@@ -1869,28 +1937,44 @@ func psame(a, b *pevent) bool {
 // insertion along a branch that starts as w does, level after level,
 // copies nothing), else a copy.
 func (d *DPOR) checkInitial(x *pevent, w []*pevent) ([]*pevent, bool) {
+	k, ok := d.initialAt(x, w)
+	return without(w, k), ok
+}
+
+// initialAt is checkInitial's test: x is w's step k, an initial of w (k,
+// true), or independent of all of w (-1, true), or neither (not ok).
+func (d *DPOR) initialAt(x *pevent, w []*pevent) (int, bool) {
 	for k, y := range w {
 		if psame(x, y) {
-			if k == 0 {
-				return w[1:], true
-			}
 			// x's step is in w: it must not depend on anything before it
 			// in w (transitively: anything before it it depends on).
 			for _, z := range w[:k] {
 				if d.hbIn(w[:k+1], z, y) {
-					return nil, false
+					return 0, false
 				}
 			}
-			out := append(append([]*pevent(nil), w[:k]...), w[k+1:]...)
-			return out, true
+			return k, true
 		}
 	}
 	for _, y := range w {
 		if pdependent(x, y, d.names) {
-			return nil, false
+			return 0, false
 		}
 	}
-	return w, true
+	return -1, true
+}
+
+// without is w without its step k (w itself if k < 0, its own rest if k
+// is 0: an insertion along a branch that starts as w does, level after
+// level, copies nothing).
+func without[T any](w []T, k int) []T {
+	switch {
+	case k < 0:
+		return w
+	case k == 0:
+		return w[1:]
+	}
+	return append(append([]T(nil), w[:k]...), w[k+1:]...)
 }
 
 // hbIn reports whether z happens before y within the sequence w (z, y in w).
@@ -1918,7 +2002,20 @@ func (d *DPOR) hbIn(w []*pevent, z, y *pevent) bool {
 	return false
 }
 
-func (d *DPOR) insert(nd *dnode, w []*pevent) {
+// insert puts the wakeup sequence w into nd's wakeup tree (Algorithm 2's
+// insert[E']): it descends into a child whose step is an initial of what
+// is left of w, or independent of all of it, and appends the rest. v, if
+// not nil, are w's steps as they ran in this run: at nd's own children,
+// whose steps are pending at nd in this run, the descent is decided with
+// the steps' dependence (checkInitialEv), as the sleep sets are; below,
+// and without v, with the objects' names (checkInitial), which merge the
+// objects the same step touched in different runs and are coarser.
+// Before, nd's children were compared by names too: a child whose step
+// is independent of w was taken as dependent, w was appended beside it
+// instead of under it, and w's run, explored after that child, had it
+// asleep to its end: a sleep-set blocked run (TestOptimalDPOROneRunPerClass,
+// closeWakesSelects: 38 of 2,930 runs).
+func (d *DPOR) insert(nd *dnode, w []*pevent, v []*event) {
 	n := nd.wut
 	var failed []*pevent // a unit's: the children w was not put under (wakeAt)
 	for {
@@ -1934,7 +2031,13 @@ func (d *DPOR) insert(nd *dnode, w []*pevent) {
 				// at this point.
 				continue
 			}
-			w2, ok := d.checkInitial(c.ev, w)
+			var k int
+			var ok bool
+			if ce := d.stepNow(nd, n, c); ce != nil && v != nil {
+				k, ok = checkInitialEv(ce, v)
+			} else {
+				k, ok = d.initialAt(c.ev, w)
+			}
 			if !ok {
 				if d.od != nil {
 					failed = append(failed, c.ev)
@@ -1944,7 +2047,10 @@ func (d *DPOR) insert(nd *dnode, w []*pevent) {
 			if len(c.children) == 0 {
 				return // a leaf covers w
 			}
-			n, w = c, w2
+			n, w = c, without(w, k)
+			if v != nil {
+				v = without(v, k)
+			}
 			descended = true
 			break
 		}
@@ -1959,6 +2065,9 @@ func (d *DPOR) insert(nd *dnode, w []*pevent) {
 			}
 			for i, x := range w {
 				c := &wnode{ev: x}
+				if v != nil {
+					d.setNow(c, v[i])
+				}
 				if wake != nil {
 					c.wake = wake[i]
 				}
@@ -1968,6 +2077,64 @@ func (d *DPOR) insert(nd *dnode, w []*pevent) {
 			return
 		}
 	}
+}
+
+// stepNow is the wakeup child c's step as a step of this run, or nil: a
+// step of a sequence inserted from this run's races, the step the run
+// took at a node of its path, or at nd (where the insertion starts, n
+// its wakeup tree), the step pending there that c stands for.
+func (d *DPOR) stepNow(nd *dnode, n, c *wnode) *event {
+	if c.now != nil {
+		return c.now
+	}
+	if n != nd.wut {
+		return nil
+	}
+	for _, k := range nd.keys {
+		if e := nd.pend[k]; c.matches(e) {
+			return e
+		}
+	}
+	return nil
+}
+
+// setNow gives the wakeup child c its step e of this run, until the run's
+// analysis ends (clearNow).
+func (d *DPOR) setNow(c *wnode, e *event) {
+	c.now = e
+	d.nows = append(d.nows, c)
+}
+
+// clearNow forgets the steps setNow gave: they are this run's.
+func (d *DPOR) clearNow() {
+	for i, c := range d.nows {
+		c.now = nil
+		d.nows[i] = nil
+	}
+	d.nows = d.nows[:0]
+}
+
+// checkInitialEv is checkInitial with the steps of this run: if x is v's
+// step k with no step before it in v that it depends on (an initial),
+// k, true; if x depends on no step of v, -1, true; else not ok.
+func checkInitialEv(x *event, v []*event) (int, bool) {
+	for k, y := range v {
+		if x.matchesEvent(y) {
+			for _, z := range v[:k] {
+				if !shareG(z, y) && !dependent(z, y, false) {
+					continue
+				}
+				return 0, false
+			}
+			return k, true
+		}
+	}
+	for _, y := range v {
+		if shareG(x, y) || dependent(x, y, false) {
+			return 0, false
+		}
+	}
+	return -1, true
 }
 
 // wakeAt assigns each step of failed, a child that an insertion of w
@@ -2136,6 +2303,9 @@ func (d *DPOR) nameObjects(a *analysis) {
 				id = steps[ac.side]
 			}
 			id += "/" + strconv.Itoa(ac.tag)
+			if ac.side < len(e.kinds) {
+				id += "/" + strconv.Itoa(int(e.kinds[ac.side]))
+			}
 			n, ok := u.cur[ac.obj]
 			if m, seen := u.byStep[id]; seen {
 				if ok {

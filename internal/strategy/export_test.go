@@ -37,3 +37,23 @@ func SetDPORReuse(d *DPOR, on bool) { d.noReuse = !on }
 // DPOREvents is the number of pending events d built anew and rebuilt in
 // place (pendingAt).
 func DPOREvents(d *DPOR) (built, reused int) { return d.evBuilt, d.evReused }
+
+// DPORWakeupNodes is the number of wakeup-tree nodes reachable from d's
+// stack.
+func DPORWakeupNodes(d *DPOR) int {
+	seen := map[*wnode]bool{}
+	var walk func(w *wnode)
+	walk = func(w *wnode) {
+		if w == nil || seen[w] {
+			return
+		}
+		seen[w] = true
+		for _, c := range w.children {
+			walk(c)
+		}
+	}
+	for _, nd := range d.stack {
+		walk(nd.wut)
+	}
+	return len(seen)
+}
