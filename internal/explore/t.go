@@ -299,6 +299,9 @@ func (t *runT) TempDir() string {
 	if err != nil {
 		t.Fatalf("TempDir: %v", err)
 	}
+	if x := engine.Current(); x != nil {
+		x.StampFile(dir) // made now on the clock the test reads (StampFile)
+	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	return dir
 }
