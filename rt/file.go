@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"heddle.dev/internal/engine"
@@ -114,6 +115,37 @@ func objStep(name string, op engine.OpKind) {
 			x.Access(p, op)
 		}
 	}
+}
+
+// stampSlack is how far before a call's start (read on the real clock)
+// a file's modification time may be and still be the call's: the file
+// system stamps files with the kernel's coarse clock, a tick behind.
+const stampSlack = 20 * time.Millisecond
+
+// stampChanged is called after a call that may have created or truncated
+// the file (or directory) name, started at before on the real clock: if
+// the call changed the file's modification time (it is within the call's
+// time on the real clock), the file is stamped with the run's virtual
+// clock (engine.Exec.StampFile), so that the test, which reads that clock,
+// sees the file as made when it made it. A file the call left alone (an
+// os.OpenFile with O_CREATE of a file that was there) keeps its times. Not
+// stamped: the times changed by writes through an open file, the parent
+// directories' (whose entries changed), and those of files made by code
+// that is not rewritten.
+func stampChanged(name string, before time.Time) {
+	x := engine.Current()
+	if x == nil {
+		return
+	}
+	after := time.Now()
+	fi, err := os.Stat(name)
+	if err != nil {
+		return
+	}
+	if m := fi.ModTime(); m.Before(before.Add(-stampSlack)) || m.After(after.Add(stampSlack)) {
+		return
+	}
+	x.StampFile(name)
 }
 
 // anyStep is the step of an access of v when it is dynamically an
@@ -398,6 +430,7 @@ func ReadFile(name string) ([]byte, error) {
 // the file empty between them. The first may make the name.
 func WriteFile(name string, data []byte, perm os.FileMode) error {
 	fsStep(name, engine.OpFSWrite)
+	before := time.Now()
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
 	if err != nil {
 		return err
@@ -407,6 +440,7 @@ func WriteFile(name string, data []byte, perm os.FileMode) error {
 	if err1 := f.Close(); err1 != nil && err == nil {
 		err = err1
 	}
+	stampChanged(name, before)
 	return err
 }
 
@@ -414,7 +448,12 @@ func WriteFile(name string, data []byte, perm os.FileMode) error {
 // creates or truncates the file), which may make the name.
 func Create(name string) (*os.File, error) {
 	fsStep(name, engine.OpFSWrite)
-	return os.Create(name)
+	before := time.Now()
+	f, err := os.Create(name)
+	if err == nil {
+		stampChanged(name, before)
+	}
+	return f, err
 }
 
 // Open replaces os.Open: whether the file is there depends on the
@@ -431,7 +470,15 @@ func OpenFile(name string, flag int, perm os.FileMode) (*os.File, error) {
 		op = engine.OpFSWrite
 	}
 	fsStep(name, op)
-	return os.OpenFile(name, flag, perm)
+	if flag&(os.O_CREATE|os.O_TRUNC) == 0 {
+		return os.OpenFile(name, flag, perm)
+	}
+	before := time.Now()
+	f, err := os.OpenFile(name, flag, perm)
+	if err == nil {
+		stampChanged(name, before)
+	}
+	return f, err
 }
 
 // Remove replaces os.Remove.
@@ -453,7 +500,12 @@ func Rename(oldpath, newpath string) error {
 // Truncate replaces os.Truncate.
 func Truncate(name string, size int64) error {
 	fsStep(name, engine.OpFSRead)
-	return os.Truncate(name, size)
+	before := time.Now()
+	err := os.Truncate(name, size)
+	if err == nil {
+		stampChanged(name, before)
+	}
+	return err
 }
 
 // Stat replaces os.Stat: whether the file is there, and what it holds,
@@ -474,7 +526,12 @@ func Lstat(name string) (os.FileInfo, error) {
 // may fail (conform TestFSMkdirRace).
 func Mkdir(name string, perm os.FileMode) error {
 	fsStep(name, engine.OpFSWrite)
-	return os.Mkdir(name, perm)
+	before := time.Now()
+	err := os.Mkdir(name, perm)
+	if err == nil {
+		stampChanged(name, before)
+	}
+	return err
 }
 
 // MkdirAll replaces os.MkdirAll, RemoveAll os.RemoveAll and ReadDir
@@ -487,7 +544,12 @@ func Mkdir(name string, perm os.FileMode) error {
 // TestFSReadDirVsRemoveAll, TestFSRemoveAllVsReadDirSub).
 func MkdirAll(name string, perm os.FileMode) error {
 	fsStep(name, engine.OpFSWrite)
-	return os.MkdirAll(name, perm)
+	before := time.Now()
+	err := os.MkdirAll(name, perm)
+	if err == nil {
+		stampChanged(name, before)
+	}
+	return err
 }
 
 // RemoveAll replaces os.RemoveAll (see MkdirAll). Natively it removes

@@ -181,3 +181,112 @@ func TestDetachedFormat(t *testing.T) {
 		}
 	}
 }
+
+// laterNative is a strategy that picks the first goroutine whose step is
+// not "native" (a detached goroutine back from code heddle does not
+// control), and a native step only when nothing else can run: a goroutine
+// back from its I/O stays enabled at points where another is picked
+// (passed counts those points).
+type laterNative struct{ passed int }
+
+func (*laterNative) Begin(int) bool     { return true }
+func (*laterNative) End(*engine.Result) {}
+func (s *laterNative) Choose(p *engine.Point) int {
+	native := false
+	for i := range p.Choices {
+		native = native || p.Choices[i].PendingKind() == engine.OpNative
+	}
+	for i := range p.Choices {
+		if c := &p.Choices[i]; c.G != nil && c.PendingKind() != engine.OpNative {
+			if native {
+				s.passed++
+			}
+			return i
+		}
+	}
+	return 0
+}
+
+// TestReplayBackBeforeItsStep: a goroutine detached in a read comes back
+// while another goroutine takes steps, and the recorded run picks the other
+// one at several points where the goroutine back was enabled too (the
+// choices were [g0.1 native, g0.2]). A replay, whose goroutine is back
+// before then, must have it enabled from the same step, not only from the
+// step at which it ran: held back until then, the replay saw points with
+// one choice where the recorded run had two, took the recorded choices at
+// the wrong points and left its schedule (yamux's TestHalfClose over TCP:
+// "the run diverged from the schedule ... goroutine g0.1.2 was in real
+// I/O").
+func TestReplayBackBeforeItsStep(t *testing.T) {
+	run := func(cfg engine.Config, s engine.Strategy, delay time.Duration) *engine.Result {
+		t.Helper()
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		defer w.Close()
+		wrote := make(chan struct{})
+		go func() { // not controlled
+			defer close(wrote)
+			time.Sleep(delay)
+			w.Write([]byte{1})
+		}()
+		cfg.Trace = true
+		res := engine.Run(cfg, s, func() {
+			var mu sync.Mutex
+			done := make(chan struct{})
+			rt.Go(func() {
+				r.Read(make([]byte, 1))
+				rt.MutexLock(&mu)
+				rt.MutexUnlock(&mu)
+				rt.Close(done)
+			})
+			rt.Go(func() {
+				for i := 0; i < 40; i++ {
+					time.Sleep(3 * time.Millisecond) // real time, in code heddle does not control
+					rt.MutexLock(&mu)
+					rt.MutexUnlock(&mu)
+				}
+			})
+			rt.Recv(done)
+		})
+		<-wrote
+		if res.Internal != "" {
+			t.Fatalf("internal error: %s", res.Internal)
+		}
+		return res
+	}
+	for attempt := 0; attempt < 3; attempt++ {
+		s := &laterNative{}
+		rec := run(engine.Config{}, s, 20*time.Millisecond)
+		if rec.Bug != nil {
+			t.Fatalf("recorded run: %s: %s", rec.Bug.Kind, rec.Bug.Message)
+		}
+		if len(rec.Detached) == 0 || rec.Detached[0].Back == 0 || s.passed == 0 {
+			// The monitor did not look in time, or the reader came back
+			// after the other goroutine's last step (the machine held the
+			// writer that long): nothing to check.
+			t.Logf("the reader was not detached, or did not come back while the other goroutine ran (%s; passed over %d times)", engine.FormatDetached(rec.Detached), s.passed)
+			continue
+		}
+		keys := make([]string, len(rec.Choices))
+		for i, c := range rec.Choices {
+			keys[i] = c.Key()
+		}
+		rp := strategy.NewReplay(strategy.WithDetached(keys, rec.Detached))
+		rp.Begin(1)
+		res := run(engine.Config{Detached: rp.DetachPlan()}, rp, 0)
+		if res.Bug != nil {
+			t.Fatalf("replay: %s: %s\nrecorded (detached %s):\n%s", res.Bug.Kind, res.Bug.Message, engine.FormatDetached(rec.Detached), traceOf(rec))
+		}
+		if got, want := traceOf(res), traceOf(rec); got != want {
+			t.Fatalf("the replay ran\n%s\nthe recorded run (detached %s)\n%s", got, engine.FormatDetached(rec.Detached), want)
+		}
+		if !rp.Consumed() {
+			t.Fatalf("the replay did not use every recorded choice")
+		}
+		return
+	}
+	t.Skip("the reader never came back while the other goroutine took steps: the machine is too loaded")
+}

@@ -416,13 +416,21 @@ func (e *Exec) detach(g *G, in string) {
 }
 
 // nativeBack reports whether g, detached, came back from the code heddle
-// does not control and waits to be scheduled.
+// does not control and waits to be scheduled. It is asked when the
+// choices of the next step are made: the first time it says yes, that
+// step is where g came back (Detached.Back), whether or not it is picked
+// there.
 //
 //go:norace
 func (e *Exec) nativeBack(g *G) bool {
 	raceDisable()
 	e.detachMu.Lock()
 	back := g.back && e.backDue(g)
+	if back {
+		if d := e.lastDetach(g); d != nil && d.Back == 0 {
+			d.Back = e.steps + 1
+		}
+	}
 	e.detachMu.Unlock()
 	raceEnable()
 	return back
@@ -480,7 +488,9 @@ func (e *Exec) reattach(g *G, counted, atEnd bool) (ok, abandoned bool) {
 	raceDisable()
 	e.detachMu.Lock()
 	if d := e.lastDetach(g); d != nil {
-		d.Back = e.steps
+		if d.Back == 0 {
+			d.Back = e.steps // picked without being seen back (nativeBack)
+		}
 		d.Entry = g.entries
 		if counted {
 			d.Entry--

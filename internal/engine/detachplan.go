@@ -22,7 +22,10 @@ import (
 // So a run records where it detached each goroutine (the step, and how
 // many times the goroutine had entered the engine: the detach happens
 // between two such entries) and the step at which it came back
-// (Result.Detached), and a replay given that record (Config.Detached)
+// (Result.Detached): the first step whose choices had it, which may come
+// long before the step at which it is picked (yamux's sessions over TCP:
+// a receive loop back from its read waits while the other goroutines take
+// their steps), and a replay given that record (Config.Detached)
 // follows it: it detaches the goroutine at the same entry, whether its
 // wait is long this time (the monitor detaches only a goroutine that is
 // there) or short (the goroutine detaches itself when it enters the engine
@@ -33,7 +36,8 @@ import (
 
 // Detached is where a run detached a goroutine: during step At, after the
 // goroutine's Entry-th entry into the engine (G.entries), and the step at
-// which it came back (its step "native"), or 0 if it did not.
+// which it came back (the first step whose choices had its step "native";
+// nativeBack), or 0 if it did not.
 type Detached struct {
 	G     string
 	At    int

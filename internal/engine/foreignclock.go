@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"os"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -37,4 +38,30 @@ func (e *Exec) foreignClock() time.Duration {
 	n := atomic.LoadInt64(p)
 	raceEnable()
 	return time.Duration(n)
+}
+
+// StampFile sets the access and modification times of the file or
+// directory name, which the running goroutine has just created or
+// truncated, to the clock that goroutine reads, as it stands: the step
+// neither moves the clock nor reads it (a write of the file is not a read
+// of the clock).
+//
+// The test's goroutines read the virtual clock, whose epoch is when heddle
+// test started and which moves only with the run's virtual time, while the
+// file system stamps files with the real clock, seconds later after a few
+// seconds of exploration: a test that compares a new file's modification
+// time with time.Now (gofrs/flock's TestFlock_Stat: within a second) saw
+// them seconds apart on every schedule, as natively it never does. Stamped
+// with the virtual clock, the file's times are the instant the run created
+// it, in every run and in a replay, whichever way they are read (os.Stat,
+// an open file's Stat, a listing). It reports whether it stamped.
+//
+//go:norace
+func (e *Exec) StampFile(name string) bool {
+	var b *Bubble
+	if e.cur != nil {
+		b = e.cur.bubble
+	}
+	t := e.clockAt(b)
+	return os.Chtimes(name, t, t) == nil
 }

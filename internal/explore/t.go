@@ -33,10 +33,10 @@ type runT struct {
 	// FailNow with no message: natively no line, so the first line the
 	// run logs later, if any, is its headline (headline).
 	failNowLine string
-	lastLogG *engine.G            // the goroutine that logged msgs' last line
-	attrs    *map[[2]string]bool  // the exploration's, to pass each t.Attr on once
-	root     scope                // the test; subtests are its kids (subtest.go)
-	scopes   map[*engine.G]*scope // the goroutines that run subtests
+	lastLogG    *engine.G            // the goroutine that logged msgs' last line
+	attrs       *map[[2]string]bool  // the exploration's, to pass each t.Attr on once
+	root        scope                // the test; subtests are its kids (subtest.go)
+	scopes      map[*engine.G]*scope // the goroutines that run subtests
 	// byT is the scope of each subtest's T (the root's is real).
 	byT      map[*testing.T]*scope
 	subNames subNames // the full names of the subtests started, made unique
@@ -371,6 +371,9 @@ func (sc *scope) TempDir() string {
 	dir, err := os.MkdirTemp("", "heddle-"+sanitize(sc.Name())+"-")
 	if err != nil {
 		sc.Fatalf("TempDir: %v", err)
+	}
+	if x := engine.Current(); x != nil {
+		x.StampFile(dir) // made now on the clock the test reads (StampFile)
 	}
 	sc.Cleanup(func() { os.RemoveAll(dir) })
 	return dir
