@@ -1040,7 +1040,9 @@ func (e *Exec) dropSpinners() {
 			continue
 		case spinSure:
 			e.spinLooks++
-			if !c.G.pollMark {
+			if counted == 0 && !c.G.pollMark {
+				// Looked at until one counts: the others' goroutines,
+				// on lines of their own, stay unread.
 				counted++
 			}
 		default:
