@@ -1029,7 +1029,6 @@ func (e *Exec) dropSpinners() {
 	// with hundreds of goroutines enabled at every step.)
 	buf := e.spinBuf[:0]
 	from, drop, unfair, optional := 0, 0, 0, 0
-	counted := 0 // dropped for spinning, not at a marked poll (spinmark.go)
 	for i := range e.choices {
 		c := &e.choices[i]
 		// The choice's spin answers for most choices without a look at
@@ -1040,11 +1039,6 @@ func (e *Exec) dropSpinners() {
 			continue
 		case spinSure:
 			e.spinLooks++
-			if counted == 0 && !c.G.pollMark {
-				// Looked at until one counts: the others' goroutines,
-				// on lines of their own, stay unread.
-				counted++
-			}
 		default:
 			if c.G == nil && c.Optional() {
 				// A firing that need not come (a bubble's first timer
@@ -1062,8 +1056,6 @@ func (e *Exec) dropSpinners() {
 			}
 			if u {
 				unfair++
-			} else if !c.G.pollMark {
-				counted++
 			}
 		}
 		buf = keepChoices(buf, e.choices[from:i])
@@ -1072,7 +1064,7 @@ func (e *Exec) dropSpinners() {
 	if drop == n && unfair > 0 && unfair < n {
 		// Every choice spins (a select over closed channels): fairness
 		// among them still holds.
-		buf, from, drop, counted = buf[:0], 0, unfair, 0
+		buf, from, drop = buf[:0], 0, unfair
 		for i := range e.choices {
 			if e.unfair(&e.choices[i]) {
 				buf = appendChoices(buf, e.choices[from:i])
@@ -1083,10 +1075,12 @@ func (e *Exec) dropSpinners() {
 	if drop == 0 || drop+optional == n {
 		return
 	}
-	if counted > 0 {
-		e.res.SpinDrops++
-	} else if drop > unfair {
-		e.res.PollDrops++
+	if drop > unfair {
+		if e.countedDrop() {
+			e.res.SpinDrops++
+		} else {
+			e.res.PollDrops++
+		}
 	}
 	buf = appendChoices(buf, e.choices[from:])
 	e.spinBuf = buf

@@ -60,3 +60,34 @@ func (e *Exec) MarkPoll(on bool) {
 //
 //go:norace
 func (g *G) PollMarked() bool { return g.pollMark }
+
+// countedDrop reports whether dropSpinners, which dropped goroutines for
+// spinning from e.choices (still all of them), dropped one that is not at
+// a marked operation: the drop then bounds an exhaustive claim
+// (Result.SpinDrops). It looks again, after the fact, so that the pass
+// itself reads no more than before: with ants' pools' hundreds of
+// Gosched spinners, each goroutine on a cache line of its own, it stops
+// at the first.
+//
+//go:norace
+func (e *Exec) countedDrop() bool {
+	for i := range e.choices {
+		c := &e.choices[i]
+		switch c.spin {
+		case spinNo:
+		case spinSure:
+			if !c.G.pollMark {
+				return true
+			}
+		default:
+			g := c.G
+			if g == nil || g.pollMark || (g.spins < spinDrop && g.selStreak < selectStreak) {
+				continue
+			}
+			if !e.unfair(c) && e.spinning(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
