@@ -122,6 +122,9 @@ type G struct {
 	// System marks goroutines heddle starts itself (to watch a foreign
 	// context); they are never reported as leaks.
 	System bool
+	// pollMark: g's pending operation is one of a marked poll loop's
+	// second or later iteration (spinmark.go).
+	pollMark bool
 	// GoPC is the call site of the go statement, when the run records
 	// positions.
 	GoPC uintptr
@@ -246,6 +249,11 @@ type Result struct {
 	// goroutine polls more than SpinDrop times in a row while another can
 	// run (Config.KeepSpinners lifts the bound).
 	SpinDrops int
+	// PollDrops counts the steps at which dropSpinners kept goroutines
+	// from running while another could, all of them at an operation of a
+	// marked poll loop's second or later iteration (spinmark.go): such a
+	// drop leaves out no outcome and bounds nothing.
+	PollDrops int
 	// Unstepped counts the files (*os.File) the run handed to standard
 	// library code that keeps them to read or write later (bufio.NewWriter,
 	// log.New): those reads and writes were no steps, not explored
@@ -996,7 +1004,9 @@ const SpinDrop = spinDrop
 // real clock) ends after its last poll, and the schedules in which it
 // ends before the others moved are not run. Whether a loop's state
 // repeats is not visible here (its locals are not), so every drop of a
-// spinning goroutine counts (Result.SpinDrops), and an exhaustive
+// spinning goroutine counts (Result.SpinDrops), but for one at an
+// operation of a loop the rewriter marked as repeating (spinmark.go:
+// Result.PollDrops), and an exhaustive
 // strategy's claim is bounded by it (explore: "in which no goroutine
 // polls more than 4 times in a row while another can run"). Drops for
 // the select streak (unfair) are not counted: they bound a probability
@@ -1066,7 +1076,11 @@ func (e *Exec) dropSpinners() {
 		return
 	}
 	if drop > unfair {
-		e.res.SpinDrops++
+		if e.countedDrop() {
+			e.res.SpinDrops++
+		} else {
+			e.res.PollDrops++
+		}
 	}
 	buf = appendChoices(buf, e.choices[from:])
 	e.spinBuf = buf

@@ -169,6 +169,7 @@ type rewriter struct {
 	keep       map[ast.Expr]bool             // arguments that may be files kept by code that is not rewritten (planFileKeep)
 	keepWriter map[ast.Expr]bool             // those of them kept as an io.Writer only (fileWriterCalls)
 	racyFuncs  map[*ast.SelectorExpr]string  // calls of package maps on racy lines -> rt wrapper (racyMapFuncs)
+	racyArgs   map[ast.Expr]bool             // arguments of testing's and log's printing calls on racy lines -> rt.RacyArg (printArgs)
 	// rewritten holds the import paths of the packages rewritten with
 	// this one, when known (nil: every package outside the standard
 	// library is taken as rewritten).
@@ -201,6 +202,7 @@ func newRewriter(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 		keep:       map[ast.Expr]bool{},
 		keepWriter: map[ast.Expr]bool{},
 		racyFuncs:  map[*ast.SelectorExpr]string{},
+		racyArgs:   map[ast.Expr]bool{},
 		aliases:    map[string]string{},
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
@@ -478,6 +480,12 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 		r.planIdent(n)
 	case *ast.RangeStmt:
 		r.planRange(n)
+	case *ast.ForStmt:
+		var label types.Object
+		if ls, ok := c.Parent().(*ast.LabeledStmt); ok && ls.Stmt == n {
+			label = r.info.Defs[ls.Label]
+		}
+		r.planPollLoop(n, label)
 	case *ast.SelectStmt:
 		r.planSelect(n)
 	case *ast.LabeledStmt:
@@ -501,6 +509,10 @@ func (r *rewriter) post(c *astutil.Cursor) bool {
 	}
 	if e, ok := n.(ast.Expr); ok && r.keep[e] {
 		r.wrapKeep(c, r.keepWriter[e])
+	}
+	if e, ok := n.(ast.Expr); ok && r.racyArgs[e] {
+		cur := c.Node().(ast.Expr)
+		c.Replace(r.rtCall("RacyArg", e.Pos(), cur))
 	}
 	return true
 }

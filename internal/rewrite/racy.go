@@ -3,6 +3,7 @@ package rewrite
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"sort"
@@ -363,6 +364,7 @@ func (p *racyPass) mapFuncs() {
 		}
 		name, ok := table[key]
 		if !ok {
+			p.printArgs(call, fn)
 			return true
 		}
 		for l := p.line(call.Pos()); l <= p.line(call.End()); l++ {
@@ -508,6 +510,11 @@ func (p *racyPass) mapOps(s ast.Stmt) (before, after []ast.Stmt) {
 		exprs = append(exprs, s.X)
 	case *ast.ReturnStmt:
 		exprs = append(exprs, s.Results...)
+	case *ast.SendStmt:
+		// The channel and the value are evaluated before the send's own
+		// step (rt.Send): a lookup in them is checked before the
+		// statement, as a return's is.
+		exprs = append(exprs, s.Chan, s.Value)
 	case *ast.IfStmt:
 		if a, ok := s.Init.(*ast.AssignStmt); ok {
 			exprs = append(exprs, a.Rhs...)
@@ -908,4 +915,74 @@ func (p *racyPass) racySet(lhs, value ast.Expr, group string, pos token.Pos) ast
 	p.r.skip[call.Fun] = true
 	p.r.skip[addr] = true
 	return st
+}
+
+// racyPrints are the printing functions and methods of packages testing
+// and log: they format with fmt in code that is not rewritten, which
+// iterates the maps of their arguments.
+var racyPrints = map[string]bool{
+	"Log": true, "Logf": true, "Error": true, "Errorf": true, "Fatal": true, "Fatalf": true, "Skip": true, "Skipf": true,
+	"Print": true, "Printf": true, "Println": true, "Panic": true, "Panicf": true, "Panicln": true, "Fatalln": true,
+}
+
+// printArgs marks, in a call of testing's or log's printing functions
+// (racyPrints) on a racy line, the arguments that may hold a map for
+// rt.RacyArg, which copies the map as fmt's iteration over it would go
+// (rt/racyprint.go). A call with a format that is not a constant, or that
+// prints with %p (the map's address), or with a spread argument, is left
+// alone.
+func (p *racyPass) printArgs(call *ast.CallExpr, fn *types.Func) {
+	if path := fn.Pkg().Path(); path != "testing" && path != "log" || !racyPrints[fn.Name()] || call.Ellipsis.IsValid() {
+		return
+	}
+	if fn.Pkg().Path() == "testing" && (fn.Name() == "Print" || fn.Name() == "Printf" || fn.Name() == "Println") {
+		return
+	}
+	racy := false
+	for l := p.line(call.Pos()); l <= p.line(call.End()); l++ {
+		racy = racy || len(p.lines[l]) > 0
+	}
+	if !racy {
+		return
+	}
+	args := call.Args
+	if strings.HasSuffix(fn.Name(), "f") {
+		if len(args) == 0 {
+			return
+		}
+		tv, ok := p.r.info.Types[args[0]]
+		if !ok || tv.Value == nil || tv.Value.Kind() != constant.String || strings.Contains(constant.StringVal(tv.Value), "%p") {
+			return
+		}
+		args = args[1:]
+	}
+	for _, a := range args {
+		if mayHoldMap(p.r.typeOf(a), 0) {
+			p.r.racyArgs[a] = true
+		}
+	}
+}
+
+// mayHoldMap reports whether a value of type t may hold a map that fmt
+// iterates: a map, an interface, a struct with such a field, a pointer to
+// such a struct (rt's racyCopy looks at the dynamic value).
+func mayHoldMap(t types.Type, depth int) bool {
+	if t == nil || depth > 8 {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Map, *types.Interface:
+		return true
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if mayHoldMap(u.Field(i).Type(), depth+1) {
+				return true
+			}
+		}
+	case *types.Pointer:
+		if _, ok := u.Elem().Underlying().(*types.Struct); ok {
+			return mayHoldMap(u.Elem(), depth+1)
+		}
+	}
+	return false
 }

@@ -14,6 +14,8 @@ import (
 // (read or write, group g).
 const racySrc = `package racy
 
+import "log"
+
 var flag bool
 
 type Lazy struct {
@@ -59,6 +61,11 @@ func (l *Lazy) Maps(m map[int]int) int {
 	if ok {
 		return m[1] // racy:r:e
 	}
+	ch := make(chan int, 1)
+	ch <- m[2] // racy:r:e
+	log.Printf("%v %d", l.m, v) // racy:r:c
+	log.Printf("%p", l.m) // racy:r:c
+	log.Println(m, v) // none
 	return 0
 }
 
@@ -124,6 +131,14 @@ func TestRacyPoints(t *testing.T) {
 		`heddlert.RacyWrite("b"); l.m["w"] = compute()`,
 		`heddlert.MapWriteBegin(m, "e"); delete(m, v); heddlert.MapWriteEnd(m, "e")`,
 		`heddlert.MapRead(m, "e"); return m[1]`,
+		// A lookup in a send's value: before the send (its step is the
+		// send's, after the value).
+		`heddlert.MapRead(m, "e"); heddlert.Send(ch, m[2])`,
+		// A map printed by log (or t.Errorf) on a racy line is copied
+		// as fmt's iteration goes; not for %p, nor on other lines.
+		`heddlert.LogPrintf("%v %d", heddlert.RacyArg(l.m), v)`,
+		`heddlert.LogPrintf("%p", l.m)`,
+		`heddlert.LogPrintln(m, v)`,
 		// A read-modify-write of a variable or a field path: the read
 		// before it, the write a point of its own after the read.
 		`heddlert.RacyRead("a"); heddlert.RacySet(&l.inits, l.inits+1, "a")`,
@@ -367,6 +382,72 @@ func TestRacyMapFuncs(t *testing.T) {
 		}
 	}
 	cfg := &packages.Config{Mode: fullMode, Dir: dir, Env: goEnv(), Overlay: map[string][]byte{path: out}}
+	pkgs, err := packages.Load(cfg, "./racy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := loadErrors(pkgs); err != nil {
+		t.Errorf("rewritten file does not type-check:\n%v\n%s", err, out)
+	}
+}
+
+// racyPrintSrc prints a map with testing's printing methods on racy lines
+// (marked as in racySrc).
+const racyPrintSrc = `package racy
+
+import "testing"
+
+type holder struct{ m map[int]int }
+
+func TestPrint(t *testing.T) {
+	m := map[int]int{}
+	h := &holder{m: m}
+	go func() { m[1] = 1 }()
+	t.Errorf("%v", m) // racy:r:a
+	t.Log(h, 1) // racy:r:a
+	var tb testing.TB = t
+	tb.Logf("%d %v", 1, m) // racy:r:a
+	other := map[int]int{}
+	t.Logf("%v", other)
+}
+`
+
+// TestRacyPrintArgs: t.Errorf, t.Log and testing.TB's Logf on a racy line
+// get the maps they print copied as fmt's iteration goes (rt.RacyArg),
+// arguments that cannot hold one left as they are, and the rewritten file
+// type-checks.
+func TestRacyPrintArgs(t *testing.T) {
+	dir := tempModule(t, map[string]string{"racy/racy_test.go": racyPrintSrc})
+	path := filepath.Join(dir, "racy", "racy_test.go")
+	mark := regexp.MustCompile(`// racy:([rw]):(\w+)`)
+	var stmts []RacyStmt
+	for i, l := range strings.Split(racyPrintSrc, "\n") {
+		if m := mark.FindStringSubmatch(l); m != nil {
+			stmts = append(stmts, RacyStmt{File: path, Line: i + 1, Write: m[1] == "w", Group: m[2]})
+		}
+	}
+	res, err := Rewrite(Options{Dir: dir, Patterns: []string{"./racy"}, Env: goEnv(), CacheDir: t.TempDir(), Racy: stmts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.ReadFile(res.Overlay[path])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := squeeze(string(out))
+	for _, want := range []string{
+		`Errorf("%v", heddlert.RacyArg(m))`,
+		`Log(heddlert.RacyArg(h), 1)`,
+		`Logf("%d %v", 1, heddlert.RacyArg(m))`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("rewritten file lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(got, "RacyArg("); n != 3 {
+		t.Errorf("%d arguments copied, want 3 (not on a line that is not racy):\n%s", n, out)
+	}
+	cfg := &packages.Config{Mode: fullMode, Dir: dir, Env: goEnv(), Tests: true, Overlay: map[string][]byte{path: out}}
 	pkgs, err := packages.Load(cfg, "./racy")
 	if err != nil {
 		t.Fatal(err)

@@ -46,7 +46,11 @@ type spinTracker struct {
 	// others (SpinBound). A loop is told from straight-line code by its
 	// call sites, but a loop that polls a bounded number of times (a
 	// counter) is not told from one that polls until something changes:
-	// the first ends in the schedules not taken.
+	// the first ends in the schedules not taken. A drop of a goroutine at
+	// an operation of a marked poll loop's second or later iteration
+	// (engine.G.PollMarked: the rewriter saw that the loop's iterations,
+	// but the last, change nothing) is not counted: it leaves out no
+	// outcome (internal/engine/spinmark.go).
 	drops int
 }
 
@@ -172,7 +176,7 @@ func (t *spinTracker) allowedTo(dst []int, p *engine.Point) []int {
 	left := false
 	for i, c := range p.Choices {
 		if c.G != nil && t.spinning(c.G) {
-			left = true
+			left = left || !c.G.PollMarked()
 			continue
 		}
 		out = append(out, i)
@@ -436,7 +440,7 @@ func (t *spinTracker) delayChoices(order, costs []int, p *engine.Point, start, b
 		// one is (allowedTo).
 		o, c = order[:0], costs[:0]
 		left, some := false, false
-		dropped := false // a spinning goroutine was passed (drops)
+		dropped := false // a spinning goroutine was passed, not at a marked poll (drops)
 		blocks := 0      // allowed goroutines passed before the current one
 		var cur *engine.G
 		k := 0 // the choice's rank among its goroutine's
@@ -460,7 +464,7 @@ func (t *spinTracker) delayChoices(order, costs []int, p *engine.Point, start, b
 			}
 			g := ch[j].G
 			if !all && t.spinning(g) {
-				dropped = true
+				dropped = dropped || !g.PollMarked()
 				continue
 			}
 			some = true
@@ -493,7 +497,7 @@ func (t *spinTracker) delayChoices(order, costs []int, p *engine.Point, start, b
 				continue
 			}
 			if g := ch[j].G; !all && g != nil && t.spinning(g) {
-				dropped = true
+				dropped = dropped || !g.PollMarked()
 				continue
 			}
 			some = true
