@@ -37,3 +37,9 @@ func SetDPORReuse(d *DPOR, on bool) { d.noReuse = !on }
 // DPOREvents is the number of pending events d built anew and rebuilt in
 // place (pendingAt).
 func DPOREvents(d *DPOR) (built, reused int) { return d.evBuilt, d.evReused }
+
+// MaxEst, EstMul and EstAdd are the cap of the estimates of runs and
+// the saturating arithmetic on them.
+const MaxEst = maxEst
+
+var EstMul, EstAdd = estMul, estAdd

@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -252,8 +253,25 @@ func splitRuns(u Unit, n int) []Unit {
 	return out
 }
 
-// maxEst caps the estimates of runs (products of numbers of choices).
-const maxEst = 1 << 40
+// maxEst caps the estimates of runs (products of numbers of choices):
+// 2^40, or 2^30 where int has 32 bits. estMul and estAdd saturate at it.
+const maxEst = min(1<<40, math.MaxInt>>1)
+
+// estMul is a*b for estimates of runs (a, b >= 0), at most maxEst.
+func estMul(a, b int) int {
+	if a <= 0 || b <= 0 {
+		return 0
+	}
+	if a > maxEst/b {
+		return maxEst
+	}
+	return min(a*b, maxEst)
+}
+
+// estAdd is a+b for estimates of runs (a, b >= 0), at most maxEst.
+func estAdd(a, b int) int {
+	return min(min(a, maxEst)+min(b, maxEst), maxEst)
+}
 
 // childRuns estimates the runs below one choice of node k of a DFS
 // fragment: as measured there (Avg), or the product of the numbers of
@@ -268,7 +286,7 @@ func childRuns(f *Fragment, k int) int {
 	}
 	below := 1
 	for j := k + 1; j < len(f.Nodes); j++ {
-		below = min(below*max(len(f.Nodes[j].Order), 1), maxEst)
+		below = estMul(below, max(len(f.Nodes[j].Order), 1))
 	}
 	return below
 }
@@ -312,7 +330,7 @@ func below(f *Fragment) (runs []int, known []bool) {
 	for k := last; k >= f.Floor; k-- {
 		if k < last {
 			rem := max(len(f.Nodes[k+1].Order)-f.Nodes[k+1].Next-1, 0)
-			runs[k] = min(runs[k+1]+rem*childRuns(f, k+1), maxEst)
+			runs[k] = estAdd(runs[k+1], estMul(rem, childRuns(f, k+1)))
 			known[k] = known[k+1] && (rem < 1 || measured(f, k+1))
 		}
 		if a := f.Nodes[k].Avg; a > 0 && k < last {
@@ -338,7 +356,7 @@ func estimateSure(u Unit) (int, bool) {
 	runs, known := below(f)
 	k := f.Floor
 	rem := max(len(f.Nodes[k].Order)-f.Nodes[k].Next-1, 0)
-	return min(runs[k]+rem*childRuns(f, k), maxEst), known[k] && (rem < 1 || measured(f, k))
+	return estAdd(runs[k], estMul(rem, childRuns(f, k))), known[k] && (rem < 1 || measured(f, k))
 }
 
 // splitFrag splits off some choices of the shallowest owned node that
@@ -1154,11 +1172,11 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 	before := func(u Unit) (n int, ahead bool, far int) {
 		k := unitKey(u)
 		add := func(est int, ok bool) {
-			n += est
+			n = estAdd(n, est)
 			if ok {
-				far += est
+				far = estAdd(far, est)
 			} else {
-				far += int(min(float64(est)*guess, maxEst))
+				far = estAdd(far, int(min(float64(est)*guess, maxEst)))
 			}
 		}
 		for _, p := range pieces {
