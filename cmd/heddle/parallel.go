@@ -526,6 +526,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 		defer os.RemoveAll(yieldDir)
 		nyield := 0
 		var st strategy.CoordStats
+		cm := newCoordMemory(name, f.maxMemory)
 		cpu0, self0, wall0 := cpuTime(), selfCPUTime(), time.Now()
 		finished, st = strategy.CoordinateWork(root, f.parallel, budget, func(w strategy.Work) strategy.Outcome {
 			u := w.Unit
@@ -594,6 +595,15 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 				}
 			}
 			if ur.summary.Interrupted {
+				o.Stop = true
+				stop()
+			}
+			if err := cm.check(u, o); err != nil {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
 				o.Stop = true
 				stop()
 			}
