@@ -43,3 +43,7 @@ func DPOREvents(d *DPOR) (built, reused int) { return d.evBuilt, d.evReused }
 const MaxEst = maxEst
 
 var EstMul, EstAdd = estMul, estAdd
+
+// ChildRuns, AllChildRuns and Below are the estimates of the runs below
+// the nodes of a DFS fragment.
+var ChildRuns, AllChildRuns, Below = childRuns, allChildRuns, below
