@@ -55,6 +55,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdReplay(rest, stdout, stderr)
 	case "merge":
 		return cmdMerge(rest, stdout, stderr)
+	case reapCommand:
+		return cmdReap(os.Stdin) // reap.go: not a user's command
 	case "version":
 		rh, err := build.RuntimeHash(heddle.Runtime)
 		if err != nil {

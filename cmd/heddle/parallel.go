@@ -347,6 +347,8 @@ func worker(spec runSpec, f *testFlags, name string, u *strategy.Unit, runs int,
 		if terr != nil {
 			return nil, fmt.Errorf("heddle: %v", terr)
 		}
+		trackTemp(tmp)
+		defer untrackTemp(tmp)
 		defer os.RemoveAll(tmp)
 		s.Env = append(append([]string(nil), spec.Env...), "TMPDIR="+tmp)
 		res, err = runBinary(s)
@@ -519,9 +521,12 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 		if err != nil {
 			return nil, err
 		}
+		trackTemp(yieldDir)
+		defer untrackTemp(yieldDir)
 		defer os.RemoveAll(yieldDir)
 		nyield := 0
 		var st strategy.CoordStats
+		cm := newCoordMemory(name, f.maxMemory)
 		cpu0, self0, wall0 := cpuTime(), selfCPUTime(), time.Now()
 		finished, st = strategy.CoordinateWork(root, f.parallel, budget, func(w strategy.Work) strategy.Outcome {
 			u := w.Unit
@@ -590,6 +595,15 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 				}
 			}
 			if ur.summary.Interrupted {
+				o.Stop = true
+				stop()
+			}
+			if err := cm.check(u, o); err != nil {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
 				o.Stop = true
 				stop()
 			}
@@ -758,6 +772,8 @@ func exploreRuns(f *testFlags, explore func(*strategy.Unit, int, time.Duration, 
 	if err != nil {
 		return false, strategy.CoordStats{}, err
 	}
+	trackTemp(yieldDir)
+	defer untrackTemp(yieldDir)
 	defer os.RemoveAll(yieldDir)
 	var nyield atomic.Int64
 	finished, st := strategy.CoordinateWork(rest, f.parallel, 0, func(w strategy.Work) strategy.Outcome {

@@ -17,3 +17,9 @@ func childAttr(cmd *exec.Cmd) {
 }
 
 const lockThreadForChild = true
+
+// reaperAttr puts the reaper (reap.go) in a process group of its own: a
+// kill of heddle's group spares it, and it has no death signal.
+func reaperAttr(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}

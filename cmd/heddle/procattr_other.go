@@ -9,3 +9,5 @@ import "os/exec"
 func childAttr(cmd *exec.Cmd) {}
 
 const lockThreadForChild = false
+
+func reaperAttr(cmd *exec.Cmd) {}

@@ -198,6 +198,8 @@ func runBinary(spec runSpec) (*runResult, error) {
 	}
 	evPath := ev.Name()
 	ev.Close()
+	trackTemp(evPath)
+	defer untrackTemp(evPath)
 	defer os.Remove(evPath)
 	spec.Config.Events = evPath
 	cfg, err := json.Marshal(spec.Config)

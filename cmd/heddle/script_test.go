@@ -79,6 +79,7 @@ func TestScripts(t *testing.T) {
 			"status":       cmdStatus,
 			"waitfile":     cmdWaitfile,
 			"procgone":     cmdProcgone,
+			"tempgone":     cmdTempgone,
 		},
 	})
 }
@@ -235,6 +236,30 @@ func cmdProcgone(ts *testscript.TestScript, neg bool, args []string) {
 	for _, pid := range strings.Fields(string(b)) {
 		procGone(ts, pid)
 	}
+}
+
+// tempgone DIR checks that the temporary files and directories heddle
+// makes for its workers (heddle-worker-*, heddle-yield-*,
+// heddle-events-*) are gone from DIR within a minute (reap.go removes
+// those of a heddle killed).
+func cmdTempgone(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: tempgone DIR")
+	}
+	var left []string
+	for i := 0; i < 600; i++ {
+		left = nil
+		for _, p := range []string{"heddle-worker-*", "heddle-yield-*", "heddle-events-*"} {
+			m, err := filepath.Glob(filepath.Join(ts.MkAbs(args[0]), p))
+			ts.Check(err)
+			left = append(left, m...)
+		}
+		if len(left) == 0 {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	ts.Fatalf("a minute after heddle ended, %s still holds %s", args[0], strings.Join(left, " "))
 }
 
 func procGone(ts *testscript.TestScript, pid string) {

@@ -83,6 +83,8 @@ func (p *serverPool) run(spec runSpec) (*runResult, error) {
 	}
 	evPath := evf.Name()
 	evf.Close()
+	trackTemp(evPath)
+	defer untrackTemp(evPath)
 	defer os.Remove(evPath)
 	spec.Config.Events = evPath
 	spec.Config.Serve = true
@@ -129,6 +131,7 @@ func (p *serverPool) run(spec runSpec) (*runResult, error) {
 		return res, nil
 	}
 	os.RemoveAll(s.tmp)
+	untrackTemp(s.tmp)
 	if !first && len(res.Events) == 0 && !canceled(spec.Cancel) {
 		// It ended between two units, before it read this one (it
 		// said done, then could not go on): a new process explores it.
@@ -176,6 +179,7 @@ func endServers(ss []*server) {
 	for _, s := range ss {
 		<-s.exited
 		os.RemoveAll(s.tmp)
+		untrackTemp(s.tmp)
 	}
 }
 
@@ -186,14 +190,17 @@ func startServer(spec runSpec) (*server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("heddle: %v", err)
 	}
+	trackTemp(tmp)
 	cfg, err := json.Marshal(spec.Config)
 	if err != nil {
 		os.RemoveAll(tmp)
+		untrackTemp(tmp)
 		return nil, err
 	}
 	entry, removeCfg, err := explore.ConfigEnv(cfg, "")
 	if err != nil {
 		os.RemoveAll(tmp)
+		untrackTemp(tmp)
 		return nil, fmt.Errorf("heddle: the configuration of %s: %v", spec.Package, err)
 	}
 	var files []*os.File // closed in this process once the child has them
@@ -214,6 +221,7 @@ func startServer(spec runSpec) (*server, error) {
 		closeAll()
 		removeCfg()
 		os.RemoveAll(tmp)
+		untrackTemp(tmp)
 		return nil, err
 	}
 	cmd := exec.Command(spec.Binary, spec.Args...)
@@ -275,6 +283,7 @@ func startServer(spec runSpec) (*server, error) {
 	}()
 	if err := <-started; err != nil {
 		os.RemoveAll(tmp)
+		untrackTemp(tmp)
 		return nil, err
 	}
 	return s, nil

@@ -57,3 +57,13 @@ func DPORWakeupNodes(d *DPOR) int {
 	}
 	return len(seen)
 }
+
+// MaxEst, EstMul and EstAdd are the cap of the estimates of runs and
+// the saturating arithmetic on them.
+const MaxEst = maxEst
+
+var EstMul, EstAdd = estMul, estAdd
+
+// ChildRuns, AllChildRuns and Below are the estimates of the runs below
+// the nodes of a DFS fragment.
+var ChildRuns, AllChildRuns, Below = childRuns, allChildRuns, below

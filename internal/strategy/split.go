@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -252,8 +253,25 @@ func splitRuns(u Unit, n int) []Unit {
 	return out
 }
 
-// maxEst caps the estimates of runs (products of numbers of choices).
-const maxEst = 1 << 40
+// maxEst caps the estimates of runs (products of numbers of choices):
+// 2^40, or 2^30 where int has 32 bits. estMul and estAdd saturate at it.
+const maxEst = min(1<<40, math.MaxInt>>1)
+
+// estMul is a*b for estimates of runs (a, b >= 0), at most maxEst.
+func estMul(a, b int) int {
+	if a <= 0 || b <= 0 {
+		return 0
+	}
+	if a > maxEst/b {
+		return maxEst
+	}
+	return min(a*b, maxEst)
+}
+
+// estAdd is a+b for estimates of runs (a, b >= 0), at most maxEst.
+func estAdd(a, b int) int {
+	return min(min(a, maxEst)+min(b, maxEst), maxEst)
+}
 
 // childRuns estimates the runs below one choice of node k of a DFS
 // fragment: as measured there (Avg), or the product of the numbers of
@@ -268,9 +286,29 @@ func childRuns(f *Fragment, k int) int {
 	}
 	below := 1
 	for j := k + 1; j < len(f.Nodes); j++ {
-		below = min(below*max(len(f.Nodes[j].Order), 1), maxEst)
+		below = estMul(below, max(len(f.Nodes[j].Order), 1))
 	}
 	return below
+}
+
+// allChildRuns is childRuns(f, k) for every node k, in time linear in the
+// fragment's depth (the products of the choices below each node, from
+// the deepest up): childRuns at each node of a path 30,000 nodes deep
+// (GoKer's Grpc3017 under IDB) kept the coordinator busy for a minute
+// between two units.
+func allChildRuns(f *Fragment) []int {
+	out := make([]int, len(f.Nodes))
+	below := 1
+	for k := len(f.Nodes) - 1; k >= 0; k-- {
+		out[k] = below
+		if a := f.Nodes[k].Avg; a > 0 {
+			out[k] = a
+		} else if e := f.Nodes[k].Est; e > 0 {
+			out[k] = e
+		}
+		below = estMul(below, max(len(f.Nodes[k].Order), 1))
+	}
+	return out
 }
 
 // measured reports whether childRuns(f, k) is measured: node k had
@@ -286,12 +324,16 @@ func measured(f *Fragment, k int) bool {
 // that have no measured ones from those estimated on src, the fragment
 // dst was split from (whose path may go deeper).
 func fillAvg(dst, src *Fragment) {
+	var each []int // allChildRuns(src), made when needed
 	for k := range dst.Nodes {
 		if k >= len(src.Nodes) || dst.Nodes[k].Avg > 0 || dst.Nodes[k].Est > 0 {
 			continue
 		}
 		if k < len(src.Nodes)-1 || src.Nodes[k].Est > 0 {
-			dst.Nodes[k].Est = childRuns(src, k)
+			if each == nil {
+				each = allChildRuns(src)
+			}
+			dst.Nodes[k].Est = each[k]
 		}
 	}
 }
@@ -308,11 +350,12 @@ func fillAvg(dst, src *Fragment) {
 func below(f *Fragment) (runs []int, known []bool) {
 	last := len(f.Nodes) - 1
 	runs, known = make([]int, len(f.Nodes)), make([]bool, len(f.Nodes))
-	runs[last], known[last] = childRuns(f, last), measured(f, last)
+	each := allChildRuns(f)
+	runs[last], known[last] = each[last], measured(f, last)
 	for k := last; k >= f.Floor; k-- {
 		if k < last {
 			rem := max(len(f.Nodes[k+1].Order)-f.Nodes[k+1].Next-1, 0)
-			runs[k] = min(runs[k+1]+rem*childRuns(f, k+1), maxEst)
+			runs[k] = estAdd(runs[k+1], estMul(rem, each[k+1]))
 			known[k] = known[k+1] && (rem < 1 || measured(f, k+1))
 		}
 		if a := f.Nodes[k].Avg; a > 0 && k < last {
@@ -338,7 +381,7 @@ func estimateSure(u Unit) (int, bool) {
 	runs, known := below(f)
 	k := f.Floor
 	rem := max(len(f.Nodes[k].Order)-f.Nodes[k].Next-1, 0)
-	return min(runs[k]+rem*childRuns(f, k), maxEst), known[k] && (rem < 1 || measured(f, k))
+	return estAdd(runs[k], estMul(rem, childRuns(f, k))), known[k] && (rem < 1 || measured(f, k))
 }
 
 // splitFrag splits off some choices of the shallowest owned node that
@@ -799,33 +842,66 @@ func (d *DPOR) freshCases(i int, nd *dnode) {
 // master copy, seed-000 §5.2.5): the choices claimed at each node, for
 // "first claimer wins", and the order in which they were taken, for the
 // sleep sets of the units claimed later.
+//
+// The nodes are a prefix tree of the choices taken from the root: a
+// unit's path is walked down once, so that recording or claiming a unit
+// costs time and memory linear in its depth, and the tree holds one node
+// per distinct path prefix recorded. (Keys made of the whole path down to
+// each node were quadratic in the depth: 4.6 GB on GoKer's Grpc3017,
+// whose runs are 30,000 nodes deep.)
 type Frontier struct {
-	claimed map[string]map[string]bool
-	taken   map[string][]string
+	root fnode
+}
+
+// fnode is a node of a Frontier: the choices claimed there, those taken
+// in order, and the nodes below each choice taken (the first child
+// inline, the others in a map: most paths do not branch). A node has
+// few choices (a slice is a third of a map's size).
+type fnode struct {
+	claimed []string
+	taken   []string
+	key     string
+	kid     *fnode
+	kids    map[string]*fnode
 }
 
 // NewFrontier returns an empty frontier.
 func NewFrontier() *Frontier {
-	return &Frontier{claimed: map[string]map[string]bool{}, taken: map[string][]string{}}
+	return &Frontier{}
 }
 
-func pathKey(f *Fragment, i int) string {
-	var b strings.Builder
+// child is the node below choice k of n, made if add is set (nil if not
+// and there is none).
+func (n *fnode) child(k string, add bool) *fnode {
+	if n.kid != nil && n.key == k {
+		return n.kid
+	}
+	if c := n.kids[k]; c != nil || !add {
+		return c
+	}
+	c := &fnode{}
+	if n.kid == nil {
+		n.key, n.kid = k, c
+		return c
+	}
+	if n.kids == nil {
+		n.kids = map[string]*fnode{}
+	}
+	n.kids[k] = c
+	return c
+}
+
+// node is the node of fr at the end of the first i choices taken on f's
+// path, made with the nodes above it as needed.
+func (fr *Frontier) node(f *Fragment, i int) *fnode {
+	n := &fr.root
 	for j := 0; j < i; j++ {
-		b.WriteString(f.Nodes[j].Taken)
-		b.WriteByte(0)
+		n = n.child(f.Nodes[j].Taken, true)
 	}
-	return b.String()
+	return n
 }
 
-func (fr *Frontier) claim(p, k string) {
-	m := fr.claimed[p]
-	if m == nil {
-		m = map[string]bool{}
-		fr.claimed[p] = m
-	}
-	m[k] = true
-}
+func (n *fnode) claim(k string) { n.claimed = appendNew(n.claimed, k) }
 
 // Record notes the choices a source-DPOR unit owns or has taken.
 func (fr *Frontier) Record(u Unit) {
@@ -833,18 +909,21 @@ func (fr *Frontier) Record(u Unit) {
 	if f == nil || len(f.Nodes) == 0 || f.Nodes[0].Order != nil {
 		return
 	}
+	p := &fr.root
 	for i, n := range f.Nodes {
-		p := pathKey(f, i)
+		if i > 0 {
+			p = p.child(f.Nodes[i-1].Taken, true)
+		}
 		for _, k := range n.Done {
-			fr.claim(p, k)
-			fr.taken[p] = appendNew(fr.taken[p], k)
+			p.claim(k)
+			p.taken = appendNew(p.taken, k)
 		}
 		if i < f.Floor {
 			continue
 		}
 		for _, k := range n.BT {
 			if i > f.Floor || f.Own == nil || contains(f.Own, k) {
-				fr.claim(p, k)
+				p.claim(k)
 			}
 		}
 	}
@@ -858,17 +937,17 @@ func (fr *Frontier) Claim(u Unit) (Unit, bool) {
 	if f == nil || len(f.Own) != 1 || f.Floor >= len(f.Nodes) {
 		return u, true
 	}
-	p, k := pathKey(f, f.Floor), f.Own[0]
-	if fr.claimed[p][k] {
+	p, k := fr.node(f, f.Floor), f.Own[0]
+	if contains(p.claimed, k) {
 		return u, false
 	}
-	fr.claim(p, k)
+	p.claim(k)
 	nd := &f.Nodes[f.Floor]
-	for _, t := range fr.taken[p] {
+	for _, t := range p.taken {
 		nd.Done = appendNew(nd.Done, t)
 	}
 	nd.Done = appendNew(nd.Done, k)
-	fr.taken[p] = appendNew(fr.taken[p], k)
+	p.taken = appendNew(p.taken, k)
 	return u, true
 }
 
@@ -1118,11 +1197,11 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 	before := func(u Unit) (n int, ahead bool, far int) {
 		k := unitKey(u)
 		add := func(est int, ok bool) {
-			n += est
+			n = estAdd(n, est)
 			if ok {
-				far += est
+				far = estAdd(far, est)
 			} else {
-				far += int(min(float64(est)*guess, maxEst))
+				far = estAdd(far, int(min(float64(est)*guess, maxEst)))
 			}
 		}
 		for _, p := range pieces {
