@@ -1,59 +1,66 @@
-package rt_test
+package rt
 
 import (
-	"sync/atomic"
+	"net"
 	"testing"
 	"time"
 
 	"heddle.dev/internal/engine"
-	"heddle.dev/rt"
+	"heddle.dev/internal/strategy"
 )
 
-// A run past its deadline is ended within a few dozen steps, not a few
-// thousand: a step of a run with a thousand goroutines can take a
-// millisecond on a loaded machine, and ants' TestAntsPoolWaitToGetWorker
-// took 4.5s of a 1s budget when the clock was read every 4096 steps.
-func TestDeadlineEndsRunWithinFewSteps(t *testing.T) {
-	res := engine.Run(engine.Config{Deadline: time.Now().Add(-time.Second)}, first{}, func() {
-		for i := 0; i < 10000; i++ {
-			rt.Gosched()
-		}
-	})
-	if !res.OverTime {
-		t.Fatalf("OverTime %v, bug %v: want the run ended at its deadline", res.OverTime, res.Bug)
+// virtualConn keeps its deadlines on the virtual clock, as a connection of
+// rewritten code does (a multiplexer's stream, net.Pipe's model).
+type virtualConn struct{ net.Conn }
+
+// TestDeadlineOnRealClock: an instant a test computes from the virtual
+// clock, given to a value that keeps its deadlines in the runtime's poller
+// (a *net.TCPListener, a *net.TCPConn), is mapped onto the real clock, as
+// far from the real now as it is from the virtual one; a value of
+// rewritten code gets it unchanged, and no deadline or an instant of the
+// real clock are kept.
+func TestDeadlineOnRealClock(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if res.Steps > 100 {
-		t.Fatalf("the run was ended after %d steps, past its deadline from the start", res.Steps)
+	defer ln.Close()
+	var mapped, virtual, zero, real time.Time
+	var want time.Time
+	engine.Run(engine.Config{}, strategy.NewRandom(1), func() {
+		Sleep(time.Hour) // the virtual clock an hour ahead of its start
+		want = Now().Add(time.Minute)
+		mapped = deadlineFor(ln, want)
+		virtual = deadlineFor(virtualConn{}, want)
+		zero = deadlineFor(ln, time.Time{})
+		real = deadlineFor(ln, time.Now())
+	})
+	// Natively the deadline is a minute from now. A check that allows the
+	// process to stall up to 50 s between the two readings of the clock.
+	if d := time.Until(mapped); d <= 10*time.Second || d > time.Minute {
+		t.Errorf("a deadline a minute ahead of the virtual clock is %v ahead of the real clock, want a minute", d)
+	}
+	if !virtual.Equal(want) {
+		t.Errorf("a connection of rewritten code got %v, want the virtual instant %v", virtual, want)
+	}
+	if !zero.IsZero() {
+		t.Errorf("no deadline became %v", zero)
+	}
+	if real.Round(0) == real {
+		t.Errorf("an instant of the real clock lost its monotonic reading: %v", real)
 	}
 }
 
-// A run past its deadline is finished, fairly, within its grace, rather
-// than ended in the middle: a package variable the test sets and resets
-// (ants' stopLongRunningFunc) is reset, as by every whole run, for the
-// tests that come after it. Past the grace too, it is ended.
-func TestDeadlineGraceFinishesTheRun(t *testing.T) {
-	var flag int32
-	body := func() {
-		atomic.StoreInt32(rt.AtomicW(&flag), 1)
-		done := rt.MakeChan[chan struct{}](0)
-		rt.Go(func() {
-			for i := 0; i < 1000; i++ {
-				rt.Gosched()
-			}
-			rt.Close(done)
-		})
-		for i := 0; i < 1000; i++ {
-			rt.Gosched()
-		}
-		rt.Recv(done)
-		atomic.StoreInt32(rt.AtomicW(&flag), 0)
+// TestDeadlineOutsideRun: outside an exploration the instant is the
+// caller's.
+func TestDeadlineOutsideRun(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
 	}
-	res := engine.Run(engine.Config{Deadline: time.Now().Add(-time.Second), Grace: time.Hour}, first{}, body)
-	if !res.OverTime || atomic.LoadInt32(&flag) != 0 {
-		t.Fatalf("OverTime %v, flag %d: want the run past its deadline finished, the flag reset", res.OverTime, atomic.LoadInt32(&flag))
-	}
-	res = engine.Run(engine.Config{Deadline: time.Now().Add(-time.Second)}, first{}, body)
-	if !res.OverTime || res.Steps > 100 {
-		t.Fatalf("OverTime %v after %d steps: want the run ended at its deadline, with no grace", res.OverTime, res.Steps)
+	defer ln.Close()
+	want := time.Now().Add(time.Minute).Round(0)
+	if got := deadlineFor(ln, want); !got.Equal(want) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }

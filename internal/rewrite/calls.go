@@ -286,6 +286,9 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 	if !ok {
 		return nil
 	}
+	if mp := r.deadlinePlan(sel, s, fn); mp != nil {
+		return mp
+	}
 	// Follow the embedding path to the value the method is declared on.
 	t := s.Recv()
 	var path []string
@@ -426,6 +429,68 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 		return &methodPlan{kind: mWrap, rtName: name, path: path, needAddr: !recvIsPtr}
 	}
 	return nil
+}
+
+// deadlineSetters are the methods setting a connection's, a listener's or
+// a file's deadline from an instant (net.Conn's and *os.File's).
+var deadlineSetters = map[string]bool{"SetDeadline": true, "SetReadDeadline": true, "SetWriteDeadline": true}
+
+// deadlinePlan rewrites x.SetDeadline(t), SetReadDeadline or
+// SetWriteDeadline, when the method may be one of the standard library's
+// (declared in package net, os or crypto/tls, or on an interface: the
+// value may be a *net.TCPConn), as rt.SetDeadline(x, t): the instant the
+// test computed from the virtual clock is mapped onto the real one when
+// the value keeps its deadlines in the runtime's poller (rt/deadline.go).
+// A method of rewritten code (a multiplexer's stream) keeps virtual
+// deadlines and is not rewritten.
+func (r *rewriter) deadlinePlan(sel *ast.SelectorExpr, s *types.Selection, fn *types.Func) *methodPlan {
+	if !deadlineSetters[fn.Name()] || fn.Pkg() == nil {
+		return nil
+	}
+	sig := fn.Signature()
+	if sig.Recv() == nil || sig.Params().Len() != 1 || sig.Results().Len() != 1 ||
+		!isNamedType(sig.Params().At(0).Type(), "time", "Time") ||
+		!types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type()) {
+		return nil
+	}
+	if !types.IsInterface(sig.Recv().Type()) {
+		switch fn.Pkg().Path() {
+		case "net", "os", "crypto/tls":
+		default:
+			return nil
+		}
+	}
+	// rt decides by the dynamic type of the value it is given, so it gets
+	// the embedded value the method is promoted from (the net.Conn of a
+	// struct embedding one), as far down as the fields are visible here
+	// (not into *net.TCPConn's unexported conn). rt's function takes it as
+	// an interface value holding the method: its own method set must have
+	// it (a value of a struct type whose pointer has it does not).
+	t := s.Recv()
+	var path []string
+	idx := s.Index()
+	for _, i := range idx[:len(idx)-1] {
+		st, ok := derefStruct(t)
+		if !ok {
+			return nil
+		}
+		f := st.Field(i)
+		if !f.Exported() && f.Pkg() != r.pkg {
+			break
+		}
+		path = append(path, f.Name())
+		t = f.Type()
+	}
+	if types.NewMethodSet(t).Lookup(fn.Pkg(), fn.Name()) == nil {
+		return nil
+	}
+	return &methodPlan{kind: mLocker, rtName: fn.Name(), path: path}
+}
+
+// isNamedType reports whether t is the named type path.name.
+func isNamedType(t types.Type, path, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
 }
 
 // loggerWrites are the methods of *log.Logger that write an entry (its
