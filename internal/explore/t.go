@@ -33,10 +33,10 @@ type runT struct {
 	// FailNow with no message: natively no line, so the first line the
 	// run logs later, if any, is its headline (headline).
 	failNowLine string
-	lastLogG *engine.G            // the goroutine that logged msgs' last line
-	attrs    *map[[2]string]bool  // the exploration's, to pass each t.Attr on once
-	root     scope                // the test; subtests are its kids (subtest.go)
-	scopes   map[*engine.G]*scope // the goroutines that run subtests
+	lastLogG    *engine.G            // the goroutine that logged msgs' last line
+	attrs       *map[[2]string]bool  // the exploration's, to pass each t.Attr on once
+	root        scope                // the test; subtests are its kids (subtest.go)
+	scopes      map[*engine.G]*scope // the goroutines that run subtests
 	// byT is the scope of each subtest's T (the root's is real).
 	byT      map[*testing.T]*scope
 	subNames subNames // the full names of the subtests started, made unique
@@ -61,6 +61,23 @@ func (x *explorer) newRunT() *runT {
 //
 //go:norace
 func (sc *scope) pos(skip int) string {
+	f, ok := sc.caller(skip + 1)
+	if !ok {
+		return ""
+	}
+	file := f.File
+	if i := strings.LastIndexAny(file, `/\`); i >= 0 {
+		file = file[i+1:]
+	}
+	return fmt.Sprintf("%s:%d: ", file, f.Line)
+}
+
+// caller returns the first caller, skip frames above caller's caller,
+// that is not a helper of sc and not heddle's: the line a failure or log
+// of sc's T is reported at, as testing's common.frameSkip.
+//
+//go:norace
+func (sc *scope) caller(skip int) (runtime.Frame, bool) {
 	helpers := sc.helperScope().helpers
 	var pcs [32]uintptr
 	n := runtime.Callers(skip+2, pcs[:])
@@ -68,14 +85,10 @@ func (sc *scope) pos(skip int) string {
 	for {
 		f, more := frames.Next()
 		if !helpers[f.Function] && !strings.HasPrefix(f.Function, "heddle.dev/rt.") && !strings.HasPrefix(f.Function, "heddle.dev/internal/") {
-			file := f.File
-			if i := strings.LastIndexAny(file, `/\`); i >= 0 {
-				file = file[i+1:]
-			}
-			return fmt.Sprintf("%s:%d: ", file, f.Line)
+			return f, true
 		}
 		if !more {
-			return ""
+			return runtime.Frame{}, false
 		}
 	}
 }
@@ -452,12 +465,17 @@ func (t *runT) finish() {
 // but the first: native runs show either message first.
 //
 //go:norace
-func (t *runT) testStateStep(kind engine.OpKind) {
+func (t *runT) testStateStep(kind engine.OpKind) { t.testStateStepAt(kind, 0) }
+
+// testStateStepAt is testStateStep at position pc (engine.AccessAt).
+//
+//go:norace
+func (t *runT) testStateStepAt(kind engine.OpKind, pc uintptr) {
 	x := t.exec
 	if x == nil || engine.Current() != x || x.Cur() == nil || x.Unwinding() {
 		return
 	}
-	x.Access(unsafe.Pointer(&t.misuse), kind)
+	x.AccessAt(unsafe.Pointer(&t.misuse), kind, pc)
 }
 
 // failStep is the step of a failing call on sc's T (testStateStep). Called
@@ -467,18 +485,42 @@ func (t *runT) testStateStep(kind engine.OpKind) {
 // after one of them ended, and then panics ("Fail in goroutine after
 // TestX/sub has completed"). A subtest's end conflicts only with these
 // calls, not with every failing call of the run: a parallel subtest's end
-// is independent of its sibling's failures.
+// is independent of its sibling's failures. The steps are at the line the
+// call's message names: in a function that called t.Helper, the line that
+// called it (failPC).
 //
 //go:norace
 func (t *runT) failStep(sc *scope) {
-	t.testStateStep(engine.OpTestRead)
+	pc := failPC(sc)
+	t.testStateStepAt(engine.OpTestRead, pc)
 	x := t.exec
 	if x == nil || engine.Current() != x || x.Cur() == nil || x.Unwinding() || x.Cur() == sc.g {
 		return
 	}
 	for c := sc; c.parent != nil; c = c.parent {
-		x.Access(unsafe.Pointer(&c.done), engine.OpTestRead)
+		x.AccessAt(unsafe.Pointer(&c.done), engine.OpTestRead, pc)
 	}
+}
+
+// failPC is the position of a failing call on sc's T when its caller is a
+// helper of the T the call's message goes to (log): the first frame above
+// the helpers, as a return address (engine.AccessAt). Without helpers it is
+// 0, the first frame of the program above the call (the engine finds it).
+//
+//go:norace
+func failPC(sc *scope) uintptr {
+	d := sc.destination()
+	if d == nil {
+		d = sc
+	}
+	if len(d.helperScope().helpers) == 0 {
+		return 0
+	}
+	f, ok := d.caller(1)
+	if !ok || f.PC == 0 {
+		return 0
+	}
+	return f.PC + 1
 }
 
 // endStep is the step of a subtest's end, which the failing calls of
