@@ -154,19 +154,26 @@ func (t *runT) addLine(sc *scope, fail bool, line string) {
 	}
 }
 
-//go:norace
-func (sc *scope) Error(args ...any) { sc.rs.log(sc, true, sprintln(args)) }
+// The printing methods (Error, Errorf, Log, Logf, Fatal, Fatalf, Skip,
+// Skipf) format their arguments in a function the race detector sees
+// enter (no //go:norace): a race report of fmt's read of the program's
+// data (a map another goroutine writes) then names the line that called
+// the method, as it does natively, which heddle test -racy needs to make
+// that line a scheduling point. They touch nothing but their arguments:
+// the run's state is the norace functions' they pass the line on to.
 
-//go:norace
-func (sc *scope) Errorf(format string, args ...any) {
-	sc.rs.log(sc, true, fmt.Sprintf(format, args...))
-}
+func (sc *scope) Error(args ...any) { sc.logLine(true, sprintln(args)) }
 
-//go:norace
-func (sc *scope) Log(args ...any) { sc.rs.log(sc, false, sprintln(args)) }
+func (sc *scope) Errorf(format string, args ...any) { sc.logLine(true, fmt.Sprintf(format, args...)) }
 
+func (sc *scope) Log(args ...any) { sc.logLine(false, sprintln(args)) }
+
+func (sc *scope) Logf(format string, args ...any) { sc.logLine(false, fmt.Sprintf(format, args...)) }
+
+// logLine logs s on sc, and with fail fails it (log).
+//
 //go:norace
-func (sc *scope) Logf(format string, args ...any) { sc.rs.log(sc, false, fmt.Sprintf(format, args...)) }
+func (sc *scope) logLine(fail bool, s string) { sc.rs.log(sc, fail, s) }
 
 // sprintln is fmt.Sprintln without its newline, as testing's Log.
 func sprintln(args []any) string {
@@ -337,27 +344,28 @@ func (sc *scope) FailNow() {
 	t.exitNow(sc, "FailNow")
 }
 
+func (sc *scope) Fatal(args ...any) { sc.fatal(sprintln(args), "Fatal") }
+
+func (sc *scope) Fatalf(format string, args ...any) { sc.fatal(fmt.Sprintf(format, args...), "Fatalf") }
+
+// fatal logs s on sc, fails it and ends the calling goroutine, as method
+// (Fatal or Fatalf) does.
+//
 //go:norace
-func (sc *scope) Fatal(args ...any) {
-	sc.rs.log(sc, true, sprintln(args))
-	sc.rs.exitNow(sc, "Fatal")
+func (sc *scope) fatal(s, method string) {
+	sc.rs.log(sc, true, s)
+	sc.rs.exitNow(sc, method)
 }
 
-//go:norace
-func (sc *scope) Fatalf(format string, args ...any) {
-	sc.rs.log(sc, true, fmt.Sprintf(format, args...))
-	sc.rs.exitNow(sc, "Fatalf")
-}
+func (sc *scope) Skip(args ...any) { sc.skip(sprintln(args)) }
 
-//go:norace
-func (sc *scope) Skip(args ...any) {
-	sc.rs.log(sc, false, sprintln(args))
-	sc.SkipNow()
-}
+func (sc *scope) Skipf(format string, args ...any) { sc.skip(fmt.Sprintf(format, args...)) }
 
+// skip logs s on sc and skips it.
+//
 //go:norace
-func (sc *scope) Skipf(format string, args ...any) {
-	sc.rs.log(sc, false, fmt.Sprintf(format, args...))
+func (sc *scope) skip(s string) {
+	sc.rs.log(sc, false, s)
 	sc.SkipNow()
 }
 
