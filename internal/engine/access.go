@@ -12,8 +12,20 @@ import "unsafe"
 // The caller performs the real operation right after, in the same step.
 //
 //go:norace
-func (e *Exec) Access(p unsafe.Pointer, kind OpKind) {
-	e.yield(Op{Kind: kind, Obj: p})
+func (e *Exec) Access(p unsafe.Pointer, kind OpKind) { e.AccessAt(p, kind, 0) }
+
+// AccessAt is Access for a step whose position in the program is pc (a
+// return address, as runtime.Callers gives), 0 for the first frame of the
+// program above it: a failing testing.T call made in a function that
+// called t.Helper is at the line that called the helper, as the call's
+// message is (explore's failStep).
+//
+//go:norace
+func (e *Exec) AccessAt(p unsafe.Pointer, kind OpKind, pc uintptr) {
+	if !e.cfg.Record {
+		pc = 0 // positions are recorded only then (yield)
+	}
+	e.yield(Op{Kind: kind, Obj: p, PC: pc})
 	g := e.cur
 	switch kind {
 	case OpAtomicWrite, OpMapWrite, OpTestDone, OpTestRead, OpFSRead, OpFSWrite:

@@ -1232,7 +1232,7 @@ func (e *Exec) yield(op Op) {
 		// scheduling point releases: the one it is blocked at is the last.
 		raceReleaseMerge(unsafe.Pointer(g.bubble))
 	}
-	if e.cfg.Record {
+	if e.cfg.Record && op.PC == 0 {
 		op.PC = userPC()
 	}
 	if !spinCandidate(op.Kind) {

@@ -61,6 +61,23 @@ func (x *explorer) newRunT() *runT {
 //
 //go:norace
 func (sc *scope) pos(skip int) string {
+	f, ok := sc.caller(skip + 1)
+	if !ok {
+		return ""
+	}
+	file := f.File
+	if i := strings.LastIndexAny(file, `/\`); i >= 0 {
+		file = file[i+1:]
+	}
+	return fmt.Sprintf("%s:%d: ", file, f.Line)
+}
+
+// caller returns the first caller, skip frames above caller's caller,
+// that is not a helper of sc and not heddle's: the line a failure or log
+// of sc's T is reported at, as testing's common.frameSkip.
+//
+//go:norace
+func (sc *scope) caller(skip int) (runtime.Frame, bool) {
 	helpers := sc.helperScope().helpers
 	var pcs [32]uintptr
 	n := runtime.Callers(skip+2, pcs[:])
@@ -68,14 +85,10 @@ func (sc *scope) pos(skip int) string {
 	for {
 		f, more := frames.Next()
 		if !helpers[f.Function] && !strings.HasPrefix(f.Function, "heddle.dev/rt.") && !strings.HasPrefix(f.Function, "heddle.dev/internal/") {
-			file := f.File
-			if i := strings.LastIndexAny(file, `/\`); i >= 0 {
-				file = file[i+1:]
-			}
-			return fmt.Sprintf("%s:%d: ", file, f.Line)
+			return f, true
 		}
 		if !more {
-			return ""
+			return runtime.Frame{}, false
 		}
 	}
 }
@@ -141,19 +154,26 @@ func (t *runT) addLine(sc *scope, fail bool, line string) {
 	}
 }
 
-//go:norace
-func (sc *scope) Error(args ...any) { sc.rs.log(sc, true, sprintln(args)) }
+// The printing methods (Error, Errorf, Log, Logf, Fatal, Fatalf, Skip,
+// Skipf) format their arguments in a function the race detector sees
+// enter (no //go:norace): a race report of fmt's read of the program's
+// data (a map another goroutine writes) then names the line that called
+// the method, as it does natively, which heddle test -racy needs to make
+// that line a scheduling point. They touch nothing but their arguments:
+// the run's state is the norace functions' they pass the line on to.
 
-//go:norace
-func (sc *scope) Errorf(format string, args ...any) {
-	sc.rs.log(sc, true, fmt.Sprintf(format, args...))
-}
+func (sc *scope) Error(args ...any) { sc.logLine(true, sprintln(args)) }
 
-//go:norace
-func (sc *scope) Log(args ...any) { sc.rs.log(sc, false, sprintln(args)) }
+func (sc *scope) Errorf(format string, args ...any) { sc.logLine(true, fmt.Sprintf(format, args...)) }
 
+func (sc *scope) Log(args ...any) { sc.logLine(false, sprintln(args)) }
+
+func (sc *scope) Logf(format string, args ...any) { sc.logLine(false, fmt.Sprintf(format, args...)) }
+
+// logLine logs s on sc, and with fail fails it (log).
+//
 //go:norace
-func (sc *scope) Logf(format string, args ...any) { sc.rs.log(sc, false, fmt.Sprintf(format, args...)) }
+func (sc *scope) logLine(fail bool, s string) { sc.rs.log(sc, fail, s) }
 
 // sprintln is fmt.Sprintln without its newline, as testing's Log.
 func sprintln(args []any) string {
@@ -324,27 +344,28 @@ func (sc *scope) FailNow() {
 	t.exitNow(sc, "FailNow")
 }
 
+func (sc *scope) Fatal(args ...any) { sc.fatal(sprintln(args), "Fatal") }
+
+func (sc *scope) Fatalf(format string, args ...any) { sc.fatal(fmt.Sprintf(format, args...), "Fatalf") }
+
+// fatal logs s on sc, fails it and ends the calling goroutine, as method
+// (Fatal or Fatalf) does.
+//
 //go:norace
-func (sc *scope) Fatal(args ...any) {
-	sc.rs.log(sc, true, sprintln(args))
-	sc.rs.exitNow(sc, "Fatal")
+func (sc *scope) fatal(s, method string) {
+	sc.rs.log(sc, true, s)
+	sc.rs.exitNow(sc, method)
 }
 
-//go:norace
-func (sc *scope) Fatalf(format string, args ...any) {
-	sc.rs.log(sc, true, fmt.Sprintf(format, args...))
-	sc.rs.exitNow(sc, "Fatalf")
-}
+func (sc *scope) Skip(args ...any) { sc.skip(sprintln(args)) }
 
-//go:norace
-func (sc *scope) Skip(args ...any) {
-	sc.rs.log(sc, false, sprintln(args))
-	sc.SkipNow()
-}
+func (sc *scope) Skipf(format string, args ...any) { sc.skip(fmt.Sprintf(format, args...)) }
 
+// skip logs s on sc and skips it.
+//
 //go:norace
-func (sc *scope) Skipf(format string, args ...any) {
-	sc.rs.log(sc, false, fmt.Sprintf(format, args...))
+func (sc *scope) skip(s string) {
+	sc.rs.log(sc, false, s)
 	sc.SkipNow()
 }
 
@@ -455,12 +476,17 @@ func (t *runT) finish() {
 // but the first: native runs show either message first.
 //
 //go:norace
-func (t *runT) testStateStep(kind engine.OpKind) {
+func (t *runT) testStateStep(kind engine.OpKind) { t.testStateStepAt(kind, 0) }
+
+// testStateStepAt is testStateStep at position pc (engine.AccessAt).
+//
+//go:norace
+func (t *runT) testStateStepAt(kind engine.OpKind, pc uintptr) {
 	x := t.exec
 	if x == nil || engine.Current() != x || x.Cur() == nil || x.Unwinding() {
 		return
 	}
-	x.Access(unsafe.Pointer(&t.misuse), kind)
+	x.AccessAt(unsafe.Pointer(&t.misuse), kind, pc)
 }
 
 // failStep is the step of a failing call on sc's T (testStateStep). Called
@@ -470,18 +496,42 @@ func (t *runT) testStateStep(kind engine.OpKind) {
 // after one of them ended, and then panics ("Fail in goroutine after
 // TestX/sub has completed"). A subtest's end conflicts only with these
 // calls, not with every failing call of the run: a parallel subtest's end
-// is independent of its sibling's failures.
+// is independent of its sibling's failures. The steps are at the line the
+// call's message names: in a function that called t.Helper, the line that
+// called it (failPC).
 //
 //go:norace
 func (t *runT) failStep(sc *scope) {
-	t.testStateStep(engine.OpTestRead)
+	pc := failPC(sc)
+	t.testStateStepAt(engine.OpTestRead, pc)
 	x := t.exec
 	if x == nil || engine.Current() != x || x.Cur() == nil || x.Unwinding() || x.Cur() == sc.g {
 		return
 	}
 	for c := sc; c.parent != nil; c = c.parent {
-		x.Access(unsafe.Pointer(&c.done), engine.OpTestRead)
+		x.AccessAt(unsafe.Pointer(&c.done), engine.OpTestRead, pc)
 	}
+}
+
+// failPC is the position of a failing call on sc's T when its caller is a
+// helper of the T the call's message goes to (log): the first frame above
+// the helpers, as a return address (engine.AccessAt). Without helpers it is
+// 0, the first frame of the program above the call (the engine finds it).
+//
+//go:norace
+func failPC(sc *scope) uintptr {
+	d := sc.destination()
+	if d == nil {
+		d = sc
+	}
+	if len(d.helperScope().helpers) == 0 {
+		return 0
+	}
+	f, ok := d.caller(1)
+	if !ok || f.PC == 0 {
+		return 0
+	}
+	return f.PC + 1
 }
 
 // endStep is the step of a subtest's end, which the failing calls of
