@@ -66,7 +66,6 @@ type DPOR struct {
 	names   *unionFind
 	created map[*engine.G]int // the analyzed run's creation edges (races)
 	later   []laterInsert     // wakeup insertions waiting for the run's object names
-	nows    []*wnode          // wakeup nodes with a step of the run analyzed (setNow)
 	deps    []int             // racesOfAlone's buffer
 	free    []*event          // source DPOR: pending events of popped nodes (pendingAt)
 	noReuse bool              // tests: pendingAt builds every event anew
@@ -476,13 +475,10 @@ func (d *DPOR) End(r *engine.Result) {
 		if len(nd.wut.children) > 0 && nd.keyOf(nd.wut.children[0]) == nd.taken {
 			nd.wut.children[0].ev = d.portable(ran)
 		}
-		if i+1 < d.depth && i+1 < len(d.stack) && d.stack[i+1].wut != nil && d.stack[i+1].wut.ev != nil && d.stack[i+1].wut.ev.matches(ran) {
-			d.setNow(d.stack[i+1].wut, ran) // the child the run followed
-		}
 	}
 	for _, l := range d.later {
 		if !d.sleepCovers(l.nd, []*event{l.e}) {
-			d.insert(l.nd, []*pevent{d.portable(l.e)}, []*event{l.e})
+			d.insert(l.nd, []*pevent{d.portable(l.e)})
 		}
 	}
 	d.later = d.later[:0]
@@ -508,7 +504,6 @@ func (d *DPOR) End(r *engine.Result) {
 		d.spawn(lens)
 	}
 	d.backtrack()
-	d.clearNow()
 	if d.od != nil {
 		d.odSnapshot()
 	}
@@ -573,7 +568,7 @@ func (d *DPOR) backtrack() {
 				for _, k2 := range nd.keys {
 					e2 := nd.pend[k2]
 					if otherCase(nd.pend[k], e2) && !d.asleepIn(nd.sleep, e2) && !nd.wut.hasChild(e2) && !nd.doneStep(e2) && !d.sleepCovers(nd, []*event{e2}) {
-						d.insert(nd, []*pevent{d.portable(e2)}, []*event{e2})
+						d.insert(nd, []*pevent{d.portable(e2)})
 					}
 				}
 				return
@@ -1436,7 +1431,7 @@ func (d *DPOR) reverse(nodeAt map[int]*dnode, prefix []*event, i int, x *event) 
 		for k, y := range v {
 			pv[k] = d.portable(y)
 		}
-		d.insert(nd, pv, v)
+		d.insert(nd, pv)
 		return
 	}
 	// Source-DPOR: I(v) ∩ backtrack(E') = ∅ ? add one initial.
@@ -1691,9 +1686,6 @@ type wnode struct {
 	// found not to be weak initials of its sequence, under the objects'
 	// names: following it wakes them if asleep (see wakeAt).
 	wake []*pevent
-	// now is the step as a step of the run being analyzed, while it is
-	// (setNow): insert compares it with the steps of that run.
-	now *event
 }
 
 func (p *pevent) matches(e *event) bool {
@@ -2004,18 +1996,14 @@ func (d *DPOR) hbIn(w []*pevent, z, y *pevent) bool {
 
 // insert puts the wakeup sequence w into nd's wakeup tree (Algorithm 2's
 // insert[E']): it descends into a child whose step is an initial of what
-// is left of w, or independent of all of it, and appends the rest. v, if
-// not nil, are w's steps as they ran in this run: at nd's own children,
-// whose steps are pending at nd in this run, the descent is decided with
-// the steps' dependence (checkInitialEv), as the sleep sets are; below,
-// and without v, with the objects' names (checkInitial), which merge the
-// objects the same step touched in different runs and are coarser.
-// Before, nd's children were compared by names too: a child whose step
-// is independent of w was taken as dependent, w was appended beside it
-// instead of under it, and w's run, explored after that child, had it
-// asleep to its end: a sleep-set blocked run (TestOptimalDPOROneRunPerClass,
-// closeWakesSelects: 38 of 2,930 runs).
-func (d *DPOR) insert(nd *dnode, w []*pevent, v []*event) {
+// is left of w, or independent of all of it, and appends the rest. The
+// steps are compared by the objects' names (initialAt). (Comparing nd's
+// own children with this run's steps instead, as dependence does for the
+// sleep sets, took TestCloseWakesSelects' model from 2,930 to 2,892 runs,
+// but names that include the operation kind do that alone, and with it
+// optimal DPOR made 102 runs for 80 classes on a late-wake program, 80
+// without: TestLateWakeCommutes.)
+func (d *DPOR) insert(nd *dnode, w []*pevent) {
 	n := nd.wut
 	var failed []*pevent // a unit's: the children w was not put under (wakeAt)
 	for {
@@ -2031,13 +2019,7 @@ func (d *DPOR) insert(nd *dnode, w []*pevent, v []*event) {
 				// at this point.
 				continue
 			}
-			var k int
-			var ok bool
-			if ce := d.stepNow(nd, n, c); ce != nil && v != nil {
-				k, ok = checkInitialEv(ce, v)
-			} else {
-				k, ok = d.initialAt(c.ev, w)
-			}
+			k, ok := d.initialAt(c.ev, w)
 			if !ok {
 				if d.od != nil {
 					failed = append(failed, c.ev)
@@ -2048,9 +2030,6 @@ func (d *DPOR) insert(nd *dnode, w []*pevent, v []*event) {
 				return // a leaf covers w
 			}
 			n, w = c, without(w, k)
-			if v != nil {
-				v = without(v, k)
-			}
 			descended = true
 			break
 		}
@@ -2065,9 +2044,6 @@ func (d *DPOR) insert(nd *dnode, w []*pevent, v []*event) {
 			}
 			for i, x := range w {
 				c := &wnode{ev: x}
-				if v != nil {
-					d.setNow(c, v[i])
-				}
 				if wake != nil {
 					c.wake = wake[i]
 				}
@@ -2077,64 +2053,6 @@ func (d *DPOR) insert(nd *dnode, w []*pevent, v []*event) {
 			return
 		}
 	}
-}
-
-// stepNow is the wakeup child c's step as a step of this run, or nil: a
-// step of a sequence inserted from this run's races, the step the run
-// took at a node of its path, or at nd (where the insertion starts, n
-// its wakeup tree), the step pending there that c stands for.
-func (d *DPOR) stepNow(nd *dnode, n, c *wnode) *event {
-	if c.now != nil {
-		return c.now
-	}
-	if n != nd.wut {
-		return nil
-	}
-	for _, k := range nd.keys {
-		if e := nd.pend[k]; c.matches(e) {
-			return e
-		}
-	}
-	return nil
-}
-
-// setNow gives the wakeup child c its step e of this run, until the run's
-// analysis ends (clearNow).
-func (d *DPOR) setNow(c *wnode, e *event) {
-	c.now = e
-	d.nows = append(d.nows, c)
-}
-
-// clearNow forgets the steps setNow gave: they are this run's.
-func (d *DPOR) clearNow() {
-	for i, c := range d.nows {
-		c.now = nil
-		d.nows[i] = nil
-	}
-	d.nows = d.nows[:0]
-}
-
-// checkInitialEv is checkInitial with the steps of this run: if x is v's
-// step k with no step before it in v that it depends on (an initial),
-// k, true; if x depends on no step of v, -1, true; else not ok.
-func checkInitialEv(x *event, v []*event) (int, bool) {
-	for k, y := range v {
-		if x.matchesEvent(y) {
-			for _, z := range v[:k] {
-				if !shareG(z, y) && !dependent(z, y, false) {
-					continue
-				}
-				return 0, false
-			}
-			return k, true
-		}
-	}
-	for _, y := range v {
-		if shareG(x, y) || dependent(x, y, false) {
-			return 0, false
-		}
-	}
-	return -1, true
 }
 
 // wakeAt assigns each step of failed, a child that an insertion of w

@@ -29,7 +29,7 @@ func TestWakeupInsertAlongABranchCopiesNothing(t *testing.T) {
 	nd := &dnode{keys: []string{"k"}, pend: map[string]*event{"k": {timer: ev[0].timer}}, wut: root}
 	d := &DPOR{}
 	w := append([]*pevent(nil), ev...) // the branch, then one step more
-	allocs := testing.AllocsPerRun(5, func() { d.insert(nd, w, nil) })
+	allocs := testing.AllocsPerRun(5, func() { d.insert(nd, w) })
 	if allocs > 1 {
 		t.Errorf("inserting %d steps along a branch of %d allocated %v times, want none", len(w), n, allocs)
 	}
