@@ -96,6 +96,8 @@ func replayAlone(spec runSpec, file string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("heddle: %v", err)
 	}
+	trackTemp(tmp)
+	defer untrackTemp(tmp)
 	defer os.RemoveAll(tmp)
 	pc := spec.Config
 	cfg.Strategy = "replay"

@@ -300,6 +300,8 @@ func testRacy(f *testFlags, opts build.Options, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "heddle:", err)
 			return exitUsage
 		}
+		trackTemp(rdir)
+		defer untrackTemp(rdir)
 		defer os.RemoveAll(rdir)
 		for _, p := range growing {
 			rpkg := findPackage(rprog, p.pkg.ImportPath)

@@ -10,8 +10,9 @@ import (
 	"time"
 )
 
-// The temporary files and directories heddle makes for its workers
-// (heddle-worker-*, heddle-yield-*, heddle-events-*) are removed by the
+// The temporary files and directories heddle makes for its workers and
+// its checks (heddle-worker-*, heddle-yield-*, heddle-events-*, and
+// heddle-confirm-*, heddle-racy-* of confirm.go and racy.go) are removed by the
 // code that made them when it is done; a heddle killed meanwhile (SIGKILL
 // from a harness's timeout, the kernel's or Go's out of memory) runs no
 // such code. So heddle starts, with the first of them, a reaper: a

@@ -239,9 +239,9 @@ func cmdProcgone(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // tempgone DIR checks that the temporary files and directories heddle
-// makes for its workers (heddle-worker-*, heddle-yield-*,
-// heddle-events-*) are gone from DIR within a minute (reap.go removes
-// those of a heddle killed).
+// makes for its workers and its checks (heddle-worker-*, heddle-yield-*,
+// heddle-events-*, heddle-confirm-*, heddle-racy-*) are gone from DIR
+// within a minute (reap.go removes those of a heddle killed).
 func cmdTempgone(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: tempgone DIR")
@@ -249,7 +249,7 @@ func cmdTempgone(ts *testscript.TestScript, neg bool, args []string) {
 	var left []string
 	for i := 0; i < 600; i++ {
 		left = nil
-		for _, p := range []string{"heddle-worker-*", "heddle-yield-*", "heddle-events-*"} {
+		for _, p := range []string{"heddle-worker-*", "heddle-yield-*", "heddle-events-*", "heddle-confirm-*", "heddle-racy-*"} {
 			m, err := filepath.Glob(filepath.Join(ts.MkAbs(args[0]), p))
 			ts.Check(err)
 			left = append(left, m...)
