@@ -219,3 +219,54 @@ func TestStepsWhere(t *testing.T) {
 		t.Errorf("an unrecorded run's step without a call site is called heddle's:\n%s", b.String())
 	}
 }
+
+// TestFoldStepsNested checks that a loop whose round holds a folded inner
+// loop (go-metrics' datadog report: statsd's watch loop selects on its
+// ticker, then locks and unlocks 32 workers, forever) shows one round, its
+// inner loop folded, and one note for the rounds, where it showed each
+// round's five lines, from the last tail of steps to the cap.
+func TestFoldStepsNested(t *testing.T) {
+	g, g3 := &engine.G{ID: "g0.2"}, &engine.G{ID: "g0.3"}
+	var tr []engine.Step
+	add := func(g *engine.G, k engine.OpKind, pc uintptr) {
+		tr = append(tr, engine.Step{N: len(tr), G: g, Kind: k, Case: -1, PC: pc})
+	}
+	add(g3, engine.OpStart, 9)
+	const rounds = 40
+	for r := 0; r < rounds; r++ {
+		add(g, engine.OpSelect, 1)
+		for w := 0; w < 32; w++ {
+			add(g, engine.OpLock, 2)
+			add(g, engine.OpUnlock, 3)
+		}
+		add(g, engine.OpArrive, 1)
+		add(nil, engine.OpTimerFire, 4)
+	}
+	add(nil, engine.OpTimerFire, 5) // another ticker's: the trace's last step
+	ls := foldSteps(tr, 40)
+	var b strings.Builder
+	for _, l := range ls {
+		if l.repeats > 0 {
+			fmt.Fprintf(&b, "(%d x%d to %d) ", l.period, l.repeats, tr[l.i].N)
+			continue
+		}
+		fmt.Fprintf(&b, "%d ", tr[l.i].N)
+	}
+	got := strings.TrimSpace(b.String())
+	const round = 1 + 64 + 2
+	want := fmt.Sprintf("0 1 2 3 (2 x31 to 65) 66 67 (%d x%d to %d) %d", round, rounds-1, rounds*round, rounds*round+1)
+	if got != want {
+		t.Errorf("folded: %s\nwant %s", got, want)
+	}
+
+	// As the report prints it.
+	var x explorer
+	var sb strings.Builder
+	x.steps(&sb, &engine.Result{Steps: len(tr), Trace: tr}, 40)
+	if n := strings.Count(sb.String(), "\n"); n > 12 {
+		t.Errorf("%d lines of steps:\n%s", n, sb.String())
+	}
+	if !strings.Contains(sb.String(), fmt.Sprintf("(the %d steps above repeat %d more times, to step %d)", round, rounds-1, rounds*round)) {
+		t.Errorf("steps:\n%s\nwant the rounds' note", sb.String())
+	}
+}

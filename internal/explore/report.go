@@ -1190,7 +1190,12 @@ func foldSteps(tr []engine.Step, max int) []stepLine {
 			end = start - 1
 		}
 	}
-	for end >= 0 && len(rev) < max {
+	// Lines for the outer folding (foldRounds) to look through: a loop
+	// whose round holds an inner loop's folded repetitions (go-metrics'
+	// statsd watch loop: a select, then 32 locks and unlocks) fills the
+	// lines with its rounds otherwise.
+	limit := max * outerScan
+	for end >= 0 && len(rev) < limit {
 		best, bestLen := period(end)
 		if best == 0 {
 			rev = append(rev, stepLine{i: end})
@@ -1204,6 +1209,7 @@ func foldSteps(tr []engine.Step, max int) []stepLine {
 		}
 		end = start - 1
 	}
+	rev = foldRounds(tr, rev)
 	if len(rev) > max {
 		cut := max
 		for cut < len(rev) && rev[cut].round && rev[cut-1].round {
@@ -1218,6 +1224,87 @@ func foldSteps(tr []engine.Step, max int) []stepLine {
 		rev = rev[1:] // a note whose round was cut
 	}
 	return rev
+}
+
+// outerScan is how many times a report's lines foldSteps folds, at most,
+// before it folds the rounds of loops that hold a folded inner loop.
+const outerScan = 64
+
+// maxOuterPeriod is the longest round, in lines, of a loop whose round
+// holds a folded inner loop that a report folds.
+const maxOuterPeriod = 24
+
+// foldRounds folds, in rev (foldSteps' lines, the last first), the
+// repetitions of a loop whose round has an inner loop folded in it: the
+// lines of a round (steps, and the notes of the inner folds) repeating at
+// least three times show once, with a note counting the steps of a round.
+// A round never splits an inner fold from its note.
+func foldRounds(tr []engine.Step, rev []stepLine) []stepLine {
+	same := func(a, b stepLine) bool {
+		if a.loose || b.loose || a.round != b.round || a.repeats != b.repeats || a.period != b.period {
+			return false
+		}
+		return a.repeats > 0 || sameStep(tr[a.i], tr[b.i])
+	}
+	// whole reports whether lines rev[k-p+1..k], a round in the trace's
+	// order from rev[k] on, hold each inner fold with its note.
+	whole := func(k, p int) bool {
+		pending, notes := 0, 0
+		for j := k; j > k-p; j-- {
+			switch l := rev[j]; {
+			case l.repeats > 0:
+				if pending != l.period {
+					return false
+				}
+				pending = 0
+				notes++
+			case l.round:
+				pending++
+			case pending > 0:
+				return false
+			}
+		}
+		return pending == 0 && notes > 0
+	}
+	var out []stepLine
+	for k := 0; k < len(rev); {
+		// The period p (in lines) whose repetitions from rev[k] on cover
+		// the most lines, n of them.
+		best, bestLen := 0, 0
+		for p := 2; p <= maxOuterPeriod && k+p <= len(rev); p++ {
+			n := p
+			for k+n < len(rev) && same(rev[k+n-p], rev[k+n]) {
+				n++
+				if n%p == 0 && n/p >= 3 && n > bestLen {
+					best, bestLen = p, n
+				}
+			}
+		}
+		if best == 0 || !whole(k+bestLen-1, best) {
+			out = append(out, rev[k])
+			k++
+			continue
+		}
+		// The first round, in the trace's order, shows: the last best
+		// lines of rev[k:k+bestLen].
+		first := k + bestLen - 1
+		start := rev[first].i // a round begins with a step
+		end := rev[k].i
+		steps := (end - start + 1) / (bestLen / best)
+		if (bestLen/best-1)*steps < minFolded {
+			out = append(out, rev[k])
+			k++
+			continue
+		}
+		out = append(out, stepLine{i: end, period: steps, repeats: bestLen/best - 1})
+		for j := first - best + 1; j <= first; j++ {
+			l := rev[j]
+			l.round = true
+			out = append(out, l)
+		}
+		k += bestLen
+	}
+	return out
 }
 
 // sameStep reports whether two steps are the same step of a loop: the
