@@ -9,15 +9,34 @@ import (
 	"heddle.dev/internal/engine"
 )
 
+// stepAdder returns a function that appends a step to *tr.
+func stepAdder(tr *[]engine.Step) func(g *engine.G, k engine.OpKind, pc uintptr) {
+	return func(g *engine.G, k engine.OpKind, pc uintptr) {
+		*tr = append(*tr, engine.Step{N: len(*tr), G: g, Kind: k, Case: -1, PC: pc})
+	}
+}
+
+// showLines writes lines of tr's steps as step numbers, and each note as
+// (period xrepeats to step).
+func showLines(tr []engine.Step, ls []stepLine) string {
+	var b strings.Builder
+	for _, l := range ls {
+		if l.repeats > 0 {
+			fmt.Fprintf(&b, "(%d x%d to %d) ", l.period, l.repeats, tr[l.i].N)
+			continue
+		}
+		fmt.Fprintf(&b, "%d ", tr[l.i].N)
+	}
+	return strings.TrimSpace(b.String())
+}
+
 // TestFoldSteps checks that the steps a loop repeats show once, with a
 // note, leaving room for the steps before the loop; that short repetitions
 // stay as they are; and that the lines shown stay within the cap.
 func TestFoldSteps(t *testing.T) {
 	g0, g1 := &engine.G{ID: "g0"}, &engine.G{ID: "g0.1"}
 	var tr []engine.Step
-	add := func(g *engine.G, k engine.OpKind, pc uintptr) {
-		tr = append(tr, engine.Step{N: len(tr), G: g, Kind: k, Case: -1, PC: pc})
-	}
+	add := stepAdder(&tr)
 	add(g0, engine.OpStart, 0)
 	add(g0, engine.OpLock, 1)
 	add(g0, engine.OpUnlock, 2)
@@ -29,17 +48,7 @@ func TestFoldSteps(t *testing.T) {
 		add(g1, engine.OpUnlock, 5)
 	}
 	add(g1, engine.OpRecv, 3) // a round begun
-	show := func(ls []stepLine) string {
-		var b strings.Builder
-		for _, l := range ls {
-			if l.repeats > 0 {
-				fmt.Fprintf(&b, "(%d x%d to %d) ", l.period, l.repeats, tr[l.i].N)
-				continue
-			}
-			fmt.Fprintf(&b, "%d ", tr[l.i].N)
-		}
-		return strings.TrimSpace(b.String())
-	}
+	show := func(ls []stepLine) string { return showLines(tr, ls) }
 	if got, want := show(foldSteps(tr, 40)), "0 1 2 3 4 5 6 7 8 (3 x99 to 305)"; got != want {
 		t.Errorf("folded: %s, want %s", got, want)
 	}
@@ -61,9 +70,7 @@ func TestFoldSteps(t *testing.T) {
 func TestFoldStepsLoose(t *testing.T) {
 	g0, g1, g2 := &engine.G{ID: "g0"}, &engine.G{ID: "g0.1"}, &engine.G{ID: "g0.2"}
 	var tr []engine.Step
-	add := func(g *engine.G, k engine.OpKind, pc uintptr) {
-		tr = append(tr, engine.Step{N: len(tr), G: g, Kind: k, Case: -1, PC: pc})
-	}
+	add := stepAdder(&tr)
 	for i := 0; i < 10; i++ { // the test's own steps, each once
 		add(g0, engine.OpLock, uintptr(100+i))
 	}
@@ -111,9 +118,7 @@ func TestFoldStepsLoose(t *testing.T) {
 func TestFoldStepsLongRound(t *testing.T) {
 	g := &engine.G{ID: "g0.1"}
 	var tr []engine.Step
-	add := func(g *engine.G, k engine.OpKind, pc uintptr) {
-		tr = append(tr, engine.Step{N: len(tr), G: g, Kind: k, Case: -1, PC: pc})
-	}
+	add := stepAdder(&tr)
 	for tick := 0; tick < 20; tick++ {
 		add(nil, engine.OpTimerFire, 1)
 		add(g, engine.OpSelect, 2)
@@ -228,9 +233,7 @@ func TestStepsWhere(t *testing.T) {
 func TestFoldStepsNested(t *testing.T) {
 	g, g3 := &engine.G{ID: "g0.2"}, &engine.G{ID: "g0.3"}
 	var tr []engine.Step
-	add := func(g *engine.G, k engine.OpKind, pc uintptr) {
-		tr = append(tr, engine.Step{N: len(tr), G: g, Kind: k, Case: -1, PC: pc})
-	}
+	add := stepAdder(&tr)
 	add(g3, engine.OpStart, 9)
 	const rounds = 40
 	for r := 0; r < rounds; r++ {
@@ -243,16 +246,7 @@ func TestFoldStepsNested(t *testing.T) {
 		add(nil, engine.OpTimerFire, 4)
 	}
 	add(nil, engine.OpTimerFire, 5) // another ticker's: the trace's last step
-	ls := foldSteps(tr, 40)
-	var b strings.Builder
-	for _, l := range ls {
-		if l.repeats > 0 {
-			fmt.Fprintf(&b, "(%d x%d to %d) ", l.period, l.repeats, tr[l.i].N)
-			continue
-		}
-		fmt.Fprintf(&b, "%d ", tr[l.i].N)
-	}
-	got := strings.TrimSpace(b.String())
+	got := showLines(tr, foldSteps(tr, 40))
 	const round = 1 + 64 + 2
 	want := fmt.Sprintf("0 1 2 3 (2 x31 to 65) 66 67 (%d x%d to %d) %d", round, rounds-1, rounds*round, rounds*round+1)
 	if got != want {
