@@ -130,18 +130,24 @@ func TestFprintToBufferIsNoStep(t *testing.T) {
 	}
 }
 
-// A file handed to code that keeps it (a bufio.Writer) is counted in
-// Result.Unstepped; a bytes buffer, the process's standard error and a
-// nil file are not.
-func TestFileKeepCounts(t *testing.T) {
+// keptFile creates a file in a temporary directory of t, closed when t
+// ends.
+func keptFile(t *testing.T) *os.File {
+	t.Helper()
 	f, err := os.Create(filepath.Join(t.TempDir(), "kept"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	s := strategy.NewRandom(1)
-	s.Begin(1)
-	res := engine.Run(engine.Config{}, s, func() {
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// A file handed to code that keeps it (a bufio.Writer) is counted in
+// Result.Unstepped; a bytes buffer, the process's standard error and a
+// nil file are not.
+func TestFileKeepCounts(t *testing.T) {
+	f := keptFile(t)
+	res := runOnce(t, engine.Config{}, func() {
 		bufio.NewWriter(rt.FileKeep(f))
 		var w io.Writer = f
 		bufio.NewWriter(rt.FileKeep(w))
@@ -150,7 +156,6 @@ func TestFileKeepCounts(t *testing.T) {
 		var nilFile *os.File
 		rt.FileKeep(nilFile)
 	})
-	s.End(res)
 	if res.Bug != nil || res.Internal != "" {
 		t.Fatalf("run: %v %s", res.Bug, res.Internal)
 	}
@@ -172,17 +177,10 @@ func TestFileWriterIsAStep(t *testing.T) {
 	if want := "abcd | cdab"; got != want {
 		t.Errorf("outcomes %s, want %s", got, want)
 	}
-	f, err := os.Create(filepath.Join(t.TempDir(), "kept"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s := strategy.NewRandom(1)
-	s.Begin(1)
-	res := engine.Run(engine.Config{}, s, func() {
+	f := keptFile(t)
+	res := runOnce(t, engine.Config{}, func() {
 		bufio.NewWriter(rt.FileWriter(f)).Flush()
 	})
-	s.End(res)
 	if res.Bug != nil || res.Internal != "" || res.Unstepped != 0 {
 		t.Errorf("run: %v %q, Unstepped %d", res.Bug, res.Internal, res.Unstepped)
 	}
@@ -207,20 +205,13 @@ func TestFileWriterOfEmbeddedFileIsAStep(t *testing.T) {
 	if want := "abcd | cdab"; got != want {
 		t.Errorf("outcomes %s, want %s", got, want)
 	}
-	f, err := os.Create(filepath.Join(t.TempDir(), "kept"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s := strategy.NewRandom(1)
-	s.Begin(1)
-	res := engine.Run(engine.Config{}, s, func() {
+	f := keptFile(t)
+	res := runOnce(t, engine.Config{}, func() {
 		w := bufio.NewWriter(rt.FileWriter(&fileEmbedder{File: f}))
 		w.WriteString("x")
 		w.Flush()
 		io.WriteString(rt.FileWriter(struct{ *os.File }{f}), "y")
 	})
-	s.End(res)
 	if res.Bug != nil || res.Internal != "" || res.Unstepped != 0 {
 		t.Errorf("run: %v %q, Unstepped %d", res.Bug, res.Internal, res.Unstepped)
 	}
@@ -239,11 +230,7 @@ func TestFileWriterLeavesOthers(t *testing.T) {
 			t.Errorf("FileWriter(%T %v) = %T %v, want it unchanged", w, w, got, got)
 		}
 	}
-	f, err := os.Create(filepath.Join(t.TempDir(), "kept"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := keptFile(t)
 	w := rt.FileWriter(f)
 	if _, ok := w.(io.StringWriter); !ok {
 		t.Errorf("FileWriter(file) is no io.StringWriter")
@@ -342,11 +329,7 @@ func TestMkdirAllRemoveAllReadDirAreSteps(t *testing.T) {
 // (cmd.Stdout = f) are counted by FileKeep (the rewriter wraps them):
 // the file is written there in no step.
 func TestFileKeepFindsEmbeddedFile(t *testing.T) {
-	f, err := os.Create(filepath.Join(t.TempDir(), "kept"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := keptFile(t)
 	type ptrEmbed struct {
 		*os.File
 		n int
@@ -358,9 +341,7 @@ func TestFileKeepFindsEmbeddedFile(t *testing.T) {
 	}
 	type unexportedInner struct{ *os.File }
 	type outer struct{ unexportedInner }
-	s := strategy.NewRandom(1)
-	s.Begin(1)
-	res := engine.Run(engine.Config{}, s, func() {
+	res := runOnce(t, engine.Config{}, func() {
 		bufio.NewWriter(rt.FileKeep(&ptrEmbed{File: f, n: 1}))
 		bufio.NewWriter(rt.FileKeep(io.Writer(&valEmbed{File: *f})))
 		rt.FileKeep(valEmbed{File: *f})
@@ -376,7 +357,6 @@ func TestFileKeepFindsEmbeddedFile(t *testing.T) {
 		rt.FileKeep(&ptrEmbed{File: os.Stderr})
 		rt.FileKeep(&strings.Builder{})
 	})
-	s.End(res)
 	if res.Bug != nil || res.Internal != "" {
 		t.Fatalf("run: %v %s", res.Bug, res.Internal)
 	}
