@@ -376,7 +376,7 @@ func (e *Exec) detach(g *G, in string) {
 	}
 	g.detached = true
 	g.ioWaits = 0
-	g.awayAt = e.now
+	g.awayAt, g.seenBack = e.now, false
 	g.replayDetach = 0
 	e.detachedGs = append(e.detachedGs, g)
 	e.nDetached.Add(1)
@@ -428,6 +428,7 @@ func (e *Exec) nativeBack(g *G) bool {
 	e.detachMu.Lock()
 	back := g.back && e.backDue(g)
 	if back {
+		g.seenBack = true
 		if d := e.lastDetach(g); d != nil && d.Back == 0 {
 			d.Back = e.steps + 1
 		}
@@ -578,7 +579,11 @@ func (e *Exec) awayFloor() (floor time.Duration, ok bool) {
 	}
 	e.detachMu.Lock()
 	for _, g := range e.detachedGs {
-		if g.waitsChild || g.back && e.backDue(g) {
+		if g.waitsChild || g.seenBack {
+			// Back: a choice, whose starvation counts as any other's.
+			// Not g.back, which g sets when it comes back, at any
+			// moment: a replay must see it back from the same step as
+			// the recorded run, the one whose choices had it.
 			continue
 		}
 		if !ok || g.awayAt < floor {
