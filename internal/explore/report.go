@@ -61,32 +61,38 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		defer func() { x.deadline = saved }()
 	}
 
-	if x.cfg.OneRun && !fresh && werr == nil {
-		// This process made the one run of a test that cannot run twice
-		// in one process (freshRuns): the replays that build the report
-		// are made in a new one, as heddle replay makes them.
-		if fr := x.freshReport(path, "", ""); fr.report != nil {
-			reported := x.freshReported(run, path, fr.report, "")
-			x.seen[bug.Kind+" "+x.where(bug)] = true
-			return reported
+	// Goroutines of the run were away in real I/O: what their native code
+	// did there (how many bytes a TCP read returned, whether a socket
+	// still held unread data when its peer closed it, which makes the
+	// kernel send a reset) is not in the schedule. A replay made here,
+	// right after the run, may do it again where heddle replay, in a new
+	// process, does not (yamux's TestHalfCloseSessionShutdown: "connection
+	// reset by peer" reported, and its replay diverged every time). The
+	// report is built where heddle replay runs the schedule, or not made.
+	realIO := len(res.Detached) > 0 && bug.Kind != engine.KindNondeterminism && bug.Kind != engine.KindRace
+	if (x.cfg.OneRun || realIO) && !fresh && werr == nil {
+		// With OneRun, this process made the one run of a test that
+		// cannot run twice in one process (freshRuns): the replays that
+		// build the report are made in a new one, as heddle replay makes
+		// them.
+		if realIO && !x.deadline.IsZero() && x.cfg.Deadline.IsZero() {
+			// The new process goes through the runs before this one
+			// first (warmUp).
+			if d := time.Now().Add(reportAllowance(x.lastRun)); d.After(x.deadline) {
+				x.deadline = d
+			}
 		}
-	} else if !fresh && werr == nil && len(res.Detached) > 0 && bug.Kind != engine.KindNondeterminism && bug.Kind != engine.KindRace {
-		// Goroutines of the run were away in real I/O: what their native
-		// code did there (how many bytes a TCP read returned, whether a
-		// socket still held unread data when its peer closed it, which
-		// makes the kernel send a reset) is not in the schedule. A replay
-		// made here, right after the run, may do it again where heddle
-		// replay, in a new process, does not (yamux's
-		// TestHalfCloseSessionShutdown: "connection reset by peer"
-		// reported, and its replay diverged every time). The report is
-		// built where heddle replay runs the schedule, or not made.
 		fr := x.freshReport(path, "", "")
 		switch {
 		case fr.report != nil:
-			reported := x.freshReported(run, path, fr.report, "")
+			note := ""
+			if realIO && !x.cfg.OneRun {
+				note = realIONote
+			}
+			reported := x.freshReported(run, path, fr.report, note)
 			x.seen[bug.Kind+" "+x.where(bug)] = true
 			return reported
-		case fr.err == nil && !fr.cut && !x.cfg.StrictNondeterminism:
+		case realIO && fr.err == nil && !fr.cut && !x.cfg.StrictNondeterminism:
 			return x.notReproduced(run, res, bug, fr, drop, "in a new process, as heddle replay does (goroutines of the run were away in real I/O, which the schedule does not control)")
 		}
 	}
@@ -322,6 +328,10 @@ func (x *explorer) freshReport(path, avoid, target string, limits ...int) freshR
 // stateNote is the note of a report built in a new process because the
 // replay made in the exploring process did not reproduce the bug.
 const stateNote = "note: the replay that builds a report, made in the exploring process after the run, did not reproduce this bug: the run depended on what the executions of this test before it left in package variables. This report was built in a new process that went through those executions first, as heddle replay does.\n"
+
+// realIONote is the note of a report built in a new process because
+// goroutines of the run were away in real I/O.
+const realIONote = "note: goroutines of this run waited in real I/O or code heddle does not control, whose outcome the schedule does not record. This report was built in a new process, as heddle replay runs the schedule.\n"
 
 // notReproducedBug is the nondeterminism finding of a bug of run that a
 // replay of its schedule in a new process (fr; where: which replays) did
