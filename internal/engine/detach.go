@@ -376,6 +376,7 @@ func (e *Exec) detach(g *G, in string) {
 	}
 	g.detached = true
 	g.ioWaits = 0
+	g.awayAt, g.seenBack = e.now, false
 	g.replayDetach = 0
 	e.detachedGs = append(e.detachedGs, g)
 	e.nDetached.Add(1)
@@ -427,6 +428,7 @@ func (e *Exec) nativeBack(g *G) bool {
 	e.detachMu.Lock()
 	back := g.back && e.backDue(g)
 	if back {
+		g.seenBack = true
 		if d := e.lastDetach(g); d != nil && d.Back == 0 {
 			d.Back = e.steps + 1
 		}
@@ -544,6 +546,65 @@ func (e *Exec) away() (away, child bool) {
 		}
 	}
 	return away, child
+}
+
+// awayFloor returns the earliest virtual time from which a goroutine away
+// in I/O (detached, not back, not waiting for a child process) has waited
+// to come back: since it was detached, or since the last timer fired when
+// no goroutine could run (idleAt), whichever is later; ok is false when no
+// such goroutine is away.
+//
+// A timer firing early (or a late wake) while goroutines can run moves the
+// clock on as if the machine were slow, and -max-starve bounds how slow:
+// the goroutines that could run wait at most that long. A goroutine away
+// in real I/O may be as ready as they are: the answer it waits for may be
+// in its socket already, and natively it reads it within microseconds.
+// The clock moving on by more than -max-starve past its detach assumes
+// that it was starved longer than that. yamux's TestSendData_Large: the
+// server's receive loop was in a TLS read with the client's keepalive ping
+// in its socket while two late wakes moved the clock 200ms, and the ping's
+// 250ms timeout then fired early while the answer was in real I/O: the
+// session closed itself, and the writer failed with "stream closed".
+// Natively the ping takes microseconds. So such a goroutine counts as one
+// that could run, for early firings and late wakes: the clock does not
+// move past awayFloor plus -max-starve while it is away. A timer that
+// fires while no goroutine can run (after the wait for it, waitChild)
+// starves none, as for the others: a goroutine that waits for ever (a
+// server's Accept) holds the clock back only until the next idle firing.
+//
+//go:norace
+func (e *Exec) awayFloor() (floor time.Duration, ok bool) {
+	if e.nDetached.Load() == 0 {
+		return 0, false
+	}
+	e.detachMu.Lock()
+	for _, g := range e.detachedGs {
+		if g.waitsChild || g.seenBack {
+			// Back: a choice, whose starvation counts as any other's.
+			// Not g.back, which g sets when it comes back, at any
+			// moment: a replay must see it back from the same step as
+			// the recorded run, the one whose choices had it.
+			continue
+		}
+		if !ok || g.awayAt < floor {
+			floor, ok = g.awayAt, true
+		}
+	}
+	e.detachMu.Unlock()
+	return max(floor, e.idleAt), ok
+}
+
+// awayStarved reports whether moving the clock to when while goroutines
+// can run starves a goroutine away in I/O longer than -max-starve
+// (awayFloor).
+//
+//go:norace
+func (e *Exec) awayStarved(when time.Duration) bool {
+	if when <= e.now {
+		return false // due now: the clock does not move
+	}
+	floor, ok := e.awayFloor()
+	return ok && when-floor > e.cfg.MaxStarve
 }
 
 // awayIO reports whether a goroutine away in code other than a wait for a

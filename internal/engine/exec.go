@@ -183,6 +183,10 @@ type G struct {
 	// since it was detached (waitChild).
 	waitsChild bool
 	ioWaits    uint8
+	// awayAt is the virtual time at which g was detached; seenBack is set
+	// once the choices of a step had g back (nativeBack): awayFloor.
+	awayAt   time.Duration
+	seenBack bool
 	// entries counts g's entries into the engine while it holds the
 	// processor (Current, its end): where it was detached, for a replay
 	// (Result.Detached); replayDetach, when not 0, is the entry at which a

@@ -94,7 +94,7 @@ func (e *Exec) addLateWake() {
 		// clock for the DPORs (Select: markClock).
 		return
 	}
-	if lw.when <= base || lw.when <= e.now {
+	if lw.when <= base || lw.when <= e.now || e.awayStarved(lw.when) {
 		return
 	}
 	e.choices = append(e.choices, Choice{Timer: lw, Case: -1, Early: lw.when - base})

@@ -654,7 +654,7 @@ func (e *Exec) addTimerChoice(t *Timer, idle bool, shared *time.Duration) {
 			}
 			starve = *shared
 		}
-		if starve > e.cfg.MaxStarve {
+		if starve > e.cfg.MaxStarve || e.awayStarved(t.when) {
 			return
 		}
 	}

@@ -61,14 +61,39 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		defer func() { x.deadline = saved }()
 	}
 
-	if x.cfg.OneRun && !fresh && werr == nil {
-		// This process made the one run of a test that cannot run twice
-		// in one process (freshRuns): the replays that build the report
-		// are made in a new one, as heddle replay makes them.
-		if fr := x.freshReport(path, "", ""); fr.report != nil {
-			reported := x.freshReported(run, path, fr.report)
+	// Goroutines of the run were away in real I/O: what their native code
+	// did there (how many bytes a TCP read returned, whether a socket
+	// still held unread data when its peer closed it, which makes the
+	// kernel send a reset) is not in the schedule. A replay made here,
+	// right after the run, may do it again where heddle replay, in a new
+	// process, does not (yamux's TestHalfCloseSessionShutdown: "connection
+	// reset by peer" reported, and its replay diverged every time). The
+	// report is built where heddle replay runs the schedule, or not made.
+	realIO := len(res.Detached) > 0 && bug.Kind != engine.KindNondeterminism && bug.Kind != engine.KindRace
+	if (x.cfg.OneRun || realIO) && !fresh && werr == nil {
+		// With OneRun, this process made the one run of a test that
+		// cannot run twice in one process (freshRuns): the replays that
+		// build the report are made in a new one, as heddle replay makes
+		// them.
+		if realIO && !x.deadline.IsZero() && x.cfg.Deadline.IsZero() {
+			// The new process goes through the runs before this one
+			// first (warmUp).
+			if d := time.Now().Add(reportAllowance(x.lastRun)); d.After(x.deadline) {
+				x.deadline = d
+			}
+		}
+		fr := x.freshReport(path, "", "")
+		switch {
+		case fr.report != nil:
+			note := ""
+			if realIO && !x.cfg.OneRun {
+				note = realIONote
+			}
+			reported := x.freshReported(run, path, fr.report, note)
 			x.seen[bug.Kind+" "+x.where(bug)] = true
 			return reported
+		case realIO && fr.err == nil && !fr.cut && !x.cfg.StrictNondeterminism:
+			return x.notReproduced(run, res, bug, fr, drop, "in a new process, as heddle replay does (goroutines of the run were away in real I/O, which the schedule does not control)")
 		}
 	}
 
@@ -133,23 +158,18 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 				// Later runs that fail the same way are known without
 				// replaying them (the fresh report costs a process and a
 				// warm-up).
-				reported := x.freshReported(run, path, fr.report)
+				note := stateNote
+				if x.cfg.OneRun {
+					note = "" // no replay was made here
+				}
+				reported := x.freshReported(run, path, fr.report, note)
 				x.seen[bug.Kind+" "+x.where(bug)] = true
 				return reported
+			case x.cfg.StrictNondeterminism:
+				nd := notReproducedBug(run, bug, fr, "in this process and in a new one")
+				bug, bug2, note = nd, nd, ""
 			default:
-				// Not reproducible at all: no bug can be reported with
-				// a schedule that does not replay it.
-				nd := &engine.Bug{Kind: engine.KindNondeterminism, G: bug.G, Message: fmt.Sprintf(
-					"the test is nondeterministic by itself: the %s of run %d (%s) did not happen again when its schedule was replayed, in this process and in a new one (%s)",
-					bug.Kind, run, oneLine(bug.Message), oneLine(fr.why))}
-				if x.cfg.StrictNondeterminism {
-					bug, bug2, note = nd, nd, ""
-					break
-				}
-				drop()
-				x.seen[bug.Kind+" "+x.where(bug)] = true
-				x.nondeterministic(run, res, nd)
-				return false
+				return x.notReproduced(run, res, bug, fr, drop, "in this process and in a new one")
 			}
 		}
 	}
@@ -305,9 +325,37 @@ func (x *explorer) freshReport(path, avoid, target string, limits ...int) freshR
 	return r
 }
 
+// stateNote is the note of a report built in a new process because the
+// replay made in the exploring process did not reproduce the bug.
+const stateNote = "note: the replay that builds a report, made in the exploring process after the run, did not reproduce this bug: the run depended on what the executions of this test before it left in package variables. This report was built in a new process that went through those executions first, as heddle replay does.\n"
+
+// realIONote is the note of a report built in a new process because
+// goroutines of the run were away in real I/O.
+const realIONote = "note: goroutines of this run waited in real I/O or code heddle does not control, whose outcome the schedule does not record. This report was built in a new process, as heddle replay runs the schedule.\n"
+
+// notReproducedBug is the nondeterminism finding of a bug of run that a
+// replay of its schedule in a new process (fr; where: which replays) did
+// not reproduce.
+func notReproducedBug(run int, bug *engine.Bug, fr freshResult, where string) *engine.Bug {
+	return &engine.Bug{Kind: engine.KindNondeterminism, G: bug.G, Message: fmt.Sprintf(
+		"the test is nondeterministic by itself: the %s of run %d (%s) did not happen again when its schedule was replayed, %s (%s)",
+		bug.Kind, run, oneLine(bug.Message), where, oneLine(fr.why))}
+}
+
+// notReproduced handles a bug of run that the replays of where did not
+// reproduce (fr, the one in a new process): no bug can be reported with a
+// schedule that does not replay it; the test is nondeterministic by itself.
+func (x *explorer) notReproduced(run int, res *engine.Result, bug *engine.Bug, fr freshResult, drop func() bool, where string) bool {
+	nd := notReproducedBug(run, bug, fr, where)
+	drop()
+	x.seen[bug.Kind+" "+x.where(bug)] = true
+	x.nondeterministic(run, res, nd)
+	return false
+}
+
 // freshReported reports on the test the bug or timing verdict that a
 // replay in a new process (freshReport) reported.
-func (x *explorer) freshReported(run int, path string, e *event.Event) bool {
+func (x *explorer) freshReported(run int, path string, e *event.Event, note string) bool {
 	x.t.Helper()
 	if x.seen[e.Key] {
 		if !x.seen["file "+path] && !x.seen["existed "+path] {
@@ -318,8 +366,7 @@ func (x *explorer) freshReported(run int, path string, e *event.Event) bool {
 	x.seen[e.Key] = true
 	x.seen["file "+path] = true
 	text := e.Report
-	if !x.cfg.OneRun {
-		note := "note: the replay that builds a report, made in the exploring process after the run, did not reproduce this bug: the run depended on what the executions of this test before it left in package variables. This report was built in a new process that went through those executions first, as heddle replay does.\n"
+	if note != "" {
 		text = strings.Replace(text, "\nschedule: ", "\n"+note+"schedule: ", 1)
 	}
 	out := event.Event{Action: e.Action, Kind: e.Kind, Key: e.Key, Message: e.Message, Run: run, Steps: e.Steps, Schedule: path, Report: text, Replay: e.Replay}
