@@ -1,0 +1,74 @@
+package rt
+
+import (
+	"context"
+	"os/exec"
+	"reflect"
+	"unsafe"
+)
+
+// The methods of exec.Cmd that start or wait for a command made by
+// exec.CommandContext read its context in code heddle does not rewrite:
+// Start polls the context's Done before it starts the process, and a
+// goroutine of package exec's kills the process when Done is closed. With
+// no step of their own, a cancel by another goroutine could not come
+// before Start's poll, nor while the process runs: heddle never reached
+// Run's "context canceled" or "signal: killed" (conform's
+// TestExecCommandContextCancel). Each of these calls is now a read of the
+// command's context first (its Err: a scheduling point, as a poll of
+// Done), and Run a read between its Start and its Wait too.
+
+// cmdContext returns the context of a command made by
+// exec.CommandContext, nil for one made by exec.Command.
+func cmdContext(c *exec.Cmd) context.Context {
+	if c == nil {
+		return nil
+	}
+	f := reflect.ValueOf(c).Elem().FieldByName("ctx")
+	if !f.IsValid() || f.Kind() != reflect.Interface || f.IsNil() {
+		return nil
+	}
+	return *(*context.Context)(unsafe.Pointer(f.UnsafeAddr()))
+}
+
+// readCmdContext is the step of a read of c's context, if it has one.
+func readCmdContext(c *exec.Cmd) {
+	if ctx := cmdContext(c); ctx != nil {
+		_ = ctx.Err()
+	}
+}
+
+// ExecStart replaces (*exec.Cmd).Start.
+func ExecStart(c *exec.Cmd) error {
+	readCmdContext(c)
+	return c.Start()
+}
+
+// ExecWait replaces (*exec.Cmd).Wait.
+func ExecWait(c *exec.Cmd) error {
+	readCmdContext(c)
+	return c.Wait()
+}
+
+// ExecRun replaces (*exec.Cmd).Run: Start and Wait, each after a read of
+// the context.
+func ExecRun(c *exec.Cmd) error {
+	if err := ExecStart(c); err != nil {
+		return err
+	}
+	return ExecWait(c)
+}
+
+// ExecOutput replaces (*exec.Cmd).Output: a read of the context, then
+// Output.
+func ExecOutput(c *exec.Cmd) ([]byte, error) {
+	readCmdContext(c)
+	return c.Output()
+}
+
+// ExecCombinedOutput replaces (*exec.Cmd).CombinedOutput: a read of the
+// context, then CombinedOutput.
+func ExecCombinedOutput(c *exec.Cmd) ([]byte, error) {
+	readCmdContext(c)
+	return c.CombinedOutput()
+}
