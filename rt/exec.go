@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"reflect"
 	"unsafe"
+
+	"heddle.dev/internal/engine"
 )
 
 // The methods of exec.Cmd that start or wait for a command made by
@@ -16,7 +18,9 @@ import (
 // Run's "context canceled" or "signal: killed" (conform's
 // TestExecCommandContextCancel). Each of these calls is now a read of the
 // command's context first (its Err: a scheduling point, as a poll of
-// Done), and Run a read between its Start and its Wait too.
+// Done), and Run a read between its Start and its Wait too. A cancel that
+// comes while the process runs makes the run's result the operating
+// system's (ExecWait).
 
 // cmdContext returns the context of a command made by
 // exec.CommandContext, nil for one made by exec.Command.
@@ -44,10 +48,31 @@ func ExecStart(c *exec.Cmd) error {
 	return c.Start()
 }
 
-// ExecWait replaces (*exec.Cmd).Wait.
+// ExecWait replaces (*exec.Cmd).Wait. A context cancelled before Wait
+// returned was cancelled while the process ran: package exec's goroutine
+// killed it, and whether Wait reports the kill, the context's error or
+// the process's own exit is up to the operating system's timing, which
+// heddle does not explore: the run says so (engine.Exec.NoteOutside), and
+// the search makes no claim.
 func ExecWait(c *exec.Cmd) error {
 	readCmdContext(c)
-	return c.Wait()
+	err := c.Wait()
+	if ctx := cmdContext(c); ctx != nil && c.Cancel != nil {
+		if x := engine.Current(); x != nil && isDone(ctx) {
+			x.NoteOutside()
+		}
+	}
+	return err
+}
+
+// isDone reports whether ctx's Done is closed, in no step.
+func isDone(ctx context.Context) bool {
+	select {
+	case <-ctx.Done():
+		return true
+	default:
+		return false
+	}
 }
 
 // ExecRun replaces (*exec.Cmd).Run: Start and Wait, each after a read of

@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"testing"
 
+	"heddle.dev/internal/engine"
+	"heddle.dev/internal/strategy"
 	"heddle.dev/rt"
 )
 
@@ -51,5 +53,55 @@ func TestExecRunWithoutContext(t *testing.T) {
 	})
 	if len(bugs) != 0 || keys(outcomes) != "<nil>" || runs != 1 {
 		t.Errorf("outcomes %s, bugs %v, %d runs", keys(outcomes), bugs, runs)
+	}
+}
+
+// A cancel that comes between Start and Wait, while the process runs, makes
+// Wait's result depend on when the kill lands (natively `signal: killed`,
+// the context's error or nil): the run says it depended on something
+// outside heddle's control (Result.Detaches), so the search makes no claim.
+// A cancel after Wait returned does not.
+func TestExecWaitAfterCancelIsOutside(t *testing.T) {
+	if _, err := exec.LookPath("true"); err != nil {
+		t.Skip("no true command")
+	}
+	dfs := strategy.NewDFS(0)
+	seen := map[string]bool{}
+	for run := 1; dfs.Begin(run); run++ {
+		if run > 100 {
+			t.Fatal("DFS did not finish within 100 runs")
+		}
+		var order string
+		res := engine.Run(engine.Config{}, dfs, func() {
+			ctx, cancel := rt.WithCancel(context.Background())
+			c := exec.CommandContext(ctx, "true")
+			if err := rt.ExecStart(c); err != nil {
+				order = "start failed"
+				return
+			}
+			done := rt.MakeChan[chan bool](1)
+			rt.Go(func() { cancel(); rt.Send(done, true) })
+			rt.ExecWait(c)
+			// A native poll, no step: was the context cancelled before
+			// Wait returned?
+			select {
+			case <-ctx.Done():
+				order = "cancel first"
+			default:
+				order = "wait first"
+			}
+			rt.Recv(done)
+		})
+		dfs.End(res)
+		if res.Bug != nil {
+			t.Fatalf("run %d: %s: %s", run, res.Bug.Kind, res.Bug.Message)
+		}
+		seen[order] = true
+		if order == "cancel first" && res.Detaches == 0 {
+			t.Errorf("run %d: the cancel came while the process ran, and the run does not say so (Detaches 0)", run)
+		}
+	}
+	if !seen["cancel first"] {
+		t.Errorf("orders %v: the cancel never came before the Wait", seen)
 	}
 }
