@@ -57,12 +57,22 @@ func ExecStart(c *exec.Cmd) error {
 func ExecWait(c *exec.Cmd) error {
 	readCmdContext(c)
 	err := c.Wait()
-	if ctx := cmdContext(c); ctx != nil && c.Cancel != nil {
-		if x := engine.Current(); x != nil && isDone(ctx) {
+	noteCancelledWhileRunning(c)
+	return err
+}
+
+// noteCancelledWhileRunning tells the run that c's result is the operating
+// system's if c started and its context is done now: it was cancelled
+// while the process ran (ExecWait).
+func noteCancelledWhileRunning(c *exec.Cmd) {
+	if c.Process == nil || c.Cancel == nil {
+		return // not started, or not made by CommandContext
+	}
+	if ctx := cmdContext(c); ctx != nil && isDone(ctx) {
+		if x := engine.Current(); x != nil {
 			x.NoteOutside()
 		}
 	}
-	return err
 }
 
 // isDone reports whether ctx's Done is closed, in no step.
@@ -85,15 +95,19 @@ func ExecRun(c *exec.Cmd) error {
 }
 
 // ExecOutput replaces (*exec.Cmd).Output: a read of the context, then
-// Output.
+// Output (a cancel while it runs: ExecWait).
 func ExecOutput(c *exec.Cmd) ([]byte, error) {
 	readCmdContext(c)
-	return c.Output()
+	b, err := c.Output()
+	noteCancelledWhileRunning(c)
+	return b, err
 }
 
 // ExecCombinedOutput replaces (*exec.Cmd).CombinedOutput: a read of the
-// context, then CombinedOutput.
+// context, then CombinedOutput (a cancel while it runs: ExecWait).
 func ExecCombinedOutput(c *exec.Cmd) ([]byte, error) {
 	readCmdContext(c)
-	return c.CombinedOutput()
+	b, err := c.CombinedOutput()
+	noteCancelledWhileRunning(c)
+	return b, err
 }

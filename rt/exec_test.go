@@ -105,3 +105,32 @@ func TestExecWaitAfterCancelIsOutside(t *testing.T) {
 		t.Errorf("orders %v: the cancel never came before the Wait", seen)
 	}
 }
+
+// A command whose context was cancelled before Output started it did not
+// run: Output's error is the context's, a schedule's outcome, and the run
+// makes its claim; one cancelled while Output waited did run, and the run
+// says its result is the operating system's.
+func TestExecOutputCancelledBeforeStartIsNotOutside(t *testing.T) {
+	if _, err := exec.LookPath("true"); err != nil {
+		t.Skip("no true command")
+	}
+	dfs := strategy.NewDFS(0)
+	for run := 1; dfs.Begin(run); run++ {
+		if run > 100 {
+			t.Fatal("DFS did not finish within 100 runs")
+		}
+		var err error
+		res := engine.Run(engine.Config{}, dfs, func() {
+			ctx, cancel := rt.WithCancel(context.Background())
+			cancel()
+			_, err = rt.ExecOutput(exec.CommandContext(ctx, "true"))
+		})
+		dfs.End(res)
+		if res.Bug != nil {
+			t.Fatalf("run %d: %s: %s", run, res.Bug.Kind, res.Bug.Message)
+		}
+		if err == nil || err.Error() != "context canceled" || res.Detaches != 0 {
+			t.Errorf("run %d: err %v, Detaches %d: want the context's error and no detach", run, err, res.Detaches)
+		}
+	}
+}
