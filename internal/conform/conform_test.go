@@ -122,14 +122,17 @@ func TestHeddleOutcome(t *testing.T) {
 }
 
 func TestNativeOutcome(t *testing.T) {
-	if got := runOutcome("a_test.go:3: x", "a_test.go:9"); got != "fail: a_test.go:3: x" {
+	if got := runOutcome(true, "a_test.go:3: x", "a_test.go:9"); got != "fail: a_test.go:3: x" {
 		t.Errorf("failure and leak: %q", got)
 	}
-	if got := runOutcome("", "a_test.go:9"); got != "leak: a_test.go:9" {
+	if got := runOutcome(false, "", "a_test.go:9"); got != "leak: a_test.go:9" {
 		t.Errorf("leak: %q", got)
 	}
-	if got := runOutcome("", ""); got != Pass {
+	if got := runOutcome(false, "", ""); got != Pass {
 		t.Errorf("pass: %q", got)
+	}
+	if got := runOutcome(false, "a_test.go:3: x", ""); got != Pass {
+		t.Errorf("a run that logged and passed: %q", got)
 	}
 	if got := normPanic("boom [recovered, repanicked]"); got != "boom" {
 		t.Errorf("normPanic: %q", got)
@@ -218,4 +221,96 @@ func TestHandCorpus(t *testing.T) {
 			t.Errorf("subset program %s: no such program", n)
 		}
 	}
+}
+
+func TestMarkLogs(t *testing.T) {
+	src := `package prog
+
+import "testing"
+
+func TestA(t *testing.T) {
+	t.Log("a", 1)
+	t.Logf("b %d", 2)
+	t.Run("sub", func(st *testing.T) { st.Skipf("c %d", 3) })
+	args := []any{"d"}
+	t.Log(args...)
+	t.Error("e")
+	t.Skip()
+}
+`
+	out, err := MarkLogs("a_test.go", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines(out) != lines([]byte(src)) {
+		t.Fatalf("marking changed the number of lines:\n%s", out)
+	}
+	for _, want := range []string{
+		`conformLog(t, "a", 1)`,
+		`conformLogf(t, "b %d", 2)`,
+		`conformSkipf(st, "c %d", 3)`,
+		`conformLog(t, args...)`,
+		`t.Error("e")`,
+		`conformSkip(t, )`,
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+}
+
+// TestNativeOutputLines: the native side reads a failing run's first
+// failing line as heddle writes it: lines of t.Log and t.Skip (marked)
+// are not failures, a subtest's line carries its name after the
+// position, a message's second line is no line of its own.
+func TestNativeOutputLines(t *testing.T) {
+	out := strings.Join([]string{
+		"CONFORM-RUN 3",
+		"=== RUN   TestConformNative/r#02",
+		"    a_test.go:5: " + LogMark + " log a",
+		"=== RUN   TestConformNative/r#02/group",
+		"=== RUN   TestConformNative/r#02/group/b",
+		"=== PAUSE TestConformNative/r#02/group/b",
+		"=== CONT  TestConformNative/r#02/group/b",
+		"    a_test.go:9: failed b",
+		"                second line of b",
+		"=== NAME  TestConformNative/r#02",
+		"    a_test.go:12: in parent",
+		"CONFORM-FAILED 3",
+		"CONFORM-END 3 ",
+		"CONFORM-RUN 4",
+		"=== RUN   TestConformNative/r#03",
+		"    a_test.go:5: " + LogMark + " log a",
+		"    a_test.go:7: " + LogMark + " skipped",
+		"CONFORM-END 4 ",
+		"CONFORM-RUN 5",
+		"=== RUN   TestConformNative/r#04",
+		"=== RUN   TestConformNative/r#04/sub",
+		"=== NAME  TestConformNative/r#04",
+		"    a_test.go:12: in parent",
+		"CONFORM-FAILED 5",
+		"CONFORM-END 5 ",
+		"CONFORM-STOP 5",
+	}, "\n")
+	got := readRuns(t, out)
+	want := Outcomes{"fail: a_test.go:9: group/b: failed b": 1, Pass: 1, "fail: a_test.go:12: in parent": 1}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("outcomes %v, want %v", got, want)
+	}
+	if got := HeddleOutcome(event.Event{Kind: "fail", Message: "a_test.go:9: group/b: failed b\nsecond line of b"}); got != "fail: a_test.go:9: group/b: failed b" {
+		t.Errorf("heddle's multi-line message: %q", got)
+	}
+}
+
+// readRuns parses a native process's output.
+func readRuns(t *testing.T, out string) Outcomes {
+	t.Helper()
+	r := &NativeRun{Outcomes: Outcomes{}}
+	p := &runParser{r: r}
+	for _, l := range strings.Split(out, "\n") {
+		if err := p.line(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r.Outcomes
 }

@@ -58,7 +58,12 @@ func HeddleOutcome(e event.Event) string {
 			// Natively testing panics with it (the process ends).
 			return "panic: " + goexitMsg
 		}
-		return "fail: " + e.Message
+		// The first line of the run's first failing message, with the
+		// subtest's name after its position (f.go:12: sub: msg): what
+		// the native side reads (outputLine); a message's second line
+		// is indented natively and belongs to no position.
+		msg, _, _ := strings.Cut(e.Message, "\n")
+		return "fail: " + msg
 	case "panic", "misuse":
 		// A goroutine that died of several panics is reported as Go
 		// prints it, one line for each, the earliest first; the native

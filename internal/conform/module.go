@@ -89,6 +89,90 @@ func InjectNoise(name string, src []byte) ([]byte, error) {
 	return out, nil
 }
 
+// LogMark starts the message of every t.Log, t.Logf, t.Skip and t.Skipf
+// line in the native copies of the corpus (MarkLogs): natively a line of
+// the test's output does not say whether a failing call printed it, and
+// the outcome of a failing run is its first failing line, as heddle's.
+const LogMark = "conform-log:"
+
+// logCalls are the printing methods of testing.TB that do not fail the
+// test, and the functions of the native driver that MarkLogs calls
+// instead.
+var logCalls = map[string]string{
+	"Log":   "conformLog",
+	"Logf":  "conformLogf",
+	"Skip":  "conformSkip",
+	"Skipf": "conformSkipf",
+}
+
+// MarkLogs returns src with every call x.Log(args), x.Logf(args),
+// x.Skip(args) and x.Skipf(args) replaced by conformLog(x, args) and its
+// siblings, on the same line: helpers of the driver (logFuncs) that print
+// LogMark before the message. Lines and positions stay those of src (the
+// helpers call Helper).
+func MarkLogs(name string, src []byte) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+	if err != nil {
+		return nil, err
+	}
+	type edit struct{ from, to int } // src[from:to] (x.Log) becomes fn(x,
+	var edits []edit
+	var fns []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok || logCalls[sel.Sel.Name] == "" {
+			return true
+		}
+		edits = append(edits, edit{fset.Position(sel.Pos()).Offset, fset.Position(call.Lparen).Offset + 1})
+		fns = append(fns, logCalls[sel.Sel.Name])
+		return true
+	})
+	// From the last to the first, so that offsets stay valid; a call
+	// inside another's arguments comes after it in the source.
+	out := append([]byte(nil), src...)
+	for i := len(edits) - 1; i >= 0; i-- {
+		e := edits[i]
+		sel := string(src[e.from:e.to])
+		x := sel[:strings.LastIndex(sel, ".")]
+		repl := fns[i] + "(" + x + ", "
+		out = append(out[:e.from], append([]byte(repl), out[e.to:]...)...)
+	}
+	if _, err := parser.ParseFile(token.NewFileSet(), name, out, 0); err != nil {
+		return nil, fmt.Errorf("%s: log-marked copy does not parse: %v", name, err)
+	}
+	return out, nil
+}
+
+// logFuncs are the helpers MarkLogs calls, in the native driver.
+const logFuncs = `
+// conformLog and its siblings print a line of t.Log, t.Logf, t.Skip or
+// t.Skipf marked as not failing (heddle.dev/internal/conform.MarkLogs).
+func conformLog(tb testing.TB, args ...any) {
+	tb.Helper()
+	tb.Log(append([]any{"` + LogMark + `"}, args...)...)
+}
+
+func conformLogf(tb testing.TB, format string, args ...any) {
+	tb.Helper()
+	tb.Logf("` + LogMark + ` "+format, args...)
+}
+
+func conformSkip(tb testing.TB, args ...any) {
+	tb.Helper()
+	tb.Skip(append([]any{"` + LogMark + `"}, args...)...)
+}
+
+func conformSkipf(tb testing.TB, format string, args ...any) {
+	tb.Helper()
+	tb.Skipf("` + LogMark + ` "+format, args...)
+}
+`
+
 // In heddle's copy, the body of every program is wrapped, on its own first
 // and last lines, in a call of conformRun, which records in the file named
 // by $CONFORM_MARKS that a run of the program returned normally without
@@ -137,12 +221,12 @@ import (
 
 // conformRun runs the body of a program; it is inserted by
 // heddle.dev/internal/conform. A run whose body returned normally (no
-// panic, no runtime.Goexit) and that did not fail appends the program's
-// name to $CONFORM_MARKS when the test ends.
+// panic, no runtime.Goexit) or was skipped, and that did not fail,
+// appends the program's name to $CONFORM_MARKS when the test ends.
 func conformRun(t *testing.T, body func()) {
 	returned := false
 	t.Cleanup(func() {
-		if !returned || t.Failed() {
+		if !(returned || t.Skipped()) || t.Failed() {
 			return
 		}
 		f, err := os.OpenFile(os.Getenv("CONFORM_MARKS"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
@@ -196,10 +280,16 @@ func WriteHeddleModule(dir string, c *Corpus) error {
 // WriteNativeModule writes the module built natively in variant v: the
 // corpus (with noise for Noise) and the driver test, TestConformNative.
 func WriteNativeModule(dir string, c *Corpus, v Variant) error {
-	var change func(string, []byte) ([]byte, error)
+	change := MarkLogs
 	noise := ""
 	if v == Noise {
-		change = InjectNoise
+		change = func(name string, src []byte) ([]byte, error) {
+			src, err := MarkLogs(name, src)
+			if err != nil {
+				return nil, err
+			}
+			return InjectNoise(name, src)
+		}
 		noise = noiseFunc
 	}
 	return writeModule(dir, c, change, map[string]string{"conform_native_test.go": driverFile(c, noise)})
@@ -230,7 +320,7 @@ func driverFile(c *Corpus, noise string) string {
 	if !ok {
 		panic("conform: driverstack.go lost its marker line")
 	}
-	return fmt.Sprintf(driver, imp, strings.Join(progs, "\n"), strings.Join(files, ", "), noise) + "\n// From heddle.dev/internal/conform's driverstack.go" + stack
+	return fmt.Sprintf(driver, imp, strings.Join(progs, "\n"), strings.Join(files, ", "), noise+logFuncs) + "\n// From heddle.dev/internal/conform's driverstack.go" + stack
 }
 
 // driverStack is the source of driverstack.go, which the driver includes.
@@ -247,7 +337,7 @@ var driverStack string
 // (0: at once, for programs without timers, where nothing can wake them),
 // or that still run after $CONFORM_GRACE. Lines "CONFORM-RUN n" and
 // "CONFORM-END n positions" (the leaked goroutines' positions, if any) on
-// standard output frame each run; with -test.v
+// standard output frame each run, after "CONFORM-FAILED n" if it failed; with -test.v
 // the program's t.Error messages are printed between them, as they
 // happen. Go's deadlock detector stays armed (the harness passes
 // -test.timeout=0): when every goroutine blocks, the runtime kills the
@@ -315,7 +405,9 @@ func TestConformNative(t *testing.T) {
 			return
 		}
 		fmt.Printf("CONFORM-RUN %%d\n", run)
-		t.Run("r", prog)
+		if !t.Run("r", prog) {
+			fmt.Printf("CONFORM-FAILED %%d\n", run)
+		}
 		end := time.Now().Add(grace)
 		last, since := "", time.Time{}
 		leak := ""

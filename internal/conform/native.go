@@ -104,7 +104,30 @@ var (
 	crashRE   = regexp.MustCompile(`(?m)^(panic|fatal error): (.*)$`)
 	recRE     = regexp.MustCompile(` \[recovered.*\]$`)
 	subtestRE = regexp.MustCompile(`TestConformNative/r(#\d+)?`)
+	// The test whose output follows (package testing's chatty printer
+	// names it when it changes), and a run that failed (the driver's
+	// t.Run returned false).
+	testNameRE = regexp.MustCompile(`^=== (?:RUN|PAUSE|CONT|NAME)\s+(\S+)$`)
+	failedRE   = regexp.MustCompile(`^CONFORM-FAILED (\d+)$`)
+	runTestRE  = regexp.MustCompile(`^TestConformNative/r(?:#\d+)?(/.*)?$`)
+	posRE      = regexp.MustCompile(`^\S+\.go:\d+: `)
 )
+
+// outputLine is what a line of a run's output, printed by test (its full
+// name), says as a message: the line as heddle writes it, with the
+// subtest's name after its position (f.go:12: sub: msg), and whether a
+// call that does not fail printed it (a Log or Skip, marked LogMark).
+func outputLine(test, msg string) (line string, log bool) {
+	pos := posRE.FindString(msg)
+	rest := msg[len(pos):]
+	if strings.HasPrefix(rest, LogMark) {
+		return msg, true
+	}
+	if m := runTestRE.FindStringSubmatch(test); m != nil && m[1] != "" {
+		return pos + m[1][1:] + ": " + rest, false
+	}
+	return msg, false
+}
 
 // RunNative runs program p with the binary bin (built from a module
 // written by WriteNativeModule) in setting s, in processes that each make
@@ -187,37 +210,16 @@ func runProcess(ctx context.Context, bin string, p *Program, s Setting, cfg Nati
 			}
 		}
 	}()
-	cur, last, stopped := 0, from-1, false
-	firstMsg := ""
+	rp := &runParser{r: r, last: from - 1}
 	sc := bufio.NewScanner(out)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
 		mu.Lock()
 		lastLine = time.Now()
 		mu.Unlock()
-		line := sc.Text()
-		if m := runLineRE.FindStringSubmatch(line); m != nil {
-			cur, _ = strconv.Atoi(m[1])
-			firstMsg = ""
-			continue
-		}
-		if m := endLineRE.FindStringSubmatch(line); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			if n != cur {
-				close(stop)
-				return last, fmt.Errorf("run %d ended while run %d was under way", n, cur)
-			}
-			r.Outcomes.Add(runOutcome(firstMsg, m[2]), 1)
-			r.Runs++
-			last, cur = n, 0
-			continue
-		}
-		if stopRE.MatchString(line) {
-			stopped = true
-			continue
-		}
-		if m := msgRE.FindStringSubmatch(line); m != nil && cur != 0 && firstMsg == "" {
-			firstMsg = m[1]
+		if err := rp.line(sc.Text()); err != nil {
+			close(stop)
+			return rp.last, err
 		}
 	}
 	_, _ = io.Copy(io.Discard, out)
@@ -226,7 +228,8 @@ func runProcess(ctx context.Context, bin string, p *Program, s Setting, cfg Nati
 	mu.Lock()
 	h := hung
 	mu.Unlock()
-	if stopped {
+	cur, last := rp.cur, rp.last
+	if rp.stopped {
 		return last, nil // werr is set when a run failed
 	}
 	if cur == 0 {
@@ -254,11 +257,63 @@ func runProcess(ctx context.Context, bin string, p *Program, s Setting, cfg Nati
 	return cur, nil
 }
 
-// runOutcome is the outcome of a native run that ended: its first failure
-// message, else its leak, else pass.
-func runOutcome(firstMsg, leak string) string {
+// runParser reads the output of a native test process: the runs it
+// frames, and their outcomes, added to r.
+type runParser struct {
+	r        *NativeRun
+	cur      int    // the run under way, 0 between runs
+	last     int    // the last run that ended
+	stopped  bool   // the process said it made its last run
+	firstMsg string // the run's first failing line (outputLine)
+	test     string // the test whose output the lines are
+	failed   bool   // the run's test failed
+}
+
+func (p *runParser) line(line string) error {
+	if m := runLineRE.FindStringSubmatch(line); m != nil {
+		p.cur, _ = strconv.Atoi(m[1])
+		p.firstMsg, p.test, p.failed = "", "", false
+		return nil
+	}
+	if m := testNameRE.FindStringSubmatch(line); m != nil {
+		p.test = m[1]
+		return nil
+	}
+	if m := failedRE.FindStringSubmatch(line); m != nil {
+		if n, _ := strconv.Atoi(m[1]); n == p.cur {
+			p.failed = true
+		}
+		return nil
+	}
+	if m := endLineRE.FindStringSubmatch(line); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		if n != p.cur {
+			return fmt.Errorf("run %d ended while run %d was under way", n, p.cur)
+		}
+		p.r.Outcomes.Add(runOutcome(p.failed, p.firstMsg, m[2]), 1)
+		p.r.Runs++
+		p.last, p.cur = n, 0
+		return nil
+	}
+	if stopRE.MatchString(line) {
+		p.stopped = true
+		return nil
+	}
+	if m := msgRE.FindStringSubmatch(line); m != nil && p.cur != 0 && p.firstMsg == "" {
+		if l, log := outputLine(p.test, m[1]); !log {
+			p.firstMsg = l
+		}
+	}
+	return nil
+}
+
+// runOutcome is the outcome of a native run that ended: if it failed,
+// its first failing line (the first line of its output that no Log or
+// Skip printed), else its leak, else pass (a skipped run passes, as a
+// run that logged).
+func runOutcome(failed bool, firstMsg, leak string) string {
 	switch {
-	case firstMsg != "":
+	case failed:
 		return "fail: " + firstMsg
 	case leak != "":
 		return "leak: " + leak
@@ -270,6 +325,7 @@ func runOutcome(firstMsg, leak string) string {
 // marks go, and the driver's subtest names become the program's.
 func normPanic(msg string) string {
 	msg = recRE.ReplaceAllString(strings.TrimSpace(msg), "")
+	msg = strings.ReplaceAll(msg, LogMark+" ", "")
 	return subtestRE.ReplaceAllString(msg, "TEST")
 }
 

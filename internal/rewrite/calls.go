@@ -241,6 +241,14 @@ var methodFuncs = map[string]string{
 	// runtime.Stack's (rt/pprof.go).
 	"runtime/pprof.Profile.WriteTo": "PprofWriteTo",
 	"runtime/pprof.Profile.Count":   "PprofCount",
+
+	// A command's context is read in package exec's code: each of these
+	// is a read of it first (rt/exec.go).
+	"os/exec.Cmd.Start":          "ExecStart",
+	"os/exec.Cmd.Wait":           "ExecWait",
+	"os/exec.Cmd.Run":            "ExecRun",
+	"os/exec.Cmd.Output":         "ExecOutput",
+	"os/exec.Cmd.CombinedOutput": "ExecCombinedOutput",
 }
 
 // valueMethodFuncs are the methods replaced by an rt function taking the
