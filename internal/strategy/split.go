@@ -193,8 +193,10 @@ func (u Unit) String() string {
 
 // Split divides u into at most n disjoint units whose union is u: a run
 // range into ranges aligned to RunBlock, a subtree at its shallowest
-// nodes with choices left. A unit that cannot be split (a range of one
-// block, a subtree before its first run) is returned alone.
+// nodes with choices left (a subtree of a pass of ipb or idb: in halves
+// by its estimated runs within the bound, splitBounded). A unit that
+// cannot be split (a range of one block, a subtree before its first
+// run) is returned alone.
 func Split(u Unit, n int) []Unit { return SplitWithin(u, n, 0) }
 
 // SplitWithin is Split for a DFS, IPB or IDB unit of which at most within
