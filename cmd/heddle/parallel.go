@@ -306,7 +306,11 @@ func listTests(spec runSpec) ([]string, error) {
 
 // unitRun is what one worker did.
 type unitRun struct {
+	// unit is the unit explored: a run range as it was, a subtree
+	// (DFS, IPB, IDB, the DPORs) without its path (compact), whose
+	// place in an ordered split's sequential order is key.
 	unit    *strategy.Unit
+	key     []int
 	res     *runResult
 	summary event.Event
 	bugRun  int  // the run of its first bug, 0 if none
@@ -375,6 +379,31 @@ func worker(spec runSpec, f *testFlags, name string, u *strategy.Unit, runs int,
 		}
 	}
 	return ur, nil
+}
+
+// compact forgets what of a unit run the merge of the units' runs does
+// not need, once the coordinator has its rest and spawned units: the
+// subtree's path (its key is kept: renumber), and the JSON of the rest
+// and of the spawned units in its summary. A test's unit runs are all
+// kept until it ends: on GoKer's Grpc3017 (paths of 30,000 scheduling
+// points) each held some 15 MB, and idb's 402 units took the
+// coordinator's heap past its bound (-max-memory).
+func (ur *unitRun) compact() {
+	if u := ur.unit; u != nil && (u.Frag != nil || u.OD != nil) {
+		if u.Frag != nil {
+			ur.key = strategy.UnitKey(*u)
+		}
+		ur.unit = &strategy.Unit{Strategy: u.Strategy, Pass: u.Pass}
+	}
+	ur.summary.UnitRest, ur.summary.UnitSpawned = nil, nil
+	if ur.res == nil {
+		return
+	}
+	for i := range ur.res.Events {
+		if e := &ur.res.Events[i]; e.Action == event.Summary {
+			e.UnitRest, e.UnitSpawned = nil, nil
+		}
+	}
 }
 
 // runTest explores one test with workers taken from sem, at priority
@@ -458,6 +487,7 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 		case <-k:
 			if ur != nil {
 				ur.killed = true
+				ur.compact()
 			}
 			return nil, false // killed: its work is not needed
 		default:
@@ -585,6 +615,9 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 					o.Spawned = sp
 				}
 			}
+			mu.Lock()
+			ur.compact()
+			mu.Unlock()
 			if ur.res.Failed && ur.bugRun == 0 && countBugs(ur.res.Events) == 0 {
 				o.Stop = true // the worker failed without a bug: stop
 			}
@@ -1225,15 +1258,16 @@ func unitFrom(r *unitRun) int {
 // bugs ("run:", and the runs of "before:"). A bug past the budget (from
 // a unit explored before the budget's end was known) is no stop.
 func renumber(runs []*unitRun, budget int) {
-	units := make([]strategy.Unit, len(runs))
+	keys := make([][]int, len(runs))
 	n := make([]int, len(runs))
 	for i, r := range runs {
-		if r.unit != nil {
-			units[i] = *r.unit
+		keys[i] = r.key
+		if r.key == nil && r.unit != nil {
+			keys[i] = strategy.UnitKey(*r.unit)
 		}
 		n[i] = r.summary.Runs
 	}
-	off := strategy.RunOffsets(units, n)
+	off := strategy.RunOffsetsByKey(keys, n)
 	for i, r := range runs {
 		d := off[i]
 		r.first = d + 1

@@ -255,6 +255,11 @@ func (d *DPOR) odRest() (levels []odLevel, out []*odUnit) {
 			if k != "" && contains(done, k) {
 				continue
 			}
+			if k != "" && d.runsAsleep(nd.sleep, ch[c], at.pend[k]) {
+				// Its step runs asleep here: backtrack drops it (a
+				// unit of it would make one sleep-set blocked run).
+				continue
+			}
 			if k != "" {
 				done = appendNew(done, k)
 			}

@@ -82,6 +82,11 @@ type FragNode struct {
 	// the part a worker keeps where it is measured).
 	Avg int `json:"avg,omitempty"`
 	Est int `json:"est,omitempty"`
+	// EstR is, for a unit of a pass of ipb or idb, at the last node of
+	// its path, the runs below it with r of the pass's bound left
+	// (EstR[r]), as estimated on the path of the fragment this one was
+	// split from (splitbound.go); nil: one run (the end of a run).
+	EstR []int `json:"estr,omitempty"`
 	// Source DPOR (see dnode).
 	Pos      int      `json:"pos,omitempty"`
 	NChoice  int      `json:"nchoice,omitempty"`
@@ -188,8 +193,10 @@ func (u Unit) String() string {
 
 // Split divides u into at most n disjoint units whose union is u: a run
 // range into ranges aligned to RunBlock, a subtree at its shallowest
-// nodes with choices left. A unit that cannot be split (a range of one
-// block, a subtree before its first run) is returned alone.
+// nodes with choices left (a subtree of a pass of ipb or idb: in halves
+// by its estimated runs within the bound, splitBounded). A unit that
+// cannot be split (a range of one block, a subtree before its first
+// run) is returned alone.
 func Split(u Unit, n int) []Unit { return SplitWithin(u, n, 0) }
 
 // SplitWithin is Split for a DFS, IPB or IDB unit of which at most within
@@ -378,6 +385,9 @@ func estimateSure(u Unit) (int, bool) {
 	if f == nil || len(f.Nodes) == 0 || f.Nodes[0].Order == nil {
 		return 0, true
 	}
+	if bound := boundOf(u); bound >= 0 {
+		return newBoundedRuns(f, bound).estimate(), boundedExact(u, bound)
+	}
 	runs, known := below(f)
 	k := f.Floor
 	rem := max(len(f.Nodes[k].Order)-f.Nodes[k].Next-1, 0)
@@ -396,6 +406,11 @@ func splitFrag(u Unit, within int) (a Unit, more []Unit, ok bool) {
 		// (the runs after it are the ones given away), or the deepest.
 		if within > 0 {
 			return splitChunk(u, within)
+		}
+		if bound := boundOf(u); bound >= 0 {
+			// ipb, idb: halves, as estimated within the bound (the
+			// shallowest node's choices left are often one run each).
+			return splitBounded(u, bound, 0)
 		}
 		for i := f.Floor; i < len(f.Nodes); i++ {
 			if len(f.Nodes[i].Order)-f.Nodes[i].Next-1 < 1 {
@@ -486,6 +501,9 @@ func splitChunk(u Unit, within int) (a Unit, more []Unit, ok bool) {
 	} else if est <= chunk && sure(u) {
 		chunk = est / 2 // a chunk already: halves, for the idle workers
 	}
+	if bound := boundOf(u); bound >= 0 {
+		return splitBounded(u, bound, max(chunk, 1))
+	}
 	// The shallowest node whose part kept is measured to hold at most
 	// a chunk, or the deepest with choices left.
 	kept, known := below(f)
@@ -531,8 +549,12 @@ func splitDFSAt(u Unit, i, upto int) (a Unit, more []Unit) {
 	fb.Nodes[i].Next = 0
 	fb.Nodes[i].Off = nd.Off + cut
 	fb.Floor = i
-	fillAvg(fa, f)
-	fillAvg(fb, f)
+	fill := func(dst *Fragment) { fillAvg(dst, f) }
+	if bound := boundOf(u); bound >= 0 {
+		fill = newBoundedRuns(f, bound).setEstR // ipb, idb
+	}
+	fill(fa)
+	fill(fb)
 	more = []Unit{{Strategy: u.Strategy, Frag: fb, Pass: u.Pass}}
 	if end < len(nd.Order) {
 		fd := f.clone(i + 1)
@@ -541,7 +563,7 @@ func splitDFSAt(u Unit, i, upto int) (a Unit, more []Unit) {
 		fd.Nodes[i].Next = 0
 		fd.Nodes[i].Off = nd.Off + end
 		fd.Floor = i
-		fillAvg(fd, f)
+		fill(fd)
 		more = append(more, Unit{Strategy: u.Strategy, Frag: fd, Pass: u.Pass})
 	}
 	if i > f.Floor {
@@ -555,7 +577,7 @@ func splitDFSAt(u Unit, i, upto int) (a Unit, more []Unit) {
 		for j := i - 1; j >= f.Floor; j-- {
 			if f.Nodes[j].Next+1 < len(f.Nodes[j].Order) {
 				fc := f.clone(j + 1)
-				fillAvg(fc, f)
+				fill(fc)
 				fc.Nodes[j].Next++
 				more = append(more, Unit{Strategy: u.Strategy, Frag: fc, Pass: u.Pass})
 				break
@@ -594,6 +616,7 @@ func (n FragNode) clone() FragNode {
 	c.Done = append([]string(nil), n.Done...)
 	c.BT = append([]string(nil), n.BT...)
 	c.Given = append([]string(nil), n.Given...)
+	c.EstR = append([]int(nil), n.EstR...)
 	return c
 }
 
@@ -1042,16 +1065,27 @@ func UnitLess(a, b Unit) bool { return keyLess(unitKey(a), unitKey(b)) }
 // CoordinateWork, where every unit before the first bug, and before the
 // end of the budget, is explored.
 func RunOffsets(units []Unit, runs []int) []int {
-	idx := make([]int, len(units))
-	for i := range idx {
-		idx[i] = i
-	}
 	keys := make([][]int, len(units))
 	for i, u := range units {
 		keys[i] = unitKey(u)
 	}
+	return RunOffsetsByKey(keys, runs)
+}
+
+// UnitKey is the place of a unit of an ordered split in the sequential
+// order (RunOffsetsByKey): a copy of what of the unit a merge of the
+// units' runs needs, without their paths' choices.
+func UnitKey(u Unit) []int { return unitKey(u) }
+
+// RunOffsetsByKey is RunOffsets for the units whose keys (UnitKey) are
+// keys.
+func RunOffsetsByKey(keys [][]int, runs []int) []int {
+	idx := make([]int, len(keys))
+	for i := range idx {
+		idx[i] = i
+	}
 	sort.SliceStable(idx, func(a, b int) bool { return keyLess(keys[idx[a]], keys[idx[b]]) })
-	off := make([]int, len(units))
+	off := make([]int, len(keys))
 	n := 0
 	for _, i := range idx {
 		off[i] = n
@@ -1365,6 +1399,11 @@ func CoordinateWork(root Unit, workers, budget int, explore func(w Work) Outcome
 			asked := false
 			for _, r := range live {
 				if r.killed {
+					continue
+				}
+				if ordered && budget > 0 && r.sure && r.est > 0 && r.est <= ChunkMin {
+					// Its rest is too small to split (splitChunk): a
+					// yield would only restart it in another process.
 					continue
 				}
 				asked = asked || r.asked
