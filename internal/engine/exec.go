@@ -111,6 +111,7 @@ type G struct {
 	// not spinning there before it polled spinDrop+countBound times in a
 	// row (dropAt).
 	countBound int32
+
 	lastStep  int    // the last step g took, for the fair scheduler
 	op        Op
 	sq        queued        // g's place in a Mutex's or RWMutex's queue (mutex.go)
