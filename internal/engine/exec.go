@@ -111,11 +111,10 @@ type G struct {
 	// not spinning there before it polled spinDrop+countBound times in a
 	// row (dropAt).
 	countBound int32
-
-	lastStep  int    // the last step g took, for the fair scheduler
-	op        Op
-	sq        queued        // g's place in a Mutex's or RWMutex's queue (mutex.go)
-	ranAt     time.Duration // virtual time of g's last step that was not an early wake-up
+	lastStep   int // the last step g took, for the fair scheduler
+	op         Op
+	sq         queued        // g's place in a Mutex's or RWMutex's queue (mutex.go)
+	ranAt      time.Duration // virtual time of g's last step that was not an early wake-up
 
 	// ID is the symbolic id: g0 for the test goroutine, g0.2 for the second
 	// goroutine g0 started. Stable from run to run.
