@@ -408,6 +408,11 @@ var pollExhausted = map[string]int{
 	"TestGoschedSpin":              50,
 	"TestGoschedSpinTen":           100,
 	"TestSelectDefaultLoopVsClose": 50,
+	// Its three Goscheds in a bubble: a counted loop too.
+	"TestSynctestAfterFuncStopResetZero": 50,
+	// A map printed while keys are stored: each stored key's choice
+	// (ahead of the copy or behind it) is no poll (rt's rangeAhead).
+	"TestLoggerPrintfMapVsWrite": 1000,
 }
 
 // spinCut are programs whose poll loops the spin bound must cut short: an
