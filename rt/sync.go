@@ -601,7 +601,16 @@ func (a *rangeAhead) choose() bool {
 		Close(a.yes)
 		Close(a.no)
 	}
-	return Select(false, RecvCase(a.yes), RecvCase(a.no)) == 0
+	x := engine.Current()
+	if x == nil {
+		return Select(false, RecvCase(a.yes), RecvCase(a.no)) == 0
+	}
+	// A choice, not a poll (engine.Exec.ChoseNotPolled): the walk moves
+	// on.
+	spins := x.Cur().Spins()
+	ahead := Select(false, RecvCase(a.yes), RecvCase(a.no)) == 0
+	x.ChoseNotPolled(spins)
+	return ahead
 }
 
 // SyncMapW is SyncMapR for the operations that may write (Store,

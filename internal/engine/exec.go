@@ -105,11 +105,16 @@ type G struct {
 	regSeq    uint64 // the opSeq for which g is in its objects' watcher lists
 	grpSeq    uint64 // the opSeq for which g is in its Mutex's waiter group (lockgroup.go), or 0
 	spins     int    // consecutive operations without progress; see Spins
-	selStreak int    // how many times in a row (see selectFairness)
-	lastStep  int    // the last step g took, for the fair scheduler
-	op        Op
-	sq        queued        // g's place in a Mutex's or RWMutex's queue (mutex.go)
-	ranAt     time.Duration // virtual time of g's last step that was not an early wake-up
+	selStreak int32  // how many times in a row (see selectFairness)
+	// countBound: g's pending operation is one of a counted loop's, which
+	// polls at most countBound times (spincount.go); 0 otherwise. g is
+	// not spinning there before it polled spinDrop+countBound times in a
+	// row (dropAt).
+	countBound int32
+	lastStep   int // the last step g took, for the fair scheduler
+	op         Op
+	sq         queued        // g's place in a Mutex's or RWMutex's queue (mutex.go)
+	ranAt      time.Duration // virtual time of g's last step that was not an early wake-up
 
 	// ID is the symbolic id: g0 for the test goroutine, g0.2 for the second
 	// goroutine g0 started. Stable from run to run.
@@ -1050,7 +1055,7 @@ func (e *Exec) dropSpinners() {
 				optional++
 				continue
 			}
-			if g := c.G; g == nil || (g.spins < spinDrop && g.selStreak < selectStreak) {
+			if g := c.G; g == nil || (g.spins < g.dropAt() && g.selStreak < selectStreak) {
 				continue
 			}
 			e.spinLooks++
@@ -1165,12 +1170,13 @@ func (e *Exec) noteSelect(c *Choice) {
 func (e *Exec) KeepSpinners() bool { return e.cfg.KeepSpinners }
 
 // spinning reports whether choice c runs a goroutine that has made no
-// progress for spinDrop operations and would make none again.
+// progress for spinDrop operations (more at a counted loop's: dropAt,
+// spincount.go) and would make none again.
 //
 //go:norace
 func (e *Exec) spinning(c *Choice) bool {
 	g := c.G
-	if g == nil || c.Early != 0 || g.spins < spinDrop {
+	if g == nil || c.Early != 0 || g.spins < g.dropAt() {
 		return false
 	}
 	switch g.op.Kind {

@@ -8,7 +8,8 @@ import (
 // What a choice's spin says of its goroutine: spinUnknown (a timer's or
 // sleeper's choice, made elsewhere than addChoice and merge's waiter path:
 // dropSpinners looks at the goroutine), spinNo (it has
-// not polled spinDrop times in a row nor has a select streak of
+// not polled spinDrop times in a row (dropAt: more at a counted loop's
+// operation, spincount.go) nor has a select streak of
 // selectStreak: never dropped), spinSure (it polled spinDrop times and its
 // operation, a Gosched, a len of a channel or a failed RWMutex TryLock,
 // makes no progress whatever the others do: always spinning, never unfair).
@@ -23,7 +24,7 @@ const (
 //
 //go:norace
 func spinClass(g *G, sel bool) uint8 {
-	if g.spins < spinDrop {
+	if g.spins < g.dropAt() {
 		if g.selStreak < selectStreak {
 			return spinNo
 		}
@@ -51,7 +52,7 @@ func (e *Exec) checkSpin() {
 		ok := true
 		switch c.spin {
 		case spinNo:
-			ok = g != nil && g.spins < spinDrop && g.selStreak < selectStreak
+			ok = g != nil && g.spins < g.dropAt() && g.selStreak < selectStreak
 		case spinSure:
 			ok = g != nil && !e.unfair(c) && e.spinning(c)
 		}

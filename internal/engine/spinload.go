@@ -111,3 +111,20 @@ func (e *Exec) closedRecv(g *G, i int) bool {
 	// zero value (probe).
 	return g.committed == i || c.Len() == 0
 }
+
+// ChoseNotPolled tells that the current goroutine's last step, a select
+// over closed channels whose ready cases rt offers the search as a choice
+// (rt's rangeAhead: whether a key stored during a walk over a map is
+// ahead of the walk or behind it), was no poll: its streak of operations
+// without progress is back to spins, what it was before the step. Counted
+// as a poll, a walk that noticed two or three stored keys looked to the
+// strategies' spin filter like a loop polling at one call site, and was
+// left out (a drop that bounded the claim) though the walk moves on at
+// every step.
+//
+//go:norace
+func (e *Exec) ChoseNotPolled(spins int) {
+	if g := e.cur; g != nil && g.spins > spins {
+		g.spins = spins
+	}
+}

@@ -81,7 +81,7 @@ func (e *Exec) countedDrop() bool {
 			}
 		default:
 			g := c.G
-			if g == nil || g.pollMark || (g.spins < spinDrop && g.selStreak < selectStreak) {
+			if g == nil || g.pollMark || (g.spins < g.dropAt() && g.selStreak < selectStreak) {
 				continue
 			}
 			if !e.unfair(c) && e.spinning(c) {

@@ -480,12 +480,14 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 		r.planIdent(n)
 	case *ast.RangeStmt:
 		r.planRange(n)
+		r.planCountedRange(n)
 	case *ast.ForStmt:
 		var label types.Object
 		if ls, ok := c.Parent().(*ast.LabeledStmt); ok && ls.Stmt == n {
 			label = r.info.Defs[ls.Label]
 		}
 		r.planPollLoop(n, label)
+		r.planCountedLoop(n)
 	case *ast.SelectStmt:
 		r.planSelect(n)
 	case *ast.LabeledStmt:

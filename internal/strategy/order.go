@@ -119,7 +119,10 @@ func spinKind(k engine.OpKind) bool {
 
 // spinning reports whether g is going round a loop without progress.
 func (t *spinTracker) spinning(g *engine.G) bool {
-	if g == nil || g.Spins() < spinLimit || t.keep {
+	if g == nil || g.Spins() < spinLimit || t.keep || g.Counted() {
+		// g.Counted: an operation of a counted loop that has not yet
+		// polled as often as the loop can (engine/spincount.go): not
+		// left out, so that every iteration is explored.
 		return false
 	}
 	st := t.gs[g]

@@ -62,7 +62,7 @@ outer:
 	return n
 }
 
-// Not marked: a counter.
+// Not a poll loop: a counter (a counted loop, countloops.go).
 func counter(flag *atomic.Bool) bool {
 	seen := flag.Load()
 	for i := 0; i < 2 && !seen; i++ {
