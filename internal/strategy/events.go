@@ -422,6 +422,43 @@ func (e *event) addSide(g *engine.G, k engine.OpKind, obj, group uintptr, cs int
 	}
 }
 
+// closedRecv makes e, a receive (or a select's receive case) of one
+// goroutine that found its channel closed and empty (Step.ClosedRecv), a
+// read of the channel: it received the zero value, which any other such
+// receive, a len or a select's probe of the channel also read in either
+// order. The close, a send (which panics) and a receive of a value while
+// the buffer was not empty still write it. It neither pairs with a
+// partner nor leaves a queue: the close emptied the queues of the
+// channel's waiters.
+func (e *event) closedRecv() {
+	if len(e.gs) != 1 {
+		return
+	}
+	tag, j := tagOp, 0
+	switch e.kinds[0] {
+	case engine.OpSelect:
+		if e.cases[0] < 0 {
+			return
+		}
+		j = e.cases[0]
+		tag = tagCase + j
+	case engine.OpRecv:
+	default:
+		return
+	}
+	acc := e.acc[:0]
+	for _, a := range e.acc {
+		if a.tag == tagLeave+j || a.tag == tagPartner+j {
+			continue
+		}
+		if a.tag == tag && a.obj != world {
+			a.write = false
+		}
+		acc = append(acc, a)
+	}
+	e.acc = acc
+}
+
 // reset empties e for reuse, keeping the room of its slices. It clears
 // the fields one by one, and of the slices only the entries in use (those
 // past their length were cleared by an earlier reset, or never written):
@@ -609,6 +646,9 @@ func (r *runEvents) take(tr []engine.Step, i int) {
 	}
 	e := r.newEvent()
 	e.fill(st)
+	if st.ClosedRecv {
+		e.closedRecv()
+	}
 	r.condWakes(e, st)
 	r.ev = append(r.ev, e)
 }
