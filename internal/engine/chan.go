@@ -529,6 +529,7 @@ func (e *Exec) Select(cases []ChanCase, hasDefault bool) int {
 	if e.closedRecv(g, i) {
 		// The zero value of a closed channel: no progress (spinload.go).
 		e.poll(g)
+		e.markClosedRecv(g)
 	} else {
 		if kind == OpRecv {
 			g.spins = 0 // a value: progress

@@ -43,6 +43,10 @@ type Step struct {
 	// Since, Until, arming a timer, ...: Exec.markClock): it is dependent
 	// with the late wakes.
 	ReadsClock bool
+	// ClosedRecv is set on a receive (or a select's receive case) that
+	// found its channel closed and empty: it received the zero value, a
+	// read of the channel, which commutes with the other such receives.
+	ClosedRecv bool
 	Now        int64 // virtual time, ns since the epoch
 }
 
@@ -50,6 +54,16 @@ type Step struct {
 //
 //go:norace
 func (e *Exec) Trace() []Step { return e.res.Trace }
+
+// markClosedRecv marks g's running step, in a traced run, as a receive
+// that found its channel closed (Step.ClosedRecv).
+//
+//go:norace
+func (e *Exec) markClosedRecv(g *G) {
+	if (e.cfg.Trace || e.cfg.Record) && g.stepIdx < len(e.res.Trace) && e.res.Trace[g.stepIdx].G == g {
+		e.res.Trace[g.stepIdx].ClosedRecv = true
+	}
+}
 
 //go:norace
 func (e *Exec) record(g *G, op Op, enabled []Choice, early time.Duration) {

@@ -1053,8 +1053,9 @@ func (d *DPOR) racesOfAlone(a *analysis, nodeAt map[int]*dnode, prefix []*event,
 			}
 			continue
 		}
-		if isSignal(e) && x.kinds[0] == engine.OpCondBlocked && wokeBy(prefix, k, x) {
-			// Not reversible: e woke x's waiter.
+		if isSignal(e) && x.kinds[0] == engine.OpCondBlocked {
+			// Not reversible: e woke x's waiter (the only Signal or
+			// Broadcast x depends on: wakeOf).
 			continue
 		}
 		d.reverse(nodeAt, prefix, k, x)
@@ -1219,55 +1220,6 @@ func waitsFor(e, x *event) bool {
 		return hasKind(x, engine.OpOnce)
 	}
 	return false
-}
-
-// wokeBy reports whether the Signal or Broadcast prefix[k] is the one that
-// woke the waiter of x, the Cond.Wait's wait to be signalled (replaying
-// the Cond's wait list in ticket order: a Signal wakes the oldest
-// waiter). A later one races x: the woken waiter could have run before it
-// (and relocked c.L first). If the wake is not found, it reports true.
-func wokeBy(prefix []*event, k int, x *event) bool {
-	g := x.gs[0]
-	var queue []*engine.G
-	// waits counts each goroutine's OpCondWait steps in a row: a waiter
-	// in a bubble takes a second one, the window before it joins the
-	// notify list (engine.CondWait), which is no new wait; then
-	// OpCondBlocked, or, signalled in the window, its next wait.
-	waits := map[*engine.G]int{}
-	woke := -1
-	for i, e := range prefix {
-		if len(e.gs) != 1 || !sameObj(e, x) {
-			continue
-		}
-		w := e.gs[0]
-		switch {
-		case hasKind(e, engine.OpCondWait):
-			waits[w]++
-			if waits[w]%2 == 1 {
-				queue = append(queue, w)
-				if w == g {
-					woke = -1
-				}
-			}
-		case hasKind(e, engine.OpCondBlocked):
-			waits[w] = 0
-		case isSignal(e):
-			n := 1
-			if hasKind(e, engine.OpCondBroadcast) {
-				n = len(queue)
-			}
-			if n > len(queue) {
-				n = len(queue)
-			}
-			for _, q := range queue[:n] {
-				if q == g {
-					woke = i
-				}
-			}
-			queue = queue[n:]
-		}
-	}
-	return woke < 0 || woke == k
 }
 
 // mayWait reports whether e is a channel, WaitGroup or Cond operation:

@@ -54,7 +54,17 @@ const (
 	tagBuf     = 1      // the store buffer a commit drains (engine.OpRacyCommit)
 	tagGroup   = 2      // the group of racy statements a commit writes
 	tagFS      = 3      // the names of the file tree (engine.OpFSRead, OpFSWrite)
+	tagWoke    = 6 << 8 // the wake of the j-th waiter a Signal or Broadcast woke
 )
+
+// wakeOf is the pseudo-object of the wake of goroutine g from a
+// Cond.Wait: the Signal or Broadcast that woke it writes it, and g's
+// OpCondBlocked step (it takes the wake) writes it; that step touches
+// nothing else, as the woken waiter is off the Cond's wait list: it
+// commutes with the other Signals, Broadcasts and Waits. (It relocks c.L
+// in a step of its own.) The address is the engine's G, where no object
+// of the program lives.
+func wakeOf(g *engine.G) uintptr { return uintptr(unsafe.Pointer(g)) }
 
 // fsNames is the object standing for the names of the file tree: the
 // entries of every directory, which file-system steps read (OpFSRead: a
@@ -392,6 +402,9 @@ func (e *event) addSide(g *engine.G, k engine.OpKind, obj, group uintptr, cs int
 	e.kinds = append(e.kinds, k)
 	e.chans = append(e.chans, cases)
 	e.dflt = append(e.dflt, dflt)
+	if k == engine.OpCondBlocked {
+		obj = wakeOf(g)
+	}
 	e.acc = appendAccesses(e.acc, k, obj, cs, cases, s, arrived)
 	for j, c := range woken {
 		// The woken goroutine leaves the queues of its other channels:
@@ -407,6 +420,32 @@ func (e *event) addSide(g *engine.G, k engine.OpKind, obj, group uintptr, cs int
 		e.acc = append(e.acc, access{obj: group, write: true, side: s, tag: tagGroup},
 			access{obj: uintptr(g.Buf()), write: true, side: s, tag: tagBuf})
 	}
+}
+
+// closedRecv makes e, a receive of one goroutine that found its channel
+// closed and empty (Step.ClosedRecv), a read of the channel: it received
+// the zero value, which any other such receive, or a len, also reads in
+// either order. The close, a send (which panics) and a receive of a value
+// still write it. It neither pairs with a partner nor leaves a queue: the
+// close emptied the queues of the channel's waiters. (A select's closed
+// case keeps its write: the reversals of selects woken by a close
+// (alternatives, closesCase) assume it, and optimal DPOR explored classes
+// twice without it, on TestOptimalDPOROneRunPerClass's programs.)
+func (e *event) closedRecv() {
+	if len(e.gs) != 1 || e.kinds[0] != engine.OpRecv {
+		return
+	}
+	acc := e.acc[:0]
+	for _, a := range e.acc {
+		if a.tag == tagLeave || a.tag == tagPartner {
+			continue
+		}
+		if a.tag == tagOp && a.obj != world {
+			a.write = false
+		}
+		acc = append(acc, a)
+	}
+	e.acc = acc
 }
 
 // reset empties e for reuse, keeping the room of its slices. It clears
@@ -524,6 +563,11 @@ type runEvents struct {
 	// free holds events that their user is done with (recycle), for
 	// consume to reuse.
 	free []*event
+	// The wait list of each Cond (by address) in ticket order, and each
+	// goroutine's OpCondWait steps in a row, to find the waiters a Signal
+	// or Broadcast wakes (condWakes).
+	condQueue map[uintptr][]*engine.G
+	condWaits map[*engine.G]int
 }
 
 // maxFree bounds the events kept for reuse.
@@ -591,7 +635,46 @@ func (r *runEvents) take(tr []engine.Step, i int) {
 	}
 	e := r.newEvent()
 	e.fill(st)
+	if st.ClosedRecv {
+		e.closedRecv()
+	}
+	r.condWakes(e, st)
 	r.ev = append(r.ev, e)
+}
+
+// condWakes follows the wait list of st's Cond, if st is a Cond step,
+// replaying it in ticket order (engine.CondWait, CondSignal): a Signal
+// wakes the oldest waiter, a Broadcast all of them. A Signal or
+// Broadcast, event e, writes the wake of each waiter it woke (wakeOf).
+// A waiter in a bubble takes a second OpCondWait, the window before it
+// joins the notify list, which is no new wait; then OpCondBlocked, or,
+// signalled in the window, its next wait.
+func (r *runEvents) condWakes(e *event, st *engine.Step) {
+	switch st.Kind {
+	case engine.OpCondWait:
+		if r.condWaits == nil {
+			r.condWaits, r.condQueue = map[*engine.G]int{}, map[uintptr][]*engine.G{}
+		}
+		r.condWaits[st.G]++
+		if r.condWaits[st.G]%2 == 1 {
+			r.condQueue[st.Obj] = append(r.condQueue[st.Obj], st.G)
+		}
+	case engine.OpCondBlocked:
+		delete(r.condWaits, st.G)
+	case engine.OpCondSignal, engine.OpCondBroadcast:
+		q := r.condQueue[st.Obj]
+		n := 1
+		if st.Kind == engine.OpCondBroadcast {
+			n = len(q)
+		}
+		n = min(n, len(q))
+		for j, g := range q[:n] {
+			e.acc = append(e.acc, access{obj: wakeOf(g), write: true, tag: tagWoke + j})
+		}
+		if n > 0 {
+			r.condQueue[st.Obj] = q[n:]
+		}
+	}
 }
 
 // fill makes empty event e the event of trace entry st, a goroutine's step.

@@ -412,8 +412,8 @@ var simpleAcc = func() (t [256]uint8) {
 		switch engine.OpKind(k) {
 		case engine.OpSend, engine.OpRecv, engine.OpSelect, engine.OpArrive:
 			continue // their accesses depend on their cases
-		case engine.OpRacyCommit:
-			continue // and on the goroutine (addSide)
+		case engine.OpRacyCommit, engine.OpCondBlocked:
+			continue // and on the goroutine (addSide; wakeOf)
 		}
 		acc := accesses(engine.OpKind(k), obj, -1, nil, 0, false)
 		switch {
