@@ -293,7 +293,8 @@ func (e *Exec) pick() *G {
 			if c.Early == 0 && !e.overdue && c.Timer.bubble == nil && c.Timer.when > e.idleAt {
 				e.idleAt = c.Timer.when // no goroutine could run: none is starved
 			}
-			e.record(nil, c.Op(), e.choices, c.Early)
+			op := c.Op()
+			e.record(nil, &op, e.choices, c.Early)
 			if c.Timer == e.late {
 				e.lateFired() // it changes no goroutine's choices
 				before, waits := e.now, e.waits
@@ -318,7 +319,7 @@ func (e *Exec) pick() *G {
 			// A store buffer's commit: a step that runs no goroutine
 			// (storebuf.go).
 			c.G.lastStep = e.steps
-			e.record(c.G, c.G.op, e.choices, 0)
+			e.record(c.G, &c.G.op, e.choices, 0)
 			e.commit(c.G)
 			e.arrivedLast = false
 			continue
@@ -328,7 +329,8 @@ func (e *Exec) pick() *G {
 			// a step of its own, which runs no user code.
 			c.G.lastStep = e.steps
 			e.lastRun = e.now
-			e.record(c.G, c.Op(), e.choices, 0)
+			op := c.Op()
+			e.record(c.G, &op, e.choices, 0)
 			e.arrive(c.G)
 			e.arrivedLast = true
 			continue
@@ -346,7 +348,7 @@ func (e *Exec) pick() *G {
 				c.G.ranAt = t.when
 			}
 		}
-		e.record(c.G, c.G.op, e.choices, c.Early)
+		e.record(c.G, &c.G.op, e.choices, c.Early)
 		if c.Early > 0 && c.G.op.Kind == OpSleep {
 			// A sleeper woke early, relative to runnable goroutines.
 			c.G.op.Timer.early = c.Early
