@@ -379,6 +379,26 @@ func appendChoice(cs []Choice, c *Choice) []Choice {
 	return cs
 }
 
+// appendTimerChoice appends to cs the choice of timer t's firing (g nil)
+// or of sleeper g's waking, early by early, field by field as appendChoice
+// does: a Choice literal appended was made on the stack and read back in
+// 16-byte loads the processor cannot forward from its narrower stores
+// (perf annotate: 38% of addTimerChoice on x/sync errgroup TestGoLimit).
+//
+//go:norace
+func appendTimerChoice(cs []Choice, g *G, t *Timer, early time.Duration) []Choice {
+	n := len(cs)
+	if n < cap(cs) {
+		cs = cs[:n+1]
+	} else {
+		cs = append(cs, Choice{})
+	}
+	d := &cs[n]
+	d.G, d.Case, d.Select, d.Arrive, d.Timer, d.Early = g, -1, false, false, t, early
+	d.spin, d.kind, d.gi = 0, 0, 0
+	return cs
+}
+
 // fairChoice is the choice of the fair scheduler that takes over from the
 // strategy once a run is long: the goroutine that ran least recently, and a
 // timer only when no goroutine can run (a synctest bubble's, at once: its
@@ -676,11 +696,11 @@ func (e *Exec) addTimerChoice(t *Timer, idle bool, shared *time.Duration) {
 	// that woke at the same instant) fires on time, not early: it is an
 	// ordinary choice beside the runnable goroutines.
 	if t.sleeper != nil {
-		e.choices = append(e.choices, Choice{G: t.sleeper, Case: -1, Early: early})
+		e.choices = appendTimerChoice(e.choices, t.sleeper, nil, early)
 		*shared = -1 // the starvation looks at e.choices, which grew
 		return
 	}
-	e.choices = append(e.choices, Choice{Timer: t, Case: -1, Early: early})
+	e.choices = appendTimerChoice(e.choices, nil, t, early)
 }
 
 // starvation is how long firing t starves the goroutine that can run and
