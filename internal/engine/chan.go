@@ -583,7 +583,7 @@ func (e *Exec) rendezvous(g *G, c ChanCase, h *G, hi int) {
 	}
 	h.sel = hi
 	h.matched = true
-	e.record(h, h.op, nil, 0)
+	e.record(h, &h.op, nil, 0)
 	e.returnTo = g
 	h.state = gRunning
 	e.cur = h

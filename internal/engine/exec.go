@@ -711,7 +711,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	if len(cfg.Detached) != 0 {
 		e.armDetach(g0) // step 0 is not picked (detachplan.go)
 	}
-	e.record(g0, Op{Kind: OpStart}, nil, 0)
+	e.record(g0, &Op{Kind: OpStart}, nil, 0)
 	e.start(g0)
 	g0.wake.wake()
 
@@ -1346,7 +1346,7 @@ func (e *Exec) exit(g *G) {
 		// by the goroutines left, if they read the clock.
 		e.markClock(g)
 	}
-	e.record(g, Op{Kind: OpExit}, nil, 0)
+	e.record(g, &Op{Kind: OpExit}, nil, 0)
 	if g.Index == 0 {
 		e.mainDone = true
 		e.mainDoneAt = e.now

@@ -97,7 +97,7 @@ func (e *Exec) addLateWake() {
 	if lw.when <= base || lw.when <= e.now || e.awayStarved(lw.when) {
 		return
 	}
-	e.choices = append(e.choices, Choice{Timer: lw, Case: -1, Early: lw.when - base})
+	e.choices = appendTimerChoice(e.choices, nil, lw, lw.when-base)
 }
 
 // tickDropped reports whether t is a ticker whose channel is full: a tick
