@@ -378,6 +378,9 @@ func (x *explorer) run() {
 		}
 		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: trace}, runStrat, rs)
 		startedAfter := x.startedAfter // the replays below change it
+		if code, ok := childExit(x.cfg, res); ok {
+			os.Exit(code)
+		}
 		x.deadline = saved
 		x.lastRun = time.Since(began)
 		if res.Interrupted {
@@ -798,6 +801,22 @@ func (x *explorer) disabled(kind string) bool {
 		}
 	}
 	return false
+}
+
+// childExit returns the status of the os.Exit that ended the run, when
+// the process is a test binary a test started (Config.Child): it ends the
+// process with it, as natively, where a test would report it as a bug.
+func childExit(cfg Config, res *engine.Result) (int, bool) {
+	b := res.Bug
+	if !cfg.Child || b == nil || b.Kind != engine.KindFail {
+		return 0, false
+	}
+	n, ok := strings.CutPrefix(b.Message, "exit status ")
+	if !ok {
+		return 0, false
+	}
+	code, err := strconv.Atoi(n)
+	return code, err == nil
 }
 
 // randSeed is the seed of the program's random numbers in run number run
