@@ -367,10 +367,14 @@ func scheduleDir(out, cache string, prog *build.Program) (string, error) {
 }
 
 // commandEpoch is the virtual instant at which the runs of this command
-// start: the wall clock when it started, to the second, the same for every
-// package and worker (explore.Config.Epoch), or the instant $HEDDLE_EPOCH
-// gives (RFC 3339), so that the jobs of a cluster, or two commands whose
-// schedules are compared, start their clocks at the same instant.
+// start: the wall clock when it started, the same for every package and
+// worker (explore.Config.Epoch), or the instant $HEDDLE_EPOCH gives (RFC
+// 3339), so that the jobs of a cluster, or two commands whose schedules are
+// compared, start their clocks at the same instant. It keeps the wall
+// clock's nanoseconds: truncated to the second, every time.Now of a test
+// that fires no timer was on a whole second, which a real clock almost
+// never is (zerolog's cbor TestAppendTimeNow expects AppendTime(time.Now())
+// to encode a fraction of a second, and failed at every run).
 var commandEpoch = sync.OnceValue(func() time.Time {
 	if v := os.Getenv("HEDDLE_EPOCH"); v != "" {
 		t, err := time.Parse(time.RFC3339, v)
@@ -379,7 +383,7 @@ var commandEpoch = sync.OnceValue(func() time.Time {
 		}
 		fmt.Fprintf(os.Stderr, "heddle: ignoring HEDDLE_EPOCH: %v\n", err)
 	}
-	return time.Now().UTC().Truncate(time.Second)
+	return time.Now().UTC().Round(0)
 })
 
 // exploreConfig is the configuration of the test binary of pkg.

@@ -182,6 +182,13 @@ type Config struct {
 	// named GroupName(Group), as go test runs them concurrently (see
 	// group.go). Its -test.run selects them (GroupRunPattern).
 	Group []string `json:",omitempty"`
+
+	// Child marks the configuration of a test binary a test started
+	// (LoadConfig): its one controlled run lets its output through, and a
+	// call of os.Exit in it ends the process with that status, as natively
+	// (zerolog's diode TestFatal runs its own binary to watch log.Fatal's
+	// output on standard error and its exit status).
+	Child bool `json:",omitempty"`
 }
 
 // DefaultTimeLimit is the default of Config.TimeLimit: go test's default
@@ -269,6 +276,7 @@ func LoadConfig() (Config, error) {
 		child.Events, child.Replay, child.Verbose = "", "", false
 		child.FirstRun, child.Unit, child.Yield, child.Group = 0, nil, "", nil
 		child.Serve = false
+		child.Child, child.Output = true, true
 		if b, err := json.Marshal(child); err == nil {
 			os.Setenv(EnvConfig, string(b))
 		}

@@ -207,9 +207,9 @@ func RunModule(ctx context.Context, cfg Config, m Module) *ModuleResult {
 		mr.Err = err.Error()
 		return mr
 	}
-	mr.Native = runNative(ctx, dir, cfg.NativeTimeout, cfg.MaxRSS)
+	mr.Native = runNative(ctx, dir, m.Skip, cfg.NativeTimeout, cfg.MaxRSS)
 	var bugs []event.Event
-	mr.Heddle, bugs = runHeddleTest(ctx, cfg, dir, filepath.Join(dir, ".heddle-schedules"))
+	mr.Heddle, bugs = runHeddleTest(ctx, cfg, dir, m.Skip, filepath.Join(dir, ".heddle-schedules"))
 	for _, e := range bugs {
 		r := &Report{Package: e.Package, Test: e.Test, Kind: e.Kind, Message: e.Message, Schedule: e.Schedule, Replay: e.Replay, First: reportFirst(e.Report), Text: e.Report}
 		r.Class = Classify(r.Package, r.Test, r.Kind)
@@ -462,8 +462,18 @@ type testEvent struct {
 	Elapsed                       float64
 }
 
-func runNative(ctx context.Context, dir string, timeout time.Duration, maxRSS int64) NativeResult {
-	c := command(ctx, timeout, maxRSS, dir, "go", "test", "-count=1", "-json", "./...")
+// nativeArgs are the arguments of go test on a module whose tests
+// matching skip (Module.Skip; "": none) are not run.
+func nativeArgs(skip string) []string {
+	args := []string{"test", "-count=1", "-json"}
+	if skip != "" {
+		args = append(args, "-skip", skip)
+	}
+	return append(args, "./...")
+}
+
+func runNative(ctx context.Context, dir, skip string, timeout time.Duration, maxRSS int64) NativeResult {
+	c := command(ctx, timeout, maxRSS, dir, "go", nativeArgs(skip)...)
 	out, errOut, exit := c.stdout, c.stderr, c.exit
 	r := NativeResult{Wall: c.wall}
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -510,11 +520,19 @@ func hasPrefixIn(ss []string, p string) bool {
 // heddle, an internal error.
 var internalError = regexp.MustCompile(`(?i)heddle: internal error|panic: .*heddle\.dev/internal|fatal error: `)
 
-func runHeddleTest(ctx context.Context, cfg Config, dir, schedules string) (HeddleResult, []event.Event) {
+// heddleArgs are the arguments of heddle test on a module whose tests
+// matching skip (Module.Skip; "": none) are not run.
+func heddleArgs(cfg Config, skip, schedules string) []string {
 	args := []string{"test", "-json", "-budget", cfg.Budget, "-o", schedules}
+	if skip != "" {
+		args = append(args, "-skip", skip)
+	}
 	args = append(args, cfg.Flags...)
-	args = append(args, "./...")
-	c := command(ctx, cfg.Timeout, cfg.MaxRSS, dir, cfg.Heddle, args...)
+	return append(args, "./...")
+}
+
+func runHeddleTest(ctx context.Context, cfg Config, dir, skip, schedules string) (HeddleResult, []event.Event) {
+	c := command(ctx, cfg.Timeout, cfg.MaxRSS, dir, cfg.Heddle, heddleArgs(cfg, skip, schedules)...)
 	out, errOut, exit := c.stdout, c.stderr, c.exit
 	// Kept with the module copy (cmd/realworld -keep), for reading the
 	// reports when classifying them.

@@ -60,7 +60,7 @@ func TestMarkdown(t *testing.T) {
 	defer delete(classes, "example.com/m/p.TestA fail")
 	res := &Results{Config: Config{Budget: "1s", Timeout: time.Minute}, Wall: time.Minute, Command: "go run ./cmd/realworld", Machine: "a machine", Commit: "commit x"}
 	res.Modules = []*ModuleResult{{
-		Module: Module{Path: "example.com/m", Version: "v1.0.0"},
+		Module: Module{Path: "example.com/m", Version: "v1.0.0", Skip: "^TestSvc$", SkipWhy: "it needs a service"},
 		Native: NativeResult{OK: true, Wall: 2, TestTime: 0.5},
 		Heddle: HeddleResult{Wall: 30, Tests: 4, OK: 2, Reported: 2, Runs: 2000, Elapsed: 20, PerRun: 0.01,
 			Timing:       []TimingVerdict{{Package: "example.com/m/p", Test: "TestC", Replayed: true, Message: "the test assumes the machine is never slower than 10ms: ...\n  the failure: fail: p_test.go:20: late"}},
@@ -76,6 +76,7 @@ func TestMarkdown(t *testing.T) {
 	for _, want := range []string{
 		"| example.com/m | v1.0.0 | ok (2s) | ok | 2 / 2 / 0 (1 not explorable) | 1 fail: 1, 1 leak: 0 | 30s | 100 | 0.0× |",
 		"| example.com/gone | v0.1.0 | not run: go mod download: not found |",
+		"Not run in example.com/m, natively or under heddle (`-skip '^TestSvc$'`): it needs a service.",
 		"2 reports: 0 bugs in the code, 1 bugs in the test, 0 timing-dependent tests, 0 heddle faults, 1 unclassified; 100% (1 of 1 classified) genuine. 1 of 2 replay",
 		"| 1 | example.com/m | p TestA | fail | yes | bug in the test | asserts before waiting | p_test.go:9: got 0 |",
 		"| 2 | example.com/m | p TestB | leak | no: exit 2: diverged | unclassified |",
@@ -108,6 +109,24 @@ func TestMarkdown(t *testing.T) {
 	}
 }
 
+// A module's Skip goes to both go test and heddle test, before the
+// packages.
+func TestSkipArgs(t *testing.T) {
+	if got, want := strings.Join(nativeArgs("^TestSvc$"), " "), "test -count=1 -json -skip ^TestSvc$ ./..."; got != want {
+		t.Errorf("nativeArgs: %q, want %q", got, want)
+	}
+	if got, want := strings.Join(nativeArgs(""), " "), "test -count=1 -json ./..."; got != want {
+		t.Errorf("nativeArgs without skip: %q, want %q", got, want)
+	}
+	cfg := Config{Budget: "1s", Flags: []string{"-leaks=false"}}
+	if got, want := strings.Join(heddleArgs(cfg, "^TestSvc$", "S"), " "), "test -json -budget 1s -o S -skip ^TestSvc$ -leaks=false ./..."; got != want {
+		t.Errorf("heddleArgs: %q, want %q", got, want)
+	}
+	if got, want := strings.Join(heddleArgs(cfg, "", "S"), " "), "test -json -budget 1s -o S -leaks=false ./..."; got != want {
+		t.Errorf("heddleArgs without skip: %q, want %q", got, want)
+	}
+}
+
 // TestNondeterministicIsNoReport checks that a test heddle cannot explore
 // (the "nondeterministic" action of heddle test -json) is counted apart,
 // not as a report.
@@ -125,7 +144,7 @@ END
 	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r, bugs := runHeddleTest(context.Background(), Config{Heddle: fake, Budget: "1", Timeout: time.Minute, MaxRSS: MaxRSS}, dir, filepath.Join(dir, "s"))
+	r, bugs := runHeddleTest(context.Background(), Config{Heddle: fake, Budget: "1", Timeout: time.Minute, MaxRSS: MaxRSS}, dir, "", filepath.Join(dir, "s"))
 	if len(bugs) != 0 || r.Reported != 0 {
 		t.Errorf("a nondeterministic test made %d reports (%d tests reported)", len(bugs), r.Reported)
 	}

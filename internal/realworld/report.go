@@ -26,6 +26,11 @@ func (res *Results) Markdown() string {
 			mr.nativeCell(), mr.buildCell(), mr.testsCell(), mr.reportsCell(), mr.Heddle.Wall, rate(mr.Heddle.Runs, mr.Heddle.Elapsed), mr.costCell())
 	}
 	p("\n*native*: `ok`, or the tests that failed, with the command's wall time. *heddle build*: `ok`, the packages that did not build, or heddle's own failure. *runs/s*: runs of all tests over their exploration time. *heddle/native per run*: one heddle run of every test (Σ elapsed/runs over the tests) over one native run of every package's tests (Σ of go test's package times, which include the test binary's start).\n\n")
+	for _, mr := range res.Modules {
+		if m := mr.Module; m.Skip != "" {
+			p("Not run in %s, natively or under heddle (`-skip '%s'`): %s.\n\n", m.Path, m.Skip, m.SkipWhy)
+		}
+	}
 
 	all := res.sortedReports()
 	counts := map[Verdict]int{}
