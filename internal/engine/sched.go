@@ -420,6 +420,7 @@ const Diverged = -2
 //go:norace
 func (e *Exec) enabled() {
 	e.gen++ // invalidates the per-channel caches of partner
+	e.starve.last = nil
 	if !e.incr && e.cfg.DormantFrom >= 0 && len(e.gs) >= e.cfg.DormantFrom {
 		e.incr = true
 		e.rebuildAll = true
@@ -676,6 +677,7 @@ func (e *Exec) addTimerChoice(t *Timer, idle bool, shared *time.Duration) {
 	if t.sleeper != nil {
 		e.choices = append(e.choices, Choice{G: t.sleeper, Case: -1, Early: early})
 		*shared = -1 // the starvation looks at e.choices, which grew
+		e.starve.last = t
 		return
 	}
 	e.choices = append(e.choices, Choice{Timer: t, Case: -1, Early: early})
@@ -730,6 +732,7 @@ func (e *Exec) starvation(t *Timer) time.Duration {
 		e.starveNew = e.starveNew[:0]
 		e.starveFull = false
 		s.seen = min(len(e.gch), len(e.choices))
+		s.last = nil
 	}
 	seen := len(e.choices)
 	for i := s.seen; i < len(e.choices); i++ {
@@ -740,6 +743,21 @@ func (e *Exec) starvation(t *Timer) time.Duration {
 		if g == t.sleeper {
 			// Not added for its own timer; the next timer adds it.
 			seen = min(seen, i)
+			continue
+		}
+		if l := s.last; l != nil && g == l.sleeper {
+			// The previous timer's sleeper: once in the set, it stays
+			// there while it sleeps on l. Thousands of sleepers due at
+			// one instant (pond's TestPoolSubmitWhileStoppingHasNoRace)
+			// are not loaded again at every point.
+			if l.inSet {
+				if checkSet.Load() && !g.couldRun {
+					panic(fmt.Sprintf("engine: at step %d, sleeper %s of a timer marked in the set of starvation is not in it", e.steps, g.ID))
+				}
+				continue
+			}
+			e.couldRunAdd(g)
+			l.inSet = true
 			continue
 		}
 		e.couldRunAdd(g)
@@ -794,6 +812,13 @@ const noRun = time.Duration(math.MaxInt64)
 type starveSet struct {
 	gen  uint64
 	seen int
+	// last is the timer of the last sleeper's choice addTimerChoice
+	// added in the pass, whose sleeper the next timer's weighing adds to
+	// the set. Once added, the sleeper is marked on that timer (inSet):
+	// it stays in the set (couldRun) until it runs, and it runs only when
+	// the timer fires, after which the timer is never due again. Reset at
+	// every pass (enabled).
+	last *Timer
 
 	ver, topVer     uint64
 	topOK, secondOK bool
