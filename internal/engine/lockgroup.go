@@ -339,7 +339,17 @@ func (e *Exec) flipIn(ms []groupMember) {
 			from = at
 		}
 		g := m.g
-		buf = append(buf, Choice{G: g, Case: -1, spin: m.spin, kind: m.kind, gi: int32(m.idx + 1)})
+		// Field by field (addChoice): a literal appended was a
+		// store-forwarding stall per member.
+		n := len(buf)
+		if n < cap(buf) {
+			buf = buf[:n+1]
+		} else {
+			buf = append(buf, Choice{})
+		}
+		d := &buf[n]
+		d.G, d.Case, d.Select, d.Arrive, d.Timer, d.Early = g, -1, false, false, nil, 0
+		d.spin, d.kind, d.gi = m.spin, m.kind, int32(m.idx+1)
 		g.nch = 1
 		e.noteChoiceChanged(g)
 		if !e.starveFull {

@@ -675,12 +675,32 @@ func (e *Exec) addTimerChoice(t *Timer, idle bool, shared *time.Duration) {
 	// that woke at the same instant) fires on time, not early: it is an
 	// ordinary choice beside the runnable goroutines.
 	if t.sleeper != nil {
-		e.choices = append(e.choices, Choice{G: t.sleeper, Case: -1, Early: early})
+		e.choices = appendFiring(e.choices, t.sleeper, nil, early)
 		*shared = -1 // the starvation looks at e.choices, which grew
 		e.starve.last = t
 		return
 	}
-	e.choices = append(e.choices, Choice{Timer: t, Case: -1, Early: early})
+	e.choices = appendFiring(e.choices, nil, t, early)
+}
+
+// appendFiring appends a timer's firing to cs: its sleeper's waking
+// (g), or the timer's firing; field by field, as addChoice does (a
+// Choice literal appended cost a store-forwarding stall: with thousands
+// of sleepers due at one instant, a seventh of pond's
+// TestPoolSubmitWhileStoppingHasNoRace).
+//
+//go:norace
+func appendFiring(cs []Choice, g *G, t *Timer, early time.Duration) []Choice {
+	n := len(cs)
+	if n < cap(cs) {
+		cs = cs[:n+1]
+	} else {
+		cs = append(cs, Choice{})
+	}
+	d := &cs[n]
+	d.G, d.Case, d.Select, d.Arrive, d.Timer, d.Early = g, -1, false, false, t, early
+	d.spin, d.kind, d.gi = 0, 0, 0
+	return cs
 }
 
 // starvation is how long firing t starves the goroutine that can run and
