@@ -683,11 +683,11 @@ func (e *Exec) addTimerChoice(t *Timer, idle bool, shared *time.Duration) {
 	e.choices = appendFiring(e.choices, nil, t, early)
 }
 
-// appendFiring appends a timer's firing to cs: its sleeper's waking
-// (g), or the timer's firing; field by field, as addChoice does (a
-// Choice literal appended cost a store-forwarding stall: with thousands
-// of sleepers due at one instant, a seventh of pond's
-// TestPoolSubmitWhileStoppingHasNoRace).
+// appendFiring appends a timer's firing to cs: its sleeper's waking (g,
+// with its kind kept), or the timer's firing; field by field, as
+// addChoice does (a Choice literal appended cost a store-forwarding
+// stall: with thousands of sleepers due at one instant, a seventh of
+// pond's TestPoolSubmitWhileStoppingHasNoRace).
 //
 //go:norace
 func appendFiring(cs []Choice, g *G, t *Timer, early time.Duration) []Choice {
@@ -699,7 +699,12 @@ func appendFiring(cs []Choice, g *G, t *Timer, early time.Duration) []Choice {
 	}
 	d := &cs[n]
 	d.G, d.Case, d.Select, d.Arrive, d.Timer, d.Early = g, -1, false, false, t, early
-	d.spin, d.kind, d.gi = 0, 0, 0
+	d.spin, d.kind, d.gi = 0, OpNone, 0
+	if g != nil {
+		// A sleeper: its operation is its Sleep while its timer is
+		// pending (PendingKind without a load from each sleeper).
+		d.kind = OpSleep
+	}
 	return cs
 }
 

@@ -70,3 +70,56 @@ func TestStarvationSleepersLoadedOnce(t *testing.T) {
 			sleepers, steps, looks, limit)
 	}
 }
+
+// kindsSeen wraps a strategy and counts the sleepers' wakings offered,
+// and those without their operation's kind kept in the choice.
+type kindsSeen struct {
+	Strategy
+	sleepers, unkept int
+}
+
+func (k *kindsSeen) Choose(p *Point) int {
+	for i := range p.Choices {
+		if c := &p.Choices[i]; c.G != nil && c.G.op.Kind == OpSleep {
+			k.sleepers++
+			if c.kind != OpSleep {
+				k.unkept++
+			}
+		}
+	}
+	return k.Strategy.Choose(p)
+}
+
+// TestSleeperChoiceKeepsKind checks that a sleeper's waking, early or on
+// time, carries its operation's kind (Choice.PendingKind), so that the
+// strategies tell the point's timer part (DFS's delayChoices, timerPart)
+// without loading each of thousands of sleepers.
+func TestSleeperChoiceKeepsKind(t *testing.T) {
+	defer CheckEnabledSet(CheckEnabledSet(true))
+	k := &kindsSeen{Strategy: &preferFirst{from: 1 << 30}}
+	res := Run(Config{MaxStarve: 100 * time.Millisecond}, k, func() {
+		e := Current()
+		var done sync.WaitGroup
+		e.WaitGroupAdd(unsafe.Pointer(&done), 20)
+		for i := range 20 {
+			e.Go(func() {
+				e.Sleep(time.Duration(1+i%3) * time.Millisecond)
+				e.WaitGroupAdd(unsafe.Pointer(&done), -1)
+			})
+		}
+		var x int64
+		for range 50 {
+			e.Access(unsafe.Pointer(&x), OpAtomicWrite)
+		}
+		e.WaitGroupWait(unsafe.Pointer(&done))
+	})
+	if res.Internal != "" || res.Bug != nil {
+		t.Fatalf("unexpected end: %s %v", res.Internal, res.Bug)
+	}
+	if k.sleepers < 20 {
+		t.Fatalf("%d sleepers' wakings offered, want at least 20", k.sleepers)
+	}
+	if k.unkept > 0 {
+		t.Errorf("%d of %d sleepers' wakings offered without their kind", k.unkept, k.sleepers)
+	}
+}
