@@ -21,8 +21,8 @@ func TestAppendTimerChoiceStaleSlot(t *testing.T) {
 		want  Choice
 	}{
 		{"timer", nil, tm, 7, Choice{Timer: tm, Case: -1, Early: 7}},
-		{"sleeper", g, nil, 0, Choice{G: g, Case: -1}},
-		{"sleeper early", g, nil, 5, Choice{G: g, Case: -1, Early: 5}},
+		{"sleeper", g, nil, 0, Choice{G: g, Case: -1, kind: OpSleep}},
+		{"sleeper early", g, nil, 5, Choice{G: g, Case: -1, Early: 5, kind: OpSleep}},
 	} {
 		for _, reuse := range []bool{true, false} {
 			cs := make([]Choice, 1, 2)

@@ -380,7 +380,7 @@ func appendChoice(cs []Choice, c *Choice) []Choice {
 }
 
 // appendTimerChoice appends to cs the choice of timer t's firing (g nil)
-// or of sleeper g's waking, early by early, field by field as appendChoice
+// or of sleeper g's waking (its kind OpSleep), early by early, field by field as appendChoice
 // does: a Choice literal appended was made on the stack and read back in
 // 16-byte loads the processor cannot forward from its narrower stores
 // (perf annotate: 38% of addTimerChoice on x/sync errgroup TestGoLimit).
@@ -395,7 +395,12 @@ func appendTimerChoice(cs []Choice, g *G, t *Timer, early time.Duration) []Choic
 	}
 	d := &cs[n]
 	d.G, d.Case, d.Select, d.Arrive, d.Timer, d.Early = g, -1, false, false, t, early
-	d.spin, d.kind, d.gi = 0, 0, 0
+	d.spin, d.kind, d.gi = 0, OpNone, 0
+	if g != nil {
+		// A sleeper: its operation is its Sleep while its timer is
+		// pending (PendingKind without a load from each sleeper).
+		d.kind = OpSleep
+	}
 	return cs
 }
 
@@ -442,6 +447,7 @@ const Diverged = -2
 //go:norace
 func (e *Exec) enabled() {
 	e.gen++ // invalidates the per-channel caches of partner
+	e.starve.last = nil
 	if !e.incr && e.cfg.DormantFrom >= 0 && len(e.gs) >= e.cfg.DormantFrom {
 		e.incr = true
 		e.rebuildAll = true
@@ -698,6 +704,7 @@ func (e *Exec) addTimerChoice(t *Timer, idle bool, shared *time.Duration) {
 	if t.sleeper != nil {
 		e.choices = appendTimerChoice(e.choices, t.sleeper, nil, early)
 		*shared = -1 // the starvation looks at e.choices, which grew
+		e.starve.last = t
 		return
 	}
 	e.choices = appendTimerChoice(e.choices, nil, t, early)
@@ -752,6 +759,7 @@ func (e *Exec) starvation(t *Timer) time.Duration {
 		e.starveNew = e.starveNew[:0]
 		e.starveFull = false
 		s.seen = min(len(e.gch), len(e.choices))
+		s.last = nil
 	}
 	seen := len(e.choices)
 	for i := s.seen; i < len(e.choices); i++ {
@@ -762,6 +770,21 @@ func (e *Exec) starvation(t *Timer) time.Duration {
 		if g == t.sleeper {
 			// Not added for its own timer; the next timer adds it.
 			seen = min(seen, i)
+			continue
+		}
+		if l := s.last; l != nil && g == l.sleeper {
+			// The previous timer's sleeper: once in the set, it stays
+			// there while it sleeps on l. Thousands of sleepers due at
+			// one instant (pond's TestPoolSubmitWhileStoppingHasNoRace)
+			// are not loaded again at every point.
+			if l.inSet {
+				if checkSet.Load() && !g.couldRun {
+					panic(fmt.Sprintf("engine: at step %d, sleeper %s of a timer marked in the set of starvation is not in it", e.steps, g.ID))
+				}
+				continue
+			}
+			e.couldRunAdd(g)
+			l.inSet = true
 			continue
 		}
 		e.couldRunAdd(g)
@@ -816,6 +839,13 @@ const noRun = time.Duration(math.MaxInt64)
 type starveSet struct {
 	gen  uint64
 	seen int
+	// last is the timer of the last sleeper's choice addTimerChoice
+	// added in the pass, whose sleeper the next timer's weighing adds to
+	// the set. Once added, the sleeper is marked on that timer (inSet):
+	// it stays in the set (couldRun) until it runs, and it runs only when
+	// the timer fires, after which the timer is never due again. Reset at
+	// every pass (enabled).
+	last *Timer
 
 	ver, topVer     uint64
 	topOK, secondOK bool

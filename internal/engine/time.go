@@ -17,6 +17,7 @@ type Timer struct {
 	period  time.Duration // for tickers
 	seq     uint64        // creation order, to break ties
 	active  bool
+	inSet   bool           // the sleeper joined the set of starvation while it sleeps on this timer (starveSet.last)
 	sleeper *G             // time.Sleep: the goroutine to wake
 	ch      chan time.Time // time.Timer and time.Ticker: the channel
 	goFn    func()         // AfterFunc: run in a new goroutine

@@ -526,5 +526,5 @@ func (t *spinTracker) delayChoices(order, costs []int, p *engine.Point, start, b
 // or a sleeper waking (a sleeping goroutine is a choice only through its
 // timer).
 func timerPart(c engine.Choice) bool {
-	return c.Timer != nil || c.G == nil || c.G.PendingKind() == engine.OpSleep
+	return c.Timer != nil || c.G == nil || c.PendingKind() == engine.OpSleep
 }
