@@ -33,6 +33,34 @@ type afterFunc struct {
 	f       func()
 	stopped bool
 	started bool
+	// batched: f was started by a cancel step that started other
+	// AfterFuncs too (afterBatch).
+	batched bool
+}
+
+// afterBatch collects the AfterFuncs one cancel step starts. Go's cancel
+// starts them one by one (they are children of the context, in a map,
+// cancelled under its lock), and the first f started may stop another
+// before the cancel reaches it: heddle starts them all in its one step,
+// and a stop of one of them that returns false may be an outcome of that
+// one order only. Such a stop makes no claim (afterFunc.stop).
+type afterBatch struct {
+	first   *afterFunc
+	several bool
+}
+
+//go:norace
+func (b *afterBatch) add(a *afterFunc) {
+	switch {
+	case b.first == nil:
+		b.first = a
+	case !b.several:
+		b.several = true
+		b.first.batched = true
+		a.batched = true
+	default:
+		a.batched = true
+	}
 }
 
 //go:norace
@@ -420,6 +448,14 @@ func orErr(err, def error) error {
 //
 //go:norace
 func (e *Exec) cancel(c *ctx, err, cause error) {
+	var b afterBatch
+	e.cancelIn(c, err, cause, &b)
+}
+
+// cancelIn is cancel; b collects the AfterFuncs it starts.
+//
+//go:norace
+func (e *Exec) cancelIn(c *ctx, err, cause error, b *afterBatch) {
 	if c.err != nil {
 		return
 	}
@@ -445,7 +481,7 @@ func (e *Exec) cancel(c *ctx, err, cause error) {
 	c.children, c.gone = nil, 0
 	for _, k := range kids {
 		if k != nil {
-			e.cancel(k, err, cause)
+			e.cancelIn(k, err, cause, b)
 		}
 	}
 	for _, a := range c.after {
@@ -454,6 +490,7 @@ func (e *Exec) cancel(c *ctx, err, cause error) {
 			if e.aborting {
 				go a.f() // the run is over: natively
 			} else {
+				b.add(a)
 				e.Go(a.f)
 			}
 		}
@@ -508,6 +545,11 @@ func (e *Exec) afterFunc(c *ctx, f func()) func() bool {
 func (a *afterFunc) stop() bool {
 	a.c.e.readCtx(a.c)
 	if a.started || a.stopped {
+		if a.batched && !a.stopped && !a.c.e.aborting {
+			// Natively this stop could have come before the cancel
+			// reached a, after it started a sibling (afterBatch).
+			a.c.e.NoteOutside()
+		}
 		return false
 	}
 	a.stopped = true
