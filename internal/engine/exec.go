@@ -122,6 +122,8 @@ type G struct {
 	// System marks goroutines heddle starts itself (to watch a foreign
 	// context); they are never reported as leaks.
 	System bool
+	// tRunner: g runs a test's function and cleanups (MarkTestGoroutine).
+	tRunner bool
 	// pollMark: g's pending operation is one of a marked poll loop's
 	// second or later iteration (spinmark.go).
 	pollMark bool
@@ -1667,6 +1669,9 @@ func (e *Exec) panicked(g *G, r any, chain []any, stack []byte) {
 		kind, msg = KindFail, string(f)
 	}
 	e.res.Bug = &Bug{Kind: kind, Message: msg, G: g, Stack: string(stack), Value: r}
+	if g.tRunner && kind != KindFail && e.othersLeft(g) {
+		e.notePanicWindow()
+	}
 }
 
 // failNow is the panic value of Fail, used by explore to end a goroutine

@@ -13,3 +13,47 @@ func (e *Exec) NoteOutside() {
 	e.res.Detaches++
 	e.detachMu.Unlock()
 }
+
+// MarkTestGoroutine marks the running goroutine as one that runs a test's
+// (or subtest's) function and its cleanups, as package testing's tRunner
+// does.
+//
+//go:norace
+func (e *Exec) MarkTestGoroutine() {
+	if e.cur != nil {
+		e.cur.tRunner = true
+	}
+}
+
+// notePanicWindow is called when a test goroutine's panic ends the run
+// while another goroutine, or a timer, could still act. Natively testing's
+// tRunner recovers the panic, runs the remaining cleanups, flushes the
+// test's output and only then panics again: meanwhile the others run, and
+// one of them may crash the process first (a goroutine a cleanup released
+// panics). heddle ends the run at the panic, so it explores none of those
+// orders: the run makes no claim.
+//
+//go:norace
+func (e *Exec) notePanicWindow() { e.NoteOutside() }
+
+// othersLeft reports whether a goroutine other than g (not one of heddle's
+// own) could still act: it can run, sleeps, or is not parked at a
+// scheduling point (away in code heddle does not control), or a timer is
+// pending. A goroutine blocked for good (a parent test waiting for the
+// subtest that panicked) is not one: nothing left could wake it.
+//
+//go:norace
+func (e *Exec) othersLeft(g *G) bool {
+	if len(e.timers) > 0 {
+		return true
+	}
+	for _, h := range e.gs {
+		if h == g || h.state == gDone || h.System {
+			continue
+		}
+		if h.state != gParked || h.op.Kind == OpSleep || e.canRun(h) {
+			return true
+		}
+	}
+	return false
+}

@@ -739,6 +739,7 @@ const goexitMsg = "test executed panic(nil) or runtime.Goexit"
 func (t *runT) runBody(sc *scope, body func()) {
 	g := t.exec.Cur()
 	sc.g = g
+	t.exec.MarkTestGoroutine()
 	returned := false
 	defer func() {
 		comeBack()
