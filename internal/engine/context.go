@@ -33,34 +33,27 @@ type afterFunc struct {
 	f       func()
 	stopped bool
 	started bool
-	// batched: f was started by a cancel step that started other
-	// AfterFuncs too (afterBatch).
-	batched bool
+	// batch is the start of several AfterFuncs by one cancel, while a's
+	// turn in it has not come (startBatch).
+	batch *startBatch
 }
 
-// afterBatch collects the AfterFuncs one cancel step starts. Go's cancel
-// starts them one by one (they are children of the context, in a map,
-// cancelled under its lock), and the first f started may stop another
-// before the cancel reaches it: heddle starts them all in its one step,
-// and a stop of one of them that returns false may be an outcome of that
-// one order only. Such a stop makes no claim (afterFunc.stop).
+// startBatch is the start of the AfterFuncs of one cancel when there are
+// several. Go's cancel starts them one by one (they are children of the
+// context, in a map, cancelled under the parent's lock), and the first f
+// started may stop another before the cancel reaches it. So each is
+// claimed in a step of its own, first of its goroutine (claimAfter), in
+// any order; a stop that comes first wins, and waits, as Go's does for
+// the parent's lock, until the cancel is done with them all; a canceller
+// that is a controlled goroutine does not return before that either.
+type startBatch struct {
+	left int    // AfterFuncs neither claimed nor stopped yet
+	done *Event // fired when left reaches 0
+}
+
+// afterBatch collects the AfterFuncs one cancel starts (cancelIn).
 type afterBatch struct {
-	first   *afterFunc
-	several bool
-}
-
-//go:norace
-func (b *afterBatch) add(a *afterFunc) {
-	switch {
-	case b.first == nil:
-		b.first = a
-	case !b.several:
-		b.several = true
-		b.first.batched = true
-		a.batched = true
-	default:
-		a.batched = true
-	}
+	list []*afterFunc
 }
 
 //go:norace
@@ -213,16 +206,21 @@ func (e *Exec) cancelSplit(c *ctx, err, cause error) {
 	}
 	kids := c.children
 	c.children, c.gone = nil, 0
-	e.cancel(c, err, cause)
+	sb := e.cancel(c, err, cause)
 	if !liveKids(kids) {
+		e.waitStarted(sb)
 		return
 	}
 	e.yield(Op{Kind: OpCancel, Obj: unsafe.Pointer(c)})
+	var b afterBatch
 	for _, k := range kids {
 		if k != nil {
-			e.cancel(k, err, cause)
+			e.cancelIn(k, err, cause, &b)
 		}
 	}
+	kb := e.startAfter(b.list)
+	e.waitStarted(sb)
+	e.waitStarted(kb)
 }
 
 // cancelAtDeadline cancels c when its deadline's timer fires. Natively
@@ -447,9 +445,61 @@ func orErr(err, def error) error {
 // cancel cancels c and its children, inside the current step.
 //
 //go:norace
-func (e *Exec) cancel(c *ctx, err, cause error) {
+func (e *Exec) cancel(c *ctx, err, cause error) *startBatch {
 	var b afterBatch
 	e.cancelIn(c, err, cause, &b)
+	return e.startAfter(b.list)
+}
+
+// startAfter starts the AfterFuncs of a cancel: one at once, several one
+// by one (startBatch), whose batch it returns.
+//
+//go:norace
+func (e *Exec) startAfter(list []*afterFunc) *startBatch {
+	switch len(list) {
+	case 0:
+		return nil
+	case 1:
+		e.Go(list[0].f)
+		return nil
+	}
+	sb := &startBatch{left: len(list), done: e.NewEvent()}
+	for _, a := range list {
+		a.started = false
+		a.batch = sb
+		a := a
+		e.Go(func() { e.claimAfter(a) })
+	}
+	return sb
+}
+
+// claimAfter is the goroutine of an AfterFunc of a startBatch: its first
+// step is the cancel reaching a (a write of the context's state, which a
+// stop reads), and then f runs, unless a stop came first.
+//
+//go:norace
+func (e *Exec) claimAfter(a *afterFunc) {
+	e.yield(Op{Kind: OpCancel, Obj: unsafe.Pointer(a.c)})
+	sb := a.batch
+	if a.stopped || sb == nil {
+		return
+	}
+	a.batch = nil
+	a.started = true
+	sb.left--
+	if sb.left == 0 {
+		e.Fire(sb.done)
+	}
+	a.f()
+}
+
+// waitStarted waits until the cancel is done with the AfterFuncs of sb.
+//
+//go:norace
+func (e *Exec) waitStarted(sb *startBatch) {
+	if sb != nil && sb.left > 0 {
+		e.Wait(sb.done)
+	}
 }
 
 // cancelIn is cancel; b collects the AfterFuncs it starts.
@@ -490,8 +540,7 @@ func (e *Exec) cancelIn(c *ctx, err, cause error, b *afterBatch) {
 			if e.aborting {
 				go a.f() // the run is over: natively
 			} else {
-				b.add(a)
-				e.Go(a.f)
+				b.list = append(b.list, a)
 			}
 		}
 	}
@@ -545,14 +594,21 @@ func (e *Exec) afterFunc(c *ctx, f func()) func() bool {
 func (a *afterFunc) stop() bool {
 	a.c.e.readCtx(a.c)
 	if a.started || a.stopped {
-		if a.batched && !a.stopped && !a.c.e.aborting {
-			// Natively this stop could have come before the cancel
-			// reached a, after it started a sibling (afterBatch).
-			a.c.e.NoteOutside()
-		}
 		return false
 	}
 	a.stopped = true
+	if sb := a.batch; sb != nil {
+		// The cancel has not reached a yet: natively stop wins, and
+		// then waits for the parent's lock, which the cancel holds
+		// until it is done with its AfterFuncs.
+		a.batch = nil
+		sb.left--
+		if sb.left == 0 {
+			a.c.e.Fire(sb.done)
+		} else {
+			a.c.e.Wait(sb.done)
+		}
+	}
 	return true
 }
 
