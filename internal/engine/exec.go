@@ -792,7 +792,11 @@ func (e *Exec) goroutine(g *G) {
 		if !normal {
 			chain := panicChain() // before recover: the panics still unwind
 			if r := recover(); r != nil && !e.aborting {
-				e.panicked(g, r, chain, debug.Stack())
+				stack := debug.Stack()
+				if _, fail := r.(failNow); g.tRunner && !fail && e.res.Bug == nil && e.othersLeft(g) && !e.panicWindow(g) {
+					return // the run ended in the window: g has exited
+				}
+				e.panicked(g, r, chain, stack)
 			}
 		}
 		e.exit(g)
@@ -1669,9 +1673,6 @@ func (e *Exec) panicked(g *G, r any, chain []any, stack []byte) {
 		kind, msg = KindFail, string(f)
 	}
 	e.res.Bug = &Bug{Kind: kind, Message: msg, G: g, Stack: string(stack), Value: r}
-	if g.tRunner && kind != KindFail && e.othersLeft(g) {
-		e.notePanicWindow()
-	}
 }
 
 // failNow is the panic value of Fail, used by explore to end a goroutine

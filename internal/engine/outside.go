@@ -1,5 +1,7 @@
 package engine
 
+import "unsafe"
+
 // NoteOutside records that the run's result depended on something outside
 // heddle's control whose timing the search cannot explore: a child
 // process killed by a context cancelled while it ran (rt.ExecWait), whose
@@ -25,16 +27,27 @@ func (e *Exec) MarkTestGoroutine() {
 	}
 }
 
-// notePanicWindow is called when a test goroutine's panic ends the run
+// panicWindow is called when a test goroutine (MarkTestGoroutine) panics
 // while another goroutine, or a timer, could still act. Natively testing's
 // tRunner recovers the panic, runs the remaining cleanups, flushes the
 // test's output and only then panics again: meanwhile the others run, and
 // one of them may crash the process first (a goroutine a cleanup released
-// panics). heddle ends the run at the panic, so it explores none of those
-// orders: the run makes no claim.
+// panics). So the panic ends the run at a step of its own, which the
+// others' steps can precede. It reports false if the run ended before that
+// step (another goroutine's bug): g has then exited.
 //
 //go:norace
-func (e *Exec) notePanicWindow() { e.NoteOutside() }
+func (e *Exec) panicWindow(g *G) (open bool) {
+	defer func() {
+		if !open {
+			e.exit(g) // unwound at the step: the run is over
+		}
+	}()
+	// A write of the world (as a cancel's step is, to the strategies):
+	// the step ends the run, so every other step is dependent with it.
+	e.yield(Op{Kind: OpCancel, Obj: unsafe.Pointer(g)})
+	return !e.aborting
+}
 
 // othersLeft reports whether a goroutine other than g (not one of heddle's
 // own) could still act: it can run, sleeps, or is not parked at a
