@@ -474,12 +474,14 @@ func (e *Exec) startAfter(list []*afterFunc) *startBatch {
 }
 
 // claimAfter is the goroutine of an AfterFunc of a startBatch: its first
-// step is the cancel reaching a (a write of the context's state, which a
-// stop reads), and then f runs, unless a stop came first.
+// step is the cancel reaching a, and then f runs, unless a stop came
+// first. The step writes the context's object, which a stop (and Err)
+// reads: not the world, as a cancel's step does, which would order it
+// against every step of the program.
 //
 //go:norace
 func (e *Exec) claimAfter(a *afterFunc) {
-	e.yield(Op{Kind: OpCancel, Obj: unsafe.Pointer(a.c)})
+	e.Access(unsafe.Pointer(a.c), OpAtomicWrite)
 	sb := a.batch
 	if a.stopped || sb == nil {
 		return
