@@ -16,9 +16,8 @@ func (e *Exec) NoteOutside() {
 	e.detachMu.Unlock()
 }
 
-// MarkTestGoroutine marks the running goroutine as one that runs a test's
-// (or subtest's) function and its cleanups, as package testing's tRunner
-// does.
+// MarkTestGoroutine marks the running goroutine as the one that runs the
+// test's function and its cleanups, as package testing's tRunner does.
 //
 //go:norace
 func (e *Exec) MarkTestGoroutine() {
@@ -38,6 +37,9 @@ func (e *Exec) MarkTestGoroutine() {
 //
 //go:norace
 func (e *Exec) panicWindow(g *G) (open bool) {
+	if tp, ok := e.T.(TestPanicker); ok {
+		tp.TestPanicked(g)
+	}
 	defer func() {
 		if !open {
 			e.exit(g) // unwound at the step: the run is over
@@ -47,6 +49,14 @@ func (e *Exec) panicWindow(g *G) (open bool) {
 	// the step ends the run, so every other step is dependent with it.
 	e.yield(Op{Kind: OpCancel, Obj: unsafe.Pointer(g)})
 	return !e.aborting
+}
+
+// TestPanicker is implemented by a run's T (Exec.T) that must know when
+// the goroutine of its test panics, before the panic ends the run
+// (panicWindow): natively the test is not complete then, whatever its
+// deferred calls recorded, and the others may still log and fail.
+type TestPanicker interface {
+	TestPanicked(g *G)
 }
 
 // othersLeft reports whether a goroutine other than g (not one of heddle's

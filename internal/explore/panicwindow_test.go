@@ -99,3 +99,43 @@ func TestPanicOfTestGoroutineWithOnlyBlockedLeftKeepsClaim(t *testing.T) {
 		t.Errorf("Detaches %d, want 0: the goroutine left is blocked for good", res.Detaches)
 	}
 }
+
+// A goroutine that a panicking cleanup released fails the test before the
+// panic ends the run: natively the test is not complete while tRunner
+// handles the panic, so the failure is logged and the process dies of the
+// panic. It is not "Fail in goroutine after ... has completed", which
+// finish's deferred call, marking the test complete, made it.
+func TestErrorfWhileTestGoroutinePanicsIsNoMisuse(t *testing.T) {
+	s := strategy.NewOptimalDPOR()
+	seen := map[string]bool{}
+	for run := 1; s.Begin(run); run++ {
+		if run > 100 {
+			t.Fatal("not exhausted within 100 runs")
+		}
+		rs := &runT{real: t}
+		rs.root.rs, rs.root.TB, rs.root.t = rs, t, t
+		res := engine.Run(engine.Config{Trace: true}, s, func() {
+			rs.attach(engine.Current())
+			defer rs.finish()
+			rs.runBody(&rs.root, func() {
+				x := engine.Current()
+				ev := x.NewEvent()
+				x.Go(func() {
+					x.Wait(ev)
+					TB(t).Errorf("late")
+				})
+				TB(t).Cleanup(func() {
+					x.Fire(ev)
+					panic("cleanup's panic")
+				})
+			})
+		})
+		s.End(res)
+		if b := classify(res, rs); b != nil {
+			seen[b.Kind+": "+b.Message] = true
+		}
+	}
+	if !seen["panic: cleanup's panic"] || len(seen) != 1 {
+		t.Errorf("bugs %v, want the cleanup's panic only", seen)
+	}
+}
