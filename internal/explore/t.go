@@ -546,8 +546,6 @@ func (t *runT) endStep(sc *scope) {
 	x.Access(unsafe.Pointer(&sc.done), engine.OpTestDone)
 }
 
-// attach makes rs the T of run e.
-//
 // TestPanicked is called when the test's goroutine panics while others
 // may still run (engine.TestPanicker): finish's deferred call marked the
 // test complete, but testing's tRunner does not when it panics, and a
@@ -562,6 +560,8 @@ func (t *runT) TestPanicked(g *engine.G) {
 	}
 }
 
+// attach makes rs the T of run e.
+//
 //go:norace
 func (t *runT) attach(e *engine.Exec) {
 	t.exec = e
