@@ -83,20 +83,39 @@ func TestPanicOfTestGoroutineLetsOthersRunFirst(t *testing.T) {
 }
 
 // A goroutine blocked for good when the test goroutine panics cannot act
-// in the window: the panic ends the run at once.
-func TestPanicOfTestGoroutineWithOnlyBlockedLeftKeepsClaim(t *testing.T) {
-	_, res, bug := runScoped(t, func(root *testing.T) {
-		x := engine.Current()
-		ev := x.NewEvent()
-		x.Go(func() { x.Wait(ev) })
-		goWait(func() {}) // the goroutine above is parked by now
-		panic("test's panic")
-	})
-	if bug == nil || bug.Kind != engine.KindPanic {
-		t.Fatalf("bug %v, want a panic", bug)
-	}
-	if res.Detaches != 0 {
-		t.Errorf("Detaches %d, want 0: the goroutine left is blocked for good", res.Detaches)
+// in the window: the panic ends the run at once, with no step of its own
+// (a cancel step, panicWindow's).
+func TestPanicOfTestGoroutineWithOnlyBlockedLeftEndsAtOnce(t *testing.T) {
+	for _, blocked := range []bool{true, false} {
+		rs := &runT{real: t}
+		rs.root.rs, rs.root.TB, rs.root.t = rs, t, t
+		res := engine.Run(engine.Config{Trace: true}, firstChoice{}, func() {
+			rs.attach(engine.Current())
+			defer rs.finish()
+			rs.runBody(&rs.root, func() {
+				x := engine.Current()
+				ev := x.NewEvent()
+				if blocked {
+					x.Go(func() { x.Wait(ev) })
+					goWait(func() {}) // the goroutine above is parked by now
+				} else {
+					x.Go(func() {}) // can still run
+				}
+				panic("test's panic")
+			})
+		})
+		if res.Bug == nil || res.Bug.Kind != engine.KindPanic {
+			t.Fatalf("blocked %v: bug %v, want a panic", blocked, res.Bug)
+		}
+		window := false
+		for _, st := range res.Trace {
+			if st.Kind == engine.OpCancel {
+				window = true
+			}
+		}
+		if window == blocked {
+			t.Errorf("blocked %v: the panic took a step of its own: %v", blocked, window)
+		}
 	}
 }
 
