@@ -33,6 +33,27 @@ type afterFunc struct {
 	f       func()
 	stopped bool
 	started bool
+	// batch is the start of several AfterFuncs by one cancel, while a's
+	// turn in it has not come (startBatch).
+	batch *startBatch
+}
+
+// startBatch is the start of the AfterFuncs of one cancel when there are
+// several. Go's cancel starts them one by one (they are children of the
+// context, in a map, cancelled under the parent's lock), and the first f
+// started may stop another before the cancel reaches it. So each is
+// claimed in a step of its own, first of its goroutine (claimAfter), in
+// any order; a stop that comes first wins, and waits, as Go's does for
+// the parent's lock, until the cancel is done with them all; a canceller
+// that is a controlled goroutine does not return before that either.
+type startBatch struct {
+	left int    // AfterFuncs neither claimed nor stopped yet
+	done *Event // fired when left reaches 0
+}
+
+// afterBatch collects the AfterFuncs one cancel starts (cancelIn).
+type afterBatch struct {
+	list []*afterFunc
 }
 
 //go:norace
@@ -185,16 +206,21 @@ func (e *Exec) cancelSplit(c *ctx, err, cause error) {
 	}
 	kids := c.children
 	c.children, c.gone = nil, 0
-	e.cancel(c, err, cause)
+	sb := e.cancel(c, err, cause)
 	if !liveKids(kids) {
+		e.waitStarted(sb)
 		return
 	}
 	e.yield(Op{Kind: OpCancel, Obj: unsafe.Pointer(c)})
+	var b afterBatch
 	for _, k := range kids {
 		if k != nil {
-			e.cancel(k, err, cause)
+			e.cancelIn(k, err, cause, &b)
 		}
 	}
+	kb := e.startAfter(b.list)
+	e.waitStarted(sb)
+	e.waitStarted(kb)
 }
 
 // cancelAtDeadline cancels c when its deadline's timer fires. Natively
@@ -419,7 +445,69 @@ func orErr(err, def error) error {
 // cancel cancels c and its children, inside the current step.
 //
 //go:norace
-func (e *Exec) cancel(c *ctx, err, cause error) {
+func (e *Exec) cancel(c *ctx, err, cause error) *startBatch {
+	var b afterBatch
+	e.cancelIn(c, err, cause, &b)
+	return e.startAfter(b.list)
+}
+
+// startAfter starts the AfterFuncs of a cancel: one at once, several one
+// by one (startBatch), whose batch it returns.
+//
+//go:norace
+func (e *Exec) startAfter(list []*afterFunc) *startBatch {
+	switch len(list) {
+	case 0:
+		return nil
+	case 1:
+		e.Go(list[0].f)
+		return nil
+	}
+	sb := &startBatch{left: len(list), done: e.NewEvent()}
+	for _, a := range list {
+		a.started = false
+		a.batch = sb
+		a := a
+		e.Go(func() { e.claimAfter(a) })
+	}
+	return sb
+}
+
+// claimAfter is the goroutine of an AfterFunc of a startBatch: its first
+// step is the cancel reaching a, and then f runs, unless a stop came
+// first. The step writes the context's object, which a stop (and Err)
+// reads: not the world, as a cancel's step does, which would order it
+// against every step of the program.
+//
+//go:norace
+func (e *Exec) claimAfter(a *afterFunc) {
+	e.Access(unsafe.Pointer(a.c), OpAtomicWrite)
+	sb := a.batch
+	if a.stopped || sb == nil {
+		return
+	}
+	a.batch = nil
+	a.started = true
+	sb.left--
+	if sb.left == 0 {
+		e.Fire(sb.done)
+	}
+	a.f()
+}
+
+// waitStarted waits until the cancel is done with the AfterFuncs of sb.
+//
+//go:norace
+func (e *Exec) waitStarted(sb *startBatch) {
+	if sb != nil && sb.left > 0 {
+		e.Wait(sb.done)
+	}
+}
+
+// cancelIn is cancel; b collects the AfterFuncs it starts.
+//
+//go:norace
+func (e *Exec) cancelIn(c *ctx, err, cause error, b *afterBatch) {
 	if c.err != nil {
 		return
 	}
@@ -445,7 +533,7 @@ func (e *Exec) cancel(c *ctx, err, cause error) {
 	c.children, c.gone = nil, 0
 	for _, k := range kids {
 		if k != nil {
-			e.cancel(k, err, cause)
+			e.cancelIn(k, err, cause, b)
 		}
 	}
 	for _, a := range c.after {
@@ -454,7 +542,7 @@ func (e *Exec) cancel(c *ctx, err, cause error) {
 			if e.aborting {
 				go a.f() // the run is over: natively
 			} else {
-				e.Go(a.f)
+				b.list = append(b.list, a)
 			}
 		}
 	}
@@ -511,6 +599,18 @@ func (a *afterFunc) stop() bool {
 		return false
 	}
 	a.stopped = true
+	if sb := a.batch; sb != nil {
+		// The cancel has not reached a yet: natively stop wins, and
+		// then waits for the parent's lock, which the cancel holds
+		// until it is done with its AfterFuncs.
+		a.batch = nil
+		sb.left--
+		if sb.left == 0 {
+			a.c.e.Fire(sb.done)
+		} else {
+			a.c.e.Wait(sb.done)
+		}
+	}
 	return true
 }
 

@@ -127,6 +127,8 @@ type G struct {
 	// System marks goroutines heddle starts itself (to watch a foreign
 	// context); they are never reported as leaks.
 	System bool
+	// tRunner: g runs a test's function and cleanups (MarkTestGoroutine).
+	tRunner bool
 	// pollMark: g's pending operation is one of a marked poll loop's
 	// second or later iteration (spinmark.go).
 	pollMark bool
@@ -795,7 +797,11 @@ func (e *Exec) goroutine(g *G) {
 		if !normal {
 			chain := panicChain() // before recover: the panics still unwind
 			if r := recover(); r != nil && !e.aborting {
-				e.panicked(g, r, chain, debug.Stack())
+				stack := debug.Stack()
+				if _, fail := r.(failNow); g.tRunner && !fail && e.res.Bug == nil && e.othersLeft(g) && !e.panicWindow(g) {
+					return // the run ended in the window: g has exited
+				}
+				e.panicked(g, r, chain, stack)
 			}
 		}
 		e.exit(g)

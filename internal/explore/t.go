@@ -546,6 +546,20 @@ func (t *runT) endStep(sc *scope) {
 	x.Access(unsafe.Pointer(&sc.done), engine.OpTestDone)
 }
 
+// TestPanicked is called when the test's goroutine panics while others
+// may still run (engine.TestPanicker): finish's deferred call marked the
+// test complete, but testing's tRunner does not when it panics, and a
+// goroutine's t.Errorf meanwhile is a failure, not "Fail in goroutine
+// after TestX has completed".
+//
+//go:norace
+func (t *runT) TestPanicked(g *engine.G) {
+	if t.root.g == g {
+		t.root.done = false
+		t.misuse.done = false
+	}
+}
+
 // attach makes rs the T of run e.
 //
 //go:norace
@@ -739,6 +753,11 @@ const goexitMsg = "test executed panic(nil) or runtime.Goexit"
 func (t *runT) runBody(sc *scope, body func()) {
 	g := t.exec.Cur()
 	sc.g = g
+	if sc.parent == nil {
+		// Not a subtest's: its end lets its parent go on (endScope's
+		// Fire), which after a panic natively never comes.
+		t.exec.MarkTestGoroutine()
+	}
 	returned := false
 	defer func() {
 		comeBack()

@@ -1,0 +1,86 @@
+package rt_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"heddle.dev/internal/engine"
+	"heddle.dev/internal/strategy"
+	"heddle.dev/rt"
+)
+
+// Two AfterFuncs of one context, the first to run stops the other
+// (conformance program TestContextAfterFuncStopInsideOther). Go's cancel
+// starts them one by one, so a's f can stop b before the cancel reaches it
+// (stop true, b never runs): 1 native run in 7,669. heddle started both in
+// the cancel's one step, and its search claimed every schedule without
+// that outcome. The search must reach it, and claim (no Detaches).
+func TestContextAfterFuncStopsSiblingBeforeItStarts(t *testing.T) {
+	dfs := strategy.NewDFS(0)
+	seen := map[string]bool{}
+	for run := 1; dfs.Begin(run); run++ {
+		if run > 50000 {
+			t.Fatal("DFS did not finish within 50000 runs")
+		}
+		var out string
+		res := engine.Run(engine.Config{}, dfs, func() {
+			ctx, cancel := rt.WithCancel(context.Background())
+			res := rt.MakeChan[chan string](2)
+			var stopA, stopB func() bool
+			stopA = rt.ContextAfterFunc(ctx, func() { rt.Send(res, fmt.Sprintf("a stops b %v", stopB())) })
+			stopB = rt.ContextAfterFunc(ctx, func() { rt.Send(res, fmt.Sprintf("b stops a %v", stopA())) })
+			cancel()
+			out = rt.Recv(res)
+			if out == "a stops b false" || out == "b stops a false" {
+				out += "; " + rt.Recv(res)
+			}
+		})
+		dfs.End(res)
+		if res.Bug != nil {
+			t.Fatalf("run %d: %s: %s", run, res.Bug.Kind, res.Bug.Message)
+		}
+		if res.Detaches != 0 {
+			t.Errorf("run %d: Detaches %d, want 0: every order is explored", run, res.Detaches)
+		}
+		seen[out] = true
+	}
+	for _, want := range []string{"a stops b true", "b stops a true", "a stops b false; b stops a false", "b stops a false; a stops b false"} {
+		if !seen[want] {
+			t.Errorf("outcome %q not reached; reached %v", want, seen)
+		}
+	}
+}
+
+// The canceller's cancel returns only once it has started every AfterFunc:
+// a stop after it always returns false, as in Go.
+func TestContextCancelReturnsAfterAllAfterFuncsStarted(t *testing.T) {
+	dfs := strategy.NewDFS(0)
+	for run := 1; dfs.Begin(run); run++ {
+		if run > 50000 {
+			t.Fatal("DFS did not finish within 50000 runs")
+		}
+		var stopped string
+		res := engine.Run(engine.Config{}, dfs, func() {
+			ctx, cancel := rt.WithCancel(context.Background())
+			stops := []func() bool{
+				rt.ContextAfterFunc(ctx, func() {}),
+				rt.ContextAfterFunc(ctx, func() {}),
+				rt.ContextAfterFunc(ctx, func() {}),
+			}
+			cancel()
+			for i, stop := range stops {
+				if stop() {
+					stopped += fmt.Sprint(i)
+				}
+			}
+		})
+		dfs.End(res)
+		if res.Bug != nil {
+			t.Fatalf("run %d: %s: %s", run, res.Bug.Kind, res.Bug.Message)
+		}
+		if stopped != "" {
+			t.Errorf("run %d: stops %s returned true after cancel returned", run, stopped)
+		}
+	}
+}
