@@ -920,6 +920,7 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 	total, bugs, fresh := 0, 0, 0
 	interruptedTest := false
 	proofs := map[string]string{} // proof -> races
+	noClaim := ""                 // why a finished unit claims nothing
 	spinBound := 0                // of the units whose runs kept polling goroutines from running
 	for _, r := range runs {
 		spinBound = max(spinBound, r.summary.SpinBound)
@@ -932,6 +933,12 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 			// One unit's drops bound the whole test's claim: the units'
 			// proofs are worded alike.
 			proofs[explore.SpinClaim(r.summary.UnitProven, spinBound)] = r.summary.Races
+			if noClaim == "" {
+				// A unit that claims nothing (goroutines waited outside
+				// heddle's control, runs cut short) leaves the test
+				// unproved: its schedules' orders were not all explored.
+				noClaim = r.summary.NoClaim
+			}
 		}
 	}
 	var cands []event.Event
@@ -1043,7 +1050,9 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 	if seq && stop > 0 {
 		sum.Runs = stop // as one process stops there
 	}
-	if bugs == 0 && kind == "tree" && finished && !interruptedTest && !t.failed && stop == 0 {
+	if noClaim != "" {
+		sum.NoClaim = noClaim
+	} else if bugs == 0 && kind == "tree" && finished && !interruptedTest && !t.failed && stop == 0 {
 		// Every schedule, or (SpinBound) every one in which no goroutine
 		// polls more than spinBound times in a row while another can run.
 		sum.Exhausted, sum.SpinBound = spinBound == 0, spinBound

@@ -217,6 +217,9 @@ func (pr *ProgramResult) Line() string {
 		default:
 			b.WriteString(" (not exhausted)")
 		}
+		if h.NoClaim != "" {
+			fmt.Fprintf(&b, "\n    %s", h.NoClaim)
+		}
 	}
 	if m := pr.Missed(); len(m) > 0 {
 		fmt.Fprintf(&b, "; MISSED %q", m)

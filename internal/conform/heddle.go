@@ -41,6 +41,10 @@ type HeddleRun struct {
 	Proven    string
 	Elapsed   float64
 	Err       string
+	// NoClaim is why heddle made no claim that every schedule was
+	// explored though its strategy ended (goroutines that waited outside
+	// its control, runs cut short, ...), or "" (event.Event.NoClaim).
+	NoClaim string
 }
 
 // goexitMsg is testing's panic when a test's goroutine calls runtime.Goexit
@@ -169,7 +173,7 @@ func RunHeddle(ctx context.Context, dir string, ps []*Program, cfg HeddleConfig)
 			}
 		case event.Summary:
 			summaries++
-			r.Runs, r.Exhausted, r.SpinBound, r.Proven, r.Elapsed = e.Runs, e.Exhausted, e.SpinBound, e.Proven, e.Elapsed
+			r.Runs, r.Exhausted, r.SpinBound, r.Proven, r.Elapsed, r.NoClaim = e.Runs, e.Exhausted, e.SpinBound, e.Proven, e.Elapsed, e.NoClaim
 		}
 	}
 	if b, rerr := os.ReadFile(marks); rerr == nil {

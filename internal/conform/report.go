@@ -145,6 +145,9 @@ func (pr *ProgramResult) heddleCell() string {
 	default:
 		s += ", **not exhausted**"
 	}
+	if h.NoClaim != "" {
+		s += " (" + cell(h.NoClaim) + ")"
+	}
 	for _, o := range h.Other {
 		s += "; " + cell(o)
 	}

@@ -721,14 +721,14 @@ func TestSubset(t *testing.T) {
 			if !h.Exhausted && h.SpinBound == 0 {
 				// Exhausted up to the spin bound will do: the native
 				// outcomes are checked below all the same.
-				t.Errorf("%s did not explore every schedule in %d runs", subsetStrategy, h.Runs)
+				t.Errorf("%s did not explore every schedule in %d runs %s", subsetStrategy, h.Runs, h.NoClaim)
 			}
 			if n, ok := spinCut[pr.Program.Name]; ok && (h.SpinBound == 0 || h.Runs > n) {
 				t.Errorf("%s took %d runs (spin bound %d): the spin bound did not cut the loop short within %d runs", subsetStrategy, h.Runs, h.SpinBound, n)
 			}
 			if n, ok := pollExhausted[pr.Program.Name]; ok && (!h.Exhausted || h.SpinBound != 0 || n > 0 && h.Runs > n) {
 				// pollmark: the drops of a marked poll loop bound nothing.
-				t.Errorf("%s took %d runs, exhausted %v, spin bound %d: want every schedule claimed within %d runs (a marked poll loop)", subsetStrategy, h.Runs, h.Exhausted, h.SpinBound, n)
+				t.Errorf("%s took %d runs, exhausted %v, spin bound %d: want every schedule claimed within %d runs (a marked poll loop) %s", subsetStrategy, h.Runs, h.Exhausted, h.SpinBound, n, h.NoClaim)
 			}
 			if _, gap := gaps[pr.Program.Name]; !gap && h.Exhausted && len(pr.Missed()) > 0 {
 				// A native outcome missed under a claim that every

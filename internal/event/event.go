@@ -74,6 +74,11 @@ type Event struct {
 	// spin loops short but also hides the end of a loop that polls a
 	// bounded number of times. heddle test -keep-spinners lifts the bound.
 	SpinBound int `json:",omitempty"`
+	// NoClaim, set when Exhausted is not though the strategy ended (or a
+	// unit's, UnitFinished): why heddle claims nothing, e.g. goroutines
+	// waited outside its control, or runs were cut short. A unit's makes
+	// the whole test's exploration claim nothing.
+	NoClaim string `json:",omitempty"`
 	// Interrupted: the exploration stopped early on SIGINT or SIGTERM.
 	Interrupted bool `json:",omitempty"`
 	// Capped: the default budget's time bound (explore.DefaultRunsCap)

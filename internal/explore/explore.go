@@ -116,6 +116,10 @@ type explorer struct {
 	prover      bool // the strategy is exhaustive: random numbers stay fixed
 	usedRand    bool // some run drew numbers from rewritten math/rand
 	truncated   bool // some run was cut short: no exhaustion can be claimed
+	// noClaim is why the strategy ended but claims nothing (the log line
+	// that says so), for the summary's NoClaim: a unit's, in a split, is
+	// the whole test's.
+	noClaim     string
 	pool        engine.Pool
 	procs       int // GOMAXPROCS before the exploration, which the program sees
 	races       int // races the detector had reported before this run
@@ -563,7 +567,7 @@ func (x *explorer) run() {
 		// A run cut short (step bound, fair scheduler, the window after the
 		// test returned) was not explored to its end: nothing is proved.
 		exhausted = false
-		x.t.Logf("heddle: %s ended, but some runs were cut short (step bound, or goroutines still running after the test returned): no claim that all schedules were explored", name)
+		x.withhold("heddle: %s ended, but some runs were cut short (step bound, or goroutines still running after the test returned): no claim that all schedules were explored", name)
 	}
 	if x.natives > 0 {
 		// Goroutines heddle does not control (started in TestMain or
@@ -571,7 +575,7 @@ func (x *explorer) run() {
 		// rewritten code beside the runs, interleaved by Go's scheduler:
 		// those interleavings were not explored.
 		if exhausted {
-			x.t.Logf("heddle: %s ended, but goroutines heddle does not control ran beside the runs, interleaved by Go's scheduler, not explored: no claim that all schedules were explored", name)
+			x.withhold("heddle: %s ended, but goroutines heddle does not control ran beside the runs, interleaved by Go's scheduler, not explored: no claim that all schedules were explored", name)
 		}
 		exhausted = false
 		x.truncated = true
@@ -581,7 +585,7 @@ func (x *explorer) run() {
 		// was up to the operating system: orders of those ends that no
 		// run met were not explored.
 		if exhausted {
-			x.t.Logf("heddle: %s ended, but goroutines waited outside heddle's control (I/O, system calls, code that is not rewritten) %d times, and when those waits ended was up to the operating system, not explored: no claim that all schedules were explored", name, x.detaches)
+			x.withhold("heddle: %s ended, but goroutines waited outside heddle's control (I/O, system calls, code that is not rewritten) %d times, and when those waits ended was up to the operating system, not explored: no claim that all schedules were explored", name, x.detaches)
 		}
 		exhausted = false
 		x.truncated = true
@@ -591,7 +595,7 @@ func (x *explorer) run() {
 		// locks and atomics took no scheduling point (engine/quiet.go):
 		// the orders of those operations were not explored.
 		if exhausted {
-			x.t.Logf("heddle: %s ended, but %d lock and atomic operations between readings of the memory statistics (testing.AllocsPerRun, runtime.ReadMemStats) ran without scheduling points, not explored: no claim that all schedules were explored", name, x.quiet)
+			x.withhold("heddle: %s ended, but %d lock and atomic operations between readings of the memory statistics (testing.AllocsPerRun, runtime.ReadMemStats) ran without scheduling points, not explored: no claim that all schedules were explored", name, x.quiet)
 		}
 		exhausted = false
 		x.truncated = true
@@ -602,7 +606,7 @@ func (x *explorer) run() {
 		// no step (rt/file.go): the orders of those accesses were not
 		// explored.
 		if exhausted {
-			x.t.Logf("heddle: %s ended, but files were handed %d times to standard library code that reads or writes them later (bufio, log, encoders), not in steps heddle explores: no claim that all schedules were explored", name, x.unstepped)
+			x.withhold("heddle: %s ended, but files were handed %d times to standard library code that reads or writes them later (bufio, log, encoders), not in steps heddle explores: no claim that all schedules were explored", name, x.unstepped)
 		}
 		exhausted = false
 		x.truncated = true
@@ -610,7 +614,7 @@ func (x *explorer) run() {
 	if inc, ok := strat.(strategy.Incompleter); ok {
 		if why := inc.Incomplete(); why != "" {
 			if exhausted {
-				x.t.Logf("heddle: %s ended, but %s: no claim that all schedules were explored", name, why)
+				x.withhold("heddle: %s ended, but %s: no claim that all schedules were explored", name, why)
 			}
 			exhausted = false
 			x.truncated = true
@@ -654,6 +658,9 @@ func (x *explorer) run() {
 		x.t.Logf("heddle: %s: stopped after %d of %d runs at the default budget's bound of %v per test (a run took about %v): -budget %d makes every run, -budget 10m explores for 10 minutes", x.name(), made, cfg.Runs, cfg.RunsCap, (elapsed / time.Duration(max(made, 1))).Round(time.Millisecond), cfg.Runs)
 	}
 	sum := event.Event{Action: event.Summary, Capped: x.capHit && x.bugs == 0 && !x.interrupted, Runs: made, Bugs: x.bugs, Elapsed: elapsed.Seconds(), Strategy: name, Exhausted: exhausted, SpinBound: x.spinBound, Budget: cfg.Budget, Proven: proven, Races: races, Interrupted: x.interrupted, Parallel: x.topParallel, Group: cfg.Group, FreshRuns: x.freshMade, Trace: x.firstTrace, BoundRuns: x.boundRuns}
+	if !exhausted {
+		sum.NoClaim = x.noClaim
+	}
 	if cr, ok := strat.(strategy.ClassReporter); ok {
 		sum.Classes, sum.LazyClasses = cr.Classes()
 		x.t.Logf("heddle: %d happens-before classes, %d lazy happens-before classes", sum.Classes, sum.LazyClasses)
@@ -1223,6 +1230,16 @@ func (x *explorer) spinBoundOf(strat engine.Strategy) int {
 // SpinClaim).
 func (x *explorer) spinClaim(proof string) string {
 	return SpinClaim(proof, x.spinBound)
+}
+
+// withhold logs why the strategy ended but claims nothing, and keeps the
+// first such reason for the summary (event.Event.NoClaim).
+func (x *explorer) withhold(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	x.t.Logf("%s", msg)
+	if x.noClaim == "" {
+		x.noClaim = msg
+	}
 }
 
 // SpinClaim words proof, what an exhaustive strategy proved, for the

@@ -41,6 +41,7 @@ func (x *explorer) unitSummary(strat engine.Strategy, fatal, exhausted bool, fir
 		}
 		if rest == nil && !fatal {
 			sum.UnitFinished = true
+			sum.NoClaim = x.noClaim
 			if p, ok := strat.(strategy.Prover); ok && !x.truncated && x.bugs == 0 {
 				if sum.UnitProven = x.spinClaim(p.Proven()); sum.UnitProven != "" {
 					if x.usedRand {
