@@ -145,3 +145,10 @@ func TDeadline(t *testing.T) (time.Time, bool) {
 func TBArg(t testing.TB) testing.TB {
 	return explore.TBArg(t)
 }
+
+// TBEqual replaces x == y where one of x, y is a *testing.T or
+// testing.TB and the other of an interface type, which may hold TBArg's
+// wrapper of it: the wrapper compares as the T it wraps.
+func TBEqual(x, y any) bool {
+	return explore.TBEqual(x, y)
+}

@@ -32,6 +32,19 @@ func TBArg(t testing.TB) testing.TB {
 	return &tbArg{TB: t}
 }
 
+// TBEqual is x == y for values of which one is a *testing.T or
+// testing.TB, the other of an interface type: a value TBArg wrapped
+// compares as the T itself.
+func TBEqual(x, y any) bool {
+	if a, ok := x.(*tbArg); ok {
+		x = a.TB
+	}
+	if a, ok := y.(*tbArg); ok {
+		y = a.TB
+	}
+	return x == y
+}
+
 func (a *tbArg) run() testing.TB { return TB(a.TB) }
 
 //go:norace
