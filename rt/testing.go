@@ -152,3 +152,10 @@ func TBArg(t testing.TB) testing.TB {
 func TBEqual(x, y any) bool {
 	return explore.TBEqual(x, y)
 }
+
+// DeepEqual replaces reflect.DeepEqual: an argument that is TBArg's
+// wrapper compares as the T it wraps (testify's assert.Equal(t, w.T, t)).
+// A wrapper nested in a value (a field) is compared as it is.
+func DeepEqual(x, y any) bool {
+	return reflect.DeepEqual(explore.TBUnwrap(x), explore.TBUnwrap(y))
+}

@@ -36,13 +36,15 @@ func TBArg(t testing.TB) testing.TB {
 // testing.TB, the other of an interface type: a value TBArg wrapped
 // compares as the T itself.
 func TBEqual(x, y any) bool {
-	if a, ok := x.(*tbArg); ok {
-		x = a.TB
+	return TBUnwrap(x) == TBUnwrap(y)
+}
+
+// TBUnwrap is the T a value TBArg returned wraps, or v itself.
+func TBUnwrap(v any) any {
+	if a, ok := v.(*tbArg); ok {
+		return a.TB
 	}
-	if a, ok := y.(*tbArg); ok {
-		y = a.TB
-	}
-	return x == y
+	return v
 }
 
 func (a *tbArg) run() testing.TB { return TB(a.TB) }

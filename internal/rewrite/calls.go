@@ -51,6 +51,8 @@ var renamed = map[string]string{
 	"hash/maphash.MakeSeed":     "MaphashMakeSeed",
 	// The race detector does not see maps.Clone's read (rt/racymaps.go).
 	"maps.Clone": "MapsCloneSeen",
+	// A value rt.TBArg wrapped compares as the T it wraps (rt/testing.go).
+	"reflect.DeepEqual": "DeepEqual",
 	// reflect's channel operations (the methods of reflect.Value are in
 	// valueMethodFuncs).
 	"reflect.Select":   "ReflectSelect",
