@@ -18,6 +18,9 @@ func TestTBEqual(t *testing.T) {
 	if TBEqual(w, &other) || TBEqual(w, nil) || TBEqual(nil, t) {
 		t.Errorf("TBEqual: the wrapper of t equals another T or nil")
 	}
+	if w != logger(TBArg(t)) {
+		t.Errorf("two wrappers of t are not equal")
+	}
 	if !TBEqual(nil, nil) {
 		t.Errorf("TBEqual(nil, nil) is false")
 	}
