@@ -174,3 +174,19 @@ func programStack(dump string) string {
 	}
 	return strings.Join(out, "\n") + "\n"
 }
+
+// FuncName replaces (*runtime.Func).Name: a test's body and its function
+// literals named as natively (TestX, TestX.funcN), as in Stack's dump;
+// heddle runs the body as a function literal of its own. pkg/errors'
+// frames (%n, %+v) are printed with this name.
+func FuncName(f *runtime.Func) string {
+	return explore.NativeFuncName(f.Name()) // Name of a nil *Func is ""
+}
+
+// FramesNext replaces (*runtime.Frames).Next: the frame's Function named
+// as natively (FuncName).
+func FramesNext(frames *runtime.Frames) (runtime.Frame, bool) {
+	frame, more := frames.Next()
+	frame.Function = explore.NativeFuncName(frame.Function)
+	return frame, more
+}

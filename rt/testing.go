@@ -145,3 +145,17 @@ func TDeadline(t *testing.T) (time.Time, bool) {
 func TBArg(t testing.TB) testing.TB {
 	return explore.TBArg(t)
 }
+
+// TBEqual replaces x == y where one of x, y is a *testing.T or
+// testing.TB and the other of an interface type, which may hold TBArg's
+// wrapper of it: the wrapper compares as the T it wraps.
+func TBEqual(x, y any) bool {
+	return explore.TBEqual(x, y)
+}
+
+// DeepEqual replaces reflect.DeepEqual: an argument that is TBArg's
+// wrapper compares as the T it wraps (testify's assert.Equal(t, w.T, t)).
+// A wrapper nested in a value (a field) is compared as it is.
+func DeepEqual(x, y any) bool {
+	return reflect.DeepEqual(explore.TBUnwrap(x), explore.TBUnwrap(y))
+}

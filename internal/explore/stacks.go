@@ -235,6 +235,16 @@ func testBodyName(fn string) string {
 	return pkg + test + after
 }
 
+// NativeFuncName is the name of a function as the program would see it
+// natively (testBodyName): rt's runtime.Func.Name and runtime.Frames.Next
+// name a test's body and its literals as runtime.Stack's dump does.
+func NativeFuncName(fn string) string {
+	if !strings.Contains(fn, ".func") {
+		return fn
+	}
+	return testBodyName(fn)
+}
+
 // nativeNames is a dump block with the names of a test's body's functions
 // as natively (testBodyName).
 func nativeNames(blk string) string {

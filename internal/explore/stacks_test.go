@@ -70,3 +70,16 @@ func TestHeddleSignals(t *testing.T) {
 		t.Errorf("the program's os/signal goroutine taken for heddle's:\n%s", other)
 	}
 }
+
+func TestNativeFuncName(t *testing.T) {
+	for _, c := range []struct{ fn, want string }{
+		{"example.com/app.TestX.func1", "example.com/app.TestX"},
+		{"example.com/app.TestX.func1.1", "example.com/app.TestX.func1"},
+		{"example.com/app.helper", "example.com/app.helper"},
+		{"", ""},
+	} {
+		if got := NativeFuncName(c.fn); got != c.want {
+			t.Errorf("NativeFuncName(%q) = %q, want %q", c.fn, got, c.want)
+		}
+	}
+}

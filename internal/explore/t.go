@@ -610,7 +610,7 @@ func (t *runT) scopeFor(tb testing.TB) *scope {
 		if v.rs == t {
 			return v
 		}
-	case *tbArg:
+	case tbArg:
 		return t.scopeFor(v.TB)
 	}
 	return t.current()

@@ -15,7 +15,9 @@ import (
 // not see. tbArg routes every method a scope has to the run's T, as rt.TB
 // does for method calls in rewritten code (Name too: testify's assertions
 // print the name of the subtest that failed); the others (ArtifactDir,
-// testing.TB's unexported method) go to the embedded T.
+// testing.TB's unexported method) go to the embedded T. It is a value,
+// not a pointer: two wrappers of one t (a helper's TestingT kept by two
+// values, compared) are equal, as the two t are natively.
 type tbArg struct {
 	testing.TB
 }
@@ -26,67 +28,82 @@ func TBArg(t testing.TB) testing.TB {
 	if t == nil {
 		return nil
 	}
-	if _, ok := t.(*tbArg); ok {
+	if _, ok := t.(tbArg); ok {
 		return t
 	}
-	return &tbArg{TB: t}
+	return tbArg{TB: t}
 }
 
-func (a *tbArg) run() testing.TB { return TB(a.TB) }
+// TBEqual is x == y for values of which one is a *testing.T or
+// testing.TB, the other of an interface type: a value TBArg wrapped
+// compares as the T itself.
+func TBEqual(x, y any) bool {
+	return TBUnwrap(x) == TBUnwrap(y)
+}
+
+// TBUnwrap is the T a value TBArg returned wraps, or v itself.
+func TBUnwrap(v any) any {
+	if a, ok := v.(tbArg); ok {
+		return a.TB
+	}
+	return v
+}
+
+func (a tbArg) run() testing.TB { return TB(a.TB) }
 
 //go:norace
-func (a *tbArg) Error(args ...any) { a.run().Error(args...) }
+func (a tbArg) Error(args ...any) { a.run().Error(args...) }
 
 //go:norace
-func (a *tbArg) Errorf(format string, args ...any) { a.run().Errorf(format, args...) }
+func (a tbArg) Errorf(format string, args ...any) { a.run().Errorf(format, args...) }
 
 //go:norace
-func (a *tbArg) Log(args ...any) { a.run().Log(args...) }
+func (a tbArg) Log(args ...any) { a.run().Log(args...) }
 
 //go:norace
-func (a *tbArg) Logf(format string, args ...any) { a.run().Logf(format, args...) }
+func (a tbArg) Logf(format string, args ...any) { a.run().Logf(format, args...) }
 
 //go:norace
-func (a *tbArg) Fail() { a.run().Fail() }
+func (a tbArg) Fail() { a.run().Fail() }
 
 //go:norace
-func (a *tbArg) Failed() bool { return a.run().Failed() }
+func (a tbArg) Failed() bool { return a.run().Failed() }
 
 //go:norace
-func (a *tbArg) FailNow() { a.run().FailNow() }
+func (a tbArg) FailNow() { a.run().FailNow() }
 
 //go:norace
-func (a *tbArg) Fatal(args ...any) { a.run().Fatal(args...) }
+func (a tbArg) Fatal(args ...any) { a.run().Fatal(args...) }
 
 //go:norace
-func (a *tbArg) Fatalf(format string, args ...any) { a.run().Fatalf(format, args...) }
+func (a tbArg) Fatalf(format string, args ...any) { a.run().Fatalf(format, args...) }
 
 //go:norace
-func (a *tbArg) Skip(args ...any) { a.run().Skip(args...) }
+func (a tbArg) Skip(args ...any) { a.run().Skip(args...) }
 
 //go:norace
-func (a *tbArg) Skipf(format string, args ...any) { a.run().Skipf(format, args...) }
+func (a tbArg) Skipf(format string, args ...any) { a.run().Skipf(format, args...) }
 
 //go:norace
-func (a *tbArg) SkipNow() { a.run().SkipNow() }
+func (a tbArg) SkipNow() { a.run().SkipNow() }
 
 //go:norace
-func (a *tbArg) Skipped() bool { return a.run().Skipped() }
+func (a tbArg) Skipped() bool { return a.run().Skipped() }
 
 //go:norace
-func (a *tbArg) Cleanup(f func()) { a.run().Cleanup(f) }
+func (a tbArg) Cleanup(f func()) { a.run().Cleanup(f) }
 
 //go:norace
-func (a *tbArg) TempDir() string { return a.run().TempDir() }
+func (a tbArg) TempDir() string { return a.run().TempDir() }
 
 //go:norace
-func (a *tbArg) Setenv(key, value string) { a.run().Setenv(key, value) }
+func (a tbArg) Setenv(key, value string) { a.run().Setenv(key, value) }
 
 // Chdir and Context are testing.TB's from Go 1.24 on; the runtime builds
 // with older toolchains too, so they are not called through testing.TB.
 //
 //go:norace
-func (a *tbArg) Chdir(dir string) {
+func (a tbArg) Chdir(dir string) {
 	if sc, ok := a.run().(*scope); ok {
 		sc.Chdir(dir)
 		return
@@ -95,7 +112,7 @@ func (a *tbArg) Chdir(dir string) {
 }
 
 //go:norace
-func (a *tbArg) Context() context.Context {
+func (a tbArg) Context() context.Context {
 	if sc, ok := a.run().(*scope); ok {
 		return sc.Context()
 	}
@@ -103,12 +120,12 @@ func (a *tbArg) Context() context.Context {
 }
 
 //go:norace
-func (a *tbArg) Name() string { return a.run().Name() }
+func (a tbArg) Name() string { return a.run().Name() }
 
 // Output and Attr are testing.TB's from Go 1.25 on.
 //
 //go:norace
-func (a *tbArg) Output() io.Writer {
+func (a tbArg) Output() io.Writer {
 	if sc, ok := a.run().(*scope); ok {
 		return sc.Output()
 	}
@@ -116,7 +133,7 @@ func (a *tbArg) Output() io.Writer {
 }
 
 //go:norace
-func (a *tbArg) Attr(key, value string) {
+func (a tbArg) Attr(key, value string) {
 	if sc, ok := a.run().(*scope); ok {
 		sc.Attr(key, value)
 		return
@@ -128,7 +145,7 @@ func (a *tbArg) Attr(key, value string) {
 // mark this method instead.
 //
 //go:norace
-func (a *tbArg) Helper() {
+func (a tbArg) Helper() {
 	sc, ok := a.run().(*scope)
 	if !ok {
 		a.TB.Helper()

@@ -461,6 +461,8 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 		if n.Op == token.ARROW {
 			r.planRecv(n)
 		}
+	case *ast.BinaryExpr:
+		r.planTBCompare(n)
 	case *ast.AssignStmt:
 		r.planRecv2Assign(c, n)
 		r.planEarlyStmt(c, n)

@@ -24,7 +24,7 @@ import (
 
 // Version identifies the rewriter's output format. It is part of every
 // cache key: change it whenever the generated code changes.
-const Version = "heddle-rewrite-38"
+const Version = "heddle-rewrite-39"
 
 // Options configures Rewrite.
 type Options struct {
@@ -513,6 +513,8 @@ var waitsOrInspects = map[string]bool{
 	"time.NewTicker": true, "time.AfterFunc": true,
 	"runtime.Stack": true, "runtime.Caller": true, "runtime.Callers": true, "runtime.ReadMemStats": true, "runtime/debug.Stack": true, "runtime/debug.PrintStack": true, "runtime.Gosched": true, "runtime.NumGoroutine": true, "runtime.Goexit": true,
 	"runtime/pprof.Lookup": true, // the goroutine profile (rt.PprofWriteTo)
+	// The names of a test's body's functions (rt.FuncName, rt.FramesNext).
+	"runtime.FuncForPC": true, "runtime.CallersFrames": true,
 	// A seed from the runtime's randomness, which would differ from run to
 	// run of one schedule (rt.MaphashMakeSeed).
 	"hash/maphash.MakeSeed": true,

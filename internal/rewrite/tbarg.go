@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -93,4 +94,31 @@ func wrapsTB(pt, tb types.Type) bool {
 		return false
 	}
 	return types.AssignableTo(tb, pt)
+}
+
+// planTBCompare rewrites a comparison of a *testing.T or testing.TB with
+// a value of an interface type, which may hold the wrapper planTBArgs
+// passed for it (a helper that keeps its TestingT: zerolog's
+// `w := NewTestWriter(t); if w.T != t`), into one that sees through the
+// wrapper:
+//
+//	w.T != t  ->  !rt.TBEqual(w.T, t)
+func (r *rewriter) planTBCompare(b *ast.BinaryExpr) {
+	if (b.Op != token.EQL && b.Op != token.NEQ) || r.plans[b] != nil {
+		return
+	}
+	isT := func(t types.Type) bool { return t != nil && (isTestingT(t) || isTestingTB(t)) }
+	isIface := func(t types.Type) bool { return t != nil && types.IsInterface(t) }
+	tx, ty := r.typeOf(b.X), r.typeOf(b.Y)
+	if !(isT(tx) && isIface(ty) || isT(ty) && isIface(tx)) {
+		return
+	}
+	r.plans[b] = func(c *astutil.Cursor) {
+		n := c.Node().(*ast.BinaryExpr)
+		var e ast.Expr = r.rtCall("TBEqual", n.OpPos, n.X, n.Y)
+		if n.Op == token.NEQ {
+			e = &ast.UnaryExpr{OpPos: n.Pos(), Op: token.NOT, X: e}
+		}
+		c.Replace(e)
+	}
 }

@@ -59,3 +59,14 @@ func TestArgs(t *testing.T) {
 	anything(t)    // empty interface: left alone
 	sub(t)         // not satisfied by testing.TB: left alone
 }
+
+// A comparison of t with a value of an interface type, which may hold
+// the wrapper, sees through it; one of t with a *testing.T, or with nil,
+// is left alone.
+func TestCompare(t *testing.T) {
+	a := newAsserter(t)
+	var x testing.TB = t
+	var o *testing.T
+	_ = a.t == t || a.t != x || x != a.t
+	_ = t == o || t != nil || a.t == nil
+}
