@@ -343,13 +343,8 @@ func (e *Exec) flipIn(ms []groupMember) {
 		// literal made it on the stack and read it back in 16-byte moves
 		// the processor cannot forward from its narrower stores (perf
 		// annotate: 58% of flipIn on golang-lru TestLRUConcurrency).
-		n := len(buf)
-		if n < cap(buf) {
-			buf = buf[:n+1]
-		} else {
-			buf = append(buf, Choice{})
-		}
-		c := &buf[n]
+		var c *Choice
+		buf, c = newSlot(buf)
 		c.G, c.Case, c.Select, c.Arrive, c.Timer, c.Early = g, -1, false, false, nil, 0
 		c.spin, c.kind, c.gi = m.spin, m.kind, int32(m.idx+1)
 		g.nch = 1

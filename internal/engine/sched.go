@@ -360,6 +360,21 @@ func (e *Exec) pick() *G {
 	}
 }
 
+// newSlot returns cs one longer and its new last slot, whose every field
+// the caller writes: the choice is written field by field into the slot,
+// never made on the stack and copied (appendChoice).
+//
+//go:norace
+func newSlot(cs []Choice) ([]Choice, *Choice) {
+	n := len(cs)
+	if n < cap(cs) {
+		cs = cs[:n+1]
+	} else {
+		cs = append(cs, Choice{})
+	}
+	return cs, &cs[n]
+}
+
 // appendChoice appends *c to cs. append(cs, *c) copied *c through a
 // temporary on the stack, written and read back in overlapping 16-byte
 // moves that the processor cannot forward from its store buffer (a stall
@@ -367,13 +382,7 @@ func (e *Exec) pick() *G {
 //
 //go:norace
 func appendChoice(cs []Choice, c *Choice) []Choice {
-	n := len(cs)
-	if n < cap(cs) {
-		cs = cs[:n+1]
-	} else {
-		cs = append(cs, Choice{})
-	}
-	d := &cs[n]
+	cs, d := newSlot(cs)
 	d.G, d.Case, d.Select, d.Arrive, d.Timer, d.Early = c.G, c.Case, c.Select, c.Arrive, c.Timer, c.Early
 	d.spin, d.kind, d.gi = c.spin, c.kind, c.gi
 	return cs
@@ -387,13 +396,7 @@ func appendChoice(cs []Choice, c *Choice) []Choice {
 //
 //go:norace
 func appendTimerChoice(cs []Choice, g *G, t *Timer, early time.Duration) []Choice {
-	n := len(cs)
-	if n < cap(cs) {
-		cs = cs[:n+1]
-	} else {
-		cs = append(cs, Choice{})
-	}
-	d := &cs[n]
+	cs, d := newSlot(cs)
 	d.G, d.Case, d.Select, d.Arrive, d.Timer, d.Early = g, -1, false, false, t, early
 	d.spin, d.kind, d.gi = 0, OpNone, 0
 	if g != nil {
@@ -560,13 +563,7 @@ func (e *Exec) addChoices(buf []Choice, g *G) []Choice {
 //
 //go:norace
 func addChoice(buf []Choice, g *G, c int, sel, arrive bool) []Choice {
-	n := len(buf)
-	if n < cap(buf) {
-		buf = buf[:n+1]
-	} else {
-		buf = append(buf, Choice{})
-	}
-	d := &buf[n]
+	buf, d := newSlot(buf)
 	d.G, d.Case, d.Select, d.Arrive, d.Timer, d.Early = g, c, sel, arrive, nil, 0
 	d.spin = spinClass(g, sel)
 	d.kind, d.gi = g.op.Kind, int32(g.Index+1)
