@@ -47,14 +47,7 @@ func spinCounted(counted bool, seen *bool) func() {
 // reaches both outcomes and claims every schedule (SpinBound 0, no
 // engine drop counted). The same loop unmarked bounds the claim.
 func TestCountedLoopExplored(t *testing.T) {
-	news := map[string]func() engine.Strategy{
-		"dfs":   func() engine.Strategy { return strategy.NewDFS(0) },
-		"ipb":   func() engine.Strategy { return strategy.NewIPB(-1) },
-		"idb":   func() engine.Strategy { return strategy.NewIDB(-1) },
-		"sdpor": func() engine.Strategy { return strategy.NewSourceDPOR() },
-		"odpor": func() engine.Strategy { return strategy.NewOptimalDPOR() },
-	}
-	for name, mk := range news {
+	for name, mk := range unboundedExhaustive {
 		for _, counted := range []bool{true, false} {
 			s := mk()
 			outcomes := map[bool]bool{}

@@ -48,14 +48,7 @@ func pollUntil(marked bool, order *[]string) func() {
 // and the setter's next step (the poller first: its loop starts after the
 // store); the same loop unmarked bounds the claim.
 func TestMarkedPollLoopNotBounded(t *testing.T) {
-	news := map[string]func() engine.Strategy{
-		"dfs":   func() engine.Strategy { return strategy.NewDFS(0) },
-		"ipb":   func() engine.Strategy { return strategy.NewIPB(-1) },
-		"idb":   func() engine.Strategy { return strategy.NewIDB(-1) },
-		"sdpor": func() engine.Strategy { return strategy.NewSourceDPOR() },
-		"odpor": func() engine.Strategy { return strategy.NewOptimalDPOR() },
-	}
-	for name, mk := range news {
+	for name, mk := range unboundedExhaustive {
 		for _, marked := range []bool{true, false} {
 			s := mk()
 			var order []string

@@ -66,6 +66,16 @@ func TestContextErrPollingReachesDeadline(t *testing.T) {
 	}
 }
 
+// unboundedExhaustive makes each exhaustive strategy with no bound: the
+// spin tests check what each claims.
+var unboundedExhaustive = map[string]func() engine.Strategy{
+	"dfs":   func() engine.Strategy { return strategy.NewDFS(0) },
+	"ipb":   func() engine.Strategy { return strategy.NewIPB(-1) },
+	"idb":   func() engine.Strategy { return strategy.NewIDB(-1) },
+	"sdpor": func() engine.Strategy { return strategy.NewSourceDPOR() },
+	"odpor": func() engine.Strategy { return strategy.NewOptimalDPOR() },
+}
+
 // boundedPoll is TestGoschedSpin's loop (the conformance corpus): a
 // goroutine loads a flag three times with a Gosched between while the
 // test goroutine sets it, and stores what it saw last in *seen.
@@ -94,14 +104,7 @@ func boundedPoll(seen *bool) func() {
 // engine.Config.KeepSpinners they leave nothing out and reach the loop's
 // end before the store.
 func TestBoundedPollSpinBound(t *testing.T) {
-	news := map[string]func() engine.Strategy{
-		"dfs":   func() engine.Strategy { return strategy.NewDFS(0) },
-		"ipb":   func() engine.Strategy { return strategy.NewIPB(-1) },
-		"idb":   func() engine.Strategy { return strategy.NewIDB(-1) },
-		"sdpor": func() engine.Strategy { return strategy.NewSourceDPOR() },
-		"odpor": func() engine.Strategy { return strategy.NewOptimalDPOR() },
-	}
-	for name, mk := range news {
+	for name, mk := range unboundedExhaustive {
 		for _, keep := range []bool{false, true} {
 			s := mk()
 			var seen bool
