@@ -2,7 +2,6 @@ package rewrite
 
 import (
 	"go/token"
-	"path/filepath"
 	"regexp"
 	"testing"
 )
@@ -66,16 +65,7 @@ func loop(f *atomic.Bool, ch chan int, n int) int {
 	return n + int(x)
 }
 `
-			fset := token.NewFileSet()
-			name := filepath.Join(t.TempDir(), "p.go")
-			file, info, pkg, err := checkFile(fset, name, []byte(src))
-			if err != nil {
-				t.Fatalf("input does not type-check: %v\n%s", err, src)
-			}
-			out, err := File(fset, file, info, pkg, info.FileVersions[file])
-			if err != nil {
-				t.Fatal(err)
-			}
+			name, out := rewriteSrc(t, src)
 			got := string(out)
 			m := bounds.FindAllStringSubmatch(got, -1)
 			switch {

@@ -7,6 +7,24 @@ import (
 	"testing"
 )
 
+// rewriteSrc type-checks src as the file p.go of a package in a
+// temporary directory, rewrites it, and returns the file's name and the
+// rewritten file.
+func rewriteSrc(t *testing.T, src string) (name string, out []byte) {
+	t.Helper()
+	fset := token.NewFileSet()
+	name = filepath.Join(t.TempDir(), "p.go")
+	file, info, pkg, err := checkFile(fset, name, []byte(src))
+	if err != nil {
+		t.Fatalf("input does not type-check: %v\n%s", err, src)
+	}
+	out, err = File(fset, file, info, pkg, info.FileVersions[file])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return name, out
+}
+
 // TestPollLoopMarking: which loops the rewriter marks as poll loops
 // (pollloop.go): only those whose every path back to the head writes
 // nothing that outlives the iteration. A marked loop's operations become
@@ -62,16 +80,7 @@ func loop(f *atomic.Bool, ch chan int) (n int) {
 	return n + int(x)
 }
 `
-			fset := token.NewFileSet()
-			name := filepath.Join(t.TempDir(), "p.go")
-			file, info, pkg, err := checkFile(fset, name, []byte(src))
-			if err != nil {
-				t.Fatalf("input does not type-check: %v\n%s", err, src)
-			}
-			out, err := File(fset, file, info, pkg, info.FileVersions[file])
-			if err != nil {
-				t.Fatal(err)
-			}
+			name, out := rewriteSrc(t, src)
 			got := string(out)
 			marked := strings.Contains(got, "heddlert.Poll")
 			if marked != c.marked {
