@@ -23,22 +23,16 @@ func TestPanicOfTestGoroutineLetsOthersRunFirst(t *testing.T) {
 			if run > 100 {
 				t.Fatal("not exhausted within 100 runs")
 			}
-			rs := &runT{real: t}
-			rs.root.rs, rs.root.TB, rs.root.t = rs, t, t
-			res := engine.Run(engine.Config{Trace: true}, s, func() {
-				rs.attach(engine.Current())
-				defer rs.finish()
-				rs.runBody(&rs.root, func() {
-					x := engine.Current()
-					ev := x.NewEvent()
-					x.Go(func() {
-						x.Wait(ev)
-						panic("goroutine's panic")
-					})
-					TB(t).Cleanup(func() {
-						x.Fire(ev)
-						panic("cleanup's panic")
-					})
+			_, res, _ := runScopedWith(t, engine.Config{Trace: true}, s, func(t *testing.T) {
+				x := engine.Current()
+				ev := x.NewEvent()
+				x.Go(func() {
+					x.Wait(ev)
+					panic("goroutine's panic")
+				})
+				TB(t).Cleanup(func() {
+					x.Fire(ev)
+					panic("cleanup's panic")
 				})
 			})
 			s.End(res)
@@ -87,22 +81,16 @@ func TestPanicOfTestGoroutineLetsOthersRunFirst(t *testing.T) {
 // (a cancel step, panicWindow's).
 func TestPanicOfTestGoroutineWithOnlyBlockedLeftEndsAtOnce(t *testing.T) {
 	for _, blocked := range []bool{true, false} {
-		rs := &runT{real: t}
-		rs.root.rs, rs.root.TB, rs.root.t = rs, t, t
-		res := engine.Run(engine.Config{Trace: true}, firstChoice{}, func() {
-			rs.attach(engine.Current())
-			defer rs.finish()
-			rs.runBody(&rs.root, func() {
-				x := engine.Current()
-				ev := x.NewEvent()
-				if blocked {
-					x.Go(func() { x.Wait(ev) })
-					goWait(func() {}) // the goroutine above is parked by now
-				} else {
-					x.Go(func() {}) // can still run
-				}
-				panic("test's panic")
-			})
+		_, res, _ := runScopedWith(t, engine.Config{Trace: true}, firstChoice{}, func(t *testing.T) {
+			x := engine.Current()
+			ev := x.NewEvent()
+			if blocked {
+				x.Go(func() { x.Wait(ev) })
+				goWait(func() {}) // the goroutine above is parked by now
+			} else {
+				x.Go(func() {}) // can still run
+			}
+			panic("test's panic")
 		})
 		if res.Bug == nil || res.Bug.Kind != engine.KindPanic {
 			t.Fatalf("blocked %v: bug %v, want a panic", blocked, res.Bug)
@@ -131,27 +119,21 @@ func TestErrorfWhileTestGoroutinePanicsIsNoMisuse(t *testing.T) {
 		if run > 100 {
 			t.Fatal("not exhausted within 100 runs")
 		}
-		rs := &runT{real: t}
-		rs.root.rs, rs.root.TB, rs.root.t = rs, t, t
-		res := engine.Run(engine.Config{Trace: true}, s, func() {
-			rs.attach(engine.Current())
-			defer rs.finish()
-			rs.runBody(&rs.root, func() {
-				x := engine.Current()
-				ev := x.NewEvent()
-				x.Go(func() {
-					x.Wait(ev)
-					TB(t).Errorf("late")
-				})
-				TB(t).Cleanup(func() {
-					x.Fire(ev)
-					panic("cleanup's panic")
-				})
+		_, res, bug := runScopedWith(t, engine.Config{Trace: true}, s, func(t *testing.T) {
+			x := engine.Current()
+			ev := x.NewEvent()
+			x.Go(func() {
+				x.Wait(ev)
+				TB(t).Errorf("late")
+			})
+			TB(t).Cleanup(func() {
+				x.Fire(ev)
+				panic("cleanup's panic")
 			})
 		})
 		s.End(res)
-		if b := classify(res, rs); b != nil {
-			seen[b.Kind+": "+b.Message] = true
+		if bug != nil {
+			seen[bug.Kind+": "+bug.Message] = true
 		}
 	}
 	if !seen["panic: cleanup's panic"] || len(seen) != 1 {

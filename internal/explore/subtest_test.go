@@ -13,9 +13,15 @@ import (
 // result and its bug (classify).
 func runScoped(t *testing.T, body func(t *testing.T)) (*runT, *engine.Result, *engine.Bug) {
 	t.Helper()
+	return runScopedWith(t, engine.Config{}, firstChoice{}, body)
+}
+
+// runScopedWith is runScoped with the run's configuration and strategy.
+func runScopedWith(t *testing.T, cfg engine.Config, s engine.Strategy, body func(t *testing.T)) (*runT, *engine.Result, *engine.Bug) {
+	t.Helper()
 	rs := &runT{real: t}
 	rs.root.rs, rs.root.TB, rs.root.t = rs, t, t
-	res := engine.Run(engine.Config{}, firstChoice{}, func() {
+	res := engine.Run(cfg, s, func() {
 		rs.attach(engine.Current())
 		defer rs.finish()
 		rs.runBody(&rs.root, func() { body(t) })
