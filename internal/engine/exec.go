@@ -317,6 +317,13 @@ type Config struct {
 	// Deadline, if not zero, ends a run still going at that (wall clock)
 	// time, with Result.OverTime: a time budget is kept even by a long run.
 	Deadline time.Time
+	// DeadlineAway limits Deadline to the waits for goroutines away in
+	// code heddle does not control (I/O, a child process, waitCut): the
+	// run's steps go on past it. heddle test sets it for a test's first
+	// run, which a time budget does not cut in the middle: a cut run
+	// decides nothing, and a test with no run finished would pass having
+	// shown nothing.
+	DeadlineAway bool
 	// Epoch is the virtual instant at which the run starts (zero: the
 	// package's Epoch, 2000-01-01 UTC). heddle test sets it to the wall
 	// clock at its start, so that code comparing time.Now with real dates

@@ -255,7 +255,7 @@ func (e *Exec) pick() *G {
 				e.res.Interrupted = true
 				return nil
 			}
-			if !e.cfg.Deadline.IsZero() {
+			if !e.cfg.Deadline.IsZero() && !e.cfg.DeadlineAway {
 				if now := time.Now(); now.After(e.cfg.Deadline) {
 					e.res.Truncated = true
 					e.res.OverTime = true

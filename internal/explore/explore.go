@@ -380,7 +380,15 @@ func (x *explorer) run() {
 		if free {
 			x.deadline = time.Time{}
 		}
-		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: trace}, runStrat, rs)
+		// A test's first run is not cut in its steps by the time budget,
+		// only while it waits for goroutines away in real I/O
+		// (budget_io): with no run finished, the test would pass having
+		// shown nothing (zap's TestConfigWithSamplingHook fails natively
+		// every time, and passed at -budget 1s under load). Its own
+		// bounds (steps, virtual time, memory) and the command's -timeout
+		// still end it.
+		away := run == 1 && cfg.Deadline.IsZero() && name != "replay"
+		res := x.exec(engine.Config{Seed: randSeed, Record: name == "replay" || x.needsRecord, Trace: trace, DeadlineAway: away}, runStrat, rs)
 		startedAfter := x.startedAfter // the replays below change it
 		if code, ok := childExit(x.cfg, res); ok {
 			os.Exit(code)
