@@ -193,6 +193,16 @@ func TBUnwrap(x any) any {
 	return explore.TBUnwrap(x)
 }
 
+// TBKey replaces the key k of a map whose keys are testing.TB or a
+// helper's TestingT (m[k], delete(m, k)): the T TBArg's wrapper wraps, or
+// k itself.
+func TBKey[K any](k K) K {
+	if y, ok := explore.TBUnwrap(k).(K); ok {
+		return y
+	}
+	return k
+}
+
 // TBEqual replaces x == y where one of x, y is a *testing.T or
 // testing.TB and the other of an interface type, which may hold TBArg's
 // wrapper of it: the wrapper compares as the T it wraps.

@@ -467,6 +467,8 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 		r.planTBCompare(n)
 	case *ast.TypeAssertExpr:
 		r.planTBAssert(n, nil)
+	case *ast.IndexExpr:
+		r.planTBKey(r.typeOf(n.X), n.Index)
 	case *ast.TypeSwitchStmt:
 		r.planTBAssert(typeSwitchAssert(n), n.Body)
 	case *ast.AssignStmt:
@@ -475,12 +477,14 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 		r.planFileField(n)
 	case *ast.CompositeLit:
 		r.planFileField(n)
+		r.planTBKeys(n)
 	case *ast.ValueSpec:
 		r.planRecv2Spec(n)
 	case *ast.CallExpr:
 		r.callee[ast.Unparen(n.Fun)] = true
 		r.planCall(n)
 		r.planTBArgs(n)
+		r.planTBKeys(n)
 		r.planFileKeep(n)
 	case *ast.SelectorExpr:
 		r.planSelector(n)

@@ -385,3 +385,45 @@ var tOnlyMethods = map[string]bool{
 	"ReportMetric": true, "SetBytes": true, "SetParallelism": true, "RunParallel": true,
 	"Elapsed": true, "Loop": true, "Add": true, "Fuzz": true,
 }
+
+// planTBKey unwraps key, used with a map of type mt (m[key], delete(m,
+// key), a key of a map literal), when the map's keys are testing.TB or a
+// helper's TestingT: a wrapper an unrewritten helper kept finds what was
+// stored with t, as natively.
+//
+//	m[w.T]  ->  m[rt.TBKey(w.T)]
+func (r *rewriter) planTBKey(mt types.Type, key ast.Expr) {
+	if mt == nil || key == nil || r.tbWrap[key] != "" {
+		return
+	}
+	m, ok := mt.Underlying().(*types.Map)
+	if !ok {
+		return
+	}
+	if k := m.Key(); !isTestingTB(k) && !tbLike(k) {
+		return
+	}
+	if kt := r.typeOf(key); kt != nil && types.IsInterface(kt) {
+		r.tbWrap[key] = "TBKey"
+	}
+}
+
+// planTBKeys plans planTBKey for delete(m, key) and the keys of a map
+// literal.
+func (r *rewriter) planTBKeys(n ast.Node) {
+	switch n := n.(type) {
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && len(n.Args) == 2 {
+			if b, ok := r.info.Uses[id].(*types.Builtin); ok && b.Name() == "delete" {
+				r.planTBKey(r.typeOf(n.Args[0]), n.Args[1])
+			}
+		}
+	case *ast.CompositeLit:
+		t := r.typeOf(n)
+		for _, e := range n.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				r.planTBKey(t, kv.Key)
+			}
+		}
+	}
+}

@@ -125,3 +125,18 @@ func TestRoute(t *testing.T) {
 	gen(t)
 	defer a.t.Errorf("deferred")
 }
+
+// A key of a map keyed by a TestingT that may hold the wrapper is
+// unwrapped; one that is a *testing.T, or the key of another map, is left
+// alone.
+func TestKeys(t *testing.T) {
+	a := newAsserter(t)
+	m := map[TestingT]int{a.t: 1, t: 2}
+	_ = m[a.t]
+	m[a.t]++
+	if _, ok := m[a.t]; ok {
+		delete(m, a.t)
+	}
+	n := map[int]TestingT{1: a.t}
+	_ = n[1]
+}
