@@ -146,6 +146,63 @@ func TBArg(t testing.TB) testing.TB {
 	return explore.TBArg(t)
 }
 
+// TBRoute replaces the receiver x of a call of one of testing.TB's
+// methods through an interface of the code's own that testing.TB
+// satisfies (assert.TestingT's t.Errorf in a rewritten testify): a
+// *testing.T in x is passed to rewritten callees as it is, so their calls
+// through the interface go to the run's T here, as rt.TB's do. Any other
+// value (a helper's fake T, a logger) is x itself.
+func TBRoute[I any](x I) I {
+	if tb, ok := explore.TBRoute(x); ok {
+		if y, ok := tb.(I); ok {
+			return y
+		}
+	}
+	return x
+}
+
+// TBRouteValue is TBRoute for the closure the rewriter makes of a method
+// value (f := x.Errorf): as TBValue, that closure is marked a helper.
+func TBRouteValue[I any](x I) I {
+	if _, ok := explore.TBRoute(x); ok {
+		if y, ok := explore.TBValue(any(x).(testing.TB)).(I); ok {
+			return y
+		}
+	}
+	return x
+}
+
+// TBArgOf replaces x, of an interface of rewritten code's own, passed
+// where code that is not rewritten takes an interface of its own: TBArg's
+// wrapper when x holds a *testing.T, x itself otherwise.
+func TBArgOf[I any](x I) I {
+	if tb, ok := explore.TBArgOf(x); ok {
+		if y, ok := tb.(I); ok {
+			return y
+		}
+	}
+	return x
+}
+
+// TBUnwrap replaces x in a type assertion or type switch on a value that
+// may hold TBArg's wrapper, where the asserted type is one the T has but
+// the wrapper has not (x.(*testing.T)), and a value of such an interface
+// passed as an empty interface (fmt's %T, reflect.TypeOf): the T the
+// wrapper wraps, or x itself.
+func TBUnwrap(x any) any {
+	return explore.TBUnwrap(x)
+}
+
+// TBKey replaces the key k of a map whose keys are testing.TB or a
+// helper's TestingT (m[k], delete(m, k)): the T TBArg's wrapper wraps, or
+// k itself.
+func TBKey[K any](k K) K {
+	if y, ok := explore.TBUnwrap(k).(K); ok {
+		return y
+	}
+	return k
+}
+
 // TBEqual replaces x == y where one of x, y is a *testing.T or
 // testing.TB and the other of an interface type, which may hold TBArg's
 // wrapper of it: the wrapper compares as the T it wraps.

@@ -582,16 +582,41 @@ func sanitize(s string) string {
 // TB returns the run's T for t during an exploration, and t otherwise:
 // the scope of the test or subtest whose T t is. A T the run does not
 // know (one kept from an earlier run, or a value that embeds a T) acts
-// on the scope of the calling goroutine.
+// on the scope of the calling goroutine. A T that is no test's, which a
+// test makes to see what a helper reports on it (testify's mockT :=
+// new(testing.T)), is t itself (or the T TBArg's wrapper wraps).
 //
 //go:norace
 func TB(t testing.TB) testing.TB {
 	if x := engine.Current(); x != nil {
 		if rs, ok := x.T.(*runT); ok {
+			if a, ok := t.(tbArg); ok && noTest(a.TB) {
+				return a.TB
+			}
+			if noTest(t) {
+				return t
+			}
 			return rs.scopeFor(t)
 		}
 	}
 	return t
+}
+
+// noTest reports whether t is a T, B or F of package testing that no test
+// runs with: its name is empty (package testing names every test,
+// subtest, benchmark and fuzz target).
+//
+//go:norace
+func noTest(t testing.TB) bool {
+	switch v := t.(type) {
+	case *testing.T:
+		return v != nil && v.Name() == ""
+	case *testing.B:
+		return v != nil && v.Name() == ""
+	case *testing.F:
+		return v != nil && v.Name() == ""
+	}
+	return false
 }
 
 // scopeFor returns the scope whose T is t.

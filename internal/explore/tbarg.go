@@ -2,9 +2,13 @@ package explore
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"runtime"
+	"strconv"
 	"testing"
+
+	"heddle.dev/internal/engine"
 )
 
 // tbArg is a *testing.T (or testing.TB) that rewritten code hands to code
@@ -47,6 +51,32 @@ func TBUnwrap(v any) any {
 		return a.TB
 	}
 	return v
+}
+
+// TBRoute is the run's T for v when v is one of package testing's T, B
+// or F during an exploration (as TB), for a method of testing.TB that
+// rewritten code calls through an interface of its own; ok is false for
+// any other value, which the call keeps (a helper's fake T, a logger).
+func TBRoute(v any) (tb testing.TB, ok bool) {
+	switch v := v.(type) {
+	case *testing.T, *testing.B, *testing.F:
+		if engine.Current() == nil {
+			return nil, false
+		}
+		return TB(v.(testing.TB)), true
+	}
+	return nil, false
+}
+
+// TBArgOf is TBArg(v) when v is one of package testing's T, B or F, for
+// a value of an interface of rewritten code's own passed on to code that
+// is not rewritten; ok is false for any other value.
+func TBArgOf(v any) (tb testing.TB, ok bool) {
+	switch v := v.(type) {
+	case *testing.T, *testing.B, *testing.F:
+		return TBArg(v.(testing.TB)), true
+	}
+	return nil, false
 }
 
 func (a tbArg) run() testing.TB { return TB(a.TB) }
@@ -154,4 +184,24 @@ func (a tbArg) Helper() {
 	if pc, _, _, ok := runtime.Caller(1); ok {
 		sc.markHelper(pc)
 	}
+}
+
+// Format prints the T the wrapper wraps as fmt prints it natively (%v,
+// %+v, %#v, %s, %d...), in any code: fmt asks a Formatter for every verb
+// but %T and %p, which show the wrapper.
+func (a tbArg) Format(f fmt.State, verb rune) {
+	format := []byte{'%'}
+	for _, flag := range "+-# 0" {
+		if f.Flag(int(flag)) {
+			format = append(format, byte(flag))
+		}
+	}
+	if w, ok := f.Width(); ok {
+		format = strconv.AppendInt(format, int64(w), 10)
+	}
+	if p, ok := f.Precision(); ok {
+		format = strconv.AppendInt(append(format, '.'), int64(p), 10)
+	}
+	format = append(format, string(verb)...)
+	fmt.Fprintf(f, string(format), a.TB)
 }

@@ -354,6 +354,11 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 			}
 			return &methodPlan{kind: mWrap, rtName: "FileI", path: path}
 		}
+		if tbLike(t) {
+			// t.Errorf on a helper's TestingT, which may hold the
+			// *testing.T itself (planTBArgs).
+			return &methodPlan{kind: mTB, rtName: "TBRoute", path: path}
+		}
 		return nil
 	}
 	if isTestingT(t) {
@@ -1178,7 +1183,11 @@ func (r *rewriter) planMethodValue(sel *ast.SelectorExpr) {
 		// the receiver operand: no path, no address.
 		rtName := mp.rtName
 		if mp.kind == mTB {
-			rtName = "TBValue" // the closure is a helper of the run's T
+			// The closure is a helper of the run's T.
+			rtName = "TBValue"
+			if mp.rtName == "TBRoute" {
+				rtName = "TBRouteValue"
+			}
 		}
 		call := r.buildMethodCall(&methodPlan{kind: mp.kind, rtName: rtName}, fake.Fun.(*ast.SelectorExpr), fake)
 		var stmt ast.Stmt = &ast.ExprStmt{X: call}

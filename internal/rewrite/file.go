@@ -170,6 +170,7 @@ type rewriter struct {
 	keepWriter map[ast.Expr]bool             // those of them kept as an io.Writer only (fileWriterCalls)
 	racyFuncs  map[*ast.SelectorExpr]string  // calls of package maps on racy lines -> rt wrapper (racyMapFuncs)
 	racyArgs   map[ast.Expr]bool             // arguments of testing's and log's printing calls on racy lines -> rt.RacyArg (printArgs)
+	tbWrap     map[ast.Expr]string           // values that may be or hold a *testing.T -> rt function applied to them (tbarg.go)
 	// rewritten holds the import paths of the packages rewritten with
 	// this one, when known (nil: every package outside the standard
 	// library is taken as rewritten).
@@ -203,6 +204,7 @@ func newRewriter(fset *token.FileSet, f *ast.File, info *types.Info, pkg *types.
 		keepWriter: map[ast.Expr]bool{},
 		racyFuncs:  map[*ast.SelectorExpr]string{},
 		racyArgs:   map[ast.Expr]bool{},
+		tbWrap:     map[ast.Expr]string{},
 		aliases:    map[string]string{},
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
@@ -463,18 +465,26 @@ func (r *rewriter) pre(c *astutil.Cursor) bool {
 		}
 	case *ast.BinaryExpr:
 		r.planTBCompare(n)
+	case *ast.TypeAssertExpr:
+		r.planTBAssert(n, nil)
+	case *ast.IndexExpr:
+		r.planTBKey(r.typeOf(n.X), n.Index)
+	case *ast.TypeSwitchStmt:
+		r.planTBAssert(typeSwitchAssert(n), n.Body)
 	case *ast.AssignStmt:
 		r.planRecv2Assign(c, n)
 		r.planEarlyStmt(c, n)
 		r.planFileField(n)
 	case *ast.CompositeLit:
 		r.planFileField(n)
+		r.planTBKeys(n)
 	case *ast.ValueSpec:
 		r.planRecv2Spec(n)
 	case *ast.CallExpr:
 		r.callee[ast.Unparen(n.Fun)] = true
 		r.planCall(n)
 		r.planTBArgs(n)
+		r.planTBKeys(n)
 		r.planFileKeep(n)
 	case *ast.SelectorExpr:
 		r.planSelector(n)
@@ -517,6 +527,12 @@ func (r *rewriter) post(c *astutil.Cursor) bool {
 	if e, ok := n.(ast.Expr); ok && r.racyArgs[e] {
 		cur := c.Node().(ast.Expr)
 		c.Replace(r.rtCall("RacyArg", e.Pos(), cur))
+	}
+	if e, ok := n.(ast.Expr); ok && r.tbWrap[e] != "" {
+		cur := c.Node().(ast.Expr)
+		w := r.rtCall(r.tbWrap[e], e.Pos(), cur)
+		w.Rparen = e.End()
+		c.Replace(w)
 	}
 	return true
 }
