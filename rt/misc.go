@@ -4,8 +4,12 @@ import (
 	"cmp"
 	"fmt"
 	mathrand "math/rand"
+	"os"
 	"reflect"
+	"runtime/debug"
 	"sort"
+	"strings"
+	"sync"
 
 	"heddle.dev/internal/engine"
 )
@@ -150,9 +154,48 @@ func Rand() *mathrand.Rand {
 	if x := engine.Current(); x != nil {
 		// A Rand per call over the run's shared source: a shared Rand
 		// would be written by one goroutine and read by the others.
-		return mathrand.New(x.RandSource())
+		return mathrand.New(x.RandSource().V1())
 	}
 	return defaultRand
+}
+
+// RandSeed replaces math/rand.Seed(seed). Natively Seed makes the
+// top-level functions draw a fixed sequence, unless GODEBUG randseednop is
+// 1 (the default since go 1.24, by the go line of the main module's
+// go.mod); in a run where it does, they draw that sequence from then on,
+// as natively (engine.RandSource.SeedV1), and not the run's numbers.
+func RandSeed(seed int64) {
+	mathrand.Seed(seed) //lint:ignore SA1019 it is what the program calls
+	if x := engine.Current(); x != nil && randSeedEffective() {
+		x.RandSource().SeedV1(seed)
+	}
+}
+
+// randSeedEffective reports whether math/rand.Seed has an effect in this
+// binary: GODEBUG's last randseednop setting, else the binary's default
+// GODEBUG's (from its main module's go line), else not (go 1.24 on).
+var randSeedEffective = sync.OnceValue(func() bool {
+	nop := ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, st := range bi.Settings {
+			if st.Key == "DefaultGODEBUG" {
+				nop = godebugValue(st.Value, "randseednop", nop)
+			}
+		}
+	}
+	nop = godebugValue(os.Getenv("GODEBUG"), "randseednop", nop)
+	return nop == "0"
+})
+
+// godebugValue returns the last value of key in the GODEBUG list s
+// ("k=v,k=v"), or def if s does not set it.
+func godebugValue(s, key, def string) string {
+	for _, kv := range strings.Split(s, ",") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(kv), "="); ok && k == key {
+			def = v
+		}
+	}
+	return def
 }
 
 // Outside an exploration the top-level functions keep their native,

@@ -160,12 +160,22 @@ func runTests(spec runSpec, f *testFlags) (*runResult, error) {
 		return runEach(spec)
 	}
 	bin := int(binaries.Add(1))
-	tests, err := listTests(spec)
+	names, err := listRunnable(spec)
 	if err != nil {
 		return nil, err
 	}
+	// The tests are explored by workers; the fuzz targets' seed corpora
+	// and the examples after them, one process each (runAfterTests).
+	var tests, after []string
+	for _, name := range names {
+		if strings.HasPrefix(name, "Test") {
+			tests = append(tests, name)
+		} else {
+			after = append(after, name)
+		}
+	}
 	if len(tests) == 0 {
-		return runBinary(spec) // says "no tests to run" as usual
+		return runBinary(spec) // its fuzz targets and examples; or says "no tests to run" as usual
 	}
 	sem := workerSlots(f.parallel)
 	type result struct {
@@ -267,6 +277,9 @@ func runTests(spec runSpec, f *testFlags) (*runResult, error) {
 	if err := groupAfter(spec, res, sem, bin, len(tests), time.Since(start)); err != nil {
 		return nil, err
 	}
+	if err := runAfterTests(spec, res, sem, bin, len(tests)+1, after, start); err != nil {
+		return nil, err
+	}
 	res.Elapsed = time.Since(start)
 	end := "PASS\n"
 	if res.Failed {
@@ -287,21 +300,36 @@ func runTests(spec runSpec, f *testFlags) (*runResult, error) {
 // packages after an interrupt in one process.
 var errNotTested = errors.New("heddle: interrupted: not tested")
 
-// listTests lists the tests of spec's binary that its -run and -skip
-// select (subtests run within their test's worker).
-func listTests(spec runSpec) ([]string, error) {
-	run, skip := argPatterns(spec.Args)
-	names, err := listSelected(spec.Binary, spec.Dir, run, skip)
-	if err != nil {
-		return nil, fmt.Errorf("heddle: listing the tests of %s: %v", spec.Package, err)
-	}
-	var tests []string
-	for _, l := range names {
-		if strings.HasPrefix(l, "Test") {
-			tests = append(tests, l)
+// runAfterTests runs the fuzz targets (their seed corpora) and examples
+// names of spec's binary, after its tests as go test runs them, each in a
+// process of its own as runEach does, in one worker slot at a time (key
+// bin, first, ...); it adds what they did to res. Their output is printed
+// as it comes: every test before them is printed already.
+func runAfterTests(spec runSpec, res *runResult, sem *slotQueue, bin, first int, names []string, start time.Time) error {
+	for i, name := range names {
+		if interrupted.Load() {
+			return nil // in one process, a fuzz target or example after an interrupt does not run
 		}
+		s := spec
+		s.Part = true
+		s.Args = argsForTest(spec.Args, name)
+		if spec.Config.PackageTime > 0 {
+			// -budget-total: what is left of the package's time, over
+			// what is left to run.
+			s.Config.PackageTime = max(spec.Config.PackageTime-time.Since(start), explore.MinShare)
+			s.Config.Tests = len(names) - i
+		}
+		<-sem.enqueue([3]int{bin, first + i, 0}).ch
+		r, err := runBinary(s)
+		sem.release()
+		if err != nil {
+			return err
+		}
+		res.Events = append(res.Events, r.Events...)
+		res.Failed = res.Failed || r.Failed
+		res.Output += strings.TrimSuffix(strings.TrimSuffix(r.Output, "PASS\n"), "FAIL\n")
 	}
-	return tests, nil
+	return nil
 }
 
 // unitRun is what one worker did.

@@ -8,6 +8,7 @@
 package engine
 
 import (
+	mathrand "math/rand"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -671,7 +672,7 @@ func Run(cfg Config, s Strategy, body func()) *Result {
 	if e.cfg.Epoch.IsZero() {
 		e.cfg.Epoch = Epoch
 	}
-	e.randSrc.state = cfg.Seed
+	e.randSrc = RandSource{state: cfg.Seed}
 	if e.cfg.PostMain <= 0 {
 		e.cfg.PostMain = min(10000, e.cfg.StepLimit/4)
 	}
@@ -1737,7 +1738,58 @@ func (e *Exec) RandSource() *RandSource { return &e.randSrc }
 type RandSource struct {
 	state uint64
 	draws int // numbers drawn in the run
+	// v1 is math/rand's own generator, seeded by the run's call of
+	// math/rand.Seed (SeedV1), or nil.
+	v1 mathrand.Source64
 }
+
+// SeedV1 does what math/rand.Seed(seed) does natively when it is in effect
+// (GODEBUG randseednop=0, the default of a module whose go.mod says go 1.23
+// or earlier): from now to the end of the run, the top-level functions of
+// math/rand draw the numbers of math/rand's generator seeded with seed, as
+// a test that seeds them and checks what they draw expects. Those of
+// math/rand/v2, which Seed does not touch, keep the run's numbers.
+//
+//go:norace
+func (s *RandSource) SeedV1(seed int64) {
+	raceAcquire(unsafe.Pointer(s))
+	s.v1 = mathrand.NewSource(seed).(mathrand.Source64)
+	raceReleaseMerge(unsafe.Pointer(s))
+}
+
+// V1 is the source of the top-level functions of math/rand: s, or, once
+// the run called math/rand.Seed, the generator it seeded (SeedV1).
+//
+//go:norace
+func (s *RandSource) V1() mathrand.Source64 {
+	if s.v1 == nil {
+		return s
+	}
+	return seededV1{s}
+}
+
+// seededV1 draws from a RandSource's math/rand generator; for the race
+// detector it behaves as if it held the RandSource's lock.
+type seededV1 struct{ s *RandSource }
+
+//go:norace
+func (v seededV1) Uint64() uint64 {
+	raceAcquire(unsafe.Pointer(v.s))
+	n := v.s.v1.Uint64()
+	raceReleaseMerge(unsafe.Pointer(v.s))
+	return n
+}
+
+//go:norace
+func (v seededV1) Int63() int64 {
+	raceAcquire(unsafe.Pointer(v.s))
+	n := v.s.v1.Int63()
+	raceReleaseMerge(unsafe.Pointer(v.s))
+	return n
+}
+
+//go:norace
+func (v seededV1) Seed(seed int64) { v.s.SeedV1(seed) }
 
 // Uint64 returns the next number.
 //

@@ -932,6 +932,17 @@ func (r *rewriter) planCall(call *ast.CallExpr) {
 		if r.planRandSource(call, path, name) {
 			return
 		}
+		if name == "Seed" && path == "math/rand" && !call.Ellipsis.IsValid() {
+			// rand.Seed(s) -> rt.RandSeed(s): where Seed is in effect,
+			// the run's top-level functions draw its sequence, as natively.
+			r.plans[call] = func(c *astutil.Cursor) {
+				call := c.Node().(*ast.CallExpr)
+				out := r.rtCall("RandSeed", call.Pos(), call.Args...)
+				out.Lparen, out.Rparen = call.Lparen, call.Rparen
+				c.Replace(out)
+			}
+			return
+		}
 		if name == "Seed" || name == "N" || strings.HasPrefix(name, "New") {
 			return
 		}
