@@ -21,7 +21,10 @@ import (
 // (asked for at once) and is routed again then; otherwise it becomes a
 // new unit where it ends, asleep at each level only for the steps it was
 // checked against there (and, at the reporter's node, what the reporter
-// had asleep).
+// had asleep) — unless a complete run a unit reported (ODFrag.Ran) has it
+// as a prefix up to equivalence (coveredByRun). A unit whose step stands
+// at its node for a choice taken there before (odTakenBefore) explores
+// nothing, as the sequential backtrack skips such a wakeup child.
 
 // odLevel is one level of a unit's path: the step taken and the steps
 // before it at that node, asleep.
