@@ -706,6 +706,27 @@ func runTest(spec runSpec, f *testFlags, name string, sem *slotQueue, prio [2]in
 	return t, nil
 }
 
+// splitWork is the work of a split exploration's units: how many, the
+// complete runs whose class a run before had (by the classes the units
+// reported, event.Event.UnitClasses), and the sleep-set blocked runs.
+func splitWork(runs []*unitRun) (units, twice, blocked int) {
+	seen := map[uint64]bool{}
+	for _, r := range runs {
+		if r.killed {
+			continue
+		}
+		units++
+		blocked += r.summary.UnitBlocked
+		for _, c := range r.summary.UnitClasses {
+			if seen[c] {
+				twice++
+			}
+			seen[c] = true
+		}
+	}
+	return units, twice, blocked
+}
+
 // testProgress makes, with -json, the progress events of a test explored
 // by workers: about once a second, the runs and bugs of all its workers
 // (those done and the latest progress of those running), as one process
@@ -1075,6 +1096,9 @@ func mergeUnits(spec runSpec, f *testFlags, name, kind string, runs []*unitRun, 
 	}
 	sum := event.Event{Action: event.Summary, Package: spec.Package, Test: name, Runs: total, Bugs: bugs, Strategy: f.strategy, Budget: f.budget.Text, Interrupted: interruptedTest, FreshRuns: fresh}
 	sum.Parallel = anyParallel(runs)
+	if kind == "tree" {
+		sum.SplitUnits, sum.SplitTwice, sum.SplitBlocked = splitWork(runs)
+	}
 	if seq && stop > 0 {
 		sum.Runs = stop // as one process stops there
 	}

@@ -119,6 +119,21 @@ type Event struct {
 	UnitRest     json.RawMessage `json:",omitempty"`
 	UnitSpawned  json.RawMessage `json:",omitempty"`
 	UnitProven   string          `json:",omitempty"`
+	// UnitClasses are hashes of the classes of the unit's complete runs
+	// and UnitBlocked its sleep-set blocked runs (split DPOR units,
+	// strategy.UnitClassReporter): the merged summary counts from them the
+	// work the split duplicated.
+	UnitClasses []uint64 `json:",omitempty"`
+	UnitBlocked int      `json:",omitempty"`
+	// SplitUnits, on the merged Summary of a test whose exploration was
+	// split across workers, is the number of units explored; SplitTwice
+	// the complete runs whose class another run had already explored
+	// (runs longer than 20,000 steps not counted); SplitBlocked the
+	// sleep-set blocked runs (no class explored; a sequential
+	// exploration may make some too).
+	SplitUnits   int `json:",omitempty"`
+	SplitTwice   int `json:",omitempty"`
+	SplitBlocked int `json:",omitempty"`
 
 	// Parallel, on a Summary, says the test called t.Parallel (itself,
 	// not a subtest): go test runs it beside the package's other

@@ -30,6 +30,9 @@ func (x *explorer) unitSummary(strat engine.Strategy, fatal, exhausted bool, fir
 	var spawned []strategy.Unit
 	if us, ok := strat.(strategy.UnitState); ok {
 		rest = us.Rest()
+		if cr, ok := strat.(strategy.UnitClassReporter); ok {
+			sum.UnitClasses, sum.UnitBlocked = cr.ExploredClasses()
+		}
 		// An optimal-DPOR unit stopped at a bug (without -keep-going)
 		// stops the whole exploration (strategy.Outcome.Found, not an
 		// ordered split), which drops what it spawned: its rest, one

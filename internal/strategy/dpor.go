@@ -76,6 +76,15 @@ type DPOR struct {
 	over bool
 	// Counters.
 	Runs, Complete, Blocked, WakeupMisses int
+	// classes are the hashes of the classes of the complete runs of a
+	// unit of a split (ExploredClasses).
+	classes     []uint64
+	blockedSeen int // Blocked at the last ExploredClasses
+	// TakenMisses counts the units of a split optimal DPOR whose step
+	// stood for a choice taken at their node before (odTakenBefore):
+	// each made one run, cut at its node, instead of exploring that
+	// choice again.
+	TakenMisses int
 	// MaxSteps bounds the steps of a run whose races are analyzed
 	// (default MaxAnalyzedSteps): the analysis takes time and memory
 	// about linear in a run's length, and in its number of goroutines
@@ -268,7 +277,17 @@ func (d *DPOR) Choose(p *engine.Point) int {
 	} // source DPOR keeps no wakeup tree: nd.wut stays nil, d.follow nil
 	take := ""
 	if d.od != nil && i < len(d.od.levels) {
-		if take = nd.keyOf(nd.wut.children[0]); take == "" {
+		if take = nd.keyOf(nd.wut.children[0]); take != "" && i == len(d.od.levels)-1 && d.odTakenBefore(i, nd, take) {
+			// The unit's step stands here for a choice another unit
+			// took at its node (a select case not ready here for the
+			// ready case of the same select, an arrival for its
+			// rendezvous): the sequential exploration skips such a
+			// wakeup child, leaf or not (backtrack), and the unit
+			// would explore that choice's classes again.
+			d.TakenMisses++
+			take = ""
+		}
+		if take == "" {
 			// The unit's path step is not enabled here: as the
 			// sequential exploration drops such a wakeup sequence, the
 			// unit has nothing to explore (odsplit.go).
@@ -453,6 +472,11 @@ func (d *DPOR) End(r *engine.Result) {
 	if d.Lazy {
 		d.lazy.endRun(a, r)
 	}
+	if (d.od != nil || d.unit != nil) && d.blockedAt < 0 && len(a.ev) <= classKeyMax {
+		// A unit of a split: its runs' classes, so that the merged
+		// exploration counts the classes explored twice.
+		d.classes = append(d.classes, hash64(classKey(a.ev, a.procName, d.Lazy)))
+	}
 	if d.Optimal {
 		// Object names serve the portable steps of the wakeup trees
 		// (and a split's units): source DPOR keeps none.
@@ -497,6 +521,9 @@ func (d *DPOR) End(r *engine.Result) {
 		// races of the rest are not, so nothing is proved.
 		d.CutRuns++
 		a.ev = a.ev[:limit]
+	}
+	if d.od != nil && d.blockedAt < 0 && !d.cut {
+		d.odExplored(a) // a run explored: its races are all analyzed
 	}
 	lens := d.btLens()
 	d.races(a, r)

@@ -21,7 +21,10 @@ import (
 // (asked for at once) and is routed again then; otherwise it becomes a
 // new unit where it ends, asleep at each level only for the steps it was
 // checked against there (and, at the reporter's node, what the reporter
-// had asleep).
+// had asleep) — unless a complete run a unit reported (ODFrag.Ran) has it
+// as a prefix up to equivalence (coveredByRun). A unit whose step stands
+// at its node for a choice taken there before (odTakenBefore) explores
+// nothing, as the sequential backtrack skips such a wakeup child.
 
 // odLevel is one level of a unit's path: the step taken and the steps
 // before it at that node, asleep.
@@ -97,6 +100,12 @@ type odInfo struct {
 	frag   *ODFrag
 	handed bool
 	ran    bool // a run ended
+	// explored is the trie of the complete runs made below the unit's
+	// node (their steps at the nodes below it), reported with the rest
+	// so that the coordinator drops a late sequence one of them covers;
+	// xn counts its nodes (at most odExploredMax).
+	explored *wnode
+	xn       int
 }
 
 func (d *DPOR) odSnapshot() {
@@ -108,6 +117,52 @@ func (d *DPOR) odSnapshot() {
 		od.pend = append(od.pend, nd.pend)
 	}
 	od.cur = d.names.cur
+}
+
+// odExploredMax bounds the nodes of the runs a unit reports as explored
+// (odInfo.explored), and odCoveredMax those the coordinator keeps and
+// the nodes one covering search visits: past them a late sequence is
+// routed as if nothing covered it (a unit more, perhaps explored twice,
+// never one lost).
+const (
+	odExploredMax = 1 << 16
+	odCoveredMax  = 1 << 21
+	odSearchMax   = 1 << 14
+)
+
+// odExplored adds the complete run a (not sleep-set blocked) to the
+// unit's explored runs: its steps at the nodes below the unit's node.
+func (d *DPOR) odExplored(a *analysis) {
+	od := d.od
+	m := len(od.levels)
+	n := min(d.depth, len(d.stack))
+	if n <= m || od.xn+n-m > odExploredMax {
+		return
+	}
+	if od.explored == nil {
+		od.explored = &wnode{}
+	}
+	x := od.explored
+	for i := m; i < n; i++ {
+		nd := d.stack[i]
+		if nd.pos >= len(a.ev) {
+			return
+		}
+		p := d.portable(a.ev[nd.pos])
+		var next *wnode
+		for _, c := range x.children {
+			if psame(c.ev, p) {
+				next = c
+				break
+			}
+		}
+		if next == nil {
+			next = &wnode{ev: p}
+			x.children = append(x.children, next)
+			od.xn++
+		}
+		x = next
+	}
 }
 
 // odLateIns is a sequence a race inserts at the node of level level,
@@ -167,6 +222,24 @@ func (d *DPOR) odContext(i int, nd *dnode) bool {
 		}
 	}
 	return l.ran
+}
+
+// odTakenBefore reports whether take, the key of the unit's step at its
+// node (level i, the path's last), is the key of one of the steps before
+// it there: taken by other units first, so that the sequential
+// backtrack finds take explored already (contains(nd.done, k)). The
+// coordinator's tree compares steps as they are written (psame), and a
+// late sequence whose first step is a select case not ready at the node
+// it ends at, or an arrival where the rendezvous runs, became a unit
+// beside the sibling that took the choice it stands for: the split's
+// classes explored twice on programs with selects.
+func (d *DPOR) odTakenBefore(i int, nd *dnode, take string) bool {
+	for _, b := range d.od.levels[i].before {
+		if nd.keyOf(&wnode{ev: b}) == take {
+			return true
+		}
+	}
+	return false
 }
 
 // odLate reports w, falling off the path at n, if n is above the unit's node.
@@ -317,6 +390,9 @@ func (d *DPOR) KeepUnit() bool {
 type tnode struct {
 	ev       *pevent
 	children []*tnode
+	// ran is the tree of the complete runs explored below the node by
+	// the unit whose node it is (ODFrag.Ran), their steps as they ran.
+	ran *wnode
 }
 
 func (n *tnode) child(ev *pevent) *tnode {
@@ -355,6 +431,11 @@ type odCoord struct {
 	deferred map[*odUnit][]odDeferred
 	yield    []*odUnit
 	defers   int // late sequences deferred
+	// xn is the number of nodes of the runs the units reported
+	// (tnode.ran); runCovered counts the late sequences one of them
+	// covered (no new unit made).
+	xn         int
+	runCovered int
 }
 
 // odDeferred is a late sequence l of unit u, routed again later.
@@ -471,6 +552,13 @@ func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 				// sequential exploration skips it (backtrack).
 				return nil, false
 			}
+			if c.coveredByRun(u, l) {
+				// A run explored already has it as a prefix (up to
+				// equivalence): the sequential insert finds it in the
+				// wakeup tree the run was explored from.
+				c.runCovered++
+				return nil, false
+			}
 			wake := wakeAt(w, append(woken, failed...), c.d.names)
 			if s, ok := c.waiting[n]; ok {
 				// The node is in the wakeup tree of a unit not started:
@@ -524,6 +612,89 @@ func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 		}
 		n, w, pre, first = next, w2, nil, false
 	}
+}
+
+// addExplored adds the runs ran, made below the T node t (a unit's), to
+// the runs explored there (at most odCoveredMax nodes in all).
+func (c *odCoord) addExplored(t *tnode, ran *wnode) {
+	if t.ran == nil {
+		t.ran = &wnode{}
+	}
+	var add func(x, r *wnode)
+	add = func(x, r *wnode) {
+		for _, rc := range r.children {
+			if xc := c.xchild(x, rc.ev); xc != nil {
+				add(xc, rc)
+			}
+		}
+	}
+	add(t.ran, ran)
+}
+
+// xchild is x's child of step ev, made if there is none and the bound
+// allows (else nil).
+func (c *odCoord) xchild(x *wnode, ev *pevent) *wnode {
+	for _, k := range x.children {
+		if psame(k.ev, ev) {
+			return k
+		}
+	}
+	if c.xn >= odCoveredMax {
+		return nil
+	}
+	c.xn++
+	k := &wnode{ev: ev}
+	x.children = append(x.children, k)
+	return k
+}
+
+// coveredByRun reports whether a complete run a unit explored below the
+// node of level l.level of u's path has l's sequence w as a prefix up to
+// equivalence (E.w ⊑ E.R: each step of R before the end of w is an
+// initial of what is left of w, used up, or independent of all of it).
+// The sequential insert of w finds it so in the wakeup tree R was
+// explored from, or sleeps it for the step R took first there: seed-002
+// §6 claims a sequence for a new owner when "it can be inserted into T,
+// [so] nobody has an equivalent one", which holds only if T knows what
+// the owners explored, not only the paths and wakeup trees they started
+// with. The search goes through T (the units' paths and wakeup trees) to
+// the runs reported at its nodes, and visits at most odSearchMax nodes.
+func (c *odCoord) coveredByRun(u *odUnit, l odLateIns) bool {
+	if c.xn == 0 {
+		return false
+	}
+	budget := odSearchMax
+	var inRuns func(x *wnode, w []*pevent) bool
+	inRuns = func(x *wnode, w []*pevent) bool {
+		if len(w) == 0 {
+			return true
+		}
+		for _, k := range x.children {
+			if budget--; budget < 0 {
+				return false
+			}
+			if w2, ok := c.d.checkInitial(k.ev, w); ok && inRuns(k, w2) {
+				return true
+			}
+		}
+		return false
+	}
+	var inT func(t *tnode, w []*pevent) bool
+	inT = func(t *tnode, w []*pevent) bool {
+		if t.ran != nil && inRuns(t.ran, w) {
+			return true
+		}
+		for _, ch := range t.children {
+			if budget--; budget < 0 {
+				return false
+			}
+			if w2, ok := c.d.checkInitial(ch.ev, w); ok && inT(ch, w2) {
+				return true
+			}
+		}
+		return false
+	}
+	return inT(u.tp(l.level), l.w)
 }
 
 // ownerAbove is the unit whose node is the deepest of the first j+1 T
@@ -612,6 +783,10 @@ type ODFrag struct {
 	// then Rest[k].Take. The coordinator keeps them so (ODCoord.Accept),
 	// and gives a unit its whole path when it is dispatched.
 	Rest []ODRest `json:"rest,omitempty"`
+	// Ran is, from a unit, the complete runs it made below Path (its
+	// node), as a tree of their steps (ODWNode): a late sequence one
+	// of them covers is dropped by the coordinator (ODCoord.Accept).
+	Ran []*ODWNode `json:"ran,omitempty"`
 
 	// depth is, for a unit of a rest not dispatched yet (its Path not
 	// filled in), its path's depth (Depth).
@@ -843,6 +1018,12 @@ func (d *DPOR) odSpawned() []Unit {
 	d.od.handed = true
 	u := d.names
 	var out []Unit
+	if d.od.explored != nil {
+		// First: the unit's late sequences, after it, are routed
+		// knowing its runs.
+		out = append(out, Unit{Strategy: "odpor", OD: &ODFrag{Path: exportPath(d.od.levels, u), Ran: exportW(d.od.explored, u)}})
+		d.od.explored, d.od.xn = nil, 0
+	}
 	levels, rest := d.odRest()
 	// The deepest units come first, each level's in order: they place
 	// the steps being explored in T before their siblings.
@@ -902,6 +1083,10 @@ func NewODCoord() *ODCoord {
 // unit not started yet (counted as covered by Accept).
 func (oc *ODCoord) Merged() int { return oc.c.merged }
 
+// RunCovered is the number of late sequences a run a unit reported as
+// explored covered (each a unit that would have explored it again).
+func (oc *ODCoord) RunCovered() int { return oc.c.runCovered }
+
 // Deferred is the number of late sequences that ended below the node of
 // a unit being explored, routed again once it handed its rest back.
 func (oc *ODCoord) Deferred() int { return oc.c.defers }
@@ -915,6 +1100,12 @@ func (oc *ODCoord) Accept(s Unit) (units []Unit, late, covered int) {
 	if len(f.Names) > 0 {
 		oc.names.importEdges(f.Names)
 		oc.edges = append(oc.edges, f.Names...)
+	}
+	if len(f.Ran) > 0 {
+		u := &odUnit{own: importPath(f.Path, oc.names)}
+		oc.c.register(u, nil)
+		oc.c.addExplored(u.tp(u.depth()), importW(f.Ran, oc.names))
+		return nil, 0, 0
 	}
 	if len(f.Late) > 0 {
 		u := &odUnit{own: importPath(f.Path, oc.names)}

@@ -632,6 +632,27 @@ type UnitState interface {
 	Spawned() []Unit
 }
 
+// UnitClassReporter is a unit's strategy that names the classes of its
+// complete runs (DPOR: a hash of each run's happens-before relation), so
+// that the merged exploration can count the classes two runs explored:
+// the split's duplicated work.
+type UnitClassReporter interface {
+	// ExploredClasses returns, and forgets, the classes of the complete
+	// runs made since the last call (runs longer than classKeyMax steps
+	// are left out), and the sleep-set blocked runs.
+	ExploredClasses() (classes []uint64, blocked int)
+}
+
+// classKeyMax bounds the steps of a run whose class a unit reports.
+const classKeyMax = 20000
+
+// ExploredClasses implements UnitClassReporter.
+func (d *DPOR) ExploredClasses() ([]uint64, int) {
+	c, b := d.classes, d.Blocked-d.blockedSeen
+	d.classes, d.blockedSeen = nil, d.Blocked
+	return c, b
+}
+
 // UnitKeeper is a unit's strategy whose rest can be too big to hand
 // back: while KeepUnit is true, the explorer goes on with the unit past
 // its time slice and a yield (odpor: DPOR.KeepUnit).
