@@ -1,6 +1,9 @@
 package realworld
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -36,5 +39,34 @@ func TestSpeedMarkdown(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("no row %q:\n%s", want, md)
 		}
+	}
+}
+
+// TestBuildNativeWithoutVet checks that -speed builds a package whose
+// tests go vet rejects (an example naming an identifier the package does
+// not have, as cenkalti/backoff/v4's ExampleRetryContext does): go test
+// -c failed on it, and the module was left out of the measurement.
+func TestBuildNativeWithoutVet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary")
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":          "module example.com/vetfail\n\ngo 1.21\n",
+		"p.go":            "package p\n\nfunc Add(a, b int) int { return a + b }\n",
+		"p_test.go":       "package p\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n",
+		"example_test.go": "package p\n\nfunc ExampleGone() {}\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(t.TempDir(), "p.test")
+	if err := buildNative(context.Background(), SpeedConfig{Timeout: 2 * time.Minute}, dir, "example.com/vetfail", bin); err != nil {
+		t.Fatalf("buildNative: %v", err)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("no test binary: %v", err)
 	}
 }

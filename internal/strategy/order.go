@@ -35,6 +35,14 @@ type spinTracker struct {
 
 	sleepers []int // delayChoices' scratch slice
 
+	// siteMemo is callSite's memo: the hash of the innermost user frames
+	// of each call stack read (its return addresses, as runtime.Callers
+	// gives them), kept across the runs of the exploration. Turning
+	// return addresses into frames (runtime.CallersFrames) was the most of
+	// a select loop's scheduling points: eapache/channels' buffer
+	// goroutines, a third of an IDB run of TestOverflowingChannel.
+	siteMemo map[callStack]uint64
+
 	// keep: the run keeps spinning goroutines among the choices
 	// (engine.Config.KeepSpinners, heddle test -keep-spinners): none is
 	// spinning here either.
@@ -99,7 +107,7 @@ func (t *spinTracker) observe(p *engine.Point) {
 		// iteration on.
 		return
 	}
-	site := callSite()
+	site := t.callSite()
 	if st.sites == nil {
 		st.sites = map[uint64]bool{}
 	}
@@ -129,12 +137,42 @@ func (t *spinTracker) spinning(g *engine.G) bool {
 	return st != nil && st.genuine && st.step == g.LastStep()
 }
 
+// callStack is the return addresses of a call stack, innermost first,
+// as many as runtime.Callers gives (the rest zero, which no return
+// address is): the frames, and so callSite's hash, are a function of it.
+type callStack [32]uintptr
+
+// siteMemoMax bounds callSite's memo: past it, the memo starts anew.
+const siteMemoMax = 1 << 12
+
+// siteMemoOn turns callSite's memo on; tests turn it off to compare.
+var siteMemoOn = true
+
 // callSite hashes the innermost three frames of the running goroutine
-// outside heddle.
-func callSite() uint64 {
-	var pcs [32]uintptr
+// outside heddle (siteHash), read from its memo when the goroutine's call
+// stack was seen before: the same return addresses make the same frames.
+// It must be called by observe only (the frames it skips).
+func (t *spinTracker) callSite() uint64 {
+	var pcs callStack
 	n := runtime.Callers(3, pcs[:])
-	frames := runtime.CallersFrames(pcs[:n])
+	if !siteMemoOn {
+		return siteHash(pcs[:n])
+	}
+	if h, ok := t.siteMemo[pcs]; ok {
+		return h
+	}
+	h := siteHash(pcs[:n])
+	if t.siteMemo == nil || len(t.siteMemo) >= siteMemoMax {
+		t.siteMemo = make(map[callStack]uint64)
+	}
+	t.siteMemo[pcs] = h
+	return h
+}
+
+// siteHash hashes the innermost three frames outside heddle of the call
+// stack whose return addresses are pcs.
+func siteHash(pcs []uintptr) uint64 {
+	frames := runtime.CallersFrames(pcs)
 	var h uint64 = 14695981039346656037
 	k := 0
 	for k < 3 {
