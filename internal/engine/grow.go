@@ -7,7 +7,7 @@ package engine
 // of a 40,000-step run grew some thirty times, copying four times its
 // final size and allocating five, and each large array of pointers it
 // allocated was one more for the collector to scan (BenchmarkTracedRunGrowth
-// in rt: a run with a fresh trace cost five times one lent a trace of the
+// in rt: a run with a fresh trace cost 4.6 times one lent a trace of the
 // right size by the pool). A test's first traced run has nothing to size
 // its trace by (Pool.lendTrace), and its runs 1 and 2 and the
 // determinism check's replay are traced: a test of a few runs paid it at
