@@ -84,3 +84,40 @@ func BenchmarkPerRun(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTracedRunGrowth is one traced run per iteration of lockLoop
+// (40,000 steps, one goroutine): "fresh" starts each run's trace and
+// choices empty, as a test's first traced run does (no earlier run's
+// length to size them by), and grows them step by step; "pooled" lends
+// them from the pool at the size of the previous run, as later runs get
+// them. The difference is what growing costs the first run of a test,
+// whose runs (a few, for a test of hundreds of milliseconds) are traced
+// for the determinism check.
+func BenchmarkTracedRunGrowth(b *testing.B) {
+	for _, pooled := range []bool{false, true} {
+		name := "fresh"
+		if pooled {
+			name = "pooled"
+		}
+		b.Run(name, func(b *testing.B) {
+			s := strategy.NewRandom(1)
+			pool := new(engine.Pool)
+			defer pool.Close()
+			body := lockLoop(20000)
+			b.ReportAllocs()
+			defer cpuPerOp(b)()
+			for i := 0; i < b.N; i++ {
+				s.Begin(i + 1)
+				cfg := engine.Config{Trace: true}
+				if pooled {
+					cfg.Pool = pool
+				}
+				res := engine.Run(cfg, s, body)
+				s.End(res)
+				if pooled {
+					pool.Recycle(res)
+				}
+			}
+		})
+	}
+}

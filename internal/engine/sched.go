@@ -242,7 +242,7 @@ func (e *Exec) pick() *G {
 				}
 				idx = 0
 			}
-			e.res.Choices = appendChoice(e.res.Choices, &e.choices[idx])
+			e.res.Choices = appendChoice(growTo(e.res.Choices), &e.choices[idx])
 		}
 		c := e.choices[idx]
 		e.noteSelect(&c)

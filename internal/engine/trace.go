@@ -89,7 +89,7 @@ func (e *Exec) record(g *G, op *Op, enabled []Choice, early time.Duration) {
 	// stored one by one, which the processor cannot forward from its
 	// store buffer (a stall at every traced step, perf annotate).
 	n := len(e.res.Trace)
-	e.res.Trace = append(e.res.Trace, Step{})
+	e.res.Trace = append(growTo(e.res.Trace), Step{})
 	s := &e.res.Trace[n]
 	s.N, s.G, s.Kind, s.Case, s.PC, s.Early = e.steps, g, op.Kind, -1, op.PC, early
 	if g != nil {
