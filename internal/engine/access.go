@@ -86,9 +86,14 @@ func (e *Exec) Writes(p unsafe.Pointer) uint64 {
 	return 0
 }
 
-// Alone reports whether the running goroutine is the run's only live
-// goroutine and no timer is armed: nothing else can take a step before
-// its next one, and every goroutine started later is ordered after it. A
+// Alone reports whether the running goroutine is the run's only goroutine
+// so far and no timer is armed: nothing else can take a step before its
+// next one, and every goroutine started later is ordered after it. Only
+// live is not enough: a goroutine left alone once the others ended
+// (the test goroutine's among them) may do what one of their steps
+// races with, and DPOR can reverse the two only if its access is a step
+// (conform TestOsPipeReadEndClosedVsWrite: a pipe end closed by a
+// goroutine that ran after the test ended, against the test's write). A
 // model step of state no other goroutine could yet touch (the
 // environment, a file) can then be left out: it would be a choice of
 // one, and a test that reads the environment once, on its first run in a
@@ -97,7 +102,7 @@ func (e *Exec) Writes(p unsafe.Pointer) uint64 {
 // builds its report.
 //
 //go:norace
-func (e *Exec) Alone() bool { return e.live == 1 && len(e.timers) == 0 }
+func (e *Exec) Alone() bool { return e.maxLive == 1 && len(e.timers) == 0 }
 
 // progressed notes a step that made progress the step bound's verdict
 // counts (Bug.Long): a goroutine saw a value another one wrote (an atomic
