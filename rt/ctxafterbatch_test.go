@@ -84,3 +84,48 @@ func TestContextCancelReturnsAfterAllAfterFuncsStarted(t *testing.T) {
 		}
 	}
 }
+
+// One AfterFunc, a goroutine cancels, the test waits for Done and stops
+// it (conformance program TestAfterFuncStopAfterDone). Go's cancel closes
+// Done before it starts the AfterFunc, so the stop may come between and
+// return true (11 native runs in 6,585). heddle started a lone AfterFunc
+// in the cancel's step, so a stop after Done always returned false. And
+// with the cancel on the test's goroutine, a stop after it returned is
+// false, as in Go.
+func TestContextAfterFuncStopAfterDoneBeforeItStarts(t *testing.T) {
+	for _, aside := range []bool{true, false} {
+		dfs := strategy.NewDFS(0)
+		seen := map[bool]bool{}
+		for run := 1; dfs.Begin(run); run++ {
+			if run > 50000 {
+				t.Fatal("DFS did not finish within 50000 runs")
+			}
+			var stopped bool
+			res := engine.Run(engine.Config{}, dfs, func() {
+				ctx, cancel := rt.WithCancel(context.Background())
+				ran := rt.MakeChan[chan bool](1)
+				stop := rt.ContextAfterFunc(ctx, func() { rt.Send(ran, true) })
+				if aside {
+					rt.Go(cancel)
+				} else {
+					cancel()
+				}
+				rt.Recv(ctx.Done())
+				if stopped = stop(); !stopped {
+					rt.Recv(ran)
+				}
+			})
+			dfs.End(res)
+			if res.Bug != nil {
+				t.Fatalf("aside %v, run %d: %s: %s", aside, run, res.Bug.Kind, res.Bug.Message)
+			}
+			if res.Detaches != 0 {
+				t.Errorf("aside %v, run %d: Detaches %d, want 0", aside, run, res.Detaches)
+			}
+			seen[stopped] = true
+		}
+		if want := map[bool]bool{true: aside, false: true}; seen[true] != want[true] || !seen[false] {
+			t.Errorf("cancel aside %v: stop's results %v, want true %v and false", aside, seen, aside)
+		}
+	}
+}

@@ -38,10 +38,11 @@ type afterFunc struct {
 	batch *startBatch
 }
 
-// startBatch is the start of the AfterFuncs of one cancel when there are
-// several. Go's cancel starts them one by one (they are children of the
-// context, in a map, cancelled under the parent's lock), and the first f
-// started may stop another before the cancel reaches it. So each is
+// startBatch is the start of the AfterFuncs of one cancel. Go's cancel
+// closes the context's Done channel, then starts them one by one (they
+// are children of the context, in a map, cancelled under the parent's
+// lock): a goroutine that saw Done closed, or the first f started, may
+// stop one before the cancel reaches it. So each is
 // claimed in a step of its own, first of its goroutine (claimAfter), in
 // any order; a stop that comes first wins, and waits, as Go's does for
 // the parent's lock, until the cancel is done with them all; a canceller
@@ -451,16 +452,14 @@ func (e *Exec) cancel(c *ctx, err, cause error) *startBatch {
 	return e.startAfter(b.list)
 }
 
-// startAfter starts the AfterFuncs of a cancel: one at once, several one
-// by one (startBatch), whose batch it returns.
+// startAfter starts the AfterFuncs of a cancel one by one (startBatch),
+// whose batch it returns. One alone too: Go's cancel closes the Done
+// channel before it reaches the AfterFunc, and a goroutine that saw Done
+// closed can stop it first (TestAfterFuncStopAfterDone).
 //
 //go:norace
 func (e *Exec) startAfter(list []*afterFunc) *startBatch {
-	switch len(list) {
-	case 0:
-		return nil
-	case 1:
-		e.Go(list[0].f)
+	if len(list) == 0 {
 		return nil
 	}
 	sb := &startBatch{left: len(list), done: e.NewEvent()}
