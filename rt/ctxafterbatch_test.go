@@ -129,3 +129,42 @@ func TestContextAfterFuncStopAfterDoneBeforeItStarts(t *testing.T) {
 		}
 	}
 }
+
+// Two goroutines stop one AfterFunc: either may be the one whose stop
+// returns true (Go's afterFuncCtx.once). The stops were reads of the
+// context, independent of each other to the search, which then explored
+// one order only.
+func TestContextAfterFuncTwoStoppersEitherWins(t *testing.T) {
+	s := strategy.NewOptimalDPOR()
+	seen := map[string]bool{}
+	for run := 1; s.Begin(run); run++ {
+		if run > 1000 {
+			t.Fatal("not exhausted within 1000 runs")
+		}
+		var out string
+		res := engine.Run(engine.Config{Trace: true}, s, func() {
+			ctx, cancel := rt.WithCancel(context.Background())
+			defer cancel()
+			stop := rt.ContextAfterFunc(ctx, func() {})
+			res := rt.MakeChan[chan string](2)
+			for _, name := range []string{"a", "b"} {
+				rt.Go(func() {
+					if stop() {
+						rt.Send(res, name)
+					} else {
+						rt.Send(res, "")
+					}
+				})
+			}
+			out = rt.Recv(res) + rt.Recv(res)
+		})
+		s.End(res)
+		if res.Bug != nil {
+			t.Fatalf("run %d: %s: %s", run, res.Bug.Kind, res.Bug.Message)
+		}
+		seen[out] = true
+	}
+	if !seen["a"] || !seen["b"] || len(seen) != 2 {
+		t.Errorf("winners %v, want a and b", seen)
+	}
+}

@@ -56,3 +56,22 @@ func TestAfterFuncStopAfterDone(t *testing.T) {
 	<-ran
 	t.Error("ran")
 }
+
+// TestContextAfterFuncTwoStoppers: two goroutines stop one AfterFunc;
+// whichever comes first gets true.
+func TestContextAfterFuncTwoStoppers(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() {})
+	res := make(chan string, 2)
+	for _, name := range []string{"a", "b"} {
+		go func() {
+			if stop() {
+				res <- name
+			} else {
+				res <- ""
+			}
+		}()
+	}
+	t.Errorf("stopped by %s", <-res+<-res)
+}
