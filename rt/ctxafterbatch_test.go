@@ -84,3 +84,87 @@ func TestContextCancelReturnsAfterAllAfterFuncsStarted(t *testing.T) {
 		}
 	}
 }
+
+// One AfterFunc, a goroutine cancels, the test waits for Done and stops
+// it (conformance program TestAfterFuncStopAfterDone). Go's cancel closes
+// Done before it starts the AfterFunc, so the stop may come between and
+// return true (11 native runs in 6,585). heddle started a lone AfterFunc
+// in the cancel's step, so a stop after Done always returned false. And
+// with the cancel on the test's goroutine, a stop after it returned is
+// false, as in Go.
+func TestContextAfterFuncStopAfterDoneBeforeItStarts(t *testing.T) {
+	for _, aside := range []bool{true, false} {
+		dfs := strategy.NewDFS(0)
+		seen := map[bool]bool{}
+		for run := 1; dfs.Begin(run); run++ {
+			if run > 50000 {
+				t.Fatal("DFS did not finish within 50000 runs")
+			}
+			var stopped bool
+			res := engine.Run(engine.Config{}, dfs, func() {
+				ctx, cancel := rt.WithCancel(context.Background())
+				ran := rt.MakeChan[chan bool](1)
+				stop := rt.ContextAfterFunc(ctx, func() { rt.Send(ran, true) })
+				if aside {
+					rt.Go(cancel)
+				} else {
+					cancel()
+				}
+				rt.Recv(ctx.Done())
+				if stopped = stop(); !stopped {
+					rt.Recv(ran)
+				}
+			})
+			dfs.End(res)
+			if res.Bug != nil {
+				t.Fatalf("aside %v, run %d: %s: %s", aside, run, res.Bug.Kind, res.Bug.Message)
+			}
+			if res.Detaches != 0 {
+				t.Errorf("aside %v, run %d: Detaches %d, want 0", aside, run, res.Detaches)
+			}
+			seen[stopped] = true
+		}
+		if want := map[bool]bool{true: aside, false: true}; seen[true] != want[true] || !seen[false] {
+			t.Errorf("cancel aside %v: stop's results %v, want true %v and false", aside, seen, aside)
+		}
+	}
+}
+
+// Two goroutines stop one AfterFunc: either may be the one whose stop
+// returns true (Go's afterFuncCtx.once). The stops were reads of the
+// context, independent of each other to the search, which then explored
+// one order only.
+func TestContextAfterFuncTwoStoppersEitherWins(t *testing.T) {
+	s := strategy.NewOptimalDPOR()
+	seen := map[string]bool{}
+	for run := 1; s.Begin(run); run++ {
+		if run > 1000 {
+			t.Fatal("not exhausted within 1000 runs")
+		}
+		var out string
+		res := engine.Run(engine.Config{Trace: true}, s, func() {
+			ctx, cancel := rt.WithCancel(context.Background())
+			defer cancel()
+			stop := rt.ContextAfterFunc(ctx, func() {})
+			res := rt.MakeChan[chan string](2)
+			for _, name := range []string{"a", "b"} {
+				rt.Go(func() {
+					if stop() {
+						rt.Send(res, name)
+					} else {
+						rt.Send(res, "")
+					}
+				})
+			}
+			out = rt.Recv(res) + rt.Recv(res)
+		})
+		s.End(res)
+		if res.Bug != nil {
+			t.Fatalf("run %d: %s: %s", run, res.Bug.Kind, res.Bug.Message)
+		}
+		seen[out] = true
+	}
+	if !seen["a"] || !seen["b"] || len(seen) != 2 {
+		t.Errorf("winners %v, want a and b", seen)
+	}
+}

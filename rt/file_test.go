@@ -406,6 +406,18 @@ func TestNameChangesAgainstListings(t *testing.T) {
 		look:   func() string { return list(filepath.Join(root, "d", "sub")) },
 		want:   "[] | [f] | error", // [] between the removals of f and sub
 	}, {
+		// Natively (conform TestFSRenameVsReadDir) the listing's reads
+		// can miss both names: the new one made behind their position,
+		// the old one gone before they reached it.
+		name: "Rename within the directory vs ReadDir",
+		setup: func() {
+			os.RemoveAll(filepath.Join(root, "b"))
+			os.WriteFile(filepath.Join(root, "a"), nil, 0o600)
+		},
+		change: func() { rt.Rename(filepath.Join(root, "a"), filepath.Join(root, "b")) },
+		look:   func() string { return list(root) },
+		want:   "[] | [a] | [b]",
+	}, {
 		name:   "MkdirAll vs ReadDir of the grandparent",
 		setup:  func() { os.RemoveAll(filepath.Join(root, "a")) },
 		change: func() { rt.MkdirAll(filepath.Join(root, "a", "b"), 0o700) },

@@ -38,10 +38,11 @@ type afterFunc struct {
 	batch *startBatch
 }
 
-// startBatch is the start of the AfterFuncs of one cancel when there are
-// several. Go's cancel starts them one by one (they are children of the
-// context, in a map, cancelled under the parent's lock), and the first f
-// started may stop another before the cancel reaches it. So each is
+// startBatch is the start of the AfterFuncs of one cancel. Go's cancel
+// closes the context's Done channel, then starts them one by one (they
+// are children of the context, in a map, cancelled under the parent's
+// lock): a goroutine that saw Done closed, or the first f started, may
+// stop one before the cancel reaches it. So each is
 // claimed in a step of its own, first of its goroutine (claimAfter), in
 // any order; a stop that comes first wins, and waits, as Go's does for
 // the parent's lock, until the cancel is done with them all; a canceller
@@ -451,16 +452,14 @@ func (e *Exec) cancel(c *ctx, err, cause error) *startBatch {
 	return e.startAfter(b.list)
 }
 
-// startAfter starts the AfterFuncs of a cancel: one at once, several one
-// by one (startBatch), whose batch it returns.
+// startAfter starts the AfterFuncs of a cancel one by one (startBatch),
+// whose batch it returns. One alone too: Go's cancel closes the Done
+// channel before it reaches the AfterFunc, and a goroutine that saw Done
+// closed can stop it first (TestAfterFuncStopAfterDone).
 //
 //go:norace
 func (e *Exec) startAfter(list []*afterFunc) *startBatch {
-	switch len(list) {
-	case 0:
-		return nil
-	case 1:
-		e.Go(list[0].f)
+	if len(list) == 0 {
 		return nil
 	}
 	sb := &startBatch{left: len(list), done: e.NewEvent()}
@@ -475,13 +474,15 @@ func (e *Exec) startAfter(list []*afterFunc) *startBatch {
 
 // claimAfter is the goroutine of an AfterFunc of a startBatch: its first
 // step is the cancel reaching a, and then f runs, unless a stop came
-// first. The step writes the context's object, which a stop (and Err)
-// reads: not the world, as a cancel's step does, which would order it
-// against every step of the program.
+// first. The step writes a's object, as a stop does (Go's afterFuncCtx's
+// once, which both take): not the world, as a cancel's step does, which
+// would order it against every step of the program, nor the context's
+// object, which its Err reads (natively an atomic load of what the
+// cancel set before it reached a).
 //
 //go:norace
 func (e *Exec) claimAfter(a *afterFunc) {
-	e.Access(unsafe.Pointer(a.c), OpAtomicWrite)
+	e.Access(unsafe.Pointer(a), OpAtomicWrite)
 	sb := a.batch
 	if a.stopped || sb == nil {
 		return
@@ -588,13 +589,17 @@ func (e *Exec) afterFunc(c *ctx, f func()) func() bool {
 }
 
 // stop is the stop function of a context.AfterFunc. It is a scheduling
-// point, a read of the context's cancellation (which its cancel writes):
-// natively a cancel on another goroutine can come before it, start f, and
-// make it return false.
+// point, a write of a's object (Go's afterFuncCtx.once, which the claim
+// of a cancel's start takes too, claimAfter, and another stop), ordered
+// with every cancel (a write of the world): natively a cancel on another
+// goroutine can come before it, start f, and make it return false; of two
+// stops, the first returns true.
 //
 //go:norace
 func (a *afterFunc) stop() bool {
-	a.c.e.readCtx(a.c)
+	if e := a.c.e; !e.aborting && Current() == e && e.cur != nil {
+		e.Access(unsafe.Pointer(a), OpAtomicWrite)
+	}
 	if a.started || a.stopped {
 		return false
 	}

@@ -111,6 +111,21 @@ func panicChain() []any {
 	return vals
 }
 
+// Panicking reports whether the calling goroutine is panicking: a
+// deferred call runs for a panic not yet recovered, not for
+// runtime.Goexit alone. It is false where the runtime's layout was not
+// found.
+//
+//go:norace
+func Panicking() bool {
+	panicLayout.once.Do(probePanicLayout)
+	if !panicLayout.ok {
+		return false
+	}
+	var buf [32]any
+	return readPanics(&buf) > 0
+}
+
 // readPanics stores the arguments of the goroutine's panics in buf, the
 // latest first, and returns how many; 0 if a link leaves the goroutine's
 // stack. As findPanicLayout, it makes no call once it read the _panic.

@@ -140,3 +140,53 @@ func TestErrorfWhileTestGoroutinePanicsIsNoMisuse(t *testing.T) {
 		t.Errorf("bugs %v, want the cleanup's panic only", seen)
 	}
 }
+
+// A subtest's panic, as the test goroutine's, lets the others run first
+// (conformance programs TestSubtestPanicVsGoroutinePanic and
+// TestSubtestPanicVsParentCleanup): testing's tRunner runs the subtest's
+// cleanups, then its parents', before it panics again, and a goroutine
+// released by one of them may crash the process first. The parent's t.Run
+// never returns. heddle ended the run at the subtest's panic, at once.
+func TestPanicOfSubtestLetsOthersRunFirst(t *testing.T) {
+	for _, release := range []string{"subtest", "parent's cleanup"} {
+		t.Run(release, func(t *testing.T) {
+			s := strategy.NewOptimalDPOR()
+			seen := map[string]bool{}
+			for run := 1; s.Begin(run); run++ {
+				if run > 100 {
+					t.Fatal("not exhausted within 100 runs")
+				}
+				var returned bool
+				_, res, bug := runScopedWith(t, engine.Config{Trace: true}, s, func(root *testing.T) {
+					x := engine.Current()
+					ev := x.NewEvent()
+					x.Go(func() {
+						x.Wait(ev)
+						panic("goroutine's panic")
+					})
+					if release != "subtest" {
+						TB(root).Cleanup(func() { x.Fire(ev) })
+					}
+					Run(root, "sub", func(*testing.T) {
+						if release == "subtest" {
+							x.Fire(ev)
+						}
+						panic("subtest's panic")
+					})
+					returned = true
+				})
+				s.End(res)
+				if returned {
+					t.Fatalf("run %d: t.Run returned after its subtest panicked", run)
+				}
+				if bug == nil || bug.Kind != engine.KindPanic {
+					t.Fatalf("run %d: bug %v, want a panic", run, bug)
+				}
+				seen[bug.Message] = true
+			}
+			if !seen["subtest's panic"] || !seen["goroutine's panic"] || len(seen) != 2 {
+				t.Errorf("panics %v, want the subtest's and the goroutine's", seen)
+			}
+		})
+	}
+}

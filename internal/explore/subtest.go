@@ -192,6 +192,10 @@ func (t *runT) newScope(parent *scope, name, full string) *scope {
 //
 //go:norace
 func (t *runT) endScope(x *engine.Exec, sc *scope) {
+	if sc.parent != nil && !sc.bubble && engine.Panicking() {
+		t.panicScope(x, sc)
+		return
+	}
 	for _, k := range sc.kids {
 		if k.parallel {
 			x.Fire(sc.bodyDone)
@@ -219,6 +223,30 @@ func (t *runT) endScope(x *engine.Exec, sc *scope) {
 		}
 	}()
 	t.runCleanups(x, sc)
+}
+
+// panicScope ends a subtest whose function panicked, as testing's
+// tRunner does before it panics again (its doPanic): the subtest fails,
+// its context is cancelled and its cleanups run, then its parents', up to
+// the root, on the subtest's goroutine. Its parallel subtests never start
+// and its t.Run never returns: natively the process dies once the panic
+// is through. Until then the other goroutines run, and one of them may
+// crash it first: the goroutine ends the run at a step of its own
+// (engine's panic window, MarkTestGoroutine).
+//
+//go:norace
+func (t *runT) panicScope(x *engine.Exec, sc *scope) {
+	for p := sc; p != nil; p = p.parent {
+		p.failed = true
+	}
+	for p := sc; p != nil; p = p.parent {
+		if p.cancel != nil {
+			p.cancel(context.Canceled)
+		}
+		p.cleaning = true
+		t.runCleanups(x, p)
+	}
+	x.MarkTestGoroutine()
 }
 
 // runCleanups runs the cleanups of a scope, last registered first, on the

@@ -779,8 +779,9 @@ func (t *runT) runBody(sc *scope, body func()) {
 	g := t.exec.Cur()
 	sc.g = g
 	if sc.parent == nil {
-		// Not a subtest's: its end lets its parent go on (endScope's
-		// Fire), which after a panic natively never comes.
+		// A subtest's goroutine is marked when it panics (panicScope):
+		// its end otherwise lets its parent go on (endScope's Fire),
+		// which after a panic natively never comes.
 		t.exec.MarkTestGoroutine()
 	}
 	returned := false

@@ -421,7 +421,10 @@ func (p *racyPass) wrapCond(cond *ast.Expr, lines []int) bool {
 	}
 	var x ast.Expr = &ast.ParenExpr{Lparen: (*cond).Pos(), X: *cond, Rparen: (*cond).End()}
 	p.r.skip[x] = true
-	calls := p.exprs(lines, (*cond).Pos(), false)
+	calls := p.condMapReads(*cond, lines)
+	if calls == nil {
+		calls = p.exprs(lines, (*cond).Pos(), false)
+	}
 	for i := len(calls) - 1; i >= 0; i-- {
 		b := &ast.BinaryExpr{X: calls[i], OpPos: (*cond).Pos(), Op: token.LAND, Y: x}
 		p.r.skip[b] = true
@@ -429,6 +432,47 @@ func (p *racyPass) wrapCond(cond *ast.Expr, lines []int) bool {
 	}
 	*cond = x
 	return true
+}
+
+// condMapReads are the points of a condition, of lines that only read and
+// are in one group, that looks up maps: an rt.MapRead(m, "g") of each map,
+// which checks the lookup as the Go runtime does (a write of m in
+// progress: "concurrent map read and map write") and reads the group, as
+// mapPoints makes a statement's map accesses its points. A loop's
+// condition is evaluated before every iteration, so a statement's points
+// before it (mapOps) cannot stand for it: a loop polling a map entry
+// another goroutine writes (TestPollMapReadVsWrite) never had its reads
+// checked. It returns nil where the group's points must do.
+func (p *racyPass) condMapReads(cond ast.Expr, lines []int) []ast.Expr {
+	groups := p.groups(lines)
+	if len(groups) != 1 || !p.simple(cond) {
+		return nil
+	}
+	for _, l := range lines {
+		for _, st := range p.lines[l] {
+			if st.Write {
+				return nil
+			}
+		}
+	}
+	var maps []ast.Expr
+	p.lookups(cond, nil, &maps)
+	var out []ast.Expr
+	seen := map[string]bool{}
+	p.mapGroup = groups[0]
+	defer func() { p.mapGroup = "" }()
+	for _, m := range maps {
+		if key := types.ExprString(m); !seen[key] && p.mapName(m) {
+			seen[key] = true
+			out = append(out, p.mapCall("MapRead", m, cond.Pos()).(*ast.ExprStmt).X)
+		}
+	}
+	if len(out) > 0 {
+		for _, l := range lines {
+			p.placed[l] = true
+		}
+	}
+	return out
 }
 
 // calls are the point statements of lines, at pos (reads only if read).

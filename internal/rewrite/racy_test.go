@@ -46,6 +46,11 @@ func (l *Lazy) Spin() {
 	for k := range l.m { // racy:r:c
 		_ = k
 	}
+	for l.m["q"] == 0 { // racy:r:c
+	}
+	if flag {
+	} else if l.m["r"] > 0 { // racy:r:c
+	}
 	go func() { l.s = append(l.s, 1) }() // racy:w:d
 	switch len(l.s) { // racy:r:d
 	case 0:
@@ -115,6 +120,10 @@ func TestRacyPoints(t *testing.T) {
 		`heddlert.RacyRead("a"); return l.v`,
 		// Once per iteration of a spin loop.
 		`for heddlert.RacyRead("b") && (!flag)`,
+		// A lookup in a loop's or an else-if's condition: checked at
+		// each evaluation, standing for the group.
+		`for heddlert.MapRead(l.m, "b") && (l.m["q"] == 0)`,
+		`else if heddlert.MapRead(l.m, "b") && (l.m["r"] > 0)`,
 		// In an else-if's condition.
 		`else if heddlert.RacyRead("a") && (l.inits > 0)`,
 		// Inside the function literal, not before the go statement.
