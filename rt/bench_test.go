@@ -6,24 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"heddle.dev/internal/cputime"
 	"heddle.dev/internal/engine"
 	"heddle.dev/internal/strategy"
 	"heddle.dev/rt"
 )
-
-// cpuPerOp reports, when the benchmark ends, the processor time per
-// iteration (cpu-ns/op): on a loaded machine wall time is mostly the
-// other processes' load, while the processor time a benchmark uses hardly
-// moves. Call it after any setup, as `defer cpuPerOp(b)()`.
-func cpuPerOp(b *testing.B) func() {
-	start, ok := processTime()
-	b.ResetTimer()
-	return func() {
-		if end, ok2 := processTime(); ok && ok2 && b.N > 0 {
-			b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
-		}
-	}
-}
 
 // tiny is the "tiny test" of the benchmarks: two goroutines, a Mutex and a
 // WaitGroup.
@@ -93,7 +80,7 @@ func BenchmarkSchedulingPoint(b *testing.B) {
 	pool := new(engine.Pool)
 	defer pool.Close()
 	prog := pingPong(perRun / 2)
-	defer cpuPerOp(b)()
+	defer cputime.PerOp(b)()
 	for i := 0; i < b.N; i += perRun {
 		s.Begin(i + 1)
 		engine.Run(engine.Config{Pool: pool}, s, prog)
@@ -121,7 +108,7 @@ func BenchmarkSwitch(b *testing.B) {
 	pool := new(engine.Pool)
 	defer pool.Close()
 	prog := pingPong(perRun / 2)
-	defer cpuPerOp(b)()
+	defer cputime.PerOp(b)()
 	for i := 0; i < b.N; i += perRun {
 		engine.Run(engine.Config{Pool: pool}, alternate{}, prog)
 	}
@@ -140,7 +127,7 @@ func BenchmarkSchedulingPointNoSwitch(b *testing.B) {
 			rt.AtomicW(&x)
 		}
 	}
-	defer cpuPerOp(b)()
+	defer cputime.PerOp(b)()
 	for i := 0; i < b.N; i += perRun {
 		s.Begin(i + 1)
 		engine.Run(engine.Config{Pool: pool}, s, prog)
@@ -329,7 +316,7 @@ func BenchmarkRealShapes(b *testing.B) {
 				pool := new(engine.Pool)
 				defer pool.Close()
 				b.ReportAllocs()
-				defer cpuPerOp(b)()
+				defer cputime.PerOp(b)()
 				for i := 0; i < b.N; i++ {
 					s.Begin(i + 1)
 					tn, ok := s.(strategy.TraceNeeder)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"heddle.dev/internal/cputime"
 	"heddle.dev/internal/engine"
 	"heddle.dev/internal/strategy"
 	"heddle.dev/rt"
@@ -71,7 +72,7 @@ func BenchmarkPerRun(b *testing.B) {
 				pool := new(engine.Pool)
 				defer pool.Close()
 				b.ReportAllocs()
-				defer cpuPerOp(b)()
+				defer cputime.PerOp(b)()
 				for i := 0; i < b.N; i++ {
 					s.Begin(i + 1)
 					res := engine.Run(engine.Config{Pool: pool, Trace: traced}, s, sh.body)
@@ -105,7 +106,7 @@ func BenchmarkTracedRunGrowth(b *testing.B) {
 			defer pool.Close()
 			body := lockLoop(20000)
 			b.ReportAllocs()
-			defer cpuPerOp(b)()
+			defer cputime.PerOp(b)()
 			for i := 0; i < b.N; i++ {
 				s.Begin(i + 1)
 				cfg := engine.Config{Trace: true}

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"testing"
 	"unsafe"
+
+	"heddle.dev/internal/cputime"
 )
 
 // lockerShape is the body of a run of moby/locker's TestLockerConcurrency
@@ -42,13 +44,7 @@ func lockerShape(n int) func() {
 // processor time per run too (cpu-ns/op), which the load of a shared
 // machine hardly moves.
 func BenchmarkLockerShape(b *testing.B) {
-	start, ok := processTime()
-	b.ResetTimer()
-	defer func() {
-		if end, ok2 := processTime(); ok && ok2 && b.N > 0 {
-			b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
-		}
-	}()
+	defer cputime.PerOp(b)()
 	for i := 0; i < b.N; i++ {
 		res := Run(Config{}, &randomish{x: 1}, lockerShape(1000))
 		if res.Bug != nil || res.Internal != "" {
