@@ -170,7 +170,8 @@ func (e *Exec) WithCancel(parent context.Context, deadline time.Time, deadlineCa
 			e.cancel(c, context.DeadlineExceeded, orErr(deadlineCause, context.DeadlineExceeded))
 		} else {
 			c.timer = e.newTimer(d)
-			c.timer.fireFn = func() { e.cancelAtDeadline(c, orErr(deadlineCause, context.DeadlineExceeded)) }
+			cause := orErr(deadlineCause, context.DeadlineExceeded)
+			c.timer.fireFn = func() { e.goDeadline(c, cause) }
 		}
 	}
 	return c, func(cause error) {
@@ -224,29 +225,39 @@ func (e *Exec) cancelSplit(c *ctx, err, cause error) {
 	e.waitStarted(kb)
 }
 
-// cancelAtDeadline cancels c when its deadline's timer fires. Natively
-// that timer's function runs cancel in a goroutine of its own, which
-// closes c's Done and then cancels the children: here the children are
-// cancelled by a timer due at once, whose firing is a choice of its own
-// (never forced as overdue: Timer.cascade), as cancelSplit's second step.
+// goDeadline starts the goroutine that cancels c when its deadline's
+// timer fires. Go's WithDeadline arms time.AfterFunc(d, func() {
+// c.cancel(...) }): the cancel runs in a goroutine of its own, started
+// when the timer fires, and a goroutine woken at about the same instant
+// (a sleeper that then cancels c itself, or stops one of its AfterFuncs)
+// may come first. Cancelled inline at the firing, a deadline always won,
+// and a race natively lost more often than not was never explored. As
+// time.AfterFunc's (fireEffect), the goroutine is a child of the timer's
+// creator, in its bubble if it has one; its first step is the cancel, a
+// cancel function's step (OpCancel, at the call that set the deadline),
+// with no start step before it: a start does nothing the program sees.
+// A cancel that comes before it leaves it nothing to do. The children
+// are cancelled in a step of their own, as cancelSplit does for a cancel
+// function.
 //
 //go:norace
-func (e *Exec) cancelAtDeadline(c *ctx, cause error) {
-	if c.err != nil {
+func (e *Exec) goDeadline(c *ctx, cause error) {
+	if c.err != nil || e.aborting {
 		return
 	}
-	kids := c.children
-	c.children, c.gone = nil, 0
-	e.cancel(c, context.DeadlineExceeded, cause)
-	if !liveKids(kids) {
-		return
-	}
-	e.cancelKidsLater(c.timer.creator, c.timer.bubble, kids, context.DeadlineExceeded, cause)
+	t := c.timer
+	cur := e.cur
+	e.cur = t.creator
+	e.Go(func() { e.cancelSplit(c, context.DeadlineExceeded, cause) })
+	e.cur = cur
+	g := e.gs[len(e.gs)-1]
+	g.op = Op{Kind: OpCancel, Obj: unsafe.Pointer(c), PC: t.PC}
+	g.GoPC = t.PC
 }
 
 // cancelKidsLater cancels kids, the children of a context just cancelled
-// by a step that was not a controlled goroutine's cancel (a deadline, a
-// goroutine heddle does not control), in a step of their own: a timer due
+// by a step that was not a controlled goroutine's cancel (a goroutine
+// heddle does not control), in a step of their own: a timer due
 // at once, whose firing is a choice of its own (never forced as overdue:
 // Timer.cascade), as cancelSplit's second step. creator and b are the
 // timer's creator and bubble.

@@ -148,9 +148,10 @@ func readOrAtomic(k OpKind) bool {
 
 // noteFire is called before timer t fires. A firing sends on the timer's
 // channel, or starts a goroutine (which is new, hence dirty), or runs
-// fireFn, whose only use is to cancel a context at its deadline
-// (context.go): cancel makes the watchers of the Done channels it closes
-// dirty, and its AfterFuncs' goroutines are new. A firing of any other
+// fireFn, which starts the goroutine that cancels a context at its
+// deadline, or cancels a context's children (context.go): cancel makes
+// the watchers of the Done channels it closes dirty, and its AfterFuncs'
+// goroutines are new. A firing of any other
 // kind would run a function whose effects are unknown.
 //
 //go:norace

@@ -21,8 +21,8 @@ type Timer struct {
 	sleeper *G             // time.Sleep: the goroutine to wake
 	ch      chan time.Time // time.Timer and time.Ticker: the channel
 	goFn    func()         // AfterFunc: run in a new goroutine
-	fireFn  func()         // context deadline: run inline
-	cascade bool           // a deadline's cancel of the children: never forced as overdue (cancelAtDeadline)
+	fireFn  func()         // context deadline (start its cancel's goroutine), or the cancel of a context's children: run inline
+	cascade bool           // the cancel of a context's children: never forced as overdue (cancelKidsLater)
 	waited  bool           // a blocking receive or select waited on its channel (fireDue)
 	creator *G             // parent of AfterFunc goroutines
 	bubble  *Bubble        // the synctest bubble of the goroutine that made it (bubble.go)
