@@ -116,7 +116,9 @@ func NewTicker(d time.Duration) *time.Ticker {
 	if x := engine.Current(); x != nil {
 		return x.NewTicker(d)
 	}
-	return time.NewTicker(d)
+	tk := time.NewTicker(d)
+	engine.NoteForeignTicker(tk, d)
+	return tk
 }
 
 // TimerStop replaces t.Stop().
@@ -142,6 +144,7 @@ func TickerStop(t *time.Ticker) {
 		return
 	}
 	t.Stop()
+	engine.ForgetForeignTicker(t)
 }
 
 // TickerReset replaces t.Reset(d) on a *time.Ticker.
@@ -151,4 +154,5 @@ func TickerReset(t *time.Ticker, d time.Duration) {
 		return
 	}
 	t.Reset(d)
+	engine.NoteForeignTicker(t, d)
 }

@@ -529,6 +529,18 @@ func (e *Exec) abandon(g *G) bool {
 	return true
 }
 
+// Away reports whether a goroutine of the run is still away in code heddle
+// does not control (detached, not back): it runs, or waits, natively, and
+// nothing that the end of the run does stops it. While the run is unwound,
+// the test's cleanups must not free what it may still be using
+// (explore's runCleanups).
+//
+//go:norace
+func (e *Exec) Away() bool {
+	away, _ := e.away()
+	return away
+}
+
 // away reports whether a detached goroutine is still away, and whether one
 // that is away waits for a child process.
 //

@@ -453,7 +453,7 @@ func (x *explorer) run() {
 				x.freshCut()
 			}
 			if res.Unfinished && res.CutAway != "" {
-				x.t.Logf("heddle: run %d of %s was ended at the time budget while goroutine %s waited outside heddle's control (I/O, a child process, code that is not rewritten), which heddle cannot end: the run was abandoned, its goroutines stopped in the middle (heddle test explores each test in a process of its own: the tests after it do not see the package state it left)", run, x.name(), res.CutAway)
+				x.t.Logf("heddle: run %d of %s was ended at the time budget while goroutine %s waited outside heddle's control (I/O, a child process, code that is not rewritten), which heddle cannot end: the run was abandoned, its goroutines stopped in the middle%s (heddle test explores each test in a process of its own: the tests after it do not see the package state it left)", run, x.name(), res.CutAway, keptCleanups(rs))
 			} else if res.Unfinished {
 				x.t.Logf("heddle: run %d of %s was ended at the time budget before it finished: the goroutines it left were stopped in the middle (heddle test explores each test in a process of its own: the tests after it do not see the package state it left)", run, x.name())
 			}
@@ -748,6 +748,15 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 		x.t.Fatalf("heddle: internal error (a bug in heddle, not in the test): %s", res.Internal)
 	}
 	return res
+}
+
+// keptCleanups says, for a run's message, how many of the test's cleanups
+// it did not run because a goroutine was still away (runCleanups).
+func keptCleanups(rs *runT) string {
+	if rs.keptCleanups == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", its cleanups not run (%d: go test runs them once the test's goroutines returned, and what they free may still be in use)", rs.keptCleanups)
 }
 
 // watchdog closes x.stuck when a run makes no progress for RunTimeout.

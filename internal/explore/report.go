@@ -662,6 +662,15 @@ const (
 	maxStepsShown      = 40 // steps of the trace
 )
 
+// madeBefore says of the ticker g waits on that it was made before the run
+// (engine.G.ForeignTickerWait), or is "".
+func madeBefore(g *engine.G) string {
+	if g.ForeignTickerWait() > 0 {
+		return " made before the run"
+	}
+	return ""
+}
+
 // render writes the text report of a bug; early, if not empty, says which
 // timers fired early.
 func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *runT, bug *engine.Bug, early string) {
@@ -673,16 +682,25 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 	fmt.Fprintf(b, "heddle: %s in %s (run %d, %d steps, strategy %s, seed %d)\n", x.title(bug), x.name(), run, res.Steps, strat, x.cfg.Seed)
 	msg := bug.Message
 	if bug.Kind == engine.KindLeak && len(bug.Running) == 0 && len(bug.Blocked) > 0 {
-		ticking := 0
+		ticking, foreign := 0, 0
 		for _, g := range bug.Blocked {
 			if g.TickerWait() > 0 {
 				ticking++
 			}
+			if g.ForeignTickerWait() > 0 {
+				foreign++
+			}
+		}
+		what := "a ticker that was never stopped"
+		if foreign == ticking {
+			// A ticker made before the run (at init) ticks natively:
+			// heddle does not control it, and the goroutine wakes on it.
+			what = "a ticker made before the run and never stopped (it ticks in real time, outside heddle's control)"
 		}
 		if ticking == len(bug.Blocked) {
-			msg = fmt.Sprintf("%d goroutine(s) left after the test returned, waiting on a ticker that was never stopped", ticking)
+			msg = fmt.Sprintf("%d goroutine(s) left after the test returned, waiting on %s", ticking, what)
 		} else if ticking > 0 {
-			msg = fmt.Sprintf("%d goroutine(s) left after the test returned: %d blocked forever, %d waiting on a ticker that was never stopped", len(bug.Blocked), len(bug.Blocked)-ticking, ticking)
+			msg = fmt.Sprintf("%d goroutine(s) left after the test returned: %d blocked forever, %d waiting on %s", len(bug.Blocked), len(bug.Blocked)-ticking, ticking, what)
 		}
 	}
 	fmt.Fprintf(b, "  %s\n", msg)
@@ -767,7 +785,7 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 		case blocked[g]:
 			op := g.Pending()
 			if p := g.TickerWait(); p > 0 {
-				state = fmt.Sprintf("waiting on a %v ticker: %s%s", p, describe(op), x.at(op.PC))
+				state = fmt.Sprintf("waiting on a %v ticker%s: %s%s", p, madeBefore(g), describe(op), x.at(op.PC))
 			} else {
 				state = fmt.Sprintf("blocked forever: %s%s", describe(op), x.at(op.PC))
 			}

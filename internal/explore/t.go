@@ -46,6 +46,9 @@ type runT struct {
 	// topParallel is set when the test itself (not a subtest) calls
 	// t.Parallel: the exploration's explorer.topParallel.
 	topParallel *bool
+	// keptCleanups counts the test's cleanups not run because the run
+	// was unwound while a goroutine was away (runCleanups).
+	keptCleanups int
 }
 
 // newRunT returns the T of a new run of x's test.
@@ -396,7 +399,7 @@ func (sc *scope) TempDir() string {
 	if x := engine.Current(); x != nil {
 		x.StampFile(dir) // made now on the clock the test reads (StampFile)
 	}
-	sc.Cleanup(func() { os.RemoveAll(dir) })
+	sc.rs.addRestore(sc, func() { os.RemoveAll(dir) })
 	return dir
 }
 
@@ -411,7 +414,7 @@ func (sc *scope) Setenv(key, value string) {
 	if err := os.Setenv(key, value); err != nil {
 		sc.Fatalf("Setenv: %v", err)
 	}
-	sc.Cleanup(func() {
+	sc.rs.addRestore(sc, func() {
 		engine.EnvAccess(engine.OpAtomicWrite)
 		if had {
 			os.Setenv(key, prev)
@@ -432,7 +435,7 @@ func (sc *scope) Chdir(dir string) {
 	if err := os.Chdir(dir); err != nil {
 		sc.Fatalf("Chdir: %v", err)
 	}
-	sc.Cleanup(func() {
+	sc.rs.addRestore(sc, func() {
 		engine.EnvAccess(engine.OpAtomicWrite)
 		os.Chdir(prev)
 	})
