@@ -169,7 +169,7 @@ func TestStepsHeaderCountsSteps(t *testing.T) {
 		{0, "steps:"},
 	} {
 		var b strings.Builder
-		x.steps(&b, &engine.Result{Steps: steps, Trace: tr}, c.max)
+		x.steps(&b, &engine.Result{Steps: steps, Trace: tr}, c.max, 0)
 		header, _, _ := strings.Cut(b.String(), "\n")
 		if !strings.Contains(header, c.want) {
 			t.Errorf("steps shown within %d lines: header %q, want %q in it", c.max, header, c.want)
@@ -197,7 +197,7 @@ func TestStepsWhere(t *testing.T) {
 	res := &engine.Result{Steps: 5, Trace: tr, Detached: []engine.Detached{{G: "g0.1", At: 2, Back: 3, In: "net.(*conn).Read"}}}
 	x := &explorer{}
 	var b strings.Builder
-	x.steps(&b, res, 0)
+	x.steps(&b, res, 0, 0)
 	for _, want := range []string{
 		"g0       start            (the test goroutine begins)",
 		"g0.1     start            (created at foldsteps_test.go:",
@@ -216,7 +216,7 @@ func TestStepsWhere(t *testing.T) {
 	// Not recorded: no step has a call site.
 	tr[2].PC = 0
 	b.Reset()
-	x.steps(&b, res, 0)
+	x.steps(&b, res, 0, 0)
 	if !strings.Contains(b.String(), "(this run was not recorded: its steps have no file:line)") {
 		t.Errorf("an unrecorded run's steps:\n%s\nwant them to say the run was not recorded", b.String())
 	}
@@ -256,7 +256,7 @@ func TestFoldStepsNested(t *testing.T) {
 	// As the report prints it.
 	var x explorer
 	var sb strings.Builder
-	x.steps(&sb, &engine.Result{Steps: len(tr), Trace: tr}, 40)
+	x.steps(&sb, &engine.Result{Steps: len(tr), Trace: tr}, 40, 0)
 	if n := strings.Count(sb.String(), "\n"); n > 12 {
 		t.Errorf("%d lines of steps:\n%s", n, sb.String())
 	}

@@ -528,7 +528,7 @@ func (x *explorer) replayed(res *engine.Result, rs *runT, keys []string, seed ui
 	x.t.Helper()
 	if x.cfg.Verbose {
 		var b strings.Builder
-		x.steps(&b, res, 0)
+		x.steps(&b, res, 0, rs.failAt)
 		x.emit(event.Event{Action: event.Output, Output: b.String()})
 		fmt.Print(b.String())
 	}
@@ -911,7 +911,13 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 	if all {
 		max = 0
 	}
-	x.steps(b, res, max)
+	upTo := 0
+	if bug.Kind == engine.KindFail || bug.Kind == KindTiming {
+		// What came after the first failure cannot have caused it: often
+		// it is only goroutines left running after the test returned.
+		upTo = rs.failAt
+	}
+	x.steps(b, res, max, upTo)
 }
 
 // tail keeps the last n of lines unless all, and returns what a section's
@@ -1023,8 +1029,27 @@ const maxEnabledShown = 16
 
 // steps writes the trace, the last max lines of it if max > 0, with the
 // steps a loop repeats folded (foldSteps).
-func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
+//
+// upTo, if not 0, is the step of the run's first failure: without max the
+// steps after it are marked, with max they are left out and counted.
+func (x *explorer) steps(b *strings.Builder, res *engine.Result, max, upTo int) {
 	tr := res.Trace
+	after, mark := 0, -1
+	if upTo > 0 {
+		cut := len(tr)
+		for i := range tr {
+			if tr[i].N > upTo {
+				cut = i
+				break
+			}
+		}
+		if max > 0 {
+			after = stepCount(tr[cut:], res.Steps)
+			tr = tr[:cut]
+		} else if cut < len(tr) {
+			mark = cut
+		}
+	}
 	var shown []stepLine
 	if max > 0 {
 		shown = foldSteps(tr, max)
@@ -1048,7 +1073,11 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 	// Counted in steps, as the report's first line counts them: a step's
 	// trace may have more than one line (a goroutine's exit is on the line
 	// after its last step's, with the same number).
-	if m := x.traceMax(); m > 0 && len(tr) >= m {
+	if after > 0 && from > 0 {
+		fmt.Fprintf(b, "steps (the last %d of the %d up to the first failure%s):\n", stepCount(tr[from:], res.Steps), stepCount(tr, res.Steps), folded)
+	} else if after > 0 {
+		fmt.Fprintf(b, "steps (all %d up to the first failure%s):\n", stepCount(tr, res.Steps), folded)
+	} else if m := x.traceMax(); m > 0 && len(res.Trace) >= m {
 		// A long test's raised bound (steplimit.go).
 		fmt.Fprintf(b, "steps (the last %d of the first %d, which are all the trace keeps of the run's %d%s):\n", stepCount(tr[from:], res.Steps), stepCount(tr, res.Steps), res.Steps, folded)
 	} else if from > 0 {
@@ -1066,6 +1095,9 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 		fmt.Fprintf(b, "  (this run was not recorded: its steps have no file:line)\n")
 	}
 	for _, l := range shown {
+		if l.i == mark {
+			fmt.Fprintf(b, "         (the first failure was at step %d: what follows came after it)\n", upTo)
+		}
 		if l.repeats > 0 && l.loose {
 			fmt.Fprintf(b, "         (the loop of the %d steps above goes on, in varying order, for %d more %s, to step %d)\n", l.period, l.repeats, plural(l.repeats, "step", "steps"), tr[l.i].N)
 			continue
@@ -1100,6 +1132,9 @@ func (x *explorer) steps(b *strings.Builder, res *engine.Result, max int) {
 			choice = "  [" + strings.Join(en, " ") + "]"
 		}
 		fmt.Fprintf(b, "  %5d  %-8s %-16s %s%s\n", s.N, who, what, where, choice)
+	}
+	if after > 0 {
+		fmt.Fprintf(b, "  (%d more %s after the first failure, to the run's end, left out: heddle replay -v shows them)\n", after, plural(after, "step", "steps"))
 	}
 }
 

@@ -49,6 +49,9 @@ type runT struct {
 	// keptCleanups counts the test's cleanups not run because the run
 	// was unwound while a goroutine was away (runCleanups).
 	keptCleanups int
+	// failAt is the step of the run's first failing call (failStep), 0
+	// if none: a fail report's steps end there (report.go).
+	failAt int
 }
 
 // newRunT returns the T of a new run of x's test.
@@ -484,12 +487,13 @@ func (t *runT) testStateStep(kind engine.OpKind) { t.testStateStepAt(kind, 0) }
 // testStateStepAt is testStateStep at position pc (engine.AccessAt).
 //
 //go:norace
-func (t *runT) testStateStepAt(kind engine.OpKind, pc uintptr) {
+func (t *runT) testStateStepAt(kind engine.OpKind, pc uintptr) bool {
 	x := t.exec
 	if x == nil || engine.Current() != x || x.Cur() == nil || x.Unwinding() {
-		return
+		return false
 	}
 	x.AccessAt(unsafe.Pointer(&t.misuse), kind, pc)
+	return true
 }
 
 // failStep is the step of a failing call on sc's T (testStateStep). Called
@@ -506,7 +510,9 @@ func (t *runT) testStateStepAt(kind engine.OpKind, pc uintptr) {
 //go:norace
 func (t *runT) failStep(sc *scope) {
 	pc := failPC(sc)
-	t.testStateStepAt(engine.OpTestRead, pc)
+	if t.testStateStepAt(engine.OpTestRead, pc) && t.failAt == 0 {
+		t.failAt = t.exec.Steps()
+	}
 	x := t.exec
 	if x == nil || engine.Current() != x || x.Cur() == nil || x.Unwinding() || x.Cur() == sc.g {
 		return
