@@ -38,6 +38,7 @@ func main() {
 		rev       = flag.String("rev", "HEAD", "build heddle from this commit of the repository (\"\": from the working tree)")
 		keep      = flag.Bool("keep", false, "keep the module copies and schedules")
 		flags     = flag.String("flags", "", "more heddle test flags, separated by spaces")
+		merge     = flag.String("merge", "", "run the modules -run selects and put their rows into the results saved by an earlier run with the same heddle (its .json file), writing the page -o names")
 		from      = flag.String("from", "", "render the page from the results saved by an earlier run (its .json file), with the classification of this tree, instead of running")
 		speed     = flag.Bool("speed", false, "measure heddle's cost per run against native, test by test, and write docs/results/speed.md (-o to change)")
 		modules   = flag.String("modules", "", "with -speed: the modules measured, comma-separated, each a path or its last elements (golang-lru,conc; default: all)")
@@ -64,15 +65,27 @@ func main() {
 		}
 		return
 	}
-	if err := mainErr(command, *budget, *flags, *timeout, *nativeTO, *replayTO, *jobs, *run, *out, *heddleBin, *rev, *keep); err != nil {
+	if *merge != "" && *run == "" {
+		fmt.Fprintln(os.Stderr, "realworld: -merge needs -run: the modules to run again")
+		os.Exit(2)
+	}
+	if err := mainErr(command, *budget, *flags, *timeout, *nativeTO, *replayTO, *jobs, *run, *out, *heddleBin, *rev, *merge, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "realworld:", err)
 		os.Exit(1)
 	}
 }
 
-func mainErr(command, budget, flags string, timeout, nativeTO, replayTO time.Duration, jobs int, run, out, heddleBin, rev string, keep bool) error {
+func mainErr(command, budget, flags string, timeout, nativeTO, replayTO time.Duration, jobs int, run, out, heddleBin, rev, merge string, keep bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	var into *realworld.Results
+	if merge != "" {
+		// Read first: a bad file is an error before the modules run.
+		var err error
+		if into, err = readResults(merge); err != nil {
+			return err
+		}
+	}
 	modDir, err := goker.ModuleDir("realworld")
 	if err != nil {
 		return err
@@ -103,6 +116,15 @@ func mainErr(command, budget, flags string, timeout, nativeTO, replayTO time.Dur
 		return err
 	}
 	res.Command, res.Machine, res.Commit = command, goker.Machine(), commit
+	if into != nil {
+		if res.Config.Budget != into.Config.Budget || strings.Join(res.Config.Flags, " ") != strings.Join(into.Config.Flags, " ") {
+			return fmt.Errorf("-merge %s: its run used -budget %s -flags %q, this one -budget %s -flags %q", merge, into.Config.Budget, strings.Join(into.Config.Flags, " "), res.Config.Budget, strings.Join(res.Config.Flags, " "))
+		}
+		if err := into.Merge(res); err != nil {
+			return fmt.Errorf("-merge %s: %v", merge, err)
+		}
+		res = into
+	}
 	if out != "-" && !filepath.IsAbs(out) {
 		out = filepath.Join(modDir, out)
 	}
@@ -143,16 +165,25 @@ func write(res *realworld.Results, out string) error {
 // render renders the page from saved results, classifying the reports
 // anew.
 func render(from, out string) error {
-	b, err := os.ReadFile(from)
+	res, err := readResults(from)
 	if err != nil {
 		return err
 	}
-	res := new(realworld.Results)
-	if err := json.Unmarshal(b, res); err != nil {
-		return fmt.Errorf("%s: %v", from, err)
-	}
 	res.Reclassify()
 	return write(res, out)
+}
+
+// readResults reads the results an earlier run saved (write).
+func readResults(file string) (*realworld.Results, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	res := new(realworld.Results)
+	if err := json.Unmarshal(b, res); err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	return res, nil
 }
 
 // speedMain measures heddle's cost per run against native on every test

@@ -46,10 +46,49 @@ type Results struct {
 	// How the results were made, for the page.
 	Command, Machine, Commit string
 
+	// Reruns are the modules run again with -merge, each with the
+	// command that ran it, in the order they were merged.
+	Reruns []Rerun `json:",omitempty"`
+
 	// The pages' file names, for the links between them: the page of
 	// results and the page of report texts (ReportsMarkdown). Set by
 	// whoever writes them; not saved.
 	Page, ReportsPage string `json:"-"`
+}
+
+// A Rerun is one run of some of the corpus's modules merged into the
+// results of a whole run (Merge).
+type Rerun struct {
+	Command string
+	Modules []string
+	Wall    time.Duration
+}
+
+// Merge puts the modules of redo, a run of some of the corpus's modules
+// with the same heddle (commit), in place of their rows in res: a module
+// a whole run could not measure (the machine was too loaded for its time
+// limit, say) is run again without running the whole corpus. The page
+// lists every rerun and its command.
+func (res *Results) Merge(redo *Results) error {
+	if redo.Commit != res.Commit {
+		return fmt.Errorf("the results to merge into were made with %s, this run with %s: run again with the same -rev", res.Commit, redo.Commit)
+	}
+	rr := Rerun{Command: redo.Command, Wall: redo.Wall}
+	for _, m := range redo.Modules {
+		found := false
+		for i, old := range res.Modules {
+			if old.Module.Path == m.Module.Path {
+				res.Modules[i], found = m, true
+				break
+			}
+		}
+		if !found {
+			res.Modules = append(res.Modules, m)
+		}
+		rr.Modules = append(rr.Modules, m.Module.Path)
+	}
+	res.Reruns = append(res.Reruns, rr)
+	return nil
 }
 
 // Reclassify looks up every report's classification again (after

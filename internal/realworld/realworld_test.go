@@ -221,3 +221,32 @@ func TestSubset(t *testing.T) {
 		}
 	}
 }
+
+// TestMerge: a rerun of some modules replaces their rows, is listed on the
+// page with its command, and is refused when heddle differs.
+func TestMerge(t *testing.T) {
+	mod := func(path string, wall float64) *ModuleResult {
+		return &ModuleResult{Module: Module{Path: path, Version: "v1.0.0"}, Native: NativeResult{OK: true, Wall: 1}, Heddle: HeddleResult{Wall: wall, Exit: -1}}
+	}
+	res := &Results{Config: Config{Budget: "1s", Timeout: time.Minute}, Commit: "commit x", Command: "go run ./cmd/realworld",
+		Modules: []*ModuleResult{mod("example.com/a", 10), mod("example.com/b", 360)}}
+	redo := &Results{Commit: "commit x", Command: "go run ./cmd/realworld -run b$ -merge r.json", Wall: 2 * time.Minute,
+		Modules: []*ModuleResult{mod("example.com/b", 90)}}
+	if err := res.Merge(redo); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Modules) != 2 || res.Modules[0].Heddle.Wall != 10 || res.Modules[1].Heddle.Wall != 90 {
+		t.Errorf("after the merge: %d modules, walls %v and %v; want 2, 10 and 90", len(res.Modules), res.Modules[0].Heddle.Wall, res.Modules[1].Heddle.Wall)
+	}
+	want := "Run again with the same heddle and their rows replaced, in 2m0s: example.com/b, by `go run ./cmd/realworld -run b$ -merge r.json`."
+	if md := res.Markdown(); !strings.Contains(md, want) {
+		t.Errorf("the page does not say %q:\n%s", want, md)
+	}
+	other := &Results{Commit: "commit y", Modules: []*ModuleResult{mod("example.com/a", 5)}}
+	if err := res.Merge(other); err == nil || !strings.Contains(err.Error(), "same -rev") {
+		t.Errorf("merging a run of another heddle: err = %v, want one that says to use the same -rev", err)
+	}
+	if res.Modules[0].Heddle.Wall != 10 {
+		t.Errorf("a refused merge changed the results")
+	}
+}
