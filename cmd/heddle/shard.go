@@ -468,8 +468,11 @@ func planHash(f *testFlags, n int, units []unit, fingerprints []string) string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-// listTestsSorted lists the tests of a test binary that -run pattern run
-// and -skip pattern skip select, sorted.
+// listTestsSorted lists what a test binary runs that -run pattern run
+// and -skip pattern skip select, sorted: its tests, fuzz targets (their
+// seed corpora) and examples with output, as heddle test runs them
+// (listRunnable). Shards listed tests only: a failing example was a bug of
+// heddle test and not of the merged shards.
 func listTestsSorted(bin, dir, run, skip string) ([]string, error) {
 	all, err := listSelected(bin, dir, run, skip)
 	if err != nil {
@@ -477,7 +480,7 @@ func listTestsSorted(bin, dir, run, skip string) ([]string, error) {
 	}
 	var names []string
 	for _, l := range all {
-		if strings.HasPrefix(l, "Test") {
+		if strings.HasPrefix(l, "Test") || strings.HasPrefix(l, "Fuzz") || strings.HasPrefix(l, "Example") {
 			names = append(names, l)
 		}
 	}
