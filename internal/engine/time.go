@@ -624,6 +624,22 @@ func (e *Exec) readClock() {
 // natively they take some tens of microseconds.
 const ReadTime = 20 * time.Nanosecond
 
+// SameInstant is the starvation below which a timer's early firing is no
+// timing assumption: natively the timers due less than a microsecond
+// apart fire as one. Go's runtime looks at its timers only when a P
+// schedules or wakes from a timed wait (runtime/time.go, timers.check; an
+// idle P waits in netpoll, whose epoll wait counts whole milliseconds,
+// runtime/netpoll_epoll.go), and runs every timer then due in one pass,
+// in heap order; the goroutines they make runnable (goready, or the `go`
+// of an AfterFunc) each take the P's runnext, so the last one runs first. So a
+// context.WithTimeout(d) and a sibling's time.Sleep(d) started a few clock
+// reads later (ReadTime each) fire in either order, and the sleeper's
+// first natively far more often than not. A clock read keeps its
+// ReadTime (two reads differ, a read after Sleep(d) is past the start
+// plus d); only the verdict on a firing that early changes: it is an
+// order native Go shows, not a slow machine (explore, timing.go).
+const SameInstant = time.Microsecond
+
 // freeReads is the number of consecutive reads of the clock, with no other
 // operation between them, after which a goroutine is taken to busy-wait on
 // the clock and the clock moves as for a poll (pollStep).

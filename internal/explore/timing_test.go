@@ -200,3 +200,26 @@ func TestLeakedAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestSlowEarly: a firing that starved the goroutines that could run
+// under engine.SameInstant (the 1ns mark of one that starved no one yet,
+// a clock read's 20ns) is no timing assumption; from a microsecond on it
+// is one.
+func TestSlowEarly(t *testing.T) {
+	for _, c := range []struct {
+		early time.Duration
+		want  bool
+	}{
+		{0, false},
+		{1, false},
+		{engine.ReadTime, false},
+		{2 * engine.ReadTime, false},
+		{engine.SameInstant - 1, false},
+		{engine.SameInstant, true},
+		{100 * time.Millisecond, true},
+	} {
+		if got := slowEarly(c.early); got != c.want {
+			t.Errorf("slowEarly(%v) = %v, want %v", c.early, got, c.want)
+		}
+	}
+}

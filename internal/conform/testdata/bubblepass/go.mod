@@ -1,0 +1,3 @@
+module example.com/bubblepass
+
+go 1.25
