@@ -22,7 +22,9 @@ import (
 // new unit where it ends, asleep at each level only for the steps it was
 // checked against there (and, at the reporter's node, what the reporter
 // had asleep) — unless a complete run a unit reported (ODFrag.Ran) has it
-// as a prefix up to equivalence (coveredByRun). A unit whose step stands
+// as a prefix up to equivalence (coveredByRun), or took its first step
+// where it ends (exploredAt: the new unit is asleep too for the steps the
+// reported runs took there, explored before it). A unit whose step stands
 // at its node for a choice taken there before (odTakenBefore) explores
 // nothing, as the sequential backtrack skips such a wakeup child.
 
@@ -436,6 +438,9 @@ type odCoord struct {
 	// covered (no new unit made).
 	xn         int
 	runCovered int
+	// ranTaken counts the late sequences whose first step a reported
+	// run took at the node they end at (exploredAt).
+	ranTaken int
 }
 
 // odDeferred is a late sequence l of unit u, routed again later.
@@ -593,6 +598,31 @@ func (c *odCoord) route(u *odUnit, l odLateIns) (nu *odUnit, deferred bool) {
 			}
 			levels = append(u.levels(j), levels...)
 			tp = append(u.tps(j+1), tp...)
+			// The steps the finished units' runs took at n (their
+			// reported runs, ODFrag.Ran): the sequential exploration
+			// appends w to n's wakeup tree after them, so they are
+			// explored there before w, done and asleep for it. T has
+			// only the units' paths and starting wakeup trees, not the
+			// children a unit's own races added at its nodes: without
+			// them, a unit made of a late sequence whose first step a
+			// finished unit had taken at n explored that step's classes
+			// again (closeWakesSelectsNoTimer: the 40 classes below its
+			// second worker's start, found by the unit of the first
+			// worker's start from a race of its own, and later by a
+			// late sequence of a unit beside it).
+			if ex := c.exploredAt(tp); len(ex) > 0 {
+				if pcontains(ex, w[0]) {
+					// Its first step is a choice explored at n: the
+					// sequential backtrack skips it, leaf or not.
+					c.ranTaken++
+					return nil, false
+				}
+				// A step that stands for one explored there (a select
+				// case not ready at n) is skipped by the unit
+				// (odTakenBefore), which knows the node's choices.
+				failed = append(failed, ex...)
+				wake = wakeAt(w, append(woken, failed...), c.d.names)
+			}
 			nu = &odUnit{own: append(levels, odLevel{take: w[0], before: failed, wake: wake[0]})}
 			nu.w = &wnode{}
 			m := nu.w
@@ -695,6 +725,38 @@ func (c *odCoord) coveredByRun(u *odUnit, l odLateIns) bool {
 		return false
 	}
 	return inT(u.tp(l.level), l.w)
+}
+
+// exploredAt is the steps taken at the last node of the T path tp (from
+// the root) by the complete runs the units reported at the nodes of tp
+// (tnode.ran), followed down to it by the path's steps.
+func (c *odCoord) exploredAt(tp []*tnode) []*pevent {
+	if c.xn == 0 || len(tp) == 0 {
+		return nil
+	}
+	var out []*pevent
+	for i, t := range tp {
+		x := t.ran
+		for k := i + 1; x != nil && k < len(tp); k++ {
+			var next *wnode
+			for _, ch := range x.children {
+				if psame(ch.ev, tp[k].ev) {
+					next = ch
+					break
+				}
+			}
+			x = next
+		}
+		if x == nil {
+			continue
+		}
+		for _, ch := range x.children {
+			if !pcontains(out, ch.ev) {
+				out = append(out, ch.ev)
+			}
+		}
+	}
+	return out
 }
 
 // ownerAbove is the unit whose node is the deepest of the first j+1 T
@@ -1086,6 +1148,10 @@ func (oc *ODCoord) Merged() int { return oc.c.merged }
 // RunCovered is the number of late sequences a run a unit reported as
 // explored covered (each a unit that would have explored it again).
 func (oc *ODCoord) RunCovered() int { return oc.c.runCovered }
+
+// RanTaken is the number of late sequences dropped because a run a unit
+// reported took their first step at the node they end at (exploredAt).
+func (oc *ODCoord) RanTaken() int { return oc.c.ranTaken }
 
 // Deferred is the number of late sequences that ended below the node of
 // a unit being explored, routed again once it handed its rest back.
