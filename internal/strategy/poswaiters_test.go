@@ -14,9 +14,10 @@ type posDrawWatch struct {
 	*strategy.POS
 	t   *testing.T
 	pos int // the trace entries looked at
-	// fresh counts the points with waiters of a mutex unlocked since the
-	// previous point, kept those with waiters of a mutex that was not,
-	// none of them drawn again.
+	// Per point and mutex with waiters offered: fresh counts those
+	// where the mutex was unlocked since the previous point (all drawn
+	// again), kept those where it was not and none was drawn, partial
+	// those where it was not and some were (goroutines new at the Lock).
 	fresh, kept, partial int
 	// prev is the waiters offered at the previous point, by goroutine
 	// index, with their mutex; stale counts the waiters new at a point
