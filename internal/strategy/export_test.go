@@ -67,3 +67,11 @@ var EstMul, EstAdd = estMul, estAdd
 // ChildRuns, AllChildRuns and Below are the estimates of the runs below
 // the nodes of a DFS fragment.
 var ChildRuns, AllChildRuns, Below = childRuns, allChildRuns, below
+
+// SetPOSTrackDraws makes s note, at every Choose, the goroutine choices
+// it draws a new priority for (POSDrawn).
+func SetPOSTrackDraws(s *POS, on bool) { s.trackDraws = on }
+
+// POSDrawn is the indices of the goroutine choices the last Choose of s
+// drew a new priority for.
+func POSDrawn(s *POS) []int { return s.drawn }

@@ -56,6 +56,10 @@ type POS struct {
 	noMemo    bool
 	memoHits  int
 	memoLooks int
+	// Tests: with trackDraws, drawn is the indices of the goroutine
+	// choices the last Choose drew a new priority for.
+	trackDraws bool
+	drawn      []int
 }
 
 // posSlot is the priority of one event, and the operation it was drawn
@@ -232,6 +236,9 @@ func (s *POS) Choose(p *engine.Point) int {
 		s.re.recycle()
 		s.seen = 1
 	}
+	if s.trackDraws {
+		s.drawn = s.drawn[:0]
+	}
 	best, bestP := 0, -1.0
 	for i := range p.Choices {
 		c := &p.Choices[i] // not a copy of every choice
@@ -252,6 +259,9 @@ func (s *POS) Choose(p *engine.Point) int {
 			if !sl.ok || sl.op != op {
 				// A new event: a goroutine's next operation.
 				sl.pr, sl.op, sl.ok = s.draw(c), op, true
+				if s.trackDraws {
+					s.drawn = append(s.drawn, i)
+				}
 			}
 			pr = sl.pr
 		}
