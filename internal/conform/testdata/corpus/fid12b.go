@@ -135,17 +135,13 @@ type deadlineTimer struct {
 }
 
 // TestEmbeddedTimerStop: a timer embedded in a struct is stopped through
-// the promoted method; its channel then never delivers.
+// the promoted method: a Reset after it finds it inactive.
 func TestEmbeddedTimerStop(t *testing.T) {
-	d := deadlineTimer{Timer: time.NewTimer(time.Millisecond), name: "d"}
+	d := deadlineTimer{Timer: time.NewTimer(time.Hour), name: "d"}
 	stopped := d.Stop()
-	time.Sleep(3 * time.Millisecond)
-	select {
-	case <-d.C:
-		t.Errorf("%s fired, stopped %v", d.name, stopped)
-	default:
-		t.Errorf("%s quiet, stopped %v", d.name, stopped)
-	}
+	active := d.Reset(time.Millisecond)
+	<-d.C
+	t.Errorf("%s stopped %v, then active %v", d.name, stopped, active)
 }
 
 // TestAfterFuncTimerChanNil: an AfterFunc timer's C is nil: a select on
