@@ -15,7 +15,7 @@ import (
 // type's: var d interface{ Done() } = &wg; d.Done(). The rewriter cannot
 // know the dynamic type, so these functions decide by it: a
 // *sync.WaitGroup, *sync.Cond, *sync.Once, *sync.Mutex, *sync.RWMutex,
-// *time.Timer or *time.Ticker, held directly or promoting the method from
+// *sync.Map, *time.Timer or *time.Ticker, held directly or promoting the method from
 // an embedded field (resolveLocker), goes to heddle's model, as the
 // rewritten direct call does; any other value's method is called as
 // written. Called natively, a WaitGroup's Done, a Cond's Signal or a
@@ -214,4 +214,56 @@ func atomicIface(v any, op engine.OpKind) {
 		p = r.UnsafePointer()
 	}
 	x.Access(p, op)
+}
+
+// syncMapOf returns the *sync.Map whose methods v's are (v holds one, or
+// promotes them from an embedded one), or nil.
+func syncMapOf(v any) *sync.Map {
+	if v == nil {
+		return nil
+	}
+	m, _ := resolveLocker(v, "Load").(*sync.Map)
+	return m
+}
+
+// SyncMapIR replaces x in x.Load(k) on an interface value with sync.Map's
+// Load's signature: a read step of the map when x holds one, as
+// rt.SyncMapR makes the direct call one. It returns x.
+func SyncMapIR[T any](x T) T {
+	if m := syncMapOf(any(x)); m != nil {
+		SyncMapR(m)
+	}
+	return x
+}
+
+// SyncMapIW is SyncMapIR for sync.Map's writing methods (Store,
+// LoadOrStore, LoadAndDelete, Delete, Swap, CompareAndSwap,
+// CompareAndDelete).
+func SyncMapIW[T any](x T) T {
+	if m := syncMapOf(any(x)); m != nil {
+		SyncMapW(m)
+	}
+	return x
+}
+
+// IfaceSyncMapRange replaces x.Range(f) on an interface value with
+// sync.Map's Range's signature.
+func IfaceSyncMapRange(x interface {
+	Range(func(key, value any) bool)
+}, f func(key, value any) bool) {
+	if m := syncMapOf(x); m != nil {
+		SyncMapRange(m, f)
+		return
+	}
+	x.Range(f)
+}
+
+// IfaceClear replaces x.Clear() on an interface value: a sync.Map's is
+// rt.SyncMapClear.
+func IfaceClear(x interface{ Clear() }) {
+	if m := syncMapOf(x); m != nil {
+		SyncMapClear(m)
+		return
+	}
+	x.Clear()
 }

@@ -152,3 +152,30 @@ func TestAtomicFuncValueIsAStep(t *testing.T) {
 		t.Fatalf("outcomes %s, bugs %v", keys(outcomes), bugs)
 	}
 }
+
+// TestSyncMapThroughInterfaceIsAStep: two stores through an interface
+// over a sync.Map are steps: a load between them sees the first, and a
+// Range through one sees a key stored meanwhile or not.
+func TestSyncMapThroughInterfaceIsAStep(t *testing.T) {
+	outcomes, bugs, _ := exhaust(t, func() string {
+		var m sync.Map
+		var kv interface {
+			Store(key, value any)
+			Range(f func(key, value any) bool)
+		} = &m
+		done := make(chan bool)
+		rt.Go(func() {
+			rt.SyncMapIW(kv).Store("k", 1)
+			rt.SyncMapIW(kv).Store("k", 2)
+			rt.Close(done)
+		})
+		v, _ := rt.SyncMapR(&m).Load("k")
+		n := 0
+		rt.IfaceSyncMapRange(kv, func(key, value any) bool { n++; return true })
+		rt.Recv(done)
+		return fmt.Sprint(v, n)
+	})
+	if len(bugs) != 0 || keys(outcomes) != "1 1 | 2 1 | <nil> 0 | <nil> 1" {
+		t.Fatalf("outcomes %s, bugs %v", keys(outcomes), bugs)
+	}
+}

@@ -140,7 +140,7 @@ func resolveLocker(l any, method string) any {
 			return orig // a nil embedded interface: the call panics natively, as in Go
 		}
 		switch l.(type) {
-		case *sync.Mutex, *sync.RWMutex, rlocker, *sync.WaitGroup, *sync.Cond, *sync.Once, *time.Timer, *time.Ticker:
+		case *sync.Mutex, *sync.RWMutex, rlocker, *sync.WaitGroup, *sync.Cond, *sync.Once, *sync.Map, *time.Timer, *time.Ticker:
 			return l
 		}
 		v := reflect.ValueOf(l)

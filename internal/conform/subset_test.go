@@ -578,6 +578,10 @@ var subsetPrograms = []string{
 	"TestWaitGroupGoThroughMethodValue",
 	"TestOnceDoMethodValue",
 	"TestAtomicPointerCASMethodValue",
+	// fidaudit12: a sync.Map through an interface (its Store and Range
+	// were native, no steps, until rt.SyncMapIW and IfaceSyncMapRange).
+	"TestSyncMapThroughInterface",
+	"TestSyncMapRangeThroughInterface",
 }
 
 // pollExhausted (pollmark) are programs whose only poll loops the

@@ -342,6 +342,10 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 			// dynamic type (rt/iface.go).
 			return &methodPlan{kind: mLocker, rtName: name, path: path}
 		}
+		if name, kind := ifaceSyncMapMethod(fn.Name(), sig); name != "" {
+			// A sync.Map's method through an interface (rt.SyncMapIR).
+			return &methodPlan{kind: kind, rtName: name, path: path}
+		}
 		if name := ifaceAtomicMethod(fn.Name(), sig); name != "" {
 			// An atomic type's method through an interface: a
 			// scheduling point if the value is one (rt.AtomicIR).
@@ -504,6 +508,69 @@ func ifaceSyncMethod(name string, sig *types.Signature) string {
 		}
 	}
 	return ""
+}
+
+// ifaceSyncMapMethod returns the rt function and the kind of rewrite of a
+// call of the interface method name of signature sig, when it has the
+// name and the signature of a method of *sync.Map: rt.SyncMapIR or
+// SyncMapIW wrap the receiver of its loads and writes, rt's
+// IfaceSyncMapRange and IfaceClear replace a Range and a Clear; or "".
+func ifaceSyncMapMethod(name string, sig *types.Signature) (string, methodKind) {
+	var shape []string
+	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
+		for i := range tup.Len() {
+			t := types.Unalias(tup.At(i).Type())
+			switch u := t.(type) {
+			case *types.Interface:
+				if u.Empty() {
+					shape = append(shape, "any")
+					continue
+				}
+			case *types.Basic:
+				if u.Kind() == types.Bool {
+					shape = append(shape, "bool")
+					continue
+				}
+			case *types.Signature:
+				if u.Params().Len() == 2 && u.Results().Len() == 1 && !u.Variadic() &&
+					types.Identical(u.Params().At(0).Type(), types.Universe.Lookup("any").Type()) &&
+					types.Identical(u.Params().At(1).Type(), types.Universe.Lookup("any").Type()) &&
+					types.Identical(u.Results().At(0).Type(), types.Typ[types.Bool]) {
+					shape = append(shape, "f")
+					continue
+				}
+			}
+			shape = append(shape, "?")
+		}
+		shape = append(shape, "|")
+	}
+	if sig.Variadic() {
+		return "", 0
+	}
+	want := map[string]string{
+		"Load":             "any | any bool |",
+		"Store":            "any any | |",
+		"LoadOrStore":      "any any | any bool |",
+		"LoadAndDelete":    "any | any bool |",
+		"Delete":           "any | |",
+		"Swap":             "any any | any bool |",
+		"CompareAndSwap":   "any any any | bool |",
+		"CompareAndDelete": "any any | bool |",
+		"Range":            "f | |",
+		"Clear":            "| |",
+	}[name]
+	if want == "" || strings.Join(shape, " ") != want {
+		return "", 0
+	}
+	switch name {
+	case "Load":
+		return "SyncMapIR", mWrap
+	case "Range":
+		return "IfaceSyncMapRange", mLocker
+	case "Clear":
+		return "IfaceClear", mLocker
+	}
+	return "SyncMapIW", mWrap
 }
 
 // ifaceAtomicMethod returns the rt function marking the access of a call

@@ -304,3 +304,43 @@ func TestAtomicPointerCASMethodValue(t *testing.T) {
 	wg.Wait()
 	t.Errorf("owner %s wins %v", *p.Load(), wins)
 }
+
+type kvStore interface {
+	Load(key any) (any, bool)
+	Store(key, value any)
+}
+
+// TestSyncMapThroughInterface: a goroutine stores a key twice through an
+// interface over a sync.Map; the test loads it once: absent, 1 or 2.
+func TestSyncMapThroughInterface(t *testing.T) {
+	var m sync.Map
+	var kv kvStore = &m
+	done := make(chan bool)
+	go func() {
+		kv.Store("k", 1)
+		kv.Store("k", 2)
+		close(done)
+	}()
+	v, ok := m.Load("k")
+	<-done
+	t.Errorf("saw %v %v", v, ok)
+}
+
+// TestSyncMapRangeThroughInterface: a Range through an interface beside
+// a goroutine's Store of a second key: the range sees one key or two.
+func TestSyncMapRangeThroughInterface(t *testing.T) {
+	var m sync.Map
+	m.Store("a", 1)
+	var r interface {
+		Range(func(key, value any) bool)
+	} = &m
+	done := make(chan bool)
+	go func() {
+		m.Store("b", 2)
+		close(done)
+	}()
+	n := 0
+	r.Range(func(key, value any) bool { n++; return true })
+	<-done
+	t.Errorf("ranged %d", n)
+}

@@ -123,3 +123,23 @@ func atomicInterfaces(n *atomic.Int64, v *atomic.Value, p *atomic.Pointer[int]) 
 	}
 	return c.CompareAndSwap(1, 2) && c.Load() == 2
 }
+
+// A sync.Map's methods through an interface.
+func syncMaps(m *sync.Map) int {
+	var kv interface {
+		Load(key any) (any, bool)
+		Store(key, value any)
+		LoadOrStore(key, value any) (any, bool)
+		CompareAndSwap(key, old, new any) bool
+		Range(f func(key, value any) bool)
+		Clear()
+	} = m
+	kv.Store(1, 2)
+	kv.LoadOrStore(2, 3)
+	kv.CompareAndSwap(1, 2, 3)
+	_, _ = kv.Load(1)
+	n := 0
+	kv.Range(func(k, v any) bool { n++; return true })
+	kv.Clear()
+	return n
+}
