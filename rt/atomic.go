@@ -24,3 +24,28 @@ func AtomicW[T any](p *T) *T {
 	}
 	return p
 }
+
+// A function of package sync/atomic used as a value (add :=
+// atomic.AddInt32) is wrapped by one of the following, so that its calls
+// are scheduling points as the direct calls are: atomic.AddInt32 becomes
+// rt.AtomicRMWFn(atomic.AddInt32), of the same type.
+
+// AtomicLoadFn wraps atomic.LoadT used as a value.
+func AtomicLoadFn[P, R any](f func(*P) R) func(*P) R {
+	return func(p *P) R { return f(AtomicR(p)) }
+}
+
+// AtomicStoreFn wraps atomic.StoreT used as a value.
+func AtomicStoreFn[P, V any](f func(*P, V)) func(*P, V) {
+	return func(p *P, v V) { f(AtomicW(p), v) }
+}
+
+// AtomicRMWFn wraps atomic.AddT, SwapT, AndT and OrT used as values.
+func AtomicRMWFn[P, V, R any](f func(*P, V) R) func(*P, V) R {
+	return func(p *P, v V) R { return f(AtomicW(p), v) }
+}
+
+// AtomicCASFn wraps atomic.CompareAndSwapT used as a value.
+func AtomicCASFn[P, V any](f func(*P, V, V) bool) func(*P, V, V) bool {
+	return func(p *P, old, new V) bool { return f(AtomicW(p), old, new) }
+}

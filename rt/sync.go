@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"heddle.dev/internal/engine"
@@ -123,13 +124,15 @@ func LockerUnlock(l interface{ Unlock() }) {
 }
 
 // resolveLocker returns the value whose method a call of l's Lock or
-// Unlock (method) really runs. A method promoted from an embedded field is
+// Unlock (method) really runs, or of another sync or time method on an
+// interface value (iface.go). A method promoted from an embedded field is
 // a wrapper the compiler generates, which calls the field's method
 // natively, out of heddle's sight: for type T struct{ sync.Mutex }, a
 // Cond.Wait or sync.Locker call of (*T).Unlock would unlock a mutex that
 // heddle's rewritten t.Lock() locked in its own state. Such wrappers are
-// followed to the embedded field, down to a *sync.Mutex, a *sync.RWMutex,
-// or a method declared in user code (rewritten, so controlled, or not).
+// followed to the embedded field, down to a *sync.Mutex, a *sync.RWMutex
+// (or another type of package sync or time whose method it is), or a
+// method declared in user code (rewritten, so controlled, or not).
 func resolveLocker(l any, method string) any {
 	orig := l
 	for depth := 0; depth < 16; depth++ {
@@ -137,7 +140,7 @@ func resolveLocker(l any, method string) any {
 			return orig // a nil embedded interface: the call panics natively, as in Go
 		}
 		switch l.(type) {
-		case *sync.Mutex, *sync.RWMutex, rlocker:
+		case *sync.Mutex, *sync.RWMutex, rlocker, *sync.WaitGroup, *sync.Cond, *sync.Once, *sync.Map, *time.Timer, *time.Ticker:
 			return l
 		}
 		v := reflect.ValueOf(l)

@@ -520,6 +520,68 @@ var subsetPrograms = []string{
 	"TestContextTimeoutCauseVsSleepCancel",
 	"TestContextDeadlineCauseAfterFuncStop",
 	"TestContextChildCauseParentTimeoutVsChildCancel",
+	// Twelfth audit (fidaudit12): synchronization reached through method
+	// values, function values, method expressions, interfaces, an
+	// embedded Locker interface and type parameters; a select's operands
+	// evaluated once; a Once blocked by another caller; a Cond over a
+	// user Locker; iter.Seq producers; RWMutex and TryLock beside
+	// readers; RWMutex misuse (at most 320 odpor runs each). The seven
+	// through interfaces or function values were misses under a claim of
+	// exhaustion until rt/iface.go and rt.AtomicRMWFn. Not
+	// TestSemaphoreChanTwoOfThree (3,462 runs: a CAS loop),
+	// TestParallelSubtestContextVsSiblingCleanup (2,400 runs), nor
+	// TestTimerZeroStopImmediately and TestTimerResetAfterExpiryUnreceived
+	// (whose native outcome is the real clock's).
+	"TestAtomicAddMethodValueTwice",
+	"TestAtomicAddFuncValueTwice",
+	"TestAtomicLoadMethodValueTwice",
+	"TestAtomicValueStoreMethodValue",
+	"TestMutexMethodValues",
+	"TestGoMethodValueUnlock",
+	"TestWaitGroupDoneAsFuncArg",
+	"TestWaitGroupThroughInterface",
+	"TestWaitGroupAddThroughInterface",
+	"TestCondThroughInterface",
+	"TestTimerStopThroughInterface",
+	"TestTimerResetThroughInterface",
+	"TestTickerStopThroughInterface",
+	"TestEmbeddedLockerInterfaceField",
+	"TestGenericLockerTypeParam",
+	"TestGenericGuardedValue",
+	"TestNamedChanTypeMethods",
+	"TestGenericChanHelpers",
+	"TestSelectOperandsEvaluatedOnce",
+	"TestOnceDoBlockedByOtherCaller",
+	"TestCondCustomLocker",
+	"TestCondWaitMethodValue",
+	"TestIterSeqProducerBreak",
+	"TestIterSeqFanIn",
+	"TestRWMutexTryLockBesideReaders",
+	"TestRWMutexWriterUnlockWakesReaders",
+	"TestOnceValuesConcurrentCallers",
+	"TestCondSignalWithoutWaiterThenWait",
+	"TestAtomicInt32AndOrOld",
+	"TestChanLenWhileTwoSend",
+	"TestContextAfterFuncStopMethodValue",
+	"TestOnceFuncRecursiveDeadlock",
+	"TestGoexitRunsDeferredUnlock",
+	"TestRWMutexReadThroughInterface",
+	"TestTryLockThroughInterface",
+	"TestCondBroadcastThroughInterface",
+	"TestAtomicStoreThroughInterface",
+	"TestMethodExpressionValues",
+	"TestEmbeddedTimerStop",
+	"TestAfterFuncTimerChanNil",
+	"TestRWMutexUnlockOfReadLocked",
+	"TestRWMutexRUnlockOfWriteLocked",
+	"TestParallelSubtestsBesideParentDeferAndCleanup",
+	"TestWaitGroupGoThroughMethodValue",
+	"TestOnceDoMethodValue",
+	"TestAtomicPointerCASMethodValue",
+	// fidaudit12: a sync.Map through an interface (its Store and Range
+	// were native, no steps, until rt.SyncMapIW and IfaceSyncMapRange).
+	"TestSyncMapThroughInterface",
+	"TestSyncMapRangeThroughInterface",
 }
 
 // pollExhausted (pollmark) are programs whose only poll loops the
@@ -667,6 +729,20 @@ var forbidden = map[string]string{
 	"TestIoPipeReaderCloseWithErrorVsRead":      `"y" <nil>; write reader`,
 	"TestSkipVsGoroutineError":                  "pass",
 	"TestLogInPassingRun":                       "fail",
+	// fidaudit12: heddle reached these before rt/iface.go (a Cond's
+	// Signal and Broadcast through an interface woke no waiter of the
+	// model; a Timer's Reset through one was Go's on a timer it did not
+	// make; a Ticker's Stop stopped nothing); the others would be a lock
+	// or a select reached around heddle's model.
+	"TestCondThroughInterface":          "deadlock",
+	"TestCondBroadcastThroughInterface": "deadlock",
+	"TestTimerResetThroughInterface":    "uninitialized",
+	"TestTimerStopThroughInterface":     "active true",
+	"TestTickerStopThroughInterface":    ": ticked",
+	"TestMutexMethodValues":             "g1 t g2",
+	"TestEmbeddedLockerInterfaceField":  "g1 t g2",
+	"TestRWMutexReadThroughInterface":   "torn true",
+	"TestAtomicLoadMethodValueTwice":    "saw 2 1",
 }
 
 // knownGap is a program with a native outcome that heddle does not reach

@@ -336,6 +336,21 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 		if (fn.Name() == "Lock" || fn.Name() == "Unlock") && sig.Params().Len() == 0 && sig.Results().Len() == 0 {
 			return &methodPlan{kind: mLocker, rtName: "Locker" + fn.Name(), path: path}
 		}
+		if name := ifaceSyncMethod(fn.Name(), sig); name != "" {
+			// A WaitGroup's, Cond's, Once's, RWMutex's, Timer's or
+			// Ticker's method through an interface: rt decides by the
+			// dynamic type (rt/iface.go).
+			return &methodPlan{kind: mLocker, rtName: name, path: path}
+		}
+		if name, kind := ifaceSyncMapMethod(fn.Name(), sig); name != "" {
+			// A sync.Map's method through an interface (rt.SyncMapIR).
+			return &methodPlan{kind: kind, rtName: name, path: path}
+		}
+		if name := ifaceAtomicMethod(fn.Name(), sig); name != "" {
+			// An atomic type's method through an interface: a
+			// scheduling point if the value is one (rt.AtomicIR).
+			return &methodPlan{kind: mWrap, rtName: name, path: path}
+		}
 		if fn.Name() == "Parallel" && sig.Params().Len() == 0 && sig.Results().Len() == 0 {
 			// A test helper's interface over *testing.T (testscript's T).
 			return &methodPlan{kind: mLocker, rtName: "ParallelAny", path: path}
@@ -448,6 +463,152 @@ func (r *rewriter) classifyMethod(sel *ast.SelectorExpr) *methodPlan {
 		return &methodPlan{kind: mWrap, rtName: name, path: path, needAddr: !recvIsPtr}
 	}
 	return nil
+}
+
+// ifaceSyncMethod returns the rt function replacing a call of the
+// interface method name of signature sig, when it has the name and the
+// signature of a method of *sync.WaitGroup, *sync.Cond, *sync.Once,
+// *sync.Mutex, *sync.RWMutex, *time.Timer or *time.Ticker (rt/iface.go),
+// or "".
+func ifaceSyncMethod(name string, sig *types.Signature) string {
+	params, results := sig.Params(), sig.Results()
+	noResult := results.Len() == 0
+	boolResult := results.Len() == 1 && types.Identical(results.At(0).Type(), types.Typ[types.Bool])
+	oneParam := func(t types.Type) bool { return params.Len() == 1 && types.Identical(params.At(0).Type(), t) }
+	funcParam := types.NewSignatureType(nil, nil, nil, nil, nil, false)
+	switch {
+	case sig.Variadic():
+		return ""
+	case params.Len() == 0 && noResult:
+		switch name {
+		case "Done", "Wait", "Signal", "Broadcast":
+			return "Iface" + name
+		case "RLock", "RUnlock":
+			return "Locker" + name
+		case "Stop":
+			return "IfaceTickerStop"
+		}
+	case params.Len() == 0 && boolResult:
+		switch name {
+		case "TryLock", "TryRLock":
+			return "Locker" + name
+		case "Stop":
+			return "IfaceTimerStop"
+		}
+	case oneParam(types.Typ[types.Int]) && noResult && name == "Add":
+		return "IfaceAdd"
+	case oneParam(funcParam) && noResult && (name == "Go" || name == "Do"):
+		return "Iface" + name
+	case params.Len() == 1 && isNamedType(params.At(0).Type(), "time", "Duration") && name == "Reset":
+		if noResult {
+			return "IfaceTickerReset"
+		}
+		if boolResult {
+			return "IfaceTimerReset"
+		}
+	}
+	return ""
+}
+
+// ifaceSyncMapMethod returns the rt function and the kind of rewrite of a
+// call of the interface method name of signature sig, when it has the
+// name and the signature of a method of *sync.Map: rt.SyncMapIR or
+// SyncMapIW wrap the receiver of its loads and writes, rt's
+// IfaceSyncMapRange and IfaceClear replace a Range and a Clear; or "".
+func ifaceSyncMapMethod(name string, sig *types.Signature) (string, methodKind) {
+	var shape []string
+	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
+		for i := range tup.Len() {
+			t := types.Unalias(tup.At(i).Type())
+			switch u := t.(type) {
+			case *types.Interface:
+				if u.Empty() {
+					shape = append(shape, "any")
+					continue
+				}
+			case *types.Basic:
+				if u.Kind() == types.Bool {
+					shape = append(shape, "bool")
+					continue
+				}
+			case *types.Signature:
+				if u.Params().Len() == 2 && u.Results().Len() == 1 && !u.Variadic() &&
+					types.Identical(u.Params().At(0).Type(), types.Universe.Lookup("any").Type()) &&
+					types.Identical(u.Params().At(1).Type(), types.Universe.Lookup("any").Type()) &&
+					types.Identical(u.Results().At(0).Type(), types.Typ[types.Bool]) {
+					shape = append(shape, "f")
+					continue
+				}
+			}
+			shape = append(shape, "?")
+		}
+		shape = append(shape, "|")
+	}
+	if sig.Variadic() {
+		return "", 0
+	}
+	want := map[string]string{
+		"Load":             "any | any bool |",
+		"Store":            "any any | |",
+		"LoadOrStore":      "any any | any bool |",
+		"LoadAndDelete":    "any | any bool |",
+		"Delete":           "any | |",
+		"Swap":             "any any | any bool |",
+		"CompareAndSwap":   "any any any | bool |",
+		"CompareAndDelete": "any any | bool |",
+		"Range":            "f | |",
+		"Clear":            "| |",
+	}[name]
+	if want == "" || strings.Join(shape, " ") != want {
+		return "", 0
+	}
+	switch name {
+	case "Load":
+		return "SyncMapIR", mWrap
+	case "Range":
+		return "IfaceSyncMapRange", mLocker
+	case "Clear":
+		return "IfaceClear", mLocker
+	}
+	return "SyncMapIW", mWrap
+}
+
+// ifaceAtomicMethod returns the rt function marking the access of a call
+// of the interface method name of signature sig (rt.AtomicIR or
+// rt.AtomicIW), when it has the name and the shape of a method of one of
+// sync/atomic's types: Load() T, Store(T), Add, Swap, And or Or(T) T,
+// CompareAndSwap(T, T) bool, with T an integer type of theirs, bool, any
+// or a pointer; or "".
+func ifaceAtomicMethod(name string, sig *types.Signature) string {
+	params, results := sig.Params(), sig.Results()
+	atomicType := func(t types.Type) bool {
+		switch u := types.Unalias(t).(type) {
+		case *types.Basic:
+			switch u.Kind() {
+			case types.Int32, types.Int64, types.Uint32, types.Uint64, types.Uintptr, types.Bool:
+				return true
+			}
+		case *types.Pointer:
+			return true
+		case *types.Interface:
+			return u.Empty()
+		}
+		return false
+	}
+	switch {
+	case sig.Variadic():
+	case name == "Load" && params.Len() == 0 && results.Len() == 1 && atomicType(results.At(0).Type()):
+		return "AtomicIR"
+	case name == "Store" && params.Len() == 1 && results.Len() == 0 && atomicType(params.At(0).Type()):
+		return "AtomicIW"
+	case (name == "Add" || name == "Swap" || name == "And" || name == "Or") && params.Len() == 1 && results.Len() == 1 &&
+		atomicType(params.At(0).Type()) && types.Identical(params.At(0).Type(), results.At(0).Type()):
+		return "AtomicIW"
+	case name == "CompareAndSwap" && params.Len() == 2 && results.Len() == 1 && atomicType(params.At(0).Type()) &&
+		types.Identical(params.At(0).Type(), params.At(1).Type()) && types.Identical(results.At(0).Type(), types.Typ[types.Bool]):
+		return "AtomicIW"
+	}
+	return ""
 }
 
 // deadlineSetters are the methods setting a connection's, a listener's or
@@ -1048,6 +1209,10 @@ func (r *rewriter) planSelector(sel *ast.SelectorExpr) {
 	if !ok || fn.Pkg() == nil || fn.Signature().Recv() != nil {
 		return
 	}
+	if fn.Pkg().Path() == "sync/atomic" {
+		r.planAtomicFuncValue(sel, fn)
+		return
+	}
 	name, ok := r.racyFuncs[sel]
 	if !ok {
 		name, ok = renamed[fn.Pkg().Path()+"."+fn.Name()]
@@ -1058,6 +1223,35 @@ func (r *rewriter) planSelector(sel *ast.SelectorExpr) {
 	r.plans[sel] = func(c *astutil.Cursor) {
 		sel := c.Node().(*ast.SelectorExpr)
 		c.Replace(r.rt(name, sel.Pos()))
+	}
+}
+
+// planAtomicFuncValue wraps a function of package sync/atomic used as a
+// value (add := atomic.AddInt32) in rt's wrapper of its kind, of the same
+// type, whose calls are scheduling points as the direct calls are
+// (rt/atomic.go). A call of the function itself is planCall's.
+func (r *rewriter) planAtomicFuncValue(sel *ast.SelectorExpr, fn *types.Func) {
+	if r.callee[sel] {
+		return
+	}
+	var name string
+	switch n := fn.Name(); {
+	case strings.HasPrefix(n, "Load"):
+		name = "AtomicLoadFn"
+	case strings.HasPrefix(n, "Store"):
+		name = "AtomicStoreFn"
+	case strings.HasPrefix(n, "CompareAndSwap"):
+		name = "AtomicCASFn"
+	case strings.HasPrefix(n, "Add"), strings.HasPrefix(n, "Swap"), strings.HasPrefix(n, "And"), strings.HasPrefix(n, "Or"):
+		name = "AtomicRMWFn"
+	default:
+		return
+	}
+	r.plans[sel] = func(c *astutil.Cursor) {
+		sel := c.Node().(*ast.SelectorExpr)
+		out := r.rtCall(name, sel.Pos(), sel)
+		out.Rparen = sel.End()
+		c.Replace(out)
 	}
 }
 

@@ -73,7 +73,8 @@
 // # What is left alone
 //
 // cgo files (import "C"); make of a directional channel type; function
-// values of sync/atomic and math/rand functions; method values and method
+// values of math/rand functions (those of sync/atomic are wrapped: see
+// rt.AtomicRMWFn); method values and method
 // expressions whose signature mentions a type that cannot be named from the
 // file (an unexported type of another package); a send whose value needs a
 // conversion to such a type. These stay native: correct, but not

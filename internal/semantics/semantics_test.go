@@ -402,6 +402,13 @@ var constructs = map[string]string{
 	"io.Pipe":                     `io\.Pipe\(\)`,
 	"net.Pipe":                    `net\.Pipe\(\)`,
 	"os.Pipe":                     `os\.Pipe\(\)`,
+
+	// fidaudit12: sync, time and atomic methods through interfaces, and
+	// sync/atomic functions used as values.
+	"WaitGroup through an interface": `dw\.Done\(\)`,
+	"Cond through an interface":      `s\.Signal\(\)`,
+	"Timer through an interface":     `s\.Reset\(time\.Millisecond\)`,
+	"atomic function value":          `add, load := atomic\.AddInt64`,
 }
 
 // TestCoverage: every construct of the rewriter's list is used by a test
