@@ -52,9 +52,46 @@ func recordTestTail() {
 	}
 }
 
+// exampleTail and exampleTailText are testTail and testTailText for an
+// example: natively go test's main goroutine calls it, from
+// testing.runExample down to runtime.goexit (conc's panics
+// ExampleCatcher_callers prints them). Example records them from that
+// goroutine before it explores the example.
+var (
+	exampleTail     atomic.Pointer[[]uintptr]
+	exampleTailText atomic.Pointer[string]
+)
+
+// recordExampleTail records exampleTail and exampleTailText from the
+// calling goroutine, go test's main goroutine calling an example (through
+// Example), once: the frames below the example's function.
+func recordExampleTail() {
+	if exampleTail.Load() != nil {
+		return
+	}
+	if s := string(debug.Stack()); strings.Contains(s, "\ntesting.runExample(") {
+		tail := s[strings.Index(s, "\ntesting.runExample(")+1:]
+		exampleTailText.Store(&tail)
+	}
+	pcs := callersFrom(1)
+	for i, pc := range pcs {
+		if name := funcName(pc); name != "runtime.Callers" && !isHeddleFunc(name) {
+			// The example's function: its caller's frames are the tail.
+			tail := append([]uintptr(nil), pcs[i+1:]...)
+			exampleTail.Store(&tail)
+			return
+		}
+	}
+}
+
 // heddleTestCaller is the heddle function that calls a test's (or
 // subtest's) function: natively, testing.tRunner does.
 const heddleTestCaller = "heddle.dev/internal/explore/require.Test"
+
+// heddleExampleCaller is the heddle function that calls an example's
+// function in a run (under heddleTestCaller): natively, testing.runExample
+// does.
+const heddleExampleCaller = "heddle.dev/internal/explore.exampleRun"
 
 // callersFrom returns the pcs of the calling goroutine's logical frames
 // (one per frame, inlined ones included, as runtime.Callers returns them),
@@ -73,18 +110,24 @@ func callersFrom(skip int) []uintptr {
 // programCallers returns the calling goroutine's stack as the program
 // would see it natively, from runtime.Callers's own frame (pcs[0]) down:
 // heddle's frames are left out, and a test's function is called by
-// testing.tRunner.
+// testing.tRunner (an example's by testing.runExample).
 func programCallers() []uintptr {
 	pcs := callersFrom(0)
 	out := pcs[:0]
+	example := false
 	for _, pc := range pcs {
 		name := funcName(pc)
 		if !isHeddleFunc(name) {
 			out = append(out, pc)
 			continue
 		}
+		example = example || name == heddleExampleCaller
 		if name == heddleTestCaller {
-			if tail := testTail.Load(); tail != nil {
+			tail := testTail.Load()
+			if example {
+				tail = exampleTail.Load()
+			}
+			if tail != nil {
 				out = append(out, *tail...)
 				break
 			}
@@ -146,17 +189,24 @@ func DebugPrintStack() {
 
 // programStack returns a goroutine's stack dump (runtime.Stack's format)
 // without heddle's frames, and with a test's function called by
-// testing.tRunner as natively. The goroutine that created one of the
-// run's goroutines is not known: the dump has no "created by" line for it.
+// testing.tRunner as natively (an example's by testing.runExample). The
+// goroutine that created one of the run's goroutines is not known: the dump
+// has no "created by" line for it.
 func programStack(dump string) string {
 	lines := strings.Split(strings.TrimRight(dump, "\n"), "\n")
 	out := lines[:1]
+	example := false
 	for i := 1; i < len(lines); i++ {
 		l := lines[i]
 		hasFile := i+1 < len(lines) && strings.HasPrefix(lines[i+1], "\t")
 		if name := strings.TrimPrefix(l, "created by "); isHeddleFunc(name) {
+			example = example || strings.HasPrefix(name, heddleExampleCaller+"(")
 			if strings.HasPrefix(name, heddleTestCaller+"(") {
-				if tail := testTailText.Load(); tail != nil {
+				tail := testTailText.Load()
+				if example {
+					tail = exampleTailText.Load()
+				}
+				if tail != nil {
 					out = append(out, strings.TrimRight(*tail, "\n"))
 					break
 				}

@@ -93,3 +93,26 @@ func seedIsUint64() bool {
 	return t.Kind() == reflect.Struct && t.Size() == 8 && t.NumField() == 1 &&
 		t.Field(0).Type.Kind() == reflect.Uint64 && t.Field(0).Offset == 0
 }
+
+// Memhash replaces a function linknamed to runtime.memhash, the runtime's
+// hash of the s bytes at p from seed h, keyed by a random key of the
+// process (dgraph-io/ristretto's z.MemHash hashes its keys with it, which
+// decides their shards and the policy's admissions): a schedule found in
+// one process diverged when `heddle replay` ran it in another. Memhash is
+// the same function in every process, in a run or not (a hash computed at
+// init must equal one computed in a run): FNV-1a from h, then
+// splitmix64's finalizer to spread the bits, as any seed of the runtime's
+// may.
+func Memhash(p unsafe.Pointer, h, s uintptr) uintptr {
+	x := uint64(h) ^ 14695981039346656037
+	if s > 0 {
+		for _, b := range unsafe.Slice((*byte)(p), s) {
+			x ^= uint64(b)
+			x *= 1099511628211
+		}
+	}
+	x ^= uint64(s)
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return uintptr(x ^ (x >> 31))
+}

@@ -9,8 +9,8 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 )
 
-// clockLinks are the runtime's clock readers and random number generators
-// that packages declare as body-less functions with //go:linkname, to skip
+// clockLinks are the runtime's clock readers, random number generators and
+// memory hash that packages declare as body-less functions with //go:linkname, to skip
 // time.Now's or math/rand's cost (sethvargo/go-limiter's internal/fasttime
 // links time.now, puzpuzpuz/xsync links runtime.cheaprand): the linkname
 // target -> the rt function that replaces it and the parameter and result
@@ -35,6 +35,10 @@ var clockLinks = map[string]struct {
 	"runtime.fastrandn":   {"Cheaprandn", []types.BasicKind{types.Uint32}, []types.BasicKind{types.Uint32}},
 	"runtime.fastrand64":  {"RuntimeRand", nil, []types.BasicKind{types.Uint64}},
 	"runtime.rand":        {"RuntimeRand", nil, []types.BasicKind{types.Uint64}},
+	// The runtime's hash of memory, keyed by a random key of the process
+	// (dgraph-io/ristretto's z.MemHash hashes keys with it): a schedule
+	// found in one process diverges when replayed in another.
+	"runtime.memhash": {"Memhash", []types.BasicKind{types.UnsafePointer, types.Uintptr, types.Uintptr}, []types.BasicKind{types.Uintptr}},
 }
 
 // linkDoes says in the rewritten comment what the function now does.
@@ -42,6 +46,8 @@ func linkDoes(rt string) string {
 	switch rt {
 	case "TimeNow", "Nanotime":
 		return "reads the virtual clock"
+	case "Memhash":
+		return "hashes with a key fixed across processes"
 	}
 	return "draws from the run's random source"
 }

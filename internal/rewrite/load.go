@@ -24,7 +24,7 @@ import (
 
 // Version identifies the rewriter's output format. It is part of every
 // cache key: change it whenever the generated code changes.
-const Version = "heddle-rewrite-51"
+const Version = "heddle-rewrite-54"
 
 // Options configures Rewrite.
 type Options struct {
