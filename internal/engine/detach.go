@@ -513,6 +513,26 @@ func (e *Exec) reattach(g *G, counted, atEnd bool) (ok, abandoned bool) {
 	return true, false
 }
 
+// cameBack reports whether a detached goroutine is back and may take its
+// step "native" now (nativeBack): g sets g.back when it comes back, at any
+// moment, so one may come back after the pass that made the choices found
+// none, and before a look at what is away (away) finds nothing.
+//
+//go:norace
+func (e *Exec) cameBack() bool {
+	if e.nDetached.Load() == 0 {
+		return false
+	}
+	e.detachMu.Lock()
+	defer e.detachMu.Unlock()
+	for _, g := range e.detachedGs {
+		if g.back && e.backDue(g) {
+			return true
+		}
+	}
+	return false
+}
+
 // abandon marks g, if it is detached and still away, as abandoned when the
 // run ends: nobody waits for it, and it ends when it comes back.
 //

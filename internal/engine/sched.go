@@ -216,7 +216,9 @@ func (e *Exec) pick() *G {
 			return nil // cut while waiting for a detached goroutine (waitCut)
 		}
 		if n == 0 {
-			e.endOfRun()
+			if e.endOfRun() {
+				continue
+			}
 			return nil
 		}
 		if e.mainDone && (e.overtime || e.afterMain()) {
@@ -1344,7 +1346,7 @@ func (e *Exec) canRun(g *G) bool {
 // deadlocked, or goroutines leaked.
 //
 //go:norace
-func (e *Exec) endOfRun() {
+func (e *Exec) endOfRun() (cameBack bool) {
 	var blocked []*G
 	for _, g := range e.gs {
 		if g.state != gDone && !g.System {
@@ -1352,15 +1354,26 @@ func (e *Exec) endOfRun() {
 		}
 	}
 	if len(blocked) == 0 {
-		return
+		return false
 	}
 	sort.Slice(blocked, func(i, j int) bool { return blocked[i].Index < blocked[j].Index })
 	if e.blockedAway() {
-		return
+		return false
+	}
+	if e.cameBack() {
+		// A detached goroutine came back after the pass that made the
+		// choices found none, and before the looks at what was away
+		// (waitForeign, blockedAway) found none: it can run, and the
+		// choices are made again. rt's
+		// TestPipesBetweenControlledGoroutines under -race: a pipe's
+		// reader came back in between, and the run was reported
+		// deadlocked.
+		e.rebuildAll = true
+		return true
 	}
 	if !e.mainDone {
 		e.res.Bug = &Bug{Kind: KindDeadlock, Message: DeadlockMessage, Blocked: blocked, G: e.gs[0]}
-		return
+		return false
 	}
 	var forever, running []*G
 	doing, why := "", ""
@@ -1386,9 +1399,10 @@ func (e *Exec) endOfRun() {
 		msg = itoa(len(forever)) + " goroutine(s) blocked forever after the test returned"
 	}
 	if len(forever) == 0 && len(running) == 0 {
-		return // only goroutines waiting for signals
+		return false // only goroutines waiting for signals
 	}
 	e.res.Bug = e.leak(forever, running, msg, doing, why)
+	return false
 }
 
 //go:norace
