@@ -16,17 +16,17 @@ import (
 // Thirteenth fidelity audit, second file: newer language and library
 // features beside goroutines: a range-over-func body run by a goroutine
 // the iterator starts (and the runtime's panic when it yields after
-// break), Go 1.22's per-iteration loop variables captured by
-// goroutines (three-clause loops whose body changes the variable, range
-// over an int), context.AfterFunc
-// on a WithoutCancel context, a child's Err and Cause read while its
-// parent is cancelled, AfterFunc timers' Stop and Reset results, tickers
-// reset and time.Tick in select loops, Go 1.23's Stop-then-drain idiom,
-// a watchdog timer, a self-resetting AfterFunc, a Cond wait with a
-// timeout, a select sending and receiving on one channel, a polling
-// select with default and time.After, errors.Join, a start-once CAS,
-// t.Context's AfterFunc against a cleanup, recursive read locking
-// behind a writer, a merge that disables closed channels, a result
+// break), Go 1.22's per-iteration loop variables captured by goroutines
+// (three-clause loops whose body changes the variable, range over an
+// int), context.AfterFunc on a WithoutCancel context, a child's Err and
+// Cause read while its parent is cancelled, AfterFunc timers' Stop and
+// Reset results, tickers reset and time.Tick in select loops, Go 1.23's
+// Stop-then-drain idiom, a watchdog timer, a self-resetting AfterFunc, a
+// Cond wait with a timeout, a select sending and receiving on one
+// channel, a polling select with default and time.After, errors.Join, a
+// start-once CAS, t.Context's AfterFunc against a cleanup, a counter
+// written under RLock and double-checked initialization through a plain
+// flag (races), a merge that disables closed channels, a result
 // abandoned on cancel (a leak), and stop channels closed to workers.
 
 // TestRangeFuncBodyOnGoroutine: the iterator yields from a goroutine it
@@ -428,22 +428,60 @@ func TestTestContextAfterFuncVsCleanup(t *testing.T) {
 	})
 }
 
-// TestRecursiveRLockBehindWriter: a reader read-locks twice while a
-// writer arrives; if the writer queued between the two, the second RLock
-// waits for it and it for the first: deadlock.
-func TestRecursiveRLockBehindWriter(t *testing.T) {
+// TestCounterUnderRLock: a counter incremented under RLock, the bug of
+// taking the read lock to write: two goroutines hold it at once and an
+// increment can be lost (1 or 2).
+//
+// conform: racy
+func TestCounterUnderRLock(t *testing.T) {
 	var mu sync.RWMutex
-	done := make(chan bool)
-	go func() {
-		mu.Lock()
-		mu.Unlock()
-		close(done)
-	}()
-	mu.RLock()
-	mu.RLock()
-	mu.RUnlock()
-	mu.RUnlock()
-	<-done
+	n := 0
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.RLock()
+			n++
+			mu.RUnlock()
+		}()
+	}
+	wg.Wait()
+	t.Errorf("n %d", n)
+}
+
+// TestDoubleCheckedPlainFlag: double-checked initialization whose fast
+// path reads a plain bool (a race): the value is stored before the flag,
+// so a reader that sees the flag sees the value (x86-TSO keeps the two
+// stores in order; never "v 0"), and the value is computed once.
+//
+// conform: racy
+func TestDoubleCheckedPlainFlag(t *testing.T) {
+	var mu sync.Mutex
+	inited := false
+	v := 0
+	computes := 0
+	get := func() int {
+		if !inited {
+			mu.Lock()
+			if !inited {
+				computes++
+				v = 42
+				inited = true
+			}
+			mu.Unlock()
+		}
+		return v
+	}
+	res := make(chan int, 2)
+	for range 2 {
+		go func() { res <- get() }()
+	}
+	a, b := <-res, <-res
+	mu.Lock()
+	c := computes
+	mu.Unlock()
+	t.Errorf("v %d %d, computes %d", a, b, c)
 }
 
 // TestMergeDisablesClosedChans: a merge loop sets a closed input to nil
