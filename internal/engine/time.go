@@ -601,7 +601,7 @@ func (e *Exec) readClock() {
 		// points never ends.
 		if g.clockRead && g.clockAt == e.now {
 			g.clockPolls++
-			d := PollTime << min(g.clockPolls/clockPollDouble, 20)
+			d := min(PollTime<<min(g.clockPolls/clockPollDouble, 20), MaxReadStep)
 			e.now += d
 			e.polled += d
 		} else {
@@ -611,7 +611,7 @@ func (e *Exec) readClock() {
 	g.clockReads++
 	d := ReadTime
 	if g.clockReads > freeReads {
-		d = pollStep(g.clockReads - freeReads)
+		d = min(pollStep(g.clockReads-freeReads), MaxReadStep)
 	}
 	e.now += d
 	e.polled += d
@@ -644,6 +644,19 @@ const SameInstant = time.Microsecond
 // operation between them, after which a goroutine is taken to busy-wait on
 // the clock and the clock moves as for a poll (pollStep).
 const freeReads = 4096
+
+// MaxReadStep is the most a read of the clock moves it, however long the
+// goroutine has been reading it (freeReads, clockPollDouble). A loop that
+// reads the clock to catch up with it moves its own target on at each
+// read (gocron's `for next.Before(s.now()) { next = j.next(next) }`, next
+// a job's interval later each time): natively each read costs tens of
+// nanoseconds and the loop ends, but with reads moving the clock by up to
+// a second (pollStep's bound) the clock outran every interval under a
+// second, and the loop, never ending, held heddle for the ten minutes of
+// go test's timeout (gocron's TestScheduler_Update). A millisecond keeps a
+// busy-wait on the clock short (a second of it takes about a thousand
+// reads) and lets every loop whose step is longer catch up.
+const MaxReadStep = time.Millisecond
 
 // clockPollDouble is the number of clock reads in a row, each separated
 // from the last by scheduling points but seeing the same time, after which
