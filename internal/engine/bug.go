@@ -54,6 +54,10 @@ type Bug struct {
 	// (Config.TimeLimit), not its step bound: the test function had not
 	// returned after that much virtual time.
 	Clock bool
+	// Computing is set on a blocked bug whose goroutine did not block but
+	// ran on without reaching a scheduling point until the watchdog's
+	// limit (Exec.MarkComputing): a loop that does not end.
+	Computing bool
 }
 
 //go:norace

@@ -640,11 +640,14 @@ type Exec struct {
 	// moves counts the steps, for the monitor (detach.go): Config.Progress,
 	// or ownMoves without one; detachedGs are the goroutines it detached,
 	// nDetached their number.
-	moves      *atomic.Int64
-	ownMoves   atomic.Int64
-	detachMu   sync.Mutex
-	detachedGs []*G
-	nDetached  atomic.Int32
+	moves    *atomic.Int64
+	ownMoves atomic.Int64
+	// computingFor is set by the watchdog (MarkComputing) when the
+	// running goroutine computed that long without a scheduling point.
+	computingFor time.Duration
+	detachMu     sync.Mutex
+	detachedGs   []*G
+	nDetached    atomic.Int32
 }
 
 // Epoch is the virtual instant at which a run starts when its
@@ -1658,6 +1661,19 @@ func (e *Exec) stuck() {
 		G:       g,
 		Stack:   string(buf),
 	}
+	if d := e.computingFor; d > 0 {
+		e.res.Bug.Computing = true
+		e.res.Bug.Message = "goroutine " + g.ID + " ran for " + DurationText(d) + " without reaching a scheduling point: on this schedule it loops without end, or computes far longer than a run of a test should"
+		// It still runs: at its next call into heddle (a read of the
+		// clock, a lock) it ends (Current, endAbandoned), as a goroutine
+		// a run abandoned in code heddle does not control does.
+		e.detachMu.Lock()
+		g.abandoned = true
+		g.claim.Store(1)
+		e.detachMu.Unlock()
+		abandonedGs.Store(g.gid, g)
+		nAbandoned.Add(1)
+	}
 	e.aborting = true
 	for _, h := range e.gs {
 		if h == g || h.state == gDone || h.state == gRunning || h.flushes != nil || e.abandon(h) {
@@ -1688,6 +1704,14 @@ func (e *Exec) panicked(g *G, r any, chain []any, stack []byte) {
 	}
 	e.res.Bug = &Bug{Kind: kind, Message: msg, G: g, Stack: string(stack), Value: r}
 }
+
+// MarkComputing is called by the watchdog before it closes Config.Stuck
+// when the running goroutine did not block but computed for d without
+// reaching a scheduling point: the run's bug says so (stuck), and the
+// goroutine ends at its next call into heddle.
+//
+//go:norace
+func (e *Exec) MarkComputing(d time.Duration) { e.computingFor = d }
 
 // failNow is the panic value of Fail, used by explore to end a goroutine
 // that failed its test from outside the test goroutine.

@@ -768,31 +768,55 @@ func (x *explorer) watchdog() {
 	tick := time.NewTicker(timeout / 10)
 	defer tick.Stop()
 	last, since := x.progress.Load(), time.Now()
+	var computing time.Time // since when the running goroutine computes without a step
 	for {
 		select {
 		case <-x.stop:
 			return
 		case now := <-tick.C:
 			if p := x.progress.Load(); p != last {
-				last, since = p, now
+				last, since, computing = p, now, time.Time{}
 				continue
 			}
 			if e := engine.Active(); e != nil && now.Sub(since) >= timeout {
 				if e.Computing() {
-					// Slow (a long computation, a loaded machine), not
-					// blocked: look again after another timeout.
-					fmt.Fprintf(os.Stderr, "heddle: %s: no scheduling step for %v, but the running goroutine is computing, not blocked: waiting on\n", x.t.Name(), now.Sub(since).Round(time.Second))
-					since = now
-					continue
+					if computing.IsZero() {
+						computing = since
+					}
+					if d := now.Sub(computing); d < computeLimit(timeout) {
+						// Slow (a long computation, a loaded machine), not
+						// blocked: look again after another timeout.
+						fmt.Fprintf(os.Stderr, "heddle: %s: no scheduling step for %v, but the running goroutine is computing, not blocked: waiting on\n", x.t.Name(), d.Round(time.Second))
+						since = now
+						continue
+					}
+					// A loop that does not end: natively go test's
+					// -timeout ends the whole test binary, with every
+					// test's result (gocron's catch-up loops once held
+					// heddle so for ten minutes). The run ends with a
+					// report instead.
+					e.MarkComputing(now.Sub(computing))
 				}
 				close(x.stuck)
 				return
 			}
 			if engine.Active() == nil {
-				since = now
+				since, computing = now, time.Time{}
 			}
 		}
 	}
+}
+
+// computeLimit is how long the watchdog lets the running goroutine compute
+// without reaching a scheduling point before it ends the run: six times
+// the time it waits for a goroutine blocked outside heddle's control, and
+// at most a minute (the default; heddle replay, which waits a day for a
+// blocked goroutine, ends an endless computation as the exploration
+// did). A test whose run computes longer than that between two
+// operations on channels, locks, atomics or the clock is rare; a loop
+// that never ends would otherwise hold heddle until go test's -timeout.
+func computeLimit(timeout time.Duration) time.Duration {
+	return min(6*timeout, time.Minute)
 }
 
 func seedFor(seed int64, run int) uint64 {

@@ -208,6 +208,9 @@ func (x *explorer) title(bug *engine.Bug) string {
 	if x.cfg.Main && bug.Kind == engine.KindFail {
 		return "FAILURE"
 	}
+	if bug.Computing {
+		return "ENDLESS COMPUTATION"
+	}
 	if bug.Kind == engine.KindStepLimit && bug.Clock {
 		// Ended by its time bound, not its step bound: say what
 		// happened (ants' Tune was "STEP BOUND EXCEEDED" after 10,358

@@ -104,9 +104,15 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	var rs2 *runT
 	var firings []earlyFiring
 	took := x.lastRun // how long the recorded replay took
+	computing := ""
 	if fresh {
 		seed = x.freshSeed
 		res2, rs2, firings = res, rs, x.watch.all(res.Trace)
+	} else if bug.Computing {
+		// Its replay would compute as long again, and the watchdog,
+		// done with this exploration, would not end it.
+		res2, rs2 = res, rs
+		computing = "note: this run was not replayed to build the report: its goroutine never reached a scheduling point again; heddle replay replays it, and ends it after as long"
 	} else {
 		began := time.Now()
 		res2, rs2, firings = x.recordedReplay(keys, seed)
@@ -130,7 +136,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 		// schedule, which is what the report needs.
 		bug2 = bug
 	}
-	note := ""
+	note := computing
 	if res2.OverMemory != "" || res2.OverTime {
 		why := res2.OverMemory
 		if res2.OverTime {
@@ -185,7 +191,7 @@ func (x *explorer) report(run int, res *engine.Result, rs *runT, bug *engine.Bug
 	timing := false
 	tkey := ""     // a timing verdict's dedup key
 	placed := bug2 // the bug as a replay sees it, before a timing verdict renames it
-	if !fresh {
+	if !fresh && computing == "" {
 		x.before[len(x.before)-1] = fmt.Sprintf("%d:replay+early", run)
 	}
 	need, needed, alone := x.earlyNeeded(bug2, keys, res2.Steps, took, seed, firings)
@@ -713,7 +719,11 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 		var at string
 		stack, blockedIn, at = blockedStack(stack)
 		if blockedIn != "" {
-			fmt.Fprintf(b, "  blocked in %s", blockedIn)
+			verb := "blocked"
+			if bug.Computing {
+				verb = "running"
+			}
+			fmt.Fprintf(b, "  %s in %s", verb, blockedIn)
 			if at != "" {
 				fmt.Fprintf(b, ", called at %s", at)
 			}
@@ -795,6 +805,9 @@ func (x *explorer) render(b *strings.Builder, run int, res *engine.Result, rs *r
 			state += x.heldBy(holders, g, op)
 		case bug.G == g && bug.Kind == engine.KindBlocked:
 			state = "blocked outside heddle's control"
+			if bug.Computing {
+				state = "running without reaching a scheduling point"
+			}
 			if blockedIn != "" {
 				state += " in " + blockedIn
 			}
