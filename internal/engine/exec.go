@@ -605,7 +605,8 @@ type Exec struct {
 	// no choice is spinning or unfair, and dropSpinners looks at none.
 	maySpin bool
 	// lastMutex is the last mutex mutexLocked synced (syncObj) in this run.
-	lastMutex unsafe.Pointer
+	lastMutex    unsafe.Pointer
+	lastMutexObj *object // its shadow object
 
 	// T is the run's testing state, owned by package explore.
 	T any
