@@ -110,11 +110,18 @@ func fsStep(name string, op engine.OpKind) { objStep(name, op) }
 
 // objStep is the step of kind op on the object of the file named name.
 func objStep(name string, op engine.OpKind) {
-	if x := engine.Current(); x != nil && !x.Alone() {
-		if p := fileObj(name); p != nil {
-			x.Access(p, op)
-		}
+	x := engine.Current()
+	if x == nil {
+		return
 	}
+	p := fileObj(name)
+	if p == nil {
+		return
+	}
+	if !x.Alone() {
+		x.Access(p, op)
+	}
+	x.ReachOut()
 }
 
 // stampSlack is how far before a call's start (read on the real clock)

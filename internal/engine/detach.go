@@ -375,7 +375,7 @@ func (e *Exec) detach(g *G, in string) {
 		return
 	}
 	g.detached = true
-	g.ioWaits = 0
+	g.ioWaits, g.reached = 0, false
 	g.awayAt, g.seenBack = e.now, false
 	g.replayDetach = 0
 	e.detachedGs = append(e.detachedGs, g)
@@ -640,24 +640,31 @@ func (e *Exec) awayStarved(when time.Duration) bool {
 }
 
 // awayIO reports whether a goroutine away in code other than a wait for a
-// child process was waited for fewer than ioWaitTries times (waitChild).
+// child process was waited for fewer than ioWaitTries times (waitChild),
+// and whether one of those was reached (ReachOut) since its last wait.
 // With expired set, it first counts a wait for each of them, one that
 // ended without it coming back.
 //
 //go:norace
-func (e *Exec) awayIO(expired bool) (fresh bool) {
+func (e *Exec) awayIO(expired bool) (fresh, reached bool) {
 	e.detachMu.Lock()
 	defer e.detachMu.Unlock()
 	for _, g := range e.detachedGs {
 		if g.back || g.waitsChild {
 			continue
 		}
-		if expired && g.ioWaits < ioWaitTries {
-			g.ioWaits++
+		if expired {
+			g.reached = false
+			if g.ioWaits < ioWaitTries {
+				g.ioWaits++
+			}
 		}
-		fresh = fresh || g.ioWaits < ioWaitTries
+		if g.ioWaits < ioWaitTries {
+			fresh = true
+			reached = reached || g.reached
+		}
 	}
-	return fresh
+	return fresh, reached
 }
 
 // waitChild is called when the only choices are timers (no goroutine can
@@ -676,7 +683,9 @@ func (e *Exec) awayIO(expired bool) (fresh bool) {
 // For a child process, which ends by itself, the wait lasts at most
 // Config.ChildWait. For other waits (I/O, a lock or a channel of the
 // standard library), which may never end (a server's Accept), at most
-// ForeignWait after each step, and only ioWaitTries times for a goroutine
+// ForeignWait after each step (after the run acted on the world outside
+// the process, up to the timer's delay, once: ReachOut), and only ioWaitTries
+// times for a goroutine
 // that does not come back (a wait that the test's next step ends, as its
 // cancel of the request's context, is tried again after that step); the
 // waits that ended without a goroutine coming back take at most
@@ -698,8 +707,15 @@ func (e *Exec) waitChild() bool {
 		}
 	}
 	away, child := e.away()
-	if !away || (!child && (e.ioWaited >= ioWaitBudget || !e.awayIO(false))) {
+	if !away {
 		return false
+	}
+	var fresh, reached bool
+	if !child {
+		fresh, reached = e.awayIO(false)
+		if !reached && (e.ioWaited >= ioWaitBudget || !fresh) {
+			return false
+		}
 	}
 	t := e.nextTimer(true)
 	if t == nil {
@@ -711,12 +727,17 @@ func (e *Exec) waitChild() bool {
 	limit := e.cfg.ChildWait
 	if !child {
 		limit = ForeignWait
+		if reached {
+			// The run acted on what the goroutine waits for: natively
+			// the timer gives it its whole delay (ReachOut).
+			limit = reachWait
+		}
 	}
 	if e.childWaited >= min(t.when-e.now, limit) {
 		if !child && e.childWaited != waitSpent {
 			e.ioWaited += e.childWaited
 			if e.childWaited >= ioTryMin {
-				e.awayIO(true) // a wait for a timer due within ioTryMin is no try
+				_, _ = e.awayIO(true) // a wait for a timer due within ioTryMin is no try
 			}
 			e.childWaited = waitSpent // counted; no more waiting before the next step
 		}
@@ -724,6 +745,46 @@ func (e *Exec) waitChild() bool {
 	}
 	return e.sleepProgress(&e.childWaited)
 }
+
+// ReachOut is called by the running goroutine as it acts on the world
+// outside the process (it reads, writes or closes a file, or changes its
+// names): what it does may end the wait of a goroutine away in I/O (a
+// file watcher's read of inotify's events: fsnotify's readEvents), which
+// the waits before timers made before the act (ioWaitTries, ForeignWait
+// each) had given up on. Each goroutine away in I/O gets its tries
+// again, and its next wait before a timer lasts up to the timer's delay
+// (at most reachWait), as natively, even past the run's ioWaitBudget:
+// the wait after the act is for what the act may cause, as the wait after
+// a cancel's step is for the cancelled request (waitChild). It is one wait
+// per act: a goroutine that does not come back (a server's Accept) makes
+// the run no slower than the test's sleeps natively are.
+//
+// fsnotify's TestWatchMultipleWrite sleeps 50ms after each of two writes
+// to a watched file, then 500ms, then closes the watcher and gives its
+// reader a second to end. The reader, away in its read since the watcher
+// was made, had used its tries on the sleeps of the test's setup, before
+// the watch was added, and the events came back only after the close;
+// and the close's read ends only after the kernel released the inotify
+// instance (a close of the file, by the reader, of 15ms to over 100ms on
+// a loaded machine), after ForeignWait.
+//
+//go:norace
+func (e *Exec) ReachOut() {
+	if e.nDetached.Load() == 0 {
+		return
+	}
+	e.detachMu.Lock()
+	for _, g := range e.detachedGs {
+		if !g.back && !g.waitsChild {
+			g.ioWaits, g.reached = 0, true
+		}
+	}
+	e.detachMu.Unlock()
+}
+
+// reachWait bounds the wait before a timer for a goroutine away in I/O
+// after the run acted on the world outside the process (ReachOut).
+const reachWait = time.Second
 
 // ioWaitBudget is how long, in real time, a run waits in all for
 // goroutines detached in I/O before timers (waitChild), counting only the

@@ -188,9 +188,12 @@ type G struct {
 	// waitsChild is set on a detached goroutine whose wait outside heddle's
 	// code is for a child process (Config.ChildWait); ioWaits counts the
 	// run's waits for it before a timer that ended without it coming back
-	// since it was detached (waitChild).
+	// since it was detached (waitChild); reached is set when the run acted
+	// on the world outside the process since its last such wait
+	// (ReachOut).
 	waitsChild bool
 	ioWaits    uint8
+	reached    bool
 	// awayAt is the virtual time at which g was detached; seenBack is set
 	// once the choices of a step had g back (nativeBack): awayFloor.
 	awayAt   time.Duration
@@ -605,7 +608,8 @@ type Exec struct {
 	// no choice is spinning or unfair, and dropSpinners looks at none.
 	maySpin bool
 	// lastMutex is the last mutex mutexLocked synced (syncObj) in this run.
-	lastMutex unsafe.Pointer
+	lastMutex    unsafe.Pointer
+	lastMutexObj *object // its shadow object
 
 	// T is the run's testing state, owned by package explore.
 	T any

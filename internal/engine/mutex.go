@@ -11,13 +11,22 @@ import (
 //
 //go:norace
 func (e *Exec) mutexLocked(p unsafe.Pointer) bool {
+	e.mutexObj(p)
+	return mutexLocked(p)
+}
+
+// mutexObj returns the shadow object of the Mutex at p, saving its state
+// if the run had not touched it yet (syncstate.go).
+//
+//go:norace
+func (e *Exec) mutexObj(p unsafe.Pointer) *object {
 	if p != e.lastMutex {
 		// A thousand goroutines waiting on one mutex ask at every
 		// rebuild of the enabled set: one lookup, not a thousand.
-		e.syncObj(p, syncMutex)
+		e.lastMutexObj = e.syncObj(p, syncMutex)
 		e.lastMutex = p
 	}
-	return mutexLocked(p)
+	return e.lastMutexObj
 }
 
 // MutexLock models Mutex.Lock: enabled while the mutex is unlocked.
@@ -26,9 +35,19 @@ func (e *Exec) mutexLocked(p unsafe.Pointer) bool {
 func (e *Exec) MutexLock(p unsafe.Pointer) {
 	nilCheck(p)
 	e.yield(Op{Kind: OpLock, Obj: p})
-	e.syncObj(p, syncMutex)
+	o := e.mutexObj(p)
+	for !tryLockWord(p) {
+		if e.aborting {
+			forceLockWord(p)
+			break
+		}
+		// A goroutine heddle does not control took the mutex since
+		// the choice (syncstate.go): wait for it as for any holder.
+		e.yield(Op{Kind: OpLock, Obj: p})
+		o = e.mutexObj(p)
+	}
+	o.held = true
 	e.acquired(p)
-	setMutexLocked(p, true)
 	raceAcquire(p)
 }
 
@@ -38,11 +57,11 @@ func (e *Exec) MutexLock(p unsafe.Pointer) {
 func (e *Exec) MutexTryLock(p unsafe.Pointer) bool {
 	nilCheck(p)
 	e.yield(Op{Kind: OpTryLock, Obj: p})
-	if e.mutexLocked(p) || e.starving(p) {
+	if e.mutexLocked(p) || e.starving(p) || !tryLockWord(p) {
 		e.poll(e.cur)
 		return false
 	}
-	setMutexLocked(p, true)
+	e.mutexObj(p).held = true
 	raceAcquire(p)
 	return true
 }
@@ -53,12 +72,14 @@ func (e *Exec) MutexTryLock(p unsafe.Pointer) bool {
 func (e *Exec) MutexUnlock(p unsafe.Pointer) {
 	nilCheck(p)
 	e.yield(Op{Kind: OpUnlock, Obj: p})
-	if !e.mutexLocked(p) {
+	o := e.mutexObj(p)
+	if *word32(p, mutexStateOff)&mutexLockedBit == 0 {
 		e.misuse("fatal error: sync: unlock of unlocked mutex")
 		return
 	}
 	raceRelease(p)
-	setMutexLocked(p, false)
+	o.held = false
+	unlockWord(p)
 	e.released(p)
 }
 

@@ -16,7 +16,11 @@ type object struct {
 	// saved is the kind of sync object (Mutex, RWMutex, WaitGroup) whose
 	// state words the run found as pre when it first touched it, which
 	// it restores when it ends (syncstate.go).
-	saved  syncKind
+	saved syncKind
+	// held: a goroutine of the run holds this Mutex (it took it and has
+	// not unlocked it), which the run gives back when it ends, when
+	// goroutines heddle does not control may hold it too (syncstate.go).
+	held   bool
 	pre    [2]int32
 	writes uint64 // atomic and sync.Map writes, for spin detection
 	writer *G     // the goroutine of the last of them (Access), for Bug.Long

@@ -1070,7 +1070,9 @@ func starveLess(a, b *starveEntry) bool {
 const ForeignWait = 100 * time.Millisecond
 
 // waitForeign is called when nothing can run. If a goroutine waits on a
-// foreign channel, it sleeps a little, for up to ForeignWait in all, and
+// foreign channel, or, when goroutines heddle does not control took part
+// in the run, on a channel or a held Mutex they may release
+// (syncstate.go), it sleeps a little, for up to ForeignWait in all, and
 // reports true so that the probes are tried again.
 //
 //go:norace
@@ -1087,6 +1089,15 @@ func (e *Exec) waitForeign() bool {
 	for _, g := range e.gs {
 		if g.state != gParked {
 			continue
+		}
+		if g.op.Kind == OpLock && e.nativeSeen() && mutexLocked(g.op.Obj) {
+			// A goroutine heddle does not control may hold the
+			// mutex, and unlock it natively (syncstate.go).
+			d := time.Millisecond
+			time.Sleep(d)
+			e.foreignWaited += d
+			e.rebuildAll = true
+			return true
 		}
 		for _, c := range g.op.Cases {
 			if p := c.Chan(); p != nil && (!e.chanOf(p).owned || e.nativeSeen()) {

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -108,6 +109,7 @@ func (e *Exec) syncObj(p unsafe.Pointer, k syncKind) *object {
 //
 //go:norace
 func (e *Exec) restoreSync() {
+	native := e.nativeSeen()
 	for _, a := range e.saved {
 		// The object is the table's only if it is still the one saved
 		// (a collected object's address may hold another one now).
@@ -118,7 +120,17 @@ func (e *Exec) restoreSync() {
 		}
 		switch o.saved {
 		case syncMutex:
-			*word32(p, mutexStateOff) = o.pre[0]
+			w := word32(p, mutexStateOff)
+			if native || (atomic.LoadInt32(w)|o.pre[0])&^mutexLockedBit != 0 {
+				// Goroutines heddle does not control may hold the
+				// mutex or wait in its Lock: give back only what the
+				// run's goroutines hold, by Unlock (see above).
+				if o.held && atomic.LoadInt32(w)&mutexLockedBit != 0 {
+					unlockWord(p)
+				}
+				continue
+			}
+			*w = o.pre[0]
 		case syncRW:
 			*word32(p, rwWriterOff), *word32(p, rwReadersOff) = o.pre[0], o.pre[1]
 		case syncWG:
@@ -128,21 +140,71 @@ func (e *Exec) restoreSync() {
 	e.saved = nil
 }
 
-// mutexLocked reports whether the sync.Mutex at p is locked.
-//
-//go:norace
-func mutexLocked(p unsafe.Pointer) bool { return *word32(p, mutexStateOff)&1 != 0 }
+// The bits of a sync.Mutex's state word, as package sync has them.
+const (
+	mutexLockedBit   = 1 << 0
+	mutexStarvingBit = 1 << 2
+)
 
-// setMutexLocked locks or unlocks the sync.Mutex at p.
+// Mutexes shared with goroutines heddle does not control.
+//
+// A goroutine heddle does not control (one started at package
+// initialisation, before any run: a package-level server's) locks and
+// unlocks a Mutex with Go's own code, which also keeps, in the state
+// word, the goroutines parked in Lock and whether the mutex is in
+// starvation mode, and wakes a parked one at Unlock. The engine's
+// operations on the word must keep that working: it takes the lock with a
+// compare-and-swap, as Lock's fast path does, only when neither the
+// locked nor the starving bit is set (a native goroutine may be handed
+// the lock in starvation mode), and gives it back with Go's Unlock
+// whenever a bit other than the locked one is set, so that a goroutine
+// parked in a native Lock is woken. Clearing the locked bit alone left it
+// parked forever: jrpc2's examples deadlocked when the client's delivery
+// goroutine, started at package initialisation, found the client's mutex
+// held by the test. With only controlled goroutines, the word holds the
+// locked bit alone and these do what plain writes did.
+
+// mutexLocked reports whether the sync.Mutex at p is held: locked, or in
+// starvation mode (being handed to a goroutine parked in a native Lock).
 //
 //go:norace
-func setMutexLocked(p unsafe.Pointer, locked bool) {
+func mutexLocked(p unsafe.Pointer) bool {
+	return *word32(p, mutexStateOff)&(mutexLockedBit|mutexStarvingBit) != 0
+}
+
+// tryLockWord takes the sync.Mutex at p, as Lock's fast path does, if it
+// is free, and reports whether it did: it did not if a goroutine heddle
+// does not control holds it.
+//
+//go:norace
+func tryLockWord(p unsafe.Pointer) bool {
 	w := word32(p, mutexStateOff)
-	if locked {
-		*w |= 1
-	} else {
-		*w &^= 1
+	for {
+		old := atomic.LoadInt32(w)
+		if old&(mutexLockedBit|mutexStarvingBit) != 0 {
+			return false
+		}
+		if atomic.CompareAndSwapInt32(w, old, old|mutexLockedBit) {
+			return true
+		}
 	}
+}
+
+// forceLockWord sets the locked bit of the sync.Mutex at p, held or not:
+// a run that is being unwound takes the lock whatever its state.
+//
+//go:norace
+func forceLockWord(p unsafe.Pointer) { atomic.OrInt32(word32(p, mutexStateOff), mutexLockedBit) }
+
+// unlockWord unlocks the sync.Mutex at p, which is locked, waking a
+// goroutine parked in a native Lock if there is one.
+//
+//go:norace
+func unlockWord(p unsafe.Pointer) {
+	if atomic.CompareAndSwapInt32(word32(p, mutexStateOff), mutexLockedBit, 0) {
+		return
+	}
+	(*sync.Mutex)(p).Unlock()
 }
 
 // rwClaimed reports whether a writer holds, or has claimed and waits for,

@@ -21,13 +21,18 @@ func TestSyncLayout(t *testing.T) {
 		t.Fatal("a locked Mutex reads as unlocked")
 	}
 	mu.Unlock()
-	setMutexLocked(p, true)
-	if mu.TryLock() {
-		t.Fatal("a Mutex the engine locked can be locked by Go")
+	if !tryLockWord(p) {
+		t.Fatal("the engine cannot lock a new Mutex")
 	}
-	setMutexLocked(p, false)
+	if mu.TryLock() || tryLockWord(p) {
+		t.Fatal("a Mutex the engine locked can be locked again")
+	}
+	unlockWord(p)
 	if !mu.TryLock() {
 		t.Fatal("a Mutex the engine unlocked cannot be locked by Go")
+	}
+	if tryLockWord(p) {
+		t.Fatal("the engine can lock a Mutex Go locked")
 	}
 	mu.Unlock() // Go's Unlock of the lock it took
 
