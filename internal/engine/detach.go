@@ -131,10 +131,22 @@ func monitor() {
 }
 
 // lookFloor is how long the monitor lets a run take no step before it
-// looks at it, after a look that took dump.
+// looks at it, after a look that took dump, at most maxLookFloor.
 func lookFloor(dump time.Duration) time.Duration {
-	return max(MonitorPeriod, 10*dump)
+	return min(max(MonitorPeriod, 10*dump), maxLookFloor)
 }
+
+// maxLookFloor bounds lookFloor. A dump's duration is real time, and on a
+// loaded machine it counts the time the monitor waited for a processor:
+// the dumps of parallel_noclaim's TestIO (a few goroutines) took up to
+// 0.3 s at load 25, nice 10, and the monitor waited 3 s before its next
+// look. A look that took a second made it wait ten, as long as explore's
+// watchdog (RunTimeout, 10 s) lets a run take no step, and the test
+// goroutine waiting in a pipe's read, which the monitor detaches, was
+// reported "blocked outside heddle's control" (run 10, step 1). A tenth of the watchdog's time keeps ten looks within it; looks
+// a second apart cost a run with dumps of a tenth of a second (GoKer's
+// Cockroach3710) no more than before.
+const maxLookFloor = time.Second
 
 // monitorLooks counts the stack dumps of the monitor's looks (a test reads it).
 var monitorLooks atomic.Int64

@@ -52,4 +52,12 @@ func TestLookFloor(t *testing.T) {
 	if got := lookFloor(30 * time.Millisecond); got != 300*time.Millisecond {
 		t.Errorf("lookFloor(30ms) = %v, want 300ms", got)
 	}
+	// A dump that took a second of real time on a loaded machine (the
+	// monitor waited for a processor) must not keep the monitor from
+	// looking for ten: explore's watchdog reports a run that took no step
+	// for 10 s blocked, and a goroutine waiting in a pipe's read that
+	// the monitor would have detached was reported so.
+	if got := lookFloor(time.Second); got > time.Second {
+		t.Errorf("lookFloor(1s) = %v, want at most 1s", got)
+	}
 }
