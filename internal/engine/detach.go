@@ -118,8 +118,9 @@ func monitor() {
 		if g != nil && !e.ended && g.state == gRunning && g.quiet == 0 {
 			var ok bool
 			start := time.Now()
+			cpu, cpuOK := processCPU()
 			buf, _, ok = blockedOutside(buf, e, g, time.Since(since) >= SyscallDetachAfter)
-			floor = lookFloor(time.Since(start))
+			floor = lookFloor(lookCost(start, cpu, cpuOK))
 			if ok && e.claimAndDetach(g, m, &buf) {
 				wait = floor
 				continue
@@ -131,21 +132,44 @@ func monitor() {
 }
 
 // lookFloor is how long the monitor lets a run take no step before it
-// looks at it, after a look that took dump, at most maxLookFloor.
+// looks at it, after a look that cost dump (lookCost), at most
+// maxLookFloor.
 func lookFloor(dump time.Duration) time.Duration {
 	return min(max(MonitorPeriod, 10*dump), maxLookFloor)
 }
 
-// maxLookFloor bounds lookFloor. A dump's duration is real time, and on a
-// loaded machine it counts the time the monitor waited for a processor:
-// the dumps of parallel_noclaim's TestIO (a few goroutines) took up to
-// 0.3 s at load 25, nice 10, and the monitor waited 3 s before its next
-// look. A look that took a second made it wait ten, as long as explore's
-// watchdog (RunTimeout, 10 s) lets a run take no step, and the test
-// goroutine waiting in a pipe's read, which the monitor detaches, was
-// reported "blocked outside heddle's control" (run 10, step 1). A tenth of the watchdog's time keeps ten looks within it; looks
-// a second apart cost a run with dumps of a tenth of a second (GoKer's
-// Cockroach3710) no more than before.
+// lookCost is what a look begun at start (real time) and cpu (the
+// process's processor time, if cpuOK) cost: the processor time the
+// process used since, which, with the world stopped for the dump, is the
+// dump's own; or the real time, if processor time is not known. Real time
+// counts the time the monitor waited for a processor on a loaded machine:
+// the dumps of a run of five goroutines took 50 to 300 ms of it at load
+// 25, nice 10, and the monitor then let a goroutine wait in a pipe's read
+// for seconds before it detached it (rt's TestReplayFollowsDetaches
+// skipped: "the reader was not detached in a read that took 1s").
+//
+//go:norace
+func lookCost(start time.Time, cpu time.Duration, cpuOK bool) time.Duration {
+	if cpuOK {
+		if now, ok := processCPU(); ok {
+			return max(now-cpu, 0)
+		}
+	}
+	return time.Since(start)
+}
+
+// maxLookFloor bounds lookFloor. A dump measured in real time (where
+// processor time is not known, or with a processor the machine shares)
+// counts the time the monitor waited for a processor: the dumps of
+// parallel_noclaim's TestIO (a few goroutines) took up to 0.3 s of it at
+// load 25, nice 10, and the monitor waited 3 s before its next look. A
+// look that took a second made it wait ten, as long as explore's watchdog
+// (RunTimeout, 10 s) lets a run take no step, and the test goroutine
+// waiting in a pipe's read, which the monitor detaches, was reported
+// "blocked outside heddle's control" (run 10, step 1). A tenth of the
+// watchdog's time keeps ten looks within it; looks a second apart cost a
+// run with dumps of a tenth of a second (GoKer's Cockroach3710) no more
+// than before.
 const maxLookFloor = time.Second
 
 // monitorLooks counts the stack dumps of the monitor's looks (a test reads it).
