@@ -362,9 +362,14 @@ func waitingState(s string) bool {
 //
 //go:norace
 func (e *Exec) claimAndDetach(g *G, m uint64, buf *[]byte) bool {
-	if e.following() && (g.replayDetach == 0 || g.entries+1 != g.replayDetach) {
+	if e.cfg.FollowPoints <= 0 && e.following() && (g.replayDetach == 0 || g.entries+1 != g.replayDetach) {
 		// A replay detaches a goroutine only where the recorded run did
 		// (detachplan.go): elsewhere its wait ended within its step then.
+		// An exploring run that follows the record of its prefix only
+		// (Config.FollowPoints) detaches it as any run does: held on the
+		// processor where the record says nothing, a wait that outlasted
+		// the watchdog would be reported blocked, where detached it at
+		// worst leaves the prefix, as it did without the record.
 		return false
 	}
 	e.detachMu.Lock()
