@@ -118,8 +118,9 @@ func monitor() {
 		if g != nil && !e.ended && g.state == gRunning && g.quiet == 0 {
 			var ok bool
 			start := time.Now()
+			cpu, cpuOK := processCPU()
 			buf, _, ok = blockedOutside(buf, e, g, time.Since(since) >= SyscallDetachAfter)
-			floor = lookFloor(time.Since(start))
+			floor = lookFloor(lookCost(start, cpu, cpuOK))
 			if ok && e.claimAndDetach(g, m, &buf) {
 				wait = floor
 				continue
@@ -131,10 +132,45 @@ func monitor() {
 }
 
 // lookFloor is how long the monitor lets a run take no step before it
-// looks at it, after a look that took dump.
+// looks at it, after a look that cost dump (lookCost), at most
+// maxLookFloor.
 func lookFloor(dump time.Duration) time.Duration {
-	return max(MonitorPeriod, 10*dump)
+	return min(max(MonitorPeriod, 10*dump), maxLookFloor)
 }
+
+// lookCost is what a look begun at start (real time) and cpu (the
+// process's processor time, if cpuOK) cost: the processor time the
+// process used since, which, with the world stopped for the dump, is the
+// dump's own; or the real time, if processor time is not known. Real time
+// counts the time the monitor waited for a processor on a loaded machine:
+// the dumps of a run of five goroutines took 50 to 300 ms of it at load
+// 25, nice 10, and the monitor then let a goroutine wait in a pipe's read
+// for seconds before it detached it (rt's TestReplayFollowsDetaches
+// skipped: "the reader was not detached in a read that took 1s").
+//
+//go:norace
+func lookCost(start time.Time, cpu time.Duration, cpuOK bool) time.Duration {
+	if cpuOK {
+		if now, ok := processCPU(); ok {
+			return max(now-cpu, 0)
+		}
+	}
+	return time.Since(start)
+}
+
+// maxLookFloor bounds lookFloor. A dump measured in real time (where
+// processor time is not known, or with a processor the machine shares)
+// counts the time the monitor waited for a processor: the dumps of
+// parallel_noclaim's TestIO (a few goroutines) took up to 0.3 s of it at
+// load 25, nice 10, and the monitor waited 3 s before its next look. A
+// look that took a second made it wait ten, as long as explore's watchdog
+// (RunTimeout, 10 s) lets a run take no step, and the test goroutine
+// waiting in a pipe's read, which the monitor detaches, was reported
+// "blocked outside heddle's control" (run 10, step 1). A tenth of the
+// watchdog's time keeps ten looks within it; looks a second apart cost a
+// run with dumps of a tenth of a second (GoKer's Cockroach3710) no more
+// than before.
+const maxLookFloor = time.Second
 
 // monitorLooks counts the stack dumps of the monitor's looks (a test reads it).
 var monitorLooks atomic.Int64
@@ -326,9 +362,14 @@ func waitingState(s string) bool {
 //
 //go:norace
 func (e *Exec) claimAndDetach(g *G, m uint64, buf *[]byte) bool {
-	if e.following() && (g.replayDetach == 0 || g.entries+1 != g.replayDetach) {
+	if e.cfg.FollowPoints <= 0 && e.following() && (g.replayDetach == 0 || g.entries+1 != g.replayDetach) {
 		// A replay detaches a goroutine only where the recorded run did
 		// (detachplan.go): elsewhere its wait ended within its step then.
+		// An exploring run that follows the record of its prefix only
+		// (Config.FollowPoints) detaches it as any run does: held on the
+		// processor where the record says nothing, a wait that outlasted
+		// the watchdog would be reported blocked, where detached it at
+		// worst leaves the prefix, as it did without the record.
 		return false
 	}
 	e.detachMu.Lock()

@@ -90,10 +90,14 @@ func ParseDetached(s string) ([]Detached, error) {
 }
 
 // following reports whether the run replays a record of detaches (one
-// that may say that the recorded run detached none).
+// that may say that the recorded run detached none), at this point of the
+// run: a prefix's record (Config.FollowPoints) is followed until the
+// strategy has chosen at its points.
 //
 //go:norace
-func (e *Exec) following() bool { return e.cfg.Detached != nil }
+func (e *Exec) following() bool {
+	return e.cfg.Detached != nil && (e.cfg.FollowPoints <= 0 || len(e.res.Choices) < e.cfg.FollowPoints)
+}
 
 // armDetach is called, in a replay that follows a record of detaches, when
 // g is picked to take a step: if the recorded run detached g during this
@@ -102,6 +106,9 @@ func (e *Exec) following() bool { return e.cfg.Detached != nil }
 //go:norace
 func (e *Exec) armDetach(g *G) {
 	g.replayDetach = 0
+	if !e.following() {
+		return // past the prefix a record is followed in
+	}
 	for i := range e.cfg.Detached {
 		if d := &e.cfg.Detached[i]; d.At == e.steps && d.G == g.ID {
 			g.replayDetach = d.Entry + 1

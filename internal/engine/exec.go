@@ -457,6 +457,15 @@ type Config struct {
 	// back until the step at which it came back then, and waits for it
 	// there (detachplan.go). Empty: the recorded run detached none.
 	Detached []Detached
+	// FollowPoints, when positive, makes the run follow Detached only
+	// until its strategy has chosen at that many points: an exploring
+	// strategy that replays a prefix of the run it made last (DPOR) gives
+	// that run's record, so that where its goroutines waited in code
+	// heddle does not control, and when they came back, are the same in
+	// the prefix. A goroutine that waits where the record says nothing is
+	// detached, as in any run, and after the prefix the run detaches and
+	// sees goroutines back as one without a record does.
+	FollowPoints int
 }
 
 // Exec is one run.

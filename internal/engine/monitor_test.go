@@ -52,4 +52,29 @@ func TestLookFloor(t *testing.T) {
 	if got := lookFloor(30 * time.Millisecond); got != 300*time.Millisecond {
 		t.Errorf("lookFloor(30ms) = %v, want 300ms", got)
 	}
+	// A dump that took a second of real time on a loaded machine (the
+	// monitor waited for a processor) must not keep the monitor from
+	// looking for ten: explore's watchdog reports a run that took no step
+	// for 10 s blocked, and a goroutine waiting in a pipe's read that
+	// the monitor would have detached was reported so.
+	if got := lookFloor(time.Second); got > time.Second {
+		t.Errorf("lookFloor(1s) = %v, want at most 1s", got)
+	}
+}
+
+// TestLookCostIsProcessorTime: a look's cost is the processor time the
+// process used during it where that is known, not the real time, which on
+// a loaded machine counts the time the monitor waited for a processor (a
+// look begun an hour ago by the wall clock, for the test).
+func TestLookCostIsProcessorTime(t *testing.T) {
+	cpu, ok := processCPU()
+	if !ok {
+		t.Skip("processor time not known on this system")
+	}
+	if got := lookCost(time.Now().Add(-time.Hour), cpu, ok); got >= time.Hour {
+		t.Errorf("lookCost of a look begun an hour ago, the processor time just read = %v, want the processor time since", got)
+	}
+	if got := lookCost(time.Now().Add(-time.Hour), 0, false); got < time.Hour {
+		t.Errorf("lookCost without processor time = %v, want the real time, an hour", got)
+	}
 }

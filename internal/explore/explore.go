@@ -733,6 +733,13 @@ func (x *explorer) exec(ec engine.Config, s engine.Strategy, rs *runT) *engine.R
 		// (engine/detachplan.go).
 		ec.Detached = p.DetachPlan()
 	}
+	if p, ok := s.(interface {
+		DetachPrefix() ([]engine.Detached, int)
+	}); ok && ec.Detached == nil {
+		// An exploration's run replays a prefix of the run before it
+		// (DPOR): it follows that run's detaches in the prefix.
+		ec.Detached, ec.FollowPoints = p.DetachPrefix()
+	}
 	x.startedAfter = x.leftAfterFuncs
 	res := engine.Run(ec, s, func() {
 		rs.attach(engine.Current())

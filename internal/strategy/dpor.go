@@ -97,6 +97,12 @@ type DPOR struct {
 
 	unit *unitInfo // the subtree explored, when restricted to one (split.go)
 	od   *odInfo   // optimal DPOR: the unit explored (odsplit.go)
+
+	// plan is the last run's record of goroutines detached in code
+	// heddle does not control, which the next run follows in the prefix
+	// it replays, its first planPoints points (DetachPrefix).
+	plan       []engine.Detached
+	planPoints int
 }
 
 type dnode struct {
@@ -534,6 +540,36 @@ func (d *DPOR) End(r *engine.Result) {
 	if d.od != nil {
 		d.odSnapshot()
 	}
+	d.plan, d.planPoints = d.plan[:0], 0
+	if len(r.Detached) > 0 && len(d.stack) > 0 {
+		// The next run replays the first len(d.stack) points of this
+		// one: where its goroutines waited outside heddle's control
+		// and came back is this run's (DetachPrefix).
+		d.plan, d.planPoints = append(d.plan, r.Detached...), len(d.stack)
+	}
+}
+
+// DetachPrefix returns the record of the goroutines the last run detached
+// in code heddle does not control (engine.Result.Detached) and the number
+// of points of that run the next one replays, for engine.Config.Detached
+// and FollowPoints; nil if the last run detached none.
+//
+// When a goroutine waiting in real I/O comes back is up to the operating
+// system: a pipe's reader whose writer has written comes back when Go's
+// scheduler polls the network, once no goroutine can run, or at any step
+// when its system monitor polls (every 10 ms of real time), which a
+// loaded machine reaches in the middle of a run. A prefix replayed
+// without the record saw the reader back at another point than the run
+// it replays and left it: cmd/heddle's parallel_noclaim script, at load
+// 25, found its TestIO "nondeterministic by itself" in most explorations
+// and explored it no further. Following the record, the replay holds a
+// goroutine that came back sooner until its step, and waits for one that
+// is still away there.
+func (d *DPOR) DetachPrefix() ([]engine.Detached, int) {
+	if d.planPoints == 0 {
+		return nil, 0
+	}
+	return d.plan, d.planPoints
 }
 
 // MaxAnalyzedSteps is the default of DPOR.MaxSteps: analyzing the races of
