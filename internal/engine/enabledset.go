@@ -644,14 +644,16 @@ func (e *Exec) merge() {
 // gallop returns the index of the first choice of cs[from:] whose
 // goroutine's creation index is idx or more (cs is in creation order),
 // or len(cs), and how many choices it looked at: it looks at cs[from],
-// then at steps that double, then searches the last one's range.
+// then at steps that double, then searches the last one's range. As
+// choicePos, it reads the index kept in each choice.
 //
 //go:norace
 func gallop(cs []Choice, from, idx int) (int, int) {
 	if from >= len(cs) {
 		return from, 0
 	}
-	if cs[from].G.Index >= idx {
+	k := int32(idx + 1) // the index as choices keep it
+	if cs[from].gi >= k {
 		return from, 1
 	}
 	looks := 1
@@ -659,7 +661,7 @@ func gallop(cs []Choice, from, idx int) (int, int) {
 	hi := lo + step
 	for hi < len(cs) {
 		looks++
-		if cs[hi].G.Index >= idx {
+		if cs[hi].gi >= k {
 			break
 		}
 		lo, step = hi, 2*step
@@ -671,7 +673,7 @@ func gallop(cs []Choice, from, idx int) (int, int) {
 	for lo < hi {
 		looks++
 		m := int(uint(lo+hi) >> 1)
-		if cs[m].G.Index < idx {
+		if cs[m].gi < k {
 			lo = m + 1
 		} else {
 			hi = m
@@ -682,13 +684,18 @@ func gallop(cs []Choice, from, idx int) (int, int) {
 
 // choicePos returns the index in cs (in creation order) of the first
 // choice of the goroutine of creation index idx, or where it would be.
+// It reads the index each choice keeps (Choice.gi, set on every choice
+// of e.gch), not the goroutine's: a G is 648 bytes, and its Index a
+// load from a cache line the step may not touch otherwise (3% of a
+// profile of conc's iter.TestForEachIdx, at every refresh and
+// prevIndex).
 //
 //go:norace
 func choicePos(cs []Choice, idx int) int {
-	lo, hi := 0, len(cs)
+	lo, hi, k := 0, len(cs), int32(idx+1) // the index as choices keep it
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if cs[m].G.Index < idx {
+		if cs[m].gi < k {
 			lo = m + 1
 		} else {
 			hi = m

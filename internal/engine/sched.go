@@ -31,7 +31,9 @@ type Choice struct {
 	spin uint8
 	// kind and gi are, on a goroutine's choice computed by the enabled
 	// set, its pending operation's kind and its index plus one (0: not
-	// known, as on a sleeper's choice or a Choice made elsewhere). They
+	// known, as on a sleeper's choice or a Choice made elsewhere; every
+	// choice kept in Exec.gch has its index, by which choicePos and
+	// gallop search it without a load from each goroutine). They
 	// stay right while the choice is kept, as spin does; with them a
 	// strategy's passes over hundreds of choices at every point (POS)
 	// need not load each goroutine's cache lines (PendingKind, GoIndex).

@@ -70,6 +70,15 @@ func (e *Exec) checkSpin() {
 //
 //go:norace
 func (e *Exec) checkKinds() {
+	// Every goroutine choice kept in e.gch has its index: choicePos and
+	// gallop search e.gch by it.
+	for i := range e.gch {
+		if c := &e.gch[i]; c.G == nil || int(c.gi) != c.G.Index+1 {
+			msg := fmt.Sprintf("engine: at step %d, choice %s at %d of the enabled set has index %d kept", e.steps, c.Key(), i, int(c.gi)-1)
+			fmt.Fprintln(os.Stderr, msg)
+			panic(msg)
+		}
+	}
 	for i := range e.choices {
 		c := &e.choices[i]
 		g := c.G

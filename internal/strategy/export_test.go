@@ -23,6 +23,11 @@ func PCTIncrPoints(s *PCT) int { return s.incrPoints }
 // SetPOSMemo turns resetRacing's memo of its last verdict on or off.
 func SetPOSMemo(s *POS, on bool) { s.noMemo = !on }
 
+// SetPOSBare turns on or off resetRacing's verdicts on plain choices
+// from their kind and object alone, and POSBareHits counts them.
+func SetPOSBare(s *POS, on bool) { s.noBare = !on }
+func POSBareHits(s *POS) int     { return s.bareHits }
+
 // POSMemoHits is the number of choices resetRacing's memo decided.
 func POSMemoHits(s *POS) int { return s.memoHits }
 

@@ -56,6 +56,11 @@ type POS struct {
 	noMemo    bool
 	memoHits  int
 	memoLooks int
+	// Tests: noBare makes resetRacing decide a plain choice from its
+	// goroutine's pending Op, as for any other; bareHits counts the
+	// choices decided from their kind and object alone.
+	noBare   bool
+	bareHits int
 	// Tests: with trackDraws, drawn is the indices of the goroutine
 	// choices the last Choose drew a new priority for.
 	trackDraws bool
@@ -354,6 +359,21 @@ func (s *POS) mayShare(op engine.Op) bool {
 	return false
 }
 
+// mayShareObj is mayShare for an operation of kind k on obj with no
+// timer, channel cases or group (engine.Choice.PendingObj's plain ones).
+func (s *POS) mayShareObj(k engine.OpKind, obj unsafe.Pointer) bool {
+	switch k {
+	case engine.OpRacyCommit, engine.OpFSRead, engine.OpFSWrite:
+		return true
+	}
+	for _, o := range s.objs {
+		if o == uintptr(obj) {
+			return true
+		}
+	}
+	return false
+}
+
 // inEvent reports whether g is a goroutine of e.
 func inEvent(e *event, g *engine.G) bool {
 	for _, h := range e.gs {
@@ -530,8 +550,8 @@ func (s *POS) resetRacing(p *engine.Point, at []*posSlot, e *event, simple bool)
 			continue // program order, not a race
 		}
 		// plain: the verdict below depends on kind and obj only.
-		kind, obj, plain := c.PendingObj()
-		plain = plain && !all && h == nil && !c.Arrive && !s.noMemo
+		kind, obj, bare := c.PendingObj()
+		plain := bare && !all && h == nil && !c.Arrive && !s.noMemo
 		if plain {
 			s.memoLooks++
 			if v := memo.get(kind, obj); v != 0 {
@@ -543,6 +563,35 @@ func (s *POS) resetRacing(p *engine.Point, at []*posSlot, e *event, simple bool)
 			}
 		}
 		if !all && !writesWorld(kind) && (h == nil || !writesWorld(h.PendingKind())) {
+			if bare && h == nil && !c.Arrive && !s.noBare {
+				s.bareHits++
+				// The verdicts below from kind and obj alone: an
+				// operation with no timer, case or group is its kind
+				// and object to mayShare, simpleAcc and opObj. No copy
+				// of the goroutine's pending Op (a load of its cache
+				// lines and 80 bytes passed to mayShare): a tenth of
+				// resetRacing on conc's iter tests, whose every step
+				// looks at the other worker's atomic add.
+				if !s.mayShareObj(kind, obj) {
+					if plain {
+						memo.put(kind, obj, posNoRace)
+					}
+					continue
+				}
+				if a := simpleAcc[kind]; a != 0 {
+					if a == posWorld || !touches(e, uintptr(obj), a == posWrite) {
+						if plain {
+							memo.put(kind, obj, posNoRace)
+						}
+						continue
+					}
+					if plain {
+						memo.put(kind, obj, posRace)
+					}
+					sl.ok = false
+					continue
+				}
+			}
 			op := c.G.Pending()
 			if !s.mayShare(op) && (h == nil || !s.mayShare(h.Pending())) {
 				if plain {
