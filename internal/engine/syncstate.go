@@ -191,10 +191,21 @@ func tryLockWord(p unsafe.Pointer) bool {
 }
 
 // forceLockWord sets the locked bit of the sync.Mutex at p, held or not:
-// a run that is being unwound takes the lock whatever its state.
+// a run that is being unwound takes the lock whatever its state. A loop of
+// CAS, not atomic.OrInt32: the runtime bundled into a user's module builds
+// with its go.mod's language version, as old as go1.21 (internal/build's
+// TestBundleBuilds), and OrInt32 is from go1.23.
 //
 //go:norace
-func forceLockWord(p unsafe.Pointer) { atomic.OrInt32(word32(p, mutexStateOff), mutexLockedBit) }
+func forceLockWord(p unsafe.Pointer) {
+	w := word32(p, mutexStateOff)
+	for {
+		old := atomic.LoadInt32(w)
+		if old&mutexLockedBit != 0 || atomic.CompareAndSwapInt32(w, old, old|mutexLockedBit) {
+			return
+		}
+	}
+}
 
 // unlockWord unlocks the sync.Mutex at p, which is locked, waking a
 // goroutine parked in a native Lock if there is one.
